@@ -1,0 +1,86 @@
+/**
+ * Where the spec conflicts with itself or is silent. The harness never guesses these: it probes
+ * the target and records a finding (which statement the target follows, with evidence). A policy
+ * file can promote a finding to a failure or pin the expected `observed` value.
+ */
+export interface FindingDefinition {
+  /** Stable id, used by policy files and regression diffs. */
+  readonly id: string;
+  readonly kind: 'conflict' | 'gap';
+  /** The spec statement(s) concerned, quoted or paraphrased with their section. */
+  readonly statement: string;
+  /** Machine-comparable answers the probe can record. */
+  readonly observedValues: readonly string[];
+}
+
+const defs: readonly FindingDefinition[] = [
+  {
+    id: 'token.method',
+    kind: 'conflict',
+    statement: 'Token endpoint: a listing gives the reseller token method as GET; the instructions use a form-body POST (documented).',
+    observedValues: ['post-only', 'get-accepted'],
+  },
+  {
+    id: 'token.lifetime',
+    kind: 'conflict',
+    statement: 'Authentication 5: the token expires every 24 hours; the sample expires_in is 2592000 seconds (30 days).',
+    observedValues: ['within-24h', 'beyond-24h'],
+  },
+  {
+    id: 'token.rejection-shape',
+    kind: 'gap',
+    statement: 'Errors 4: responses to bad token requests are not shown; only the 429 error body shape is given.',
+    observedValues: ['error-body', 'other-body'],
+  },
+  {
+    id: 'auth.other-family-token',
+    kind: 'gap',
+    statement: "Authentication 6: vendors use oauth30, resellers oauth20; whether one family's token is refused by the other is not shown.",
+    observedValues: ['rejected', 'accepted'],
+  },
+  {
+    id: 'auth.missing-token-status',
+    kind: 'gap',
+    statement: 'Errors 4: the response to a missing or invalid token is not shown.',
+    observedValues: ['401', '403', 'other'],
+  },
+  {
+    id: 'ratelimit.reset-unit',
+    kind: 'conflict',
+    statement: 'Errors 2: an X-RateLimit header tells how many seconds to wait; X-RateLimit-Reset is given as an epoch time.',
+    observedValues: ['epoch', 'seconds', 'absent'],
+  },
+  {
+    id: 'ratelimit.write-limits',
+    kind: 'gap',
+    statement: 'Limits 3 and 5: limits of POST, PUT and DELETE calls depend on the endpoint and are not shown.',
+    observedValues: ['recorded'],
+  },
+  {
+    id: 'environments.vendor-sandbox-base',
+    kind: 'conflict',
+    statement:
+      'Environments: the vendor sandbox base is {base_url}/sandbox; Versioning 2: the sandbox only adds the /sandbox prefix (so /sandbox/vendors/v1).',
+    observedValues: ['prefix-rule', 'table-literal', 'both', 'neither'],
+  },
+  {
+    id: 'webhooks.push',
+    kind: 'gap',
+    statement: 'Events 2: which side sends event payloads, signing, delivery and retries are not shown.',
+    observedValues: ['pushed-signed', 'pushed-unsigned', 'not-pushed', 'not-run'],
+  },
+  {
+    id: 'errors.fixture-unknown',
+    kind: 'gap',
+    statement: 'Endpoints: business bodies and ids are not shown; a fixture id may be unknown to a real target (404 recorded, not failed).',
+    observedValues: ['found', 'not-found'],
+  },
+];
+
+export const findingDefinitions: readonly FindingDefinition[] = defs;
+
+export function findingDefinition(id: string): FindingDefinition {
+  const d = defs.find((x) => x.id === id);
+  if (!d) throw new Error(`unknown finding id "${id}"; known: ${defs.map((x) => x.id).join(', ')}`);
+  return d;
+}

@@ -1,0 +1,82 @@
+/**
+ * Shapes of what the harness writes to reports/: shared by the contract suite, the load runner
+ * and the report builder. Types only.
+ */
+import type { EnvironmentName } from './environments';
+import type { Family, HttpMethod } from './operations';
+
+/** One entry of reports/findings.json. */
+export interface Finding {
+  /** Stable id from catalogue/findings.ts, optionally suffixed by scope, e.g. `token.lifetime@reseller/production`. */
+  id: string;
+  statement: string;
+  /** Short machine-comparable value, e.g. "epoch" or "seconds". */
+  observed: string;
+  /** Request and response excerpts, secrets redacted. */
+  evidence: string;
+  family?: Family;
+  environment?: EnvironmentName;
+  operationId?: string;
+  /** Set when a policy pins or promotes this finding. */
+  policy?: { expected?: string; strict?: boolean; violated: boolean };
+}
+
+export type CheckStatus = 'passed' | 'failed' | 'blocked' | 'skipped';
+
+/** One row of reports/summary.json `operations`: an operation in one environment. */
+export interface OperationResult {
+  id: string;
+  family: Family;
+  environment: EnvironmentName;
+  method: HttpMethod;
+  path: string;
+  status: CheckStatus;
+  checks: Record<string, CheckStatus>;
+  /** Advertised X-RateLimit-Limit seen on the valid call. */
+  advertisedLimit?: number;
+  latencyMs?: number[];
+  /** Response headers names and body fields seen, for regression diffs. */
+  headers?: string[];
+  fields?: string[];
+  evidence?: string;
+}
+
+export interface TestResult {
+  title: string;
+  file: string;
+  status: CheckStatus;
+  durationMs: number;
+  tags: string[];
+  error?: string;
+}
+
+/** reports/summary.json */
+export interface RunSummary {
+  harnessVersion: string;
+  target: string;
+  environments: EnvironmentName[];
+  startedAt: string;
+  durationMs: number;
+  verdict: 'passed' | 'failed';
+  totals: { passed: number; failed: number; blocked: number; skipped: number; findings: number };
+  operations: OperationResult[];
+  tests: TestResult[];
+  findings: Finding[];
+  timings?: Record<string, number>;
+  openapi?: unknown;
+}
+
+/** One entry of reports/load/limits.json `operations` (names are read by other tools: keep them). */
+export interface LimitsManifestEntry {
+  id: string;
+  method: HttpMethod;
+  path: string;
+  environment: EnvironmentName;
+  advertisedLimit: number | null;
+  observedLimit: number | null;
+  remainingStep: boolean;
+  windowMs: number | null;
+  resetUnit: 'epoch' | 'seconds' | 'unknown';
+  resetErrorMs: number | null;
+  requestsSpent: number;
+}

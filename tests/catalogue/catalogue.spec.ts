@@ -1,0 +1,108 @@
+import { test, expect } from '@playwright/test';
+import {
+  resellerOperations,
+  tokenEndpoints,
+  allOperations,
+  limitFor,
+  parseVendorOperations,
+  vendorOperations,
+  allSchemas,
+  familyBase,
+  fillPath,
+  vendorSandboxBaseStatements,
+} from '../../catalogue';
+
+/** The spec's "Reseller family endpoints" table, copied row by row: method, path. */
+const SPEC_TABLE: ReadonlyArray<[string, string, string]> = [
+  ['Product Catalog', 'POST', '/resellers/v6/catalog/priceandavailability'],
+  ['Product Catalog', 'GET', '/resellers/v6/catalog'],
+  ['Product Catalog', 'GET', '/resellers/v6/catalog/details/{partNumber}'],
+  ['Orders', 'POST', '/resellers/v6/orders'],
+  ['Orders', 'PUT', '/resellers/v6/orders/{orderNumber}'],
+  ['Orders', 'GET', '/resellers/v6.1/orders/{orderNumber}'],
+  ['Orders', 'GET', '/resellers/v6/orders/search'],
+  ['Orders', 'DELETE', '/resellers/v6/orders/{orderNumber}'],
+  ['Quotes', 'GET', '/resellers/v6/quotes/search'],
+  ['Quotes', 'GET', '/resellers/v6/quotes/{quoteNumber}'],
+  ['Quotes', 'GET', '/resellers/v6/q2o/validatequote'],
+  ['Quote To Order', 'POST', '/resellers/v6/q2o/orders'],
+  ['Invoice', 'GET', '/resellers/v6/invoices/'],
+  ['Invoice', 'GET', '/resellers/v6.1/invoices/{invoiceNumber}'],
+  ['Renewals', 'POST', '/resellers/v6/renewals/search'],
+  ['Renewals', 'GET', '/resellers/v6/renewals/{renewalId}'],
+  ['Deals', 'GET', '/resellers/v6/deals/search'],
+  ['Deals', 'GET', '/resellers/v6/deals/{dealId}'],
+  ['Returns', 'GET', '/resellers/v6/returns/search'],
+  ['Returns', 'GET', '/resellers/v6/returns/{caseRequestNumber}'],
+  ['Returns', 'POST', '/resellers/v6/returns/create'],
+  ['Freight Estimate', 'POST', '/resellers/v6/freightestimate'],
+  ['Webhook', 'POST', '/resellers/v1/webhooks/orderstatusevent'],
+  ['Webhook', 'POST', '/resellers/v1/webhooks/availabilityupdate'],
+];
+
+test.describe('catalogue', () => {
+  test('should list exactly the 24 reseller rows of the spec table, in order', () => {
+    expect(resellerOperations).toHaveLength(24);
+    expect(resellerOperations.map((o) => [o.group, o.method, o.path])).toEqual(SPEC_TABLE);
+  });
+
+  test('should give every operation a unique stable id', () => {
+    const ids = allOperations().map((o) => o.id);
+    expect(new Set(ids).size).toBe(ids.length);
+    for (const id of ids) expect(id).toMatch(/^[a-z][A-Za-z]*(\.[a-zA-Z0-9]+)+$/);
+  });
+
+  test('should derive versions, path parameters and JSON bodies from the table', () => {
+    const byId = Object.fromEntries(resellerOperations.map((o) => [o.id, o]));
+    expect(byId['orders.details']?.version).toBe('v6.1');
+    expect(byId['invoices.details']?.version).toBe('v6.1');
+    expect(byId['webhooks.orderStatus']?.version).toBe('v1');
+    expect(byId['catalog.search']?.version).toBe('v6');
+    expect(byId['returns.details']?.pathParams).toEqual(['caseRequestNumber']);
+    expect(resellerOperations.filter((o) => o.version === 'v6.1').map((o) => o.id)).toEqual(['orders.details', 'invoices.details']);
+    for (const o of resellerOperations) expect(o.jsonBody).toBe(o.method === 'POST' || o.method === 'PUT');
+    for (const o of resellerOperations.filter((x) => x.jsonBody)) expect(o.requestSchema).toBeTruthy();
+  });
+
+  test('should describe both token endpoints and the GET listing conflict', () => {
+    expect(tokenEndpoints.reseller).toMatchObject({ method: 'POST', path: '/oauth/oauth20/token', listedMethod: 'GET' });
+    expect(tokenEndpoints.vendor).toMatchObject({ method: 'POST', path: '/oauth/oauth30/token' });
+    expect(tokenEndpoints.vendor.contentType).toBe('application/x-www-form-urlencoded');
+  });
+
+  test('should give every GET 60 per window and every other method a profile limit', () => {
+    for (const o of allOperations()) {
+      const l = limitFor(o);
+      if (o.method === 'GET') expect(l).toBe(60);
+      else expect([150, 500]).toContain(l);
+    }
+    expect(limitFor({ id: 'orders.create', method: 'POST' }, { 'orders.create': 7 })).toBe(7);
+  });
+
+  test('should resolve environment bases and keep the vendor sandbox conflict as data', () => {
+    expect(familyBase('reseller', 'production')).toBe('');
+    expect(familyBase('reseller', 'sandbox')).toBe('/sandbox');
+    expect(familyBase('vendor', 'production')).toBe('/vendors/v1');
+    expect(familyBase('vendor', 'sandbox')).toBe('/sandbox/vendors/v1');
+    expect(vendorSandboxBaseStatements.tableLiteral.base).toBe('/sandbox');
+    expect(fillPath('/a/{x}/b', { x: 'p q' })).toBe('/a/p%20q/b');
+  });
+
+  test('should parse configured vendor operations and reject malformed ones with a clear message', () => {
+    const specs = parseVendorOperations('GET /orders/search, POST /orders');
+    expect(specs).toEqual([
+      { id: 'vendor.get.orders.search', method: 'GET', path: '/orders/search' },
+      { id: 'vendor.post.orders', method: 'POST', path: '/orders' },
+    ]);
+    expect(vendorOperations(specs)[1]?.jsonBody).toBe(true);
+    expect(() => parseVendorOperations('FETCH orders')).toThrow(/not "METHOD \/path"/);
+  });
+
+  test('should register a schema for every operation response and request', () => {
+    const ids = new Set(allSchemas.map((s) => s.$id));
+    for (const o of allOperations()) {
+      expect(ids.has(o.responseSchema), o.responseSchema).toBe(true);
+      if (o.requestSchema) expect(ids.has(o.requestSchema), o.requestSchema).toBe(true);
+    }
+  });
+});
