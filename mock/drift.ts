@@ -1,0 +1,71 @@
+/**
+ * Drift modes: each breaks exactly one documented fact of the spec (kind 'failure'), or switches a
+ * conflicting or silent behaviour to its other reading (kind 'finding'). The contract suite's
+ * detection matrix proves every one is caught.
+ */
+export interface DriftMode {
+  readonly id: string;
+  readonly group: 'tokens' | 'headers' | '429' | 'limits' | 'auth' | 'routing' | 'webhooks' | 'findings';
+  /** The fact it breaks, in the spec's words. */
+  readonly breaks: string;
+  readonly kind: 'failure' | 'finding';
+}
+
+export const DRIFT_MODES: readonly DriftMode[] = [
+  { id: 'token.type-not-bearer', group: 'tokens', breaks: 'token_type is always Bearer', kind: 'failure' },
+  { id: 'token.expires-in-string', group: 'tokens', breaks: 'expires_in is an integer', kind: 'failure' },
+  { id: 'token.access-token-missing', group: 'tokens', breaks: 'the token response contains access_token', kind: 'failure' },
+  { id: 'token.wrong-secret-accepted', group: 'tokens', breaks: 'a token needs the app client secret', kind: 'failure' },
+  { id: 'token.json-body-accepted', group: 'tokens', breaks: 'the token request is application/x-www-form-urlencoded', kind: 'failure' },
+  {
+    id: 'token.no-ratelimit-headers',
+    group: 'tokens',
+    breaks: 'every API response carries the X-RateLimit headers (token)',
+    kind: 'failure',
+  },
+  { id: 'headers.limit-missing-2xx', group: 'headers', breaks: 'every response carries X-RateLimit-Limit (2xx)', kind: 'failure' },
+  { id: 'headers.all-missing-4xx', group: 'headers', breaks: 'every response carries the X-RateLimit headers (4xx)', kind: 'failure' },
+  { id: 'headers.remaining-not-decreasing', group: 'headers', breaks: 'X-RateLimit-Remaining counts the requests left', kind: 'failure' },
+  {
+    id: 'headers.remaining-rising',
+    group: 'headers',
+    breaks: 'X-RateLimit-Remaining counts the requests left (never rises)',
+    kind: 'failure',
+  },
+  { id: 'headers.reset-in-past', group: 'headers', breaks: 'X-RateLimit-Reset is when the counter resets (future)', kind: 'failure' },
+  { id: 'headers.reset-not-integer', group: 'headers', breaks: 'X-RateLimit-Reset is an integer', kind: 'failure' },
+  { id: '429.no-errors', group: '429', breaks: 'the 429 body has errors[]', kind: 'failure' },
+  { id: '429.message-missing', group: '429', breaks: 'errors[].message is a string', kind: 'failure' },
+  { id: '429.field-missing', group: '429', breaks: 'errors[].field is a string or null', kind: 'failure' },
+  { id: '429.remaining-positive', group: '429', breaks: 'X-RateLimit-Remaining is 0 on a 429', kind: 'failure' },
+  { id: '429.no-headers', group: '429', breaks: 'the 429 response carries the X-RateLimit headers', kind: 'failure' },
+  { id: '429.non-json', group: '429', breaks: 'the 429 body is JSON', kind: 'failure' },
+  { id: 'limits.extra-call', group: 'limits', breaks: 'the limit is enforced at X-RateLimit-Limit calls (allows L+1)', kind: 'failure' },
+  { id: 'limits.shared-across-operations', group: 'limits', breaks: 'limits are per endpoint', kind: 'failure' },
+  { id: 'limits.shared-across-apps', group: 'limits', breaks: 'limits are allocated per API app', kind: 'failure' },
+  { id: 'limits.late-refill', group: 'limits', breaks: 'requests fail only until the refresh period ends', kind: 'failure' },
+  { id: 'limits.get-61', group: 'limits', breaks: 'all GET calls: 60 calls per minute per endpoint', kind: 'failure' },
+  { id: 'limits.header-differs', group: 'limits', breaks: 'X-RateLimit-Limit is the limit enforced', kind: 'failure' },
+  { id: 'auth.no-token-accepted', group: 'auth', breaks: 'every call carries a valid access token', kind: 'failure' },
+  { id: 'auth.garbage-token-accepted', group: 'auth', breaks: 'every call carries a valid access token (garbage)', kind: 'failure' },
+  { id: 'auth.other-family-accepted', group: 'auth', breaks: 'silent: other family token accepted', kind: 'finding' },
+  { id: 'auth.expired-accepted', group: 'auth', breaks: 'a token expires and must be replaced', kind: 'failure' },
+  { id: 'routing.no-sandbox', group: 'routing', breaks: 'the sandbox serves the same paths under /sandbox', kind: 'failure' },
+  { id: 'routing.v61-missing', group: 'routing', breaks: 'order and invoice details are served at v6.1', kind: 'failure' },
+  { id: 'routing.non-json-content-type', group: 'routing', breaks: 'responses are JSON', kind: 'failure' },
+  { id: 'webhooks.invalid-accepted', group: 'webhooks', breaks: 'an invalid event is rejected', kind: 'failure' },
+  { id: 'finding.reset-seconds', group: 'findings', breaks: 'conflict: X-RateLimit-Reset as seconds to wait', kind: 'finding' },
+  { id: 'finding.token-get-accepted', group: 'findings', breaks: 'conflict: token by GET accepted', kind: 'finding' },
+  { id: 'finding.expires-in-long', group: 'findings', breaks: 'conflict: expires_in far beyond 24 h', kind: 'finding' },
+];
+
+export const DRIFT_IDS: ReadonlySet<string> = new Set(DRIFT_MODES.map((m) => m.id));
+
+/** Validates drift ids; throws with the list of known ids when one is unknown. */
+export function parseDrift(ids: readonly string[]): string[] {
+  const unknown = ids.filter((i) => !DRIFT_IDS.has(i));
+  if (unknown.length) {
+    throw new Error(`unknown drift mode(s): ${unknown.join(', ')}; known: ${[...DRIFT_IDS].join(', ')}`);
+  }
+  return [...ids];
+}

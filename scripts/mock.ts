@@ -1,0 +1,101 @@
+/**
+ * `npm run mock -- --port 4010 [--window-ms 60000] [--seed 1] [--control] [--drift a,b] [--reset-unit seconds] [--openapi <file>]`
+ * Runs the embedded mock on 127.0.0.1 until interrupted.
+ */
+import { Command, InvalidArgumentError } from 'commander';
+import { DEFAULT_APPS, startMock, type MockOptions, DRIFT_MODES } from '../mock';
+import { DEFAULT_WINDOW_MS, parseVendorOperations } from '../catalogue';
+
+const int = (name: string) => (v: string) => {
+  const n = Number(v);
+  if (!Number.isInteger(n) || n < 0) throw new InvalidArgumentError(`${name} must be a non-negative integer, received "${v}"`);
+  return n;
+};
+
+const program = new Command()
+  .name('npm run mock --')
+  .description('Run the embedded mock of the Distributor Commerce API on 127.0.0.1')
+  .option('--port <n>', 'port to listen on (0 = any free port)', int('--port'), 4010)
+  .option('--window-ms <n>', 'rate-limit window in ms (spec: 60000)', int('--window-ms'), DEFAULT_WINDOW_MS)
+  .option('--seed <n>', 'faker seed of the fixtures', int('--seed'), 1)
+  .option('--control', 'serve the /__mock control API', false)
+  .option('--drift <ids>', `comma-separated drift modes (${DRIFT_MODES.length} known; see mock/drift.ts)`, '')
+  .option('--reset-unit <unit>', 'X-RateLimit-Reset as "epoch" or "seconds"', 'epoch')
+  .option('--token-get <mode>', 'token by GET: "reject" (405) or "accept"', 'reject')
+  .option('--limits <json>', 'per-operation limit overrides as JSON, e.g. {"orders.create":5}')
+  .option('--vendor-operations <list>', 'vendor operations, e.g. "GET /orders/search, GET /orders/{orderNumber}"')
+  .option('--openapi <file>', 'generate response bodies from an OpenAPI document')
+  .option('--log', 'log every request', false)
+  .parse();
+
+const o = program.opts<{
+  port: number;
+  windowMs: number;
+  seed: number;
+  control: boolean;
+  drift: string;
+  resetUnit: string;
+  tokenGet: string;
+  limits?: string;
+  vendorOperations?: string;
+  openapi?: string;
+  log: boolean;
+}>();
+
+async function main(): Promise<void> {
+  if (o.resetUnit !== 'epoch' && o.resetUnit !== 'seconds')
+    throw new Error(`--reset-unit must be epoch or seconds, received "${o.resetUnit}"`);
+  if (o.tokenGet !== 'reject' && o.tokenGet !== 'accept') throw new Error(`--token-get must be reject or accept, received "${o.tokenGet}"`);
+  const opts: MockOptions = {
+    port: o.port,
+    windowMs: o.windowMs,
+    seed: o.seed,
+    control: o.control,
+    drift: o.drift
+      ? o.drift
+          .split(',')
+          .map((s) => s.trim())
+          .filter(Boolean)
+      : [],
+    resetUnit: o.resetUnit,
+    tokenGet: o.tokenGet,
+    logger: o.log,
+  };
+  if (o.limits) {
+    try {
+      opts.limits = JSON.parse(o.limits) as Record<string, number>;
+    } catch {
+      throw new Error(`--limits must be JSON like {"orders.create":5}, received ${o.limits}`);
+    }
+  }
+  if (o.vendorOperations) opts.vendorOperations = parseVendorOperations(o.vendorOperations);
+  if (o.openapi) {
+    // Loaded only when asked for, so the mock starts without the OpenAPI parser.
+    const modulePath = '../openapi/mock-bodies';
+    const mod = (await import(modulePath)) as {
+      createBodyGenerator: (file: string, seed: number) => Promise<MockOptions['responseBody']>;
+    };
+    opts.responseBody = await mod.createBodyGenerator(o.openapi, o.seed);
+  }
+  const started = performance.now();
+  const mock = await startMock(opts);
+  const ms = Math.round(performance.now() - started);
+  console.log(`Distributor API mock listening on ${mock.url} (started in ${ms} ms, window ${o.windowMs} ms, seed ${o.seed})`);
+  console.log(`  reseller token: POST ${mock.url}/oauth/oauth20/token   vendor token: POST ${mock.url}/oauth/oauth30/token`);
+  console.log('  sandbox: the same paths under /sandbox');
+  console.log('  demo apps (public test credentials of the mock):');
+  for (const a of DEFAULT_APPS) console.log(`    ${a.family.padEnd(8)} client_id=${a.clientId}  client_secret=${a.clientSecret}`);
+  if (opts.drift?.length) console.log(`  drift modes: ${opts.drift.join(', ')}`);
+  if (o.control) console.log(`  control API: ${mock.url}/__mock (reset, clock, limits, drift, webhooks, config)`);
+  const stop = async () => {
+    await mock.close();
+    process.exit(0);
+  };
+  process.on('SIGINT', stop);
+  process.on('SIGTERM', stop);
+}
+
+main().catch((e: Error) => {
+  console.error(`mock: ${e.message}`);
+  process.exit(2);
+});
