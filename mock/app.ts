@@ -436,10 +436,11 @@ export async function buildMockApp(opts: MockOptions = {}): Promise<FastifyInsta
       return { reset: true };
     });
     app.post('/__mock/clock', async (req, reply) => {
-      const b = (req.body ?? {}) as { advanceMs?: unknown; nowMs?: unknown };
-      if (typeof b.nowMs === 'number') clock.setNow(b.nowMs);
+      const b = (req.body ?? {}) as { advanceMs?: unknown; nowMs?: unknown; system?: unknown };
+      if (b.system === true) clock.useBase();
+      else if (typeof b.nowMs === 'number') clock.setNow(b.nowMs);
       else if (typeof b.advanceMs === 'number') clock.advance(b.advanceMs);
-      else return sendError(reply, 400, errorBody('expected {"advanceMs": n} or {"nowMs": n}', 'advanceMs'));
+      else return sendError(reply, 400, errorBody('expected {"advanceMs": n}, {"nowMs": n} or {"system": true}', 'advanceMs'));
       return { nowMs: clock.now() };
     });
     app.get('/__mock/limits', async () => {

@@ -37,4 +37,8 @@ export class SwitchableClock implements Clock {
     if (!this.manual) this.manual = new ManualClock(this.base.now());
     this.manual.advance(ms);
   }
+  /** Back to the base clock. */
+  useBase(): void {
+    this.manual = undefined;
+  }
 }

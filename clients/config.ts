@@ -1,0 +1,220 @@
+/**
+ * Target configuration, read from the environment once. Every variable is listed in .env.example.
+ * Errors say what was expected, what was received and what to do, before any request is sent.
+ */
+import { readFileSync } from 'node:fs';
+import {
+  DEFAULT_VENDOR_OPERATIONS,
+  parseVendorOperations,
+  type EnvironmentName,
+  type Family,
+  type VendorOperationSpec,
+} from '../catalogue';
+import type { Credentials } from './token-core';
+
+export type TargetKind = 'mock' | 'sandbox' | 'production' | 'url';
+
+export interface HarnessConfig {
+  kind: TargetKind;
+  /** {base_url}; for the mock, filled in once it listens. */
+  baseUrl: string | undefined;
+  /** Printable target name (never contains credentials). */
+  targetLabel: string;
+  environments: EnvironmentName[];
+  families: Family[];
+  credentials: Partial<Record<Family, Credentials>>;
+  /** A second reseller app, for the per-app independence check. */
+  secondReseller: Credentials | undefined;
+  extraHeaders: Record<string, string>;
+  vendorOperations: VendorOperationSpec[];
+  /** Requests the suite may send; Infinity on the embedded mock. */
+  requestBudget: number;
+  /** Run limit exhaustion tests (always on the mock). */
+  probeLimits: boolean;
+  /** Production runs only read-only operations unless writes are allowed too. */
+  allowWrites: boolean;
+  webhookReceiverUrl: string | undefined;
+  /** Secret that signs pushed webhook events (x-hub-signature); the mock's default on the mock. */
+  webhookSecret: string | undefined;
+  policyFile: string | undefined;
+  requestTimeoutMs: number;
+  maxBodyBytes: number;
+  /** Longest wait for a rate-limit reset in a test that is not about limits. */
+  max429WaitMs: number;
+  mock: { windowMs: number; drift: string[]; apps: unknown[] | undefined; seed: number };
+}
+
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
+
+export const DEFAULTS = {
+  requestBudget: 300,
+  requestTimeoutMs: 10_000,
+  maxBodyBytes: 5 * 1024 * 1024,
+  max429WaitMs: 65_000,
+  mockWindowMs: 2_000,
+} as const;
+
+function num(env: NodeJS.ProcessEnv, name: string, def: number): number {
+  const v = env[name];
+  if (v === undefined || v === '') return def;
+  const n = Number(v);
+  if (!Number.isFinite(n) || n < 0) throw new ConfigError(`${name} must be a non-negative number, received "${v}"`);
+  return n;
+}
+
+function flag(env: NodeJS.ProcessEnv, name: string): boolean {
+  return ['1', 'true', 'yes'].includes((env[name] ?? '').toLowerCase());
+}
+
+function headersFrom(env: NodeJS.ProcessEnv): Record<string, string> {
+  const out: Record<string, string> = {};
+  const merge = (text: string, where: string) => {
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(text);
+    } catch {
+      throw new ConfigError(`${where} must be a JSON object of header names to values, e.g. {"IM-CustomerNumber":"20-222222"}`);
+    }
+    if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) throw new ConfigError(`${where} must be a JSON object`);
+    for (const [k, v] of Object.entries(parsed)) out[k] = String(v);
+  };
+  if (env.HEADERS_PROFILE) {
+    let text: string;
+    try {
+      text = readFileSync(env.HEADERS_PROFILE, 'utf8');
+    } catch {
+      throw new ConfigError(`HEADERS_PROFILE points at ${env.HEADERS_PROFILE}, which cannot be read; give a JSON file of extra headers`);
+    }
+    merge(text, `HEADERS_PROFILE (${env.HEADERS_PROFILE})`);
+  }
+  if (env.EXTRA_HEADERS) merge(env.EXTRA_HEADERS, 'EXTRA_HEADERS');
+  return out;
+}
+
+/** Reads and checks the configuration. Throws ConfigError with what to do. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): HarnessConfig {
+  const target = (env.TARGET ?? 'mock').trim();
+  let kind: TargetKind;
+  let baseUrl: string | undefined;
+  if (target === 'mock') kind = 'mock';
+  else if (target === 'sandbox' || target === 'production') {
+    kind = target;
+    baseUrl = env.BASE_URL;
+    if (!baseUrl) {
+      throw new ConfigError(
+        `TARGET=${target} needs BASE_URL, the {base_url} of the deployment (scheme, host, port), e.g. BASE_URL=https://api.example.com`,
+      );
+    }
+  } else if (/^https?:\/\//.test(target)) {
+    kind = 'url';
+    baseUrl = target;
+  } else {
+    throw new ConfigError(`TARGET must be mock, sandbox, production or a base URL (http://... or https://...), received "${target}"`);
+  }
+  if (baseUrl) {
+    try {
+      const u = new URL(baseUrl);
+      if (u.username || u.password)
+        throw new ConfigError('BASE_URL/TARGET must not contain credentials; use the *_CLIENT_ID and *_CLIENT_SECRET variables');
+    } catch (e) {
+      if (e instanceof ConfigError) throw e;
+      throw new ConfigError(`base URL "${baseUrl}" is not a URL; expected e.g. https://api.example.com`);
+    }
+    baseUrl = baseUrl.replace(/\/+$/, '');
+  }
+  if (kind === 'production' && !flag(env, 'ALLOW_PRODUCTION')) {
+    throw new ConfigError(
+      'TARGET=production spends the quota of a production app: set ALLOW_PRODUCTION=1 to confirm (read-only operations only, unless ALLOW_PRODUCTION_WRITES=1)',
+    );
+  }
+  const defaultEnvs: EnvironmentName[] =
+    kind === 'sandbox' ? ['sandbox'] : kind === 'production' ? ['production'] : ['production', 'sandbox'];
+  const environments = env.ENVIRONMENTS
+    ? env.ENVIRONMENTS.split(',')
+        .map((s) => s.trim())
+        .filter(Boolean)
+    : defaultEnvs;
+  for (const e of environments) {
+    if (e !== 'production' && e !== 'sandbox') throw new ConfigError(`ENVIRONMENTS must list production and/or sandbox, received "${e}"`);
+  }
+  const families = (env.FAMILIES ? env.FAMILIES.split(',').map((s) => s.trim()) : ['reseller', 'vendor']) as Family[];
+  for (const f of families)
+    if (f !== 'reseller' && f !== 'vendor') throw new ConfigError(`FAMILIES must list reseller and/or vendor, received "${f}"`);
+
+  const credentials: Partial<Record<Family, Credentials>> = {};
+  let secondReseller: Credentials | undefined;
+  if (kind === 'mock') {
+    credentials.reseller = {
+      clientId: env.RESELLER_CLIENT_ID ?? 'demo-reseller',
+      clientSecret: env.RESELLER_CLIENT_SECRET ?? 'demo-reseller-secret',
+    };
+    credentials.vendor = {
+      clientId: env.VENDOR_CLIENT_ID ?? 'demo-vendor',
+      clientSecret: env.VENDOR_CLIENT_SECRET ?? 'demo-vendor-secret',
+    };
+    secondReseller = {
+      clientId: env.RESELLER_B_CLIENT_ID ?? 'demo-reseller-b',
+      clientSecret: env.RESELLER_B_CLIENT_SECRET ?? 'demo-reseller-b-secret',
+    };
+  } else {
+    const missing: string[] = [];
+    for (const f of families) {
+      const id = env[`${f.toUpperCase()}_CLIENT_ID`];
+      const secret = env[`${f.toUpperCase()}_CLIENT_SECRET`];
+      if (!id) missing.push(`${f.toUpperCase()}_CLIENT_ID`);
+      if (!secret) missing.push(`${f.toUpperCase()}_CLIENT_SECRET`);
+      if (id && secret) credentials[f] = { clientId: id, clientSecret: secret };
+    }
+    if (missing.length) {
+      throw new ConfigError(
+        `TARGET=${kind === 'url' ? target : kind} needs ${missing.join(' and ')} (see .env.example); ` +
+          `to certify one family only, set FAMILIES=${families.length === 2 ? 'reseller' : families[0]}`,
+      );
+    }
+    if (env.RESELLER_B_CLIENT_ID && env.RESELLER_B_CLIENT_SECRET) {
+      secondReseller = { clientId: env.RESELLER_B_CLIENT_ID, clientSecret: env.RESELLER_B_CLIENT_SECRET };
+    }
+  }
+
+  let mockApps: unknown[] | undefined;
+  if (env.MOCK_APPS) {
+    try {
+      mockApps = JSON.parse(env.MOCK_APPS) as unknown[];
+    } catch {
+      throw new ConfigError('MOCK_APPS must be a JSON array of {"clientId","clientSecret","family"}');
+    }
+  }
+  const label = kind === 'mock' ? 'embedded mock' : `${kind === 'url' ? '' : `${kind} `}${baseUrl}`;
+  return {
+    kind,
+    baseUrl,
+    targetLabel: label,
+    environments: environments as EnvironmentName[],
+    families,
+    credentials,
+    secondReseller,
+    extraHeaders: headersFrom(env),
+    vendorOperations: env.VENDOR_OPERATIONS ? parseVendorOperations(env.VENDOR_OPERATIONS) : [...DEFAULT_VENDOR_OPERATIONS],
+    requestBudget: kind === 'mock' && !env.REQUEST_BUDGET ? Infinity : num(env, 'REQUEST_BUDGET', DEFAULTS.requestBudget),
+    probeLimits: kind === 'mock' || flag(env, 'PROBE_LIMITS'),
+    allowWrites: kind !== 'production' || flag(env, 'ALLOW_PRODUCTION_WRITES'),
+    webhookReceiverUrl: env.WEBHOOK_RECEIVER_URL || undefined,
+    webhookSecret:
+      env.WEBHOOK_SECRET || (kind === 'mock' ? `${credentials.reseller?.clientId ?? 'demo-reseller'}-webhook-secret` : undefined),
+    policyFile: env.POLICY || undefined,
+    requestTimeoutMs: num(env, 'REQUEST_TIMEOUT_MS', DEFAULTS.requestTimeoutMs),
+    maxBodyBytes: num(env, 'MAX_BODY_BYTES', DEFAULTS.maxBodyBytes),
+    max429WaitMs: num(env, 'MAX_429_WAIT_MS', DEFAULTS.max429WaitMs),
+    mock: {
+      windowMs: num(env, 'MOCK_WINDOW_MS', DEFAULTS.mockWindowMs),
+      drift: (env.MOCK_DRIFT ?? '')
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean),
+      apps: mockApps,
+      seed: num(env, 'MOCK_SEED', 1),
+    },
+  };
+}

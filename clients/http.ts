@@ -1,0 +1,183 @@
+/**
+ * HTTP helper of the contract suite over Playwright's APIRequestContext: a request budget,
+ * timeouts, a body size limit, and failures classified so a broken target yields a clear verdict
+ * instead of a hang or a stack trace.
+ */
+import type { APIRequestContext } from '@playwright/test';
+import { redact } from './redact';
+
+export type FailureKind = 'timeout' | 'network' | 'server-error' | 'malformed-body' | 'oversized' | 'budget';
+
+/** A failure of the target or of the environment, not of a contract check. */
+export class TargetFailure extends Error {
+  override name = 'TargetFailure';
+  constructor(
+    readonly kind: FailureKind,
+    message: string,
+  ) {
+    super(redact(`[${kind}] ${message}`));
+  }
+}
+
+export class RequestBudget {
+  private used = 0;
+  constructor(readonly limit: number) {}
+  take(what: string): void {
+    if (this.used >= this.limit) {
+      throw new TargetFailure(
+        'budget',
+        `request budget of ${this.limit} requests is spent; ${what} was not sent. Raise REQUEST_BUDGET or certify fewer environments/families.`,
+      );
+    }
+    this.used += 1;
+  }
+  get spent(): number {
+    return this.used;
+  }
+}
+
+export interface ApiRequest {
+  method: 'GET' | 'POST' | 'PUT' | 'DELETE' | 'PATCH';
+  /** Path from {base_url}, starting with "/". */
+  path: string;
+  headers?: Record<string, string>;
+  query?: Record<string, string>;
+  json?: unknown;
+  form?: Record<string, string>;
+  /** Raw body; set Content-Type in headers. */
+  raw?: string;
+  /** Bearer token (sent as Authorization; never logged). */
+  token?: string;
+}
+
+export interface ApiResponse {
+  method: string;
+  url: string;
+  status: number;
+  /** Lower-case header names. */
+  headers: Record<string, string>;
+  text: string;
+  /** Parsed JSON body, or undefined when the body is not JSON. */
+  json: unknown;
+  durationMs: number;
+}
+
+export interface ApiClientOptions {
+  baseUrl: string;
+  budget: RequestBudget;
+  timeoutMs: number;
+  maxBodyBytes: number;
+  extraHeaders: Record<string, string>;
+}
+
+function classifyError(e: unknown, method: string, url: string, timeoutMs: number): TargetFailure {
+  const msg = (e as Error)?.message ?? String(e);
+  if (/timeout|timed out/i.test(msg)) {
+    return new TargetFailure('timeout', `${method} ${url} got no complete answer within ${timeoutMs} ms (REQUEST_TIMEOUT_MS)`);
+  }
+  const code = /\b(E[A-Z]{4,}|socket hang up)\b/.exec(msg)?.[1] ?? 'network error';
+  return new TargetFailure('network', `${method} ${url} failed before a response: ${code}. Is the target up and reachable?`);
+}
+
+export class ApiClient {
+  constructor(
+    private readonly ctx: APIRequestContext,
+    readonly opts: ApiClientOptions,
+  ) {}
+
+  url(path: string): string {
+    return `${this.opts.baseUrl}${path}`;
+  }
+
+  async send(req: ApiRequest): Promise<ApiResponse> {
+    const url = this.url(req.path);
+    this.opts.budget.take(`${req.method} ${req.path}`);
+    const headers: Record<string, string> = { Accept: 'application/json', ...this.opts.extraHeaders, ...(req.headers ?? {}) };
+    if (req.token) headers.Authorization = `Bearer ${req.token}`;
+    let data: string | Buffer | undefined;
+    if (req.json !== undefined) {
+      data = JSON.stringify(req.json);
+      headers['Content-Type'] ??= 'application/json';
+    } else if (req.raw !== undefined) data = req.raw;
+    const started = performance.now();
+    let res;
+    try {
+      res = await this.ctx.fetch(url, {
+        method: req.method,
+        headers,
+        data,
+        form: req.form,
+        params: req.query,
+        timeout: this.opts.timeoutMs,
+        failOnStatusCode: false,
+        maxRedirects: 0,
+      });
+    } catch (e) {
+      throw classifyError(e, req.method, url, this.opts.timeoutMs);
+    }
+    const h = res.headers();
+    const declared = Number(h['content-length']);
+    if (Number.isFinite(declared) && declared > this.opts.maxBodyBytes) {
+      await res.dispose();
+      throw new TargetFailure(
+        'oversized',
+        `${req.method} ${url} answered a ${declared}-byte body; the limit is ${this.opts.maxBodyBytes} (MAX_BODY_BYTES)`,
+      );
+    }
+    let body: Buffer;
+    try {
+      body = await res.body();
+    } catch (e) {
+      throw classifyError(e, req.method, url, this.opts.timeoutMs);
+    }
+    const durationMs = performance.now() - started;
+    if (body.length > this.opts.maxBodyBytes) {
+      throw new TargetFailure(
+        'oversized',
+        `${req.method} ${url} answered a ${body.length}-byte body; the limit is ${this.opts.maxBodyBytes} (MAX_BODY_BYTES)`,
+      );
+    }
+    const text = body.toString('utf8');
+    let json: unknown;
+    try {
+      json = text.length ? JSON.parse(text) : undefined;
+    } catch {
+      json = undefined;
+    }
+    return { method: req.method, url, status: res.status(), headers: h, text, json, durationMs };
+  }
+}
+
+/**
+ * Throws a classified TargetFailure when a response cannot be judged as a contract answer:
+ * a 5xx, an HTML page, or a body that claims JSON but does not parse.
+ */
+export function assertUsable(res: ApiResponse): void {
+  const where = `${res.method} ${res.url}`;
+  if (res.status >= 500) {
+    throw new TargetFailure('server-error', `${where} answered ${res.status}; body: ${res.text.slice(0, 200)}`);
+  }
+  const ct = res.headers['content-type'] ?? '';
+  if (/html/i.test(ct) || /^\s*<(!doctype|html)/i.test(res.text)) {
+    throw new TargetFailure(
+      'malformed-body',
+      `${where} answered an HTML page (status ${res.status}) where JSON was expected: ${res.text.slice(0, 120)}`,
+    );
+  }
+  if (res.text.length && res.json === undefined && /json/i.test(ct)) {
+    throw new TargetFailure(
+      'malformed-body',
+      `${where} answered status ${res.status} with Content-Type ${ct} but a body that is not JSON: ${res.text.slice(0, 120)}`,
+    );
+  }
+}
+
+/** A short, redacted excerpt of an exchange for evidence. */
+export function evidenceOf(res: ApiResponse, extra = ''): string {
+  const rl = ['x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset']
+    .map((k) => `${k}: ${res.headers[k] ?? '(absent)'}`)
+    .join('; ');
+  return redact(
+    `${res.method} ${res.url} → ${res.status}; ${rl}; content-type: ${res.headers['content-type'] ?? '(absent)'}; body: ${res.text.slice(0, 300)}${extra ? `; ${extra}` : ''}`,
+  );
+}

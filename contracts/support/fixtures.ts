@@ -1,0 +1,259 @@
+/**
+ * Worker-scoped fixtures of the contract suite: the target (the embedded mock is started once per
+ * worker, with a compressed window and its control API), the HTTP client with the request budget,
+ * and the token client.
+ */
+import { test as base, type APIRequestContext, type TestInfo } from '@playwright/test';
+import { knownIds, requestBody, validQuery, DEFAULT_SEED } from '../../fixtures';
+import {
+  allOperations,
+  familyBase,
+  fillPath,
+  resellerOperations,
+  vendorOperations,
+  type EnvironmentName,
+  type Family,
+  type Operation,
+} from '../../catalogue';
+import { loadConfig, type HarnessConfig } from '../../clients/config';
+import { ApiClient, RequestBudget, TargetFailure, type ApiRequest, type ApiResponse } from '../../clients/http';
+import { TokenClient } from '../../clients/token-client';
+import { registerSecret } from '../../clients/redact';
+import { startMock, type MockApp, type RunningMock } from '../../mock';
+import { expect } from './matchers';
+
+export { expect };
+
+export interface Target {
+  config: HarnessConfig;
+  baseUrl: string;
+  isMock: boolean;
+  /** Compressed on the mock; the spec's minute elsewhere. */
+  windowMs: number;
+  operations: Operation[];
+  /** The mock's control API (mock only). */
+  control?: (method: 'GET' | 'POST' | 'PUT', path: string, body?: unknown) => Promise<unknown>;
+}
+
+export interface CallOptions {
+  token?: string | null;
+  params?: Record<string, string>;
+  body?: unknown;
+  query?: Record<string, string>;
+  headers?: Record<string, string>;
+  /** For tests about rate limits: a 429 is the answer under test, not an obstacle. */
+  allow429?: boolean;
+}
+
+/** The suite's view of a target: build calls from the catalogue and the fixtures. */
+export class Session {
+  constructor(
+    readonly target: Target,
+    readonly api: ApiClient,
+    readonly tokens: TokenClient,
+    readonly budget: RequestBudget,
+  ) {}
+
+  get config(): HarnessConfig {
+    return this.target.config;
+  }
+
+  ids(): Record<string, string> {
+    return knownIds(this.config.mock.seed || DEFAULT_SEED);
+  }
+
+  pathOf(op: Operation, env: EnvironmentName, params?: Record<string, string>): string {
+    return `${familyBase(op.family, env)}${fillPath(op.path, { ...this.ids(), ...(params ?? {}) })}`;
+  }
+
+  validBody(op: Operation, n = 0): unknown {
+    return requestBody(op.id, this.config.mock.seed || DEFAULT_SEED, n) ?? (op.jsonBody ? {} : undefined);
+  }
+
+  /** Calls an operation with a valid request unless told otherwise; token defaults to the family's. */
+  async call(op: Operation, env: EnvironmentName, o: CallOptions = {}): Promise<ApiResponse> {
+    const token = o.token === null ? undefined : (o.token ?? (await this.tokens.token(op.family, env)));
+    const req: ApiRequest = {
+      method: op.method,
+      path: this.pathOf(op, env, o.params),
+      query: { ...validQuery(op.id, this.config.mock.seed || DEFAULT_SEED), ...(o.query ?? {}) },
+      ...(token ? { token } : {}),
+      ...(o.headers ? { headers: o.headers } : {}),
+    };
+    if (op.jsonBody) req.json = o.body ?? this.validBody(op);
+    let res = await this.api.send(req);
+    if (res.status === 401 && token && o.token === undefined) {
+      // One re-fetch after a 401: the cached token may have expired on the target's side.
+      this.tokens.invalidate(op.family, env);
+      req.token = await this.tokens.token(op.family, env);
+      res = await this.api.send(req);
+    }
+    if (res.status === 429 && !o.allow429) res = await this.waitOutLimit(res, req);
+    return res;
+  }
+
+  /** A 429 in a test that is not about limits: wait for the reset if allowed, else block the test. */
+  private async waitOutLimit(res: ApiResponse, req: ApiRequest): Promise<ApiResponse> {
+    const reset = Number(res.headers['x-ratelimit-reset']);
+    const now = Date.now();
+    const waitMs = !Number.isFinite(reset) ? this.target.windowMs : reset > 1e9 ? reset * 1000 - now + 250 : reset * 1000 + 250;
+    const info = base.info();
+    if (waitMs > this.config.max429WaitMs || waitMs > info.timeout - 5_000) {
+      blocked(
+        info,
+        `the target answered 429 to ${req.method} ${req.path} and its reset is ${Math.round(waitMs / 1000)} s away (MAX_429_WAIT_MS ${this.config.max429WaitMs})`,
+      );
+    }
+    await new Promise((r) => setTimeout(r, Math.max(0, waitMs)));
+    const again = await this.api.send(req);
+    if (again.status === 429) blocked(info, `the target still answered 429 to ${req.method} ${req.path} after waiting for its reset`);
+    return again;
+  }
+
+  /** Sends a request with the family's token, re-fetching the token once after a 401. */
+  async sendAuthed(family: Family, env: EnvironmentName, req: Omit<ApiRequest, 'token'>): Promise<ApiResponse> {
+    const res = await this.api.send({ ...req, token: await this.tokens.token(family, env) });
+    if (res.status !== 401) return res;
+    this.tokens.invalidate(family, env);
+    return this.api.send({ ...req, token: await this.tokens.token(family, env) });
+  }
+
+  /** Sends a raw request (token flows, bad inputs). */
+  send(req: ApiRequest): Promise<ApiResponse> {
+    return this.api.send(req);
+  }
+}
+
+/** Marks the running test as blocked by the environment (not a contract failure) and stops it. */
+export function blocked(info: TestInfo, reason: string): never {
+  info.annotations.push({ type: 'blocked', description: reason });
+  base.skip(true, `blocked by environment: ${reason}`);
+  throw new Error('unreachable');
+}
+
+/** Marks a check as not run on this target, with the reason (never a silent skip). */
+export function notRun(info: TestInfo, reason: string): never {
+  info.annotations.push({ type: 'not-run', description: reason });
+  base.skip(true, `not run: ${reason}`);
+  throw new Error('unreachable');
+}
+
+/** Labels the running test with the operation, environment and check, for the summary. */
+export function label(info: TestInfo, op: Pick<Operation, 'id'> | string, env: EnvironmentName | undefined, check: string): void {
+  info.annotations.push({ type: 'operation', description: typeof op === 'string' ? op : op.id });
+  if (env) info.annotations.push({ type: 'environment', description: env });
+  info.annotations.push({ type: 'check', description: check });
+}
+
+const config = (() => {
+  try {
+    return loadConfig();
+  } catch (e) {
+    // Surfaced by scripts/certify.ts before the run; here it fails every test with the same message.
+    return e as Error;
+  }
+})();
+
+/** The harness configuration, or the configuration error. */
+export function harnessConfig(): HarnessConfig {
+  if (config instanceof Error) throw config;
+  return config;
+}
+
+/** Operations selected for this run (configured vendor list, families). */
+export function selectedOperations(cfg: HarnessConfig = harnessConfig()): Operation[] {
+  const ops = [...resellerOperations, ...vendorOperations(cfg.vendorOperations)];
+  return ops.filter((o) => cfg.families.includes(o.family));
+}
+
+export const familyOf = (f: Family) => f;
+export { allOperations };
+
+interface WorkerFixtures {
+  mockDrift: string;
+  target: Target;
+  session: Session;
+}
+
+export const test = base.extend<object, WorkerFixtures>({
+  mockDrift: [process.env.MOCK_DRIFT ?? '', { option: true, scope: 'worker' }],
+
+  target: [
+    async ({ mockDrift }, use) => {
+      const cfg = harnessConfig();
+      let mock: RunningMock | undefined;
+      let baseUrl = cfg.baseUrl;
+      if (cfg.kind === 'mock') {
+        const drift = mockDrift
+          .split(',')
+          .map((s) => s.trim())
+          .filter(Boolean);
+        mock = await startMock({
+          windowMs: cfg.mock.windowMs,
+          control: true,
+          drift,
+          seed: cfg.mock.seed,
+          vendorOperations: cfg.vendorOperations,
+          ...(cfg.mock.apps ? { apps: cfg.mock.apps as MockApp[] } : {}),
+        });
+        baseUrl = mock.url;
+        for (const a of (cfg.mock.apps ?? []) as MockApp[]) registerSecret(a.clientSecret);
+      }
+      for (const c of Object.values(cfg.credentials)) registerSecret(c?.clientSecret);
+      registerSecret(cfg.secondReseller?.clientSecret);
+      const control = mock
+        ? async (method: 'GET' | 'POST' | 'PUT', path: string, body?: unknown) => {
+            const r = await fetch(`${mock.url}/__mock${path}`, {
+              method,
+              headers: body === undefined ? {} : { 'content-type': 'application/json' },
+              body: body === undefined ? undefined : JSON.stringify(body),
+            });
+            return r.json();
+          }
+        : undefined;
+      await use({
+        config: cfg,
+        baseUrl: baseUrl as string,
+        isMock: !!mock,
+        windowMs: mock ? cfg.mock.windowMs : 60_000,
+        operations: selectedOperations(cfg),
+        ...(control ? { control } : {}),
+      });
+      await mock?.close();
+    },
+    { scope: 'worker' },
+  ],
+
+  session: [
+    async ({ target, playwright }, use) => {
+      const cfg = target.config;
+      const ctx: APIRequestContext = await playwright.request.newContext({ ignoreHTTPSErrors: false });
+      const budget = new RequestBudget(cfg.requestBudget);
+      const api = new ApiClient(ctx, {
+        baseUrl: target.baseUrl,
+        budget,
+        timeoutMs: cfg.requestTimeoutMs,
+        maxBodyBytes: cfg.maxBodyBytes,
+        extraHeaders: cfg.extraHeaders,
+      });
+      const tokens = new TokenClient({
+        baseUrl: target.baseUrl,
+        credentials: cfg.credentials,
+        transport: async (req) => {
+          const res = await api.send({
+            method: 'POST',
+            path: req.url.slice(target.baseUrl.length),
+            raw: req.body,
+            headers: { ...req.headers },
+          });
+          return { status: res.status, text: res.text };
+        },
+      });
+      await use(new Session(target, api, tokens, budget));
+      await ctx.dispose();
+    },
+    { scope: 'worker' },
+  ],
+});
+
+export { TargetFailure };

@@ -1,0 +1,115 @@
+/**
+ * Custom matchers: a failure says which documented fact broke, what was expected and what was received.
+ */
+import { expect as base } from '@playwright/test';
+import type { ApiResponse } from '../../clients/http';
+import { evidenceOf } from '../../clients/http';
+import { schemaErrors } from './ajv';
+
+const HEADERS = ['x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset'] as const;
+const INT = /^-?\d+$/;
+
+export interface RateLimitHeaderOptions {
+  /** Now, epoch ms, to judge Reset. */
+  nowMs?: number;
+  /** Longest plausible window in ms (Reset no later than now + window). */
+  windowMs?: number;
+}
+
+/** Checks Reset against both readings of the spec (epoch second, or seconds to wait). */
+export function resetProblem(reset: number, nowMs: number, windowMs: number): string | null {
+  const nowS = nowMs / 1000;
+  const maxS = Math.ceil(windowMs / 1000) + 2;
+  const looksEpoch = reset > 1_000_000_000;
+  if (looksEpoch) {
+    if (reset < Math.floor(nowS) - 1) return `X-RateLimit-Reset ${reset} is in the past (now ${Math.floor(nowS)})`;
+    if (reset > nowS + maxS) return `X-RateLimit-Reset ${reset} is more than one window (${maxS} s) ahead of now ${Math.floor(nowS)}`;
+    return null;
+  }
+  if (reset < 0) return `X-RateLimit-Reset ${reset} is negative`;
+  if (reset > maxS) return `X-RateLimit-Reset ${reset} (read as seconds to wait) exceeds one window (${maxS} s)`;
+  return null;
+}
+
+export const expect = base.extend({
+  toMatchSchema(received: unknown, schemaId: string, fact = 'the body matches its schema') {
+    const errors = schemaErrors(schemaId, received);
+    const pass = errors.length === 0;
+    return {
+      pass,
+      name: 'toMatchSchema',
+      message: () =>
+        pass
+          ? `Expected the body not to match ${schemaId}`
+          : `Broken fact: ${fact}\nExpected: a body matching ${schemaId}\nReceived: ${JSON.stringify(received)?.slice(0, 400)}\nErrors:\n  ${errors.join('\n  ')}`,
+    };
+  },
+
+  toHaveRateLimitHeaders(res: ApiResponse, opts: RateLimitHeaderOptions = {}) {
+    const problems: string[] = [];
+    const values: Record<string, number> = {};
+    for (const h of HEADERS) {
+      const v = res.headers[h];
+      if (v === undefined) problems.push(`${h} is absent`);
+      else if (!INT.test(v.trim())) problems.push(`${h} is "${v}", not an integer`);
+      else values[h] = Number(v);
+    }
+    const limit = values['x-ratelimit-limit'];
+    const remaining = values['x-ratelimit-remaining'];
+    const reset = values['x-ratelimit-reset'];
+    if (limit !== undefined && limit <= 0) problems.push(`X-RateLimit-Limit is ${limit}, expected > 0`);
+    if (remaining !== undefined && remaining < 0) problems.push(`X-RateLimit-Remaining is ${remaining}, expected >= 0`);
+    if (limit !== undefined && remaining !== undefined && remaining > limit)
+      problems.push(`X-RateLimit-Remaining ${remaining} exceeds X-RateLimit-Limit ${limit}`);
+    if (reset !== undefined && opts.nowMs !== undefined) {
+      const p = resetProblem(reset, opts.nowMs, opts.windowMs ?? 60_000);
+      if (p) problems.push(p);
+    }
+    const pass = problems.length === 0;
+    return {
+      pass,
+      name: 'toHaveRateLimitHeaders',
+      message: () =>
+        pass
+          ? 'Expected the rate-limit headers to be broken'
+          : `Broken fact: every API response carries X-RateLimit-Limit, X-RateLimit-Remaining and X-RateLimit-Reset as integers\n` +
+            `Expected: three integer headers, Remaining <= Limit, Reset within one window\nReceived: ${problems.join('; ')}\nEvidence: ${evidenceOf(res)}`,
+    };
+  },
+
+  toBeErrorBody(res: ApiResponse, fact = 'error responses carry the error body errors[] with field (string or null) and message (string)') {
+    const problems: string[] = [];
+    if (res.json === undefined) problems.push(`the body is not JSON (Content-Type ${res.headers['content-type'] ?? 'absent'})`);
+    else problems.push(...schemaErrors('https://harness.local/schemas/error-body.json', res.json));
+    const pass = problems.length === 0;
+    return {
+      pass,
+      name: 'toBeErrorBody',
+      message: () =>
+        pass
+          ? 'Expected not an error body'
+          : `Broken fact: ${fact}\nExpected: {"errors":[{"field": string|null, "message": string}]}\nReceived: ${problems.join('; ')}\nEvidence: ${evidenceOf(res)}`,
+    };
+  },
+
+  toBeJsonResponse(res: ApiResponse) {
+    const ct = res.headers['content-type'] ?? '';
+    const pass = /^application\/([a-z.+-]*\+)?json/i.test(ct) && res.json !== undefined;
+    return {
+      pass,
+      name: 'toBeJsonResponse',
+      message: () =>
+        `Broken fact: responses are JSON\nExpected: Content-Type application/json and a JSON body\nReceived: Content-Type ${ct || '(absent)'}\nEvidence: ${evidenceOf(res)}`,
+    };
+  },
+});
+
+declare module '@playwright/test' {
+  // eslint-disable-next-line @typescript-eslint/no-unused-vars
+  interface Matchers<R, T> {
+    toMatchSchema(schemaId: string, fact?: string): R;
+    toHaveRateLimitHeaders(opts?: RateLimitHeaderOptions): R;
+    toBeErrorBody(fact?: string): R;
+    toBeJsonResponse(): R;
+  }
+}

@@ -1,0 +1,182 @@
+/**
+ * Playwright reporter that turns the run into reports/summary.json and reports/findings.json and
+ * prints a one-screen summary per group. Everything written is redacted.
+ */
+import { mkdirSync, writeFileSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { FullConfig, FullResult, Reporter, Suite, TestCase, TestResult as PwResult } from '@playwright/test/reporter';
+import {
+  allOperations,
+  type CheckStatus,
+  type EnvironmentName,
+  type Finding,
+  type OperationResult,
+  type RunSummary,
+  type TestResult,
+} from '../../catalogue';
+import { redact } from '../../clients/redact';
+
+interface Options {
+  outputDir?: string;
+  target?: string;
+  environments?: string;
+}
+
+const ann = (t: TestCase, type: string): string[] => t.annotations.filter((a) => a.type === type).map((a) => a.description ?? '');
+
+function statusOf(t: TestCase, r: PwResult): CheckStatus {
+  if (r.status === 'skipped') return ann(t, 'blocked').length ? 'blocked' : 'skipped';
+  return r.status === 'passed' ? 'passed' : 'failed';
+}
+
+export default class SummaryReporter implements Reporter {
+  private readonly out: string;
+  private started = Date.now();
+  private readonly results: { test: TestCase; result: PwResult }[] = [];
+  private version = '0.0.0';
+
+  constructor(private readonly opts: Options = {}) {
+    this.out = opts.outputDir ?? 'reports';
+  }
+
+  onBegin(_config: FullConfig, _suite: Suite): void {
+    this.started = Date.now();
+    try {
+      this.version = (JSON.parse(readFileSync('package.json', 'utf8')) as { version: string }).version;
+    } catch {
+      /* version stays unknown */
+    }
+  }
+
+  onTestEnd(test: TestCase, result: PwResult): void {
+    this.results.push({ test, result });
+  }
+
+  onEnd(result: FullResult): void {
+    const findings: Finding[] = [];
+    const tests: TestResult[] = [];
+    const rows = new Map<string, OperationResult>();
+    const catalogue = new Map(allOperations().map((o) => [o.id, o]));
+    const groups = new Map<string, { passed: number; failed: number; blocked: number; skipped: number; findings: number }>();
+    const timings: Record<string, number> = {};
+
+    for (const { test, result: r } of this.results) {
+      const status = statusOf(test, r);
+      const file = test.location.file.split(/[\\/]/).pop() ?? test.location.file;
+      timings[file] = (timings[file] ?? 0) + r.duration;
+      const tags = test.tags;
+      const errorText = r.errors.map((e) => e.message ?? '').join('\n');
+      tests.push({
+        title: test.title,
+        file,
+        status,
+        durationMs: r.duration,
+        tags,
+        ...(errorText ? { error: redact(errorText).slice(0, 4000) } : {}),
+      });
+      const group = file.replace(/\.spec\.ts$/, '');
+      const g = groups.get(group) ?? { passed: 0, failed: 0, blocked: 0, skipped: 0, findings: 0 };
+      g[status] += 1;
+      for (const f of ann(test, 'finding')) {
+        try {
+          findings.push(JSON.parse(f) as Finding);
+          g.findings += 1;
+        } catch {
+          /* malformed annotation: ignored */
+        }
+      }
+      groups.set(group, g);
+
+      const opId = ann(test, 'operation')[0];
+      const env = ann(test, 'environment')[0] as EnvironmentName | undefined;
+      const check = ann(test, 'check')[0];
+      const op = opId ? (catalogue.get(opId) ?? [...catalogue.values()].find((o) => o.id === opId)) : undefined;
+      if (op && env && check) {
+        const key = `${op.id}|${env}`;
+        const row = rows.get(key) ?? {
+          id: op.id,
+          family: op.family,
+          environment: env,
+          method: op.method,
+          path: op.path,
+          status: 'passed' as CheckStatus,
+          checks: {},
+        };
+        const prev = row.checks[check];
+        row.checks[check] = prev === 'failed' || status === 'failed' ? 'failed' : prev === 'passed' ? 'passed' : status;
+        for (const o of ann(test, 'observed')) {
+          try {
+            const obs = JSON.parse(o) as { headers?: string[]; fields?: string[]; latencyMs?: number; limit?: string | null };
+            if (obs.headers) row.headers = obs.headers;
+            if (obs.fields) row.fields = obs.fields;
+            if (obs.latencyMs !== undefined) row.latencyMs = [...(row.latencyMs ?? []), obs.latencyMs];
+            if (obs.limit) row.advertisedLimit = Number(obs.limit);
+          } catch {
+            /* ignored */
+          }
+        }
+        if (status === 'failed') row.evidence = redact(errorText).slice(0, 1500);
+        const vals = Object.values(row.checks);
+        row.status = vals.includes('failed')
+          ? 'failed'
+          : vals.includes('blocked')
+            ? 'blocked'
+            : vals.every((v) => v === 'skipped')
+              ? 'skipped'
+              : 'passed';
+        rows.set(key, row);
+      }
+    }
+    const totals = { passed: 0, failed: 0, blocked: 0, skipped: 0, findings: findings.length };
+    for (const t of tests) totals[t.status] += 1;
+    const summary: RunSummary = {
+      harnessVersion: this.version,
+      target: this.opts.target ?? 'unknown',
+      environments: (this.opts.environments ?? '').split(',').filter(Boolean) as EnvironmentName[],
+      startedAt: new Date(this.started).toISOString(),
+      durationMs: Date.now() - this.started,
+      verdict: totals.failed === 0 && result.status === 'passed' ? 'passed' : 'failed',
+      totals,
+      operations: [...rows.values()].sort((a, b) => a.id.localeCompare(b.id) || a.environment.localeCompare(b.environment)),
+      tests,
+      findings,
+      timings,
+    };
+    mkdirSync(this.out, { recursive: true });
+    writeFileSync(join(this.out, 'summary.json'), redact(JSON.stringify(summary, null, 2)));
+    writeFileSync(join(this.out, 'findings.json'), redact(JSON.stringify(findings, null, 2)));
+
+    const lines: string[] = [
+      '',
+      `Certification of ${summary.target} (${summary.environments.join(', ')}): ${summary.verdict.toUpperCase()}`,
+    ];
+    lines.push(
+      `${'group'.padEnd(14)}${'passed'.padStart(8)}${'failed'.padStart(8)}${'blocked'.padStart(9)}${'not run'.padStart(9)}${'findings'.padStart(10)}`,
+    );
+    for (const [name, g] of [...groups.entries()].sort()) {
+      lines.push(
+        `${name.padEnd(14)}${String(g.passed).padStart(8)}${String(g.failed).padStart(8)}${String(g.blocked).padStart(9)}${String(g.skipped).padStart(9)}${String(g.findings).padStart(10)}`,
+      );
+    }
+    lines.push(
+      `${'total'.padEnd(14)}${String(totals.passed).padStart(8)}${String(totals.failed).padStart(8)}${String(totals.blocked).padStart(9)}${String(totals.skipped).padStart(9)}${String(totals.findings).padStart(10)}`,
+    );
+    const byId = new Map<string, Set<string>>();
+    for (const f of findings) {
+      const base = f.id.split('@')[0] as string;
+      if (!byId.has(base)) byId.set(base, new Set());
+      (byId.get(base) as Set<string>).add(f.observed);
+    }
+    if (byId.size) lines.push('', 'Findings (spec conflicts and gaps: what this target does):');
+    for (const [id, obs] of [...byId.entries()].sort()) lines.push(`  ${id.padEnd(36)} ${[...obs].join(', ')}`);
+    lines.push(
+      '',
+      `Reports: ${this.out}/summary.json, ${this.out}/findings.json, ${this.out}/junit.xml, ${this.out}/html/index.html, ${this.out}/allure-results`,
+    );
+    console.log(redact(lines.join('\n')));
+  }
+
+  printsToStdio(): boolean {
+    return true;
+  }
+}

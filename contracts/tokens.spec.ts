@@ -1,0 +1,181 @@
+import { GUIDANCE_TOKEN_LIFETIME_S, tokenEndpoints, environmentRoot, type EnvironmentName, type Family } from '../catalogue';
+import { buildTokenRequest } from '../clients/token-core';
+import { evidenceOf, type ApiResponse } from '../clients/http';
+import { TokenClient } from '../clients/token-client';
+import { registerSecret } from '../clients/redact';
+import { test, expect, harnessConfig, label, notRun } from './support/fixtures';
+import { recordFinding } from './support/findings';
+
+const cfg = harnessConfig();
+const TOKEN_SCHEMA = 'https://harness.local/schemas/token-response.json';
+
+function tokenPath(family: Family, env: EnvironmentName): string {
+  return `${environmentRoot[env]}${tokenEndpoints[family].path}`;
+}
+
+for (const family of cfg.families) {
+  for (const env of cfg.environments) {
+    test.describe(`${family} token (${env})`, { tag: ['@tokens', `@${family}`] }, () => {
+      const form = () => {
+        const c = cfg.credentials[family];
+        if (!c) throw new Error(`no ${family} credentials`);
+        return { grant_type: 'client_credentials', client_id: c.clientId, client_secret: c.clientSecret };
+      };
+      const post = (session: { send: (r: never) => Promise<ApiResponse> }, f: Record<string, string>) =>
+        session.send({ method: 'POST', path: tokenPath(family, env), form: f } as never);
+
+      test(`should issue a ${family} token for valid client credentials (${env})`, async ({ session }) => {
+        label(test.info(), `token.${family}`, env, 'token');
+        const res = await post(session, form());
+        expect(res.status, `Broken fact: the form-body POST returns a token\nEvidence: ${evidenceOf(res)}`).toBe(200);
+        expect(res).toBeJsonResponse();
+      });
+
+      test(`should return a ${family} token response with access_token, token_type Bearer and integer expires_in (${env})`, async ({
+        session,
+      }) => {
+        label(test.info(), `token.${family}`, env, 'shape');
+        const res = await post(session, form());
+        expect(res.status).toBe(200);
+        expect(res.json).toMatchSchema(
+          TOKEN_SCHEMA,
+          'the token response has a non-empty access_token, token_type exactly Bearer and an integer expires_in > 0',
+        );
+      });
+
+      test(`should send the rate-limit headers on the ${family} token response (${env})`, async ({ session }) => {
+        label(test.info(), `token.${family}`, env, 'headers');
+        const res = await post(session, form());
+        expect(res).toHaveRateLimitHeaders({ nowMs: Date.now(), windowMs: session.target.windowMs });
+      });
+
+      test(`should reject a wrong client secret for the ${family} token (${env})`, async ({ session }) => {
+        label(test.info(), `token.${family}`, env, 'auth');
+        const res = await post(session, { ...form(), client_secret: 'wrong-secret-for-certification' });
+        expect(
+          res.status,
+          `Broken fact: a token needs the app's client secret\nExpected: 4xx\nReceived: ${evidenceOf(res)}`,
+        ).toBeGreaterThanOrEqual(400);
+        expect(res.status).toBeLessThan(500);
+        let shapeOk = true;
+        try {
+          expect(res).toBeErrorBody();
+        } catch {
+          shapeOk = false;
+        }
+        recordFinding('token.rejection-shape', shapeOk ? 'error-body' : 'other-body', `status ${res.status}; ${evidenceOf(res)}`, {
+          family,
+          environment: env,
+          policyFile: cfg.policyFile,
+        });
+      });
+
+      for (const missing of ['client_id', 'client_secret', 'grant_type']) {
+        test(`should reject a ${family} token request without ${missing} (${env})`, async ({ session }) => {
+          label(test.info(), `token.${family}`, env, 'rejections');
+          const f: Record<string, string> = form();
+          delete f[missing];
+          const res = await post(session, f);
+          expect(
+            res.status,
+            `Broken fact: ${missing} is a required form field\nExpected: 4xx\nReceived: ${evidenceOf(res)}`,
+          ).toBeGreaterThanOrEqual(400);
+          expect(res.status).toBeLessThan(500);
+        });
+      }
+
+      test(`should reject a ${family} token request whose grant_type is not client_credentials (${env})`, async ({ session }) => {
+        label(test.info(), `token.${family}`, env, 'rejections');
+        const res = await post(session, { ...form(), grant_type: 'password' });
+        expect(
+          res.status,
+          `Broken fact: grant_type must be client_credentials\nExpected: 4xx\nReceived: ${evidenceOf(res)}`,
+        ).toBeGreaterThanOrEqual(400);
+        expect(res.status).toBeLessThan(500);
+      });
+
+      test(`should reject a ${family} token request with a JSON body instead of a form (${env})`, async ({ session }) => {
+        label(test.info(), `token.${family}`, env, 'rejections');
+        const res = await session.send({ method: 'POST', path: tokenPath(family, env), json: form() });
+        expect(
+          res.status,
+          `Broken fact: the token request Content-Type is application/x-www-form-urlencoded\nExpected: 4xx for a JSON body\nReceived: ${evidenceOf(res)}`,
+        ).toBeGreaterThanOrEqual(400);
+        expect(res.status).toBeLessThan(500);
+      });
+
+      test(`should record whether the ${family} token endpoint also answers GET with query parameters (${env})`, async ({ session }) => {
+        label(test.info(), `token.${family}`, env, 'finding');
+        const res = await session.send({ method: 'GET', path: tokenPath(family, env), query: form() });
+        const accepted =
+          res.status >= 200 && res.status < 300 && typeof (res.json as { access_token?: unknown })?.access_token === 'string';
+        recordFinding('token.method', accepted ? 'get-accepted' : 'post-only', `GET with query parameters → ${evidenceOf(res)}`, {
+          family,
+          environment: env,
+          policyFile: cfg.policyFile,
+        });
+      });
+
+      test(`should record the ${family} token's expires_in against the 24 h guidance (${env})`, async ({ session }) => {
+        label(test.info(), `token.${family}`, env, 'finding');
+        const res = await post(session, form());
+        expect(res.status).toBe(200);
+        const expiresIn = Number((res.json as { expires_in?: unknown }).expires_in);
+        recordFinding(
+          'token.lifetime',
+          expiresIn <= GUIDANCE_TOKEN_LIFETIME_S ? 'within-24h' : 'beyond-24h',
+          `expires_in=${expiresIn} s (${(expiresIn / 3600).toFixed(1)} h) vs guidance ${GUIDANCE_TOKEN_LIFETIME_S} s (24 h); the client refreshes at the earlier`,
+          { family, environment: env, policyFile: cfg.policyFile },
+        );
+      });
+    });
+  }
+}
+
+test.describe('token lifetime on the embedded mock', { tag: ['@tokens', '@clock'] }, () => {
+  test('should refresh the token at the earlier of expires_in and 24 h and refuse the expired one', async ({ session }) => {
+    const family: Family = cfg.families[0] as Family;
+    const env = cfg.environments[0] as EnvironmentName;
+    label(test.info(), `token.${family}`, env, 'refresh');
+    if (!session.target.isMock || !session.target.control) notRun(test.info(), 'needs the mock clock (control API) to compress 24 hours');
+    const control = session.target.control;
+    const cfgNow = (await control('GET', '/config')) as { nowMs: number };
+    let now = cfgNow.nowMs;
+    const client = new TokenClient({
+      baseUrl: session.target.baseUrl,
+      credentials: cfg.credentials,
+      now: () => now,
+      transport: async (req) => {
+        const r = await session.send({
+          method: 'POST',
+          path: req.url.slice(session.target.baseUrl.length),
+          raw: req.body,
+          headers: { ...req.headers },
+        });
+        return { status: r.status, text: r.text };
+      },
+    });
+    const first = await client.issued(family, env);
+    registerSecret(first.accessToken);
+    // expires_in (2592000 on the mock) exceeds 24 h: the refresh is due before 24 h.
+    expect(first.refreshAtMs - first.obtainedAtMs).toBeLessThanOrEqual(GUIDANCE_TOKEN_LIFETIME_S * 1000);
+    now += GUIDANCE_TOKEN_LIFETIME_S * 1000 - 120_000;
+    expect((await client.issued(family, env)).accessToken, 'the cached token is reused before its refresh time').toBe(first.accessToken);
+    now += 61_000;
+    const second = await client.issued(family, env);
+    expect(second.accessToken, 'the client replaced its token before the 24 h guidance').not.toBe(first.accessToken);
+    expect(client.fetches.get(`${family}/${env}`)).toBe(2);
+    // Move the target's clock past 24 h: the first token must be refused. The clock goes back after.
+    await control('POST', '/clock', { advanceMs: GUIDANCE_TOKEN_LIFETIME_S * 1000 + 1000 });
+    const op = session.target.operations.find((o) => o.family === family && o.method === 'GET') ?? session.target.operations[0];
+    if (!op) throw new Error('no operation to call');
+    const expired = await session.call(op, env, { token: first.accessToken }).finally(() => control('POST', '/clock', { system: true }));
+    expect(
+      expired.status,
+      `Broken fact: a token expires after 24 hours and must be replaced\nExpected: 401/403 for a token issued 24 h ago\nReceived: ${evidenceOf(expired)}`,
+    ).toBeGreaterThanOrEqual(401);
+    expect(expired.status).toBeLessThanOrEqual(403);
+    const fresh = buildTokenRequest(session.target.baseUrl, family, env, client.credentials(family));
+    expect(fresh.body).toContain('grant_type=client_credentials');
+  });
+});

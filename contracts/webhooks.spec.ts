@@ -1,0 +1,96 @@
+import { createServer, type IncomingMessage } from 'node:http';
+import { createHmac } from 'node:crypto';
+import type { AddressInfo } from 'node:net';
+import { validEvent } from '../fixtures';
+import { evidenceOf } from '../clients/http';
+import { test, expect, harnessConfig, label, notRun, selectedOperations } from './support/fixtures';
+import { recordFinding } from './support/findings';
+
+const cfg = harnessConfig();
+const hooks = selectedOperations(cfg).filter((o) => o.webhook);
+const env = cfg.environments[0] ?? 'production';
+const ROUND_TRIP_TIMEOUT_MS = 5_000;
+
+test.describe('webhooks', { tag: ['@webhooks'] }, () => {
+  for (const op of hooks) {
+    const kind = op.id === 'webhooks.orderStatus' ? 'orderStatus' : 'availabilityUpdate';
+    test(`should accept a valid ${op.id} event (${env})`, { tag: [`@${op.id}`] }, async ({ session }) => {
+      label(test.info(), op, env, 'valid-event');
+      if (!cfg.allowWrites) notRun(test.info(), 'webhook calls change state; production runs read-only operations only');
+      const res = await session.call(op, env, { body: validEvent(kind, cfg.mock.seed, Date.now() % 100000) });
+      expect(res.status, `Broken fact: ${op.path} accepts a valid event\nExpected: 2xx\nReceived: ${evidenceOf(res)}`).toBeLessThan(300);
+      expect(res.status).toBeGreaterThanOrEqual(200);
+      expect(res).toBeJsonResponse();
+    });
+
+    test(`should reject an invalid ${op.id} event (${env})`, { tag: [`@${op.id}`] }, async ({ session }) => {
+      label(test.info(), op, env, 'invalid-event');
+      if (!cfg.allowWrites) notRun(test.info(), 'webhook calls change state; production runs read-only operations only');
+      const res = await session.call(op, env, { body: { eventType: 42, unexpected: true } });
+      expect(
+        res.status,
+        `Broken fact: an invalid event is rejected\nExpected: 4xx for an event without eventId and with eventType 42\nReceived: ${evidenceOf(res)}`,
+      ).toBeGreaterThanOrEqual(400);
+      expect(res.status).toBeLessThan(500);
+      expect(res).toBeErrorBody();
+    });
+  }
+
+  test(`should record whether an event sent with targeturl is pushed to the receiver, signed (${env})`, async ({ session }) => {
+    const op = hooks[0];
+    label(test.info(), op?.id ?? 'webhooks', env, 'round-trip');
+    if (!op) notRun(test.info(), 'no webhook operation is selected');
+    if (!cfg.allowWrites) notRun(test.info(), 'webhook calls change state; production runs read-only operations only');
+    if (!session.target.isMock && !cfg.webhookReceiverUrl) {
+      recordFinding(
+        'webhooks.push',
+        'not-run',
+        'a remote target cannot reach a receiver on this machine; set WEBHOOK_RECEIVER_URL to a public URL forwarding to it',
+        { environment: env, policyFile: cfg.policyFile },
+      );
+      notRun(test.info(), 'set WEBHOOK_RECEIVER_URL to a URL the target can reach');
+    }
+    const received: { headers: IncomingMessage['headers']; body: string }[] = [];
+    const server = createServer((req, res) => {
+      let body = '';
+      req.on('data', (c: Buffer) => (body += c.toString('utf8')));
+      req.on('end', () => {
+        received.push({ headers: req.headers, body });
+        res.writeHead(200, { 'content-type': 'application/json' }).end('{}');
+      });
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    try {
+      const localUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}/events`;
+      const targetUrl = session.target.isMock ? localUrl : (cfg.webhookReceiverUrl as string);
+      const event = validEvent(op.id === 'webhooks.orderStatus' ? 'orderStatus' : 'availabilityUpdate', cfg.mock.seed, 7);
+      const res = await session.call(op, env, { body: event, headers: { targeturl: targetUrl } });
+      expect(res.status, `the event itself must be accepted; ${evidenceOf(res)}`).toBeLessThan(300);
+      const deadline = Date.now() + ROUND_TRIP_TIMEOUT_MS;
+      while (!received.length && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+      const got = received[0];
+      if (!got) {
+        recordFinding('webhooks.push', 'not-pushed', `no push within ${ROUND_TRIP_TIMEOUT_MS} ms to ${targetUrl}`, {
+          environment: env,
+          policyFile: cfg.policyFile,
+        });
+        return;
+      }
+      const sig = got.headers['x-hub-signature'];
+      const expected = cfg.webhookSecret
+        ? createHmac('sha512', cfg.webhookSecret).update(String(event.eventId)).digest('base64')
+        : undefined;
+      const signed = typeof sig === 'string' && sig === expected;
+      recordFinding(
+        'webhooks.push',
+        signed ? 'pushed-signed' : 'pushed-unsigned',
+        `push arrived with x-hub-signature ${sig ? 'present' : 'absent'}${signed ? ' (HMAC-SHA512 base64 over the event id verified)' : ''}; body ${got.body.slice(0, 200)}`,
+        { environment: env, policyFile: cfg.policyFile },
+      );
+      expect(JSON.parse(got.body)).toEqual(event);
+    } finally {
+      server.closeAllConnections();
+      await new Promise((r) => server.close(r));
+    }
+  });
+});

@@ -1,0 +1,53 @@
+/**
+ * The certification suite (`npm run certify`). The environment is read once, here and in
+ * clients/config.ts; see .env.example for every variable.
+ */
+import { defineConfig } from '@playwright/test';
+import { DRIFT_MODES } from './mock/drift';
+
+const CI = !!process.env.CI;
+const REPORTS_DIR = process.env.REPORTS_DIR ?? 'reports';
+const TARGET = process.env.TARGET ?? 'mock';
+const IS_MOCK = TARGET === 'mock';
+const ENVIRONMENTS =
+  process.env.ENVIRONMENTS ?? (TARGET === 'sandbox' ? 'sandbox' : TARGET === 'production' ? 'production' : 'production,sandbox');
+/** DRIFT_MATRIX=1 runs the suite once per drift mode of the mock (one project each), for the detection matrix. */
+const DRIFT_MATRIX = process.env.DRIFT_MATRIX === '1';
+const MATRIX_MODES = (process.env.DRIFT_MATRIX_MODES ?? '').split(',').filter(Boolean);
+
+const projects = DRIFT_MATRIX
+  ? [
+      { name: 'conforming', use: { mockDrift: '' } },
+      ...DRIFT_MODES.filter((m) => !MATRIX_MODES.length || MATRIX_MODES.includes(m.id)).map((m) => ({
+        name: m.id,
+        use: { mockDrift: m.id },
+      })),
+    ]
+  : [{ name: 'certify' }];
+
+export default defineConfig<object, { mockDrift: string }>({
+  testDir: 'contracts',
+  testMatch: '**/*.spec.ts',
+  forbidOnly: CI,
+  fullyParallel: false,
+  // The embedded mock runs once per worker; against real targets one worker keeps the quota and budget in one place.
+  workers: IS_MOCK ? 2 : 1,
+  retries: 0,
+  timeout: 90_000,
+  outputDir: `${REPORTS_DIR}/test-output`,
+  reporter: DRIFT_MATRIX
+    ? [['dot'], ['json', { outputFile: `${REPORTS_DIR}/matrix-results.json` }]]
+    : [
+        [CI ? 'line' : 'list'],
+        ['html', { outputFolder: `${REPORTS_DIR}/html`, open: 'never' }],
+        ['junit', { outputFile: `${REPORTS_DIR}/junit.xml` }],
+        ['json', { outputFile: `${REPORTS_DIR}/results.json` }],
+        ['allure-playwright', { resultsDir: `${REPORTS_DIR}/allure-results`, detail: false, suiteTitle: true }],
+        [
+          './contracts/support/summary-reporter.ts',
+          { outputDir: REPORTS_DIR, target: IS_MOCK ? 'embedded mock' : TARGET.replace(/\/\/[^@/]*@/, '//'), environments: ENVIRONMENTS },
+        ],
+      ],
+  use: { trace: 'off' },
+  projects,
+});

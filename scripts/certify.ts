@@ -1,0 +1,54 @@
+/**
+ * `npm run certify [-- <playwright args>]`: certifies the configured target (default: the embedded
+ * mock). Checks the configuration before any request, runs the contract suite with progress on
+ * screen, prints the summary, and exits non-zero if and only if a contract check failed (or the
+ * run could not start).
+ */
+import { spawnSync } from 'node:child_process';
+import { createRequire } from 'node:module';
+import { existsSync, rmSync } from 'node:fs';
+import { loadConfig, ConfigError } from '../clients/config';
+import { redact } from '../clients/redact';
+
+const REPORTS_DIR = process.env.REPORTS_DIR ?? 'reports';
+const require = createRequire(import.meta.url);
+
+function main(): number {
+  let label: string;
+  try {
+    const cfg = loadConfig();
+    label = cfg.targetLabel;
+    for (const c of Object.values(cfg.credentials)) if (c) redact(c.clientSecret);
+  } catch (e) {
+    if (e instanceof ConfigError) {
+      console.error(`certify: cannot start: ${redact(e.message)}`);
+      return 2;
+    }
+    throw e;
+  }
+  console.log(`certify: target ${label}; reports in ${REPORTS_DIR}/`);
+  // Results of an earlier run must not mix with this one.
+  for (const d of ['allure-results', 'html', 'test-output']) rmSync(`${REPORTS_DIR}/${d}`, { recursive: true, force: true });
+  const started = Date.now();
+  const r = spawnSync(
+    process.execPath,
+    [require.resolve('@playwright/test/cli'), 'test', '-c', 'playwright.config.ts', ...process.argv.slice(2)],
+    {
+      stdio: 'inherit',
+      env: process.env,
+    },
+  );
+  const seconds = ((Date.now() - started) / 1000).toFixed(1);
+  if (r.error) {
+    console.error(`certify: could not run Playwright: ${r.error.message}`);
+    return 2;
+  }
+  if (!existsSync(`${REPORTS_DIR}/summary.json`)) {
+    console.error(`certify: the run produced no ${REPORTS_DIR}/summary.json; see the output above`);
+    return r.status ?? 2;
+  }
+  console.log(`certify: finished in ${seconds} s with exit code ${r.status ?? 'unknown'}`);
+  return r.status ?? 2;
+}
+
+process.exit(main());
