@@ -4,6 +4,7 @@
  */
 import { defineConfig } from '@playwright/test';
 import { DRIFT_MODES } from './mock/drift';
+import { DETECTIONS } from './contracts/support/detection-matrix';
 
 const CI = !!process.env.CI;
 const REPORTS_DIR = process.env.REPORTS_DIR ?? 'reports';
@@ -20,6 +21,7 @@ const projects = DRIFT_MATRIX
       { name: 'conforming', use: { mockDrift: '' } },
       ...DRIFT_MODES.filter((m) => !MATRIX_MODES.length || MATRIX_MODES.includes(m.id)).map((m) => ({
         name: m.id,
+        grep: DETECTIONS[m.id]?.grep ?? /$^/,
         use: { mockDrift: m.id },
       })),
     ]

@@ -78,6 +78,12 @@ export function parseTokenResponse(
   skewMs: number = DEFAULT_REFRESH_SKEW_MS,
   where = 'token endpoint',
 ): IssuedToken {
+  if (status === 404 || status === 405) {
+    throw new TokenError(
+      `${where} answered ${status}: the token endpoint is not served at this path; expected the form-body POST of the spec. Body: ${bodyText.slice(0, 200)}`,
+      status,
+    );
+  }
   if (status < 200 || status >= 300) {
     throw new TokenError(
       `${where} answered ${status}, expected 200 with an access token; body: ${bodyText.slice(0, 300)}. ` +

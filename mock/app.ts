@@ -186,7 +186,8 @@ export async function buildMockApp(opts: MockOptions = {}): Promise<FastifyInsta
     let reset: string;
     if (drift('headers.reset-in-past')) reset = String(Math.floor(now / 1000) - 30);
     else if (drift('headers.reset-not-integer')) reset = (d.windowEndMs / 1000 + 0.25).toFixed(3);
-    else if (config.resetUnit === 'seconds') reset = String(Math.max(0, Math.ceil((d.windowEndMs - now) / 1000)));
+    else if (config.resetUnit === 'seconds' || drift('finding.reset-seconds'))
+      reset = String(Math.max(0, Math.ceil((d.windowEndMs - now) / 1000)));
     else reset = String(Math.ceil(d.windowEndMs / 1000));
     if (!(status < 300 && drift('headers.limit-missing-2xx'))) reply.header(HDR_LIMIT, String(limit));
     reply.header(HDR_REMAINING, String(remaining));

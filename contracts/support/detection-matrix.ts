@@ -1,0 +1,128 @@
+/**
+ * What the contract suite must catch in each drift mode of the mock: which tests run (grep), which
+ * must fail and for which reason (the failure text names the broken fact), or which finding must be
+ * recorded. Used by the DRIFT_MATRIX projects of playwright.config.ts and by the detection matrix test.
+ */
+export interface Detection {
+  /** Tests run in this mode (title + tags). */
+  grep: RegExp;
+  /** Titles of tests that must fail. */
+  mustFail?: RegExp;
+  /** The failure text of each of those tests must match. */
+  reason?: RegExp;
+  /** A finding that must be recorded (finding modes). */
+  finding?: { id: string; observed: string; evidence?: RegExp };
+}
+
+const TOKEN_SHAPE = /token response with access_token, token_type Bearer/;
+const VALID_CALL = /valid (catalog\.search|orders\.details) call/;
+const ERROR_429 = /429 with the spec's error body/;
+
+export const DETECTIONS: Readonly<Record<string, Detection>> = {
+  'token.type-not-bearer': { grep: TOKEN_SHAPE, mustFail: TOKEN_SHAPE, reason: /token_type/ },
+  'token.expires-in-string': { grep: TOKEN_SHAPE, mustFail: TOKEN_SHAPE, reason: /expires_in: must be integer/ },
+  'token.access-token-missing': { grep: TOKEN_SHAPE, mustFail: TOKEN_SHAPE, reason: /required property 'access_token'/ },
+  'token.wrong-secret-accepted': {
+    grep: /wrong client secret/,
+    mustFail: /wrong client secret/,
+    reason: /a token needs the app's client secret/,
+  },
+  'token.json-body-accepted': {
+    grep: /JSON body instead of a form/,
+    mustFail: /JSON body instead of a form/,
+    reason: /x-www-form-urlencoded/,
+  },
+  'token.no-ratelimit-headers': {
+    grep: /rate-limit headers on the \w+ token response/,
+    mustFail: /rate-limit headers on the \w+ token response/,
+    reason: /x-ratelimit-limit is absent/,
+  },
+  'headers.limit-missing-2xx': { grep: VALID_CALL, mustFail: VALID_CALL, reason: /x-ratelimit-limit is absent/ },
+  'headers.all-missing-4xx': {
+    grep: /refuse catalog\.search without a token|rate-limit headers on 4xx/,
+    mustFail: /refuse catalog\.search without a token|rate-limit headers on 4xx/,
+    reason: /x-ratelimit-\w+ is absent/,
+  },
+  'headers.remaining-not-decreasing': {
+    grep: /decrease X-RateLimit-Remaining/,
+    mustFail: /decrease X-RateLimit-Remaining/,
+    reason: /X-RateLimit-Remaining is the number of requests/,
+  },
+  'headers.remaining-rising': {
+    grep: /decrease X-RateLimit-Remaining/,
+    mustFail: /decrease X-RateLimit-Remaining/,
+    reason: /X-RateLimit-Remaining is the number of requests/,
+  },
+  'headers.reset-in-past': { grep: VALID_CALL, mustFail: VALID_CALL, reason: /X-RateLimit-Reset \d+ is in the past/ },
+  'headers.reset-not-integer': { grep: VALID_CALL, mustFail: VALID_CALL, reason: /x-ratelimit-reset is "[\d.]+", not an integer/ },
+  '429.no-errors': {
+    grep: ERROR_429,
+    mustFail: ERROR_429,
+    reason: /the 429 body is JSON with errors\[\][\s\S]*required property 'errors'/,
+  },
+  '429.message-missing': { grep: ERROR_429, mustFail: ERROR_429, reason: /required property 'message'/ },
+  '429.field-missing': { grep: ERROR_429, mustFail: ERROR_429, reason: /required property 'field'/ },
+  '429.remaining-positive': { grep: ERROR_429, mustFail: ERROR_429, reason: /X-RateLimit-Remaining is 0 on a 429/ },
+  '429.no-headers': { grep: ERROR_429, mustFail: ERROR_429, reason: /x-ratelimit-\w+ is absent/ },
+  '429.non-json': { grep: ERROR_429, mustFail: ERROR_429, reason: /the body is not JSON/ },
+  'limits.extra-call': {
+    grep: /allow exactly the advertised number/,
+    mustFail: /allow exactly the advertised number/,
+    reason: /X-RateLimit-Limit is the limit enforced/,
+  },
+  'limits.shared-across-operations': {
+    grep: /independent across operations/,
+    mustFail: /independent across operations/,
+    reason: /limits are per endpoint/,
+  },
+  'limits.shared-across-apps': { grep: /independent across apps/, mustFail: /independent across apps/, reason: /allocated per API app/ },
+  'limits.late-refill': {
+    grep: /refuse calls until the reset/,
+    mustFail: /refuse calls until the reset/,
+    reason: /only until the refresh period ends/,
+  },
+  'limits.get-61': {
+    grep: /60 calls per window on a GET/,
+    mustFail: /60 calls per window on a GET/,
+    reason: /60 calls per minute per endpoint/,
+  },
+  'limits.header-differs': {
+    grep: /allow exactly the advertised number/,
+    mustFail: /allow exactly the advertised number/,
+    reason: /X-RateLimit-Limit is the limit enforced/,
+  },
+  'auth.no-token-accepted': {
+    grep: /refuse catalog\.search without a token/,
+    mustFail: /refuse catalog\.search without a token/,
+    reason: /401 or 403 without Authorization/,
+  },
+  'auth.garbage-token-accepted': {
+    grep: /refuse catalog\.search without a token/,
+    mustFail: /refuse catalog\.search without a token/,
+    reason: /401 or 403 for a garbage token/,
+  },
+  'auth.other-family-accepted': { grep: /token is refused on a/, finding: { id: 'auth.other-family-token', observed: 'accepted' } },
+  'auth.expired-accepted': {
+    grep: /refresh the token at the earlier/,
+    mustFail: /refresh the token at the earlier/,
+    reason: /a token expires after 24 hours/,
+  },
+  'routing.no-sandbox': {
+    grep: /valid catalog\.search call .*\(sandbox\)|same version segments/,
+    mustFail: /valid catalog\.search call .*\(sandbox\)|same version segments/,
+    reason: /is served \(sandbox\)|sandbox adds the prefix|token endpoint \(sandbox\) answered 404: the token endpoint is not served/,
+  },
+  'routing.v61-missing': { grep: /v6\.1 details/, mustFail: /v6\.1 details/, reason: /version 6\.1/ },
+  'routing.non-json-content-type': { grep: VALID_CALL, mustFail: VALID_CALL, reason: /Broken fact: responses are JSON/ },
+  'webhooks.invalid-accepted': {
+    grep: /reject an invalid webhooks/,
+    mustFail: /reject an invalid webhooks/,
+    reason: /an invalid event is rejected/,
+  },
+  'finding.reset-seconds': { grep: /@rate-limit/, finding: { id: 'ratelimit.reset-unit', observed: 'seconds' } },
+  'finding.token-get-accepted': { grep: /answers GET with query/, finding: { id: 'token.method', observed: 'get-accepted' } },
+  'finding.expires-in-long': {
+    grep: /expires_in against the 24 h|refresh the token at the earlier/,
+    finding: { id: 'token.lifetime', observed: 'beyond-24h', evidence: /expires_in=315360000/ },
+  },
+};
