@@ -78,7 +78,7 @@ test('should catch every drift mode of the mock and pass the conforming mock', a
     const failedEntries = entries.filter(({ t }) => t.status === 'unexpected');
     const findings = findingsOf(entries);
     let detected = false;
-    let why = '';
+    let why: string;
     if (!d) why = 'no detection declared';
     else if (d.finding) {
       const want = d.finding;
