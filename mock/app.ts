@@ -376,7 +376,11 @@ export async function buildMockApp(opts: MockOptions = {}): Promise<FastifyInsta
           }
           if (outcome.notFound !== undefined) {
             setRateLimitHeaders(reply, d, outcome.status, false);
-            return sendError(reply, outcome.status, ERRORS.notFound(outcome.notFound));
+            return sendError(
+              reply,
+              outcome.status,
+              outcome.status === 404 ? ERRORS.notFound(outcome.notFound) : errorBody(outcome.notFound),
+            );
           }
           const override = opts.responseBody?.(op.id, { params, query, body: req.body });
           const body = override === undefined ? outcome.body : override;

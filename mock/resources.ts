@@ -11,6 +11,7 @@ export interface CallContext {
   body: unknown;
   nowMs: number;
 }
+/** `notFound` carries the error message: "<what>" for a 404, the whole message for other errors. */
 export type Outcome = { status: number; body: unknown; notFound?: string };
 
 const page = <T>(key: string, items: readonly T[]) => ({
@@ -119,7 +120,8 @@ export class MockState {
       case 'orders.modify': {
         const o = this.orders.get(params.orderNumber as string);
         if (!o) return missing(`Order ${params.orderNumber}`);
-        if (o.status === 'CANCELLED') return { status: 409, body: undefined, notFound: `Order ${o.orderNumber} is cancelled and` };
+        if (o.status === 'CANCELLED')
+          return { status: 409, body: undefined, notFound: `Order ${o.orderNumber} is cancelled and cannot be modified` };
         if (body.lines) {
           o.lines = this.toLines(body.lines as LineRequest[]);
           o.orderTotal = Math.round(o.lines.reduce((s, l) => s + l.quantity * l.unitPrice, 0) * 100) / 100;

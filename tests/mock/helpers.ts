@@ -1,0 +1,28 @@
+import type { FastifyInstance } from 'fastify';
+import { buildMockApp, type MockOptions } from '../../mock';
+
+export const FORM = { 'content-type': 'application/x-www-form-urlencoded' };
+export const RESELLER = 'grant_type=client_credentials&client_id=demo-reseller&client_secret=demo-reseller-secret';
+export const RESELLER_B = 'grant_type=client_credentials&client_id=demo-reseller-b&client_secret=demo-reseller-b-secret';
+export const VENDOR = 'grant_type=client_credentials&client_id=demo-vendor&client_secret=demo-vendor-secret';
+
+export async function app(opts: MockOptions = {}): Promise<FastifyInstance> {
+  return buildMockApp({ control: true, ...opts });
+}
+
+export async function token(a: FastifyInstance, form = RESELLER, path = '/oauth/oauth20/token'): Promise<string> {
+  const r = await a.inject({ method: 'POST', url: path, headers: FORM, payload: form });
+  if (r.statusCode !== 200) throw new Error(`token ${r.statusCode} ${r.body}`);
+  return (JSON.parse(r.body) as { access_token: string }).access_token;
+}
+
+export const bearer = (t: string) => ({ authorization: `Bearer ${t}` });
+
+export function expectErrorShape(body: string): boolean {
+  const b = JSON.parse(body) as { errors?: { field?: unknown; message?: unknown }[] };
+  return (
+    Array.isArray(b.errors) &&
+    b.errors.length > 0 &&
+    b.errors.every((e) => (e.field === null || typeof e.field === 'string') && typeof e.message === 'string')
+  );
+}

@@ -1,0 +1,64 @@
+import { test, expect } from '@playwright/test';
+import { app, token, FORM, RESELLER, VENDOR, expectErrorShape } from './helpers';
+
+test.describe('mock tokens', () => {
+  test('should issue Bearer tokens on both families and under /sandbox', async () => {
+    const a = await app();
+    for (const [path, form] of [
+      ['/oauth/oauth20/token', RESELLER],
+      ['/oauth/oauth30/token', VENDOR],
+      ['/sandbox/oauth/oauth20/token', RESELLER],
+      ['/sandbox/oauth/oauth30/token', VENDOR],
+    ] as const) {
+      const r = await a.inject({ method: 'POST', url: path, headers: FORM, payload: form });
+      expect(r.statusCode, path).toBe(200);
+      const b = JSON.parse(r.body);
+      expect(b).toMatchObject({ token_type: 'Bearer', expires_in: 2592000 });
+      expect(typeof b.access_token).toBe('string');
+      for (const h of ['x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset']) expect(r.headers[h], h).toMatch(/^\d+$/);
+    }
+    await a.close();
+  });
+
+  test('should reject bad token requests with the spec error body: 401, 400, 415 and 405', async () => {
+    const a = await app();
+    const cases: [string, Record<string, string>, string, number][] = [
+      ['POST', FORM, 'grant_type=client_credentials&client_id=demo-reseller&client_secret=nope', 401],
+      ['POST', FORM, 'grant_type=client_credentials&client_id=unknown-app&client_secret=x', 401],
+      ['POST', FORM, 'grant_type=client_credentials&client_id=demo-vendor&client_secret=demo-vendor-secret', 401],
+      ['POST', FORM, 'grant_type=client_credentials&client_secret=demo-reseller-secret', 400],
+      ['POST', FORM, 'grant_type=password&client_id=demo-reseller&client_secret=demo-reseller-secret', 400],
+      ['POST', { 'content-type': 'application/json' }, JSON.stringify({ grant_type: 'client_credentials' }), 415],
+    ];
+    for (const [method, headers, payload, status] of cases) {
+      const r = await a.inject({ method: method as 'POST', url: '/oauth/oauth20/token', headers, payload });
+      expect(r.statusCode, payload).toBe(status);
+      expect(expectErrorShape(r.body)).toBe(true);
+      expect(r.headers['x-ratelimit-limit']).toBeDefined();
+    }
+    const get = await a.inject({ method: 'GET', url: `/oauth/oauth20/token?${RESELLER}` });
+    expect(get.statusCode).toBe(405);
+    await a.close();
+  });
+
+  test('should accept a token by GET only when the option says so', async () => {
+    const a = await app({ tokenGet: 'accept' });
+    const r = await a.inject({ method: 'GET', url: `/oauth/oauth20/token?${RESELLER}` });
+    expect(r.statusCode).toBe(200);
+    await a.close();
+  });
+
+  test('should keep the reported expires_in and the real validity separate', async () => {
+    const a = await app({ expiresInS: 100, tokenValidityMs: 1000 });
+    const r = await a.inject({ method: 'POST', url: '/oauth/oauth20/token', headers: FORM, payload: RESELLER });
+    expect(JSON.parse(r.body).expires_in).toBe(100);
+    const t = JSON.parse(r.body).access_token as string;
+    const ok = await a.inject({ method: 'GET', url: '/resellers/v6/catalog', headers: { authorization: `Bearer ${t}` } });
+    expect(ok.statusCode).toBe(200);
+    await a.inject({ method: 'POST', url: '/__mock/clock', payload: { advanceMs: 1001 } });
+    const expired = await a.inject({ method: 'GET', url: '/resellers/v6/catalog', headers: { authorization: `Bearer ${t}` } });
+    expect(expired.statusCode).toBe(401);
+    expect(await token(a)).toBeTruthy();
+    await a.close();
+  });
+});
