@@ -1,6 +1,6 @@
 import { test, expect } from '@playwright/test';
 import { ManualClock, startMock } from '../../mock';
-import { app, token, bearer, RESELLER_B, expectErrorShape } from './helpers';
+import { app, token, bearer, RESELLER_B } from './helpers';
 
 test.describe('mock rate limits', () => {
   test('should count per app and per operation, answer 429 with the spec body, and refill at the window end', async () => {

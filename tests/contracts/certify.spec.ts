@@ -1,0 +1,100 @@
+import { test, expect } from '@playwright/test';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, readdirSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { RunSummary, Finding } from '../../catalogue';
+
+function filesUnder(dir: string): string[] {
+  return readdirSync(dir).flatMap((f) => {
+    const p = join(dir, f);
+    return statSync(p).isDirectory() ? filesUnder(p) : [p];
+  });
+}
+
+function certify(env: Record<string, string>) {
+  const out = mkdtempSync(join(tmpdir(), 'certify-'));
+  const started = Date.now();
+  const r = spawnSync(process.execPath, ['node_modules/tsx/dist/cli.mjs', 'scripts/certify.ts'], {
+    env: { ...process.env, REPORTS_DIR: out, CI: '', ...env },
+    encoding: 'utf8',
+    timeout: 240_000,
+  });
+  return { ...r, out, seconds: (Date.now() - started) / 1000 };
+}
+
+test.describe('npm run certify', () => {
+  test('should certify the embedded mock, exit 0 and write every report', async () => {
+    test.setTimeout(300_000);
+    const r = certify({});
+    expect(r.status, r.stdout.slice(-3000) + r.stderr.slice(-2000)).toBe(0);
+    const summary = JSON.parse(readFileSync(join(r.out, 'summary.json'), 'utf8')) as RunSummary;
+    expect(summary.verdict).toBe('passed');
+    expect(summary.target).toBe('embedded mock');
+    expect(summary.environments).toEqual(['production', 'sandbox']);
+    expect(summary.totals.failed).toBe(0);
+    // One row per catalogued operation (24 reseller + 3 vendor) and environment.
+    expect(summary.operations).toHaveLength(54);
+    const findings = JSON.parse(readFileSync(join(r.out, 'findings.json'), 'utf8')) as Finding[];
+    for (const id of [
+      'token.method',
+      'token.lifetime',
+      'ratelimit.reset-unit',
+      'auth.other-family-token',
+      'environments.vendor-sandbox-base',
+      'webhooks.push',
+    ]) {
+      expect(
+        findings.some((f) => f.id.startsWith(id)),
+        id,
+      ).toBe(true);
+    }
+    for (const f of findings) expect(Object.keys(f)).toEqual(expect.arrayContaining(['id', 'statement', 'observed', 'evidence']));
+    expect(readFileSync(join(r.out, 'junit.xml'), 'utf8')).toContain('<testsuites');
+    expect(readdirSync(join(r.out, 'allure-results')).length).toBeGreaterThan(100);
+    expect(r.stdout).toMatch(/Certification of embedded mock \(production, sandbox\): PASSED/);
+    test.info().annotations.push({ type: 'certify-wall-time', description: `${r.seconds.toFixed(1)} s` });
+  });
+
+  test('should leave no client secret and no issued token in reports or console output', async () => {
+    test.setTimeout(300_000);
+    const canary = 'canary-secret-7f3a9c2e-do-not-print';
+    const apps = [
+      { clientId: 'canary-reseller', clientSecret: canary, family: 'reseller' },
+      { clientId: 'demo-reseller-b', clientSecret: 'demo-reseller-b-secret', family: 'reseller' },
+      { clientId: 'demo-vendor', clientSecret: 'demo-vendor-secret', family: 'vendor' },
+    ];
+    const r = certify({ MOCK_APPS: JSON.stringify(apps), RESELLER_CLIENT_ID: 'canary-reseller', RESELLER_CLIENT_SECRET: canary });
+    expect(r.status, r.stdout.slice(-2000)).toBe(0);
+    const console = r.stdout + r.stderr;
+    expect(console).not.toContain(canary);
+    const files = filesUnder(r.out);
+    expect(files.length).toBeGreaterThan(10);
+    const tokenLike: string[] = [];
+    for (const f of files) {
+      const text = readFileSync(f).toString('latin1');
+      expect(text.includes(canary), `${f} contains the canary secret`).toBe(false);
+      expect(text.includes(encodeURIComponent(canary)), `${f} contains the encoded canary secret`).toBe(false);
+      // Issued tokens are 32 base64url characters; none may appear after "Bearer" or in access_token.
+      for (const m of text.matchAll(/(?:Bearer\s+|"access_token"\s*:\s*")([A-Za-z0-9_-]{20,})/g)) tokenLike.push(`${f}: ${m[1]}`);
+    }
+    expect(tokenLike).toEqual([]);
+  });
+
+  test('should refuse to start with a clear message when credentials are missing for a remote target', async () => {
+    const r = certify({
+      TARGET: 'http://127.0.0.1:9',
+      RESELLER_CLIENT_ID: '',
+      RESELLER_CLIENT_SECRET: '',
+      VENDOR_CLIENT_ID: '',
+      VENDOR_CLIENT_SECRET: '',
+    });
+    expect(r.status).toBe(2);
+    expect(r.stderr).toMatch(
+      /needs RESELLER_CLIENT_ID and RESELLER_CLIENT_SECRET and VENDOR_CLIENT_ID and VENDOR_CLIENT_SECRET \(see \.env\.example\)/,
+    );
+    const prod = certify({ TARGET: 'production', BASE_URL: 'http://127.0.0.1:9', ALLOW_PRODUCTION: '' });
+    expect(prod.status).toBe(2);
+    expect(prod.stderr).toMatch(/ALLOW_PRODUCTION=1/);
+  });
+});
