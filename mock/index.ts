@@ -7,3 +7,4 @@ export type { Clock } from './clock';
 export { DRIFT_MODES, DRIFT_IDS, parseDrift } from './drift';
 export type { DriftMode } from './drift';
 export { signEventId } from './webhooks';
+export { spawnMock } from './process';

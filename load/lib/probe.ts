@@ -1,0 +1,117 @@
+/**
+ * Decisions of the limit and reset probes: pure TypeScript, no k6 imports, unit-tested in Node.
+ */
+
+export interface Sample {
+  /** Epoch ms when the response arrived. */
+  tMs: number;
+  status: number;
+  limit: number | null;
+  remaining: number | null;
+  reset: number | null;
+}
+
+export type ResetUnit = 'epoch' | 'seconds' | 'unknown';
+
+/** Epoch seconds are > 1e9; anything smaller reads as seconds to wait. */
+export function detectResetUnit(reset: number | null): ResetUnit {
+  if (reset === null || !Number.isFinite(reset)) return 'unknown';
+  return reset > 1_000_000_000 ? 'epoch' : 'seconds';
+}
+
+/** The advertised reset as epoch ms, read at `atMs` (the time of the response carrying it). */
+export function advertisedResetMs(reset: number | null, atMs: number): number | null {
+  const unit = detectResetUnit(reset);
+  if (unit === 'epoch') return (reset as number) * 1000;
+  if (unit === 'seconds') return atMs + (reset as number) * 1000;
+  return null;
+}
+
+export function intHeader(v: string | undefined | null): number | null {
+  if (v === undefined || v === null || !/^-?\d+$/.test(v.trim())) return null;
+  return Number(v);
+}
+
+export interface LimitAnalysis {
+  advertisedLimit: number | null;
+  /** Calls allowed before the first 429 (the measured limit when the window was fresh). */
+  observedLimit: number | null;
+  /** The first response said Remaining = Limit - 1 (nothing spent before the probe). */
+  freshWindow: boolean;
+  /** Remaining fell by exactly 1 per allowed call. */
+  remainingStep: boolean;
+  /** Index of the first 429, or -1. */
+  first429: number;
+  requestsSpent: number;
+}
+
+export function analyseLimit(samples: readonly Sample[]): LimitAnalysis {
+  const first429 = samples.findIndex((s) => s.status === 429);
+  const allowed = first429 === -1 ? samples.filter((s) => s.status < 400).length : first429;
+  const first = samples[0];
+  const advertisedLimit = first?.limit ?? null;
+  let remainingStep = true;
+  const upTo = first429 === -1 ? samples.length : first429;
+  for (let i = 1; i < upTo; i++) {
+    const a = samples[i - 1]?.remaining;
+    const b = samples[i]?.remaining;
+    if (a === null || a === undefined || b === null || b === undefined || a - b !== 1) remainingStep = false;
+  }
+  return {
+    advertisedLimit,
+    observedLimit: first429 === -1 ? null : allowed,
+    freshWindow: !!first && first.limit !== null && first.remaining === first.limit - 1,
+    remainingStep: upTo > 0 && remainingStep,
+    first429,
+    requestsSpent: samples.length,
+  };
+}
+
+/** Most requests a limit probe may send to one operation: the limit plus two (one 429, one margin). */
+export function probeCap(advertisedLimit: number | null, fallback: number): number {
+  return advertisedLimit === null ? fallback : advertisedLimit + 2;
+}
+
+export interface PollPlan {
+  /** Poll spacing far from the advertised reset. */
+  coarseMs: number;
+  /** Poll spacing near it. */
+  fineMs: number;
+  /** How long before the advertised reset fine polling starts (covers rounding to whole seconds). */
+  fineLeadMs: number;
+}
+
+export const DEFAULT_POLL_PLAN: PollPlan = { coarseMs: 1000, fineMs: 20, fineLeadMs: 1100 };
+
+/** When to poll next: coarse until the advertised reset is near, then fine. */
+export function nextPollAt(nowMs: number, advertisedMs: number | null, plan: PollPlan = DEFAULT_POLL_PLAN): number {
+  if (advertisedMs === null) return nowMs + plan.coarseMs;
+  const fineFrom = advertisedMs - plan.fineLeadMs;
+  if (nowMs + plan.coarseMs < fineFrom) return nowMs + plan.coarseMs;
+  return Math.max(nowMs + plan.fineMs, Math.min(fineFrom, nowMs + plan.coarseMs));
+}
+
+export function percentile(values: readonly number[], p: number): number | null {
+  if (!values.length) return null;
+  const sorted = [...values].sort((a, b) => a - b);
+  const idx = Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1));
+  return sorted[idx] as number;
+}
+
+/** Go's CanonicalMIMEHeaderKey: the header names k6 gives scripts (x-ratelimit-limit → X-Ratelimit-Limit). */
+export function canonicalHeader(name: string): string {
+  return name
+    .toLowerCase()
+    .split('-')
+    .map((p) => (p ? (p[0] as string).toUpperCase() + p.slice(1) : p))
+    .join('-');
+}
+
+/** Reads a header whatever its case (k6 canonicalises, other runtimes may not). */
+export function header(headers: Record<string, string>, name: string): string | undefined {
+  const c = canonicalHeader(name);
+  if (headers[c] !== undefined) return headers[c];
+  const lower = name.toLowerCase();
+  for (const k of Object.keys(headers)) if (k.toLowerCase() === lower) return headers[k];
+  return undefined;
+}

@@ -1,0 +1,85 @@
+/**
+ * What every k6 script shares: the run plan (built by scripts/load.ts from the catalogue and the
+ * fixtures, passed as __ENV.PLAN), tokens from the shared token logic, and request building.
+ */
+import http from 'k6/http';
+import type { RefinedResponse, ResponseType } from 'k6/http';
+import { buildTokenRequest, parseTokenResponse } from '../../clients/token-core';
+import type { Family, EnvironmentName } from '../../catalogue';
+import { header, intHeader, type Sample } from '../lib/probe';
+
+export interface PlannedOperation {
+  id: string;
+  family: Family;
+  method: 'GET' | 'POST' | 'PUT' | 'DELETE';
+  /** Catalogue path template (for reports). */
+  pathTemplate: string;
+  /** Filled path from {base_url}, with the environment base. */
+  path: string;
+  query: string;
+  body: string | null;
+  /** Limit per window from the catalogue (used when the target advertises none). */
+  catalogueLimit: number;
+}
+
+export interface Plan {
+  baseUrl: string;
+  environment: EnvironmentName;
+  windowMs: number;
+  outDir: string;
+  /** Most requests the whole run may send. */
+  budget: number;
+  operations: PlannedOperation[];
+  /** Capacity runs: share of the limit and duration. */
+  fraction?: number;
+  duration?: string;
+}
+
+export function plan(): Plan {
+  const raw = __ENV.PLAN;
+  if (!raw)
+    throw new Error('PLAN is not set: run the scripts through `npm run load -- <script>`, which builds the plan from the catalogue');
+  return JSON.parse(raw) as Plan;
+}
+
+export type Tokens = Partial<Record<Family, string>>;
+
+/** Fetches one token per family the plan needs, with the shared token logic. */
+export function fetchTokens(p: Plan): Tokens {
+  const out: Tokens = {};
+  const families = p.operations.map((o) => o.family).filter((f, i, a) => a.indexOf(f) === i);
+  for (const family of families) {
+    const prefix = family.toUpperCase();
+    const clientId = __ENV[`${prefix}_CLIENT_ID`];
+    const clientSecret = __ENV[`${prefix}_CLIENT_SECRET`];
+    if (!clientId || !clientSecret) throw new Error(`${prefix}_CLIENT_ID and ${prefix}_CLIENT_SECRET must be set in the environment`);
+    const req = buildTokenRequest(p.baseUrl, family, p.environment, { clientId, clientSecret });
+    const res = http.post(req.url, req.body, { headers: req.headers as Record<string, string>, tags: { operation: `token.${family}` } });
+    out[family] = parseTokenResponse(res.status, String(res.body ?? ''), Date.now()).accessToken;
+  }
+  return out;
+}
+
+export type BatchRequest = [string, string, string | null, { headers: Record<string, string>; tags: Record<string, string> }];
+
+export function requestOf(p: Plan, op: PlannedOperation, tokens: Tokens): BatchRequest {
+  const headers: Record<string, string> = { Authorization: `Bearer ${tokens[op.family] ?? ''}`, Accept: 'application/json' };
+  if (op.body !== null) headers['Content-Type'] = 'application/json';
+  return [op.method, `${p.baseUrl}${op.path}${op.query ? `?${op.query}` : ''}`, op.body, { headers, tags: { operation: op.id } }];
+}
+
+export function sampleOf(res: RefinedResponse<ResponseType | undefined>): Sample {
+  const h = res.headers as Record<string, string>;
+  return {
+    tMs: Date.now(),
+    status: res.status,
+    limit: intHeader(header(h, 'X-RateLimit-Limit')),
+    remaining: intHeader(header(h, 'X-RateLimit-Remaining')),
+    reset: intHeader(header(h, 'X-RateLimit-Reset')),
+  };
+}
+
+/** JSON file names of a run: `<outDir>/<script>-<timestamp>.json`. */
+export function stamp(): string {
+  return new Date().toISOString().replace(/[:.]/g, '-');
+}

@@ -1,0 +1,59 @@
+/**
+ * The mock in a child process, for callers that block their own thread (the k6 test double waits
+ * synchronously for HTTP answers, so the mock must not share its event loop).
+ */
+import { spawn } from 'node:child_process';
+import { createRequire } from 'node:module';
+import { fileURLToPath } from 'node:url';
+import type { RunningMock } from './server';
+
+export interface MockProcessOptions {
+  windowMs?: number;
+  limits?: Record<string, number>;
+  control?: boolean;
+  seed?: number;
+  /** Longest wait for the mock to listen. Default 20 s. */
+  startTimeoutMs?: number;
+}
+
+export async function spawnMock(o: MockProcessOptions = {}): Promise<Omit<RunningMock, 'app'>> {
+  const require = createRequire(import.meta.url);
+  const tsx = require.resolve('tsx/cli');
+  const script = fileURLToPath(new URL('../scripts/mock.ts', import.meta.url));
+  const args = [tsx, script, '--port', '0', '--window-ms', String(o.windowMs ?? 60_000), '--seed', String(o.seed ?? 1)];
+  if (o.limits) args.push('--limits', JSON.stringify(o.limits));
+  if (o.control) args.push('--control');
+  const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  const url = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`the mock did not start within ${o.startTimeoutMs ?? 20_000} ms; output: ${out.slice(-500)}`));
+    }, o.startTimeoutMs ?? 20_000);
+    const onData = (c: Buffer) => {
+      out += c.toString();
+      const m = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(out);
+      if (m) {
+        clearTimeout(timer);
+        resolve(m[1] as string);
+      }
+    };
+    child.stdout.on('data', onData);
+    child.stderr.on('data', (c: Buffer) => (out += c.toString()));
+    child.on('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`the mock exited with code ${code} before listening: ${out.slice(-500)}`));
+    });
+  });
+  return {
+    url,
+    close: async () => {
+      if (child.exitCode !== null) return;
+      await new Promise<void>((r) => {
+        child.once('exit', () => r());
+        child.kill('SIGTERM');
+        setTimeout(() => child.kill('SIGKILL'), 3000).unref();
+      });
+    },
+  };
+}

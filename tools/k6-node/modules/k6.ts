@@ -1,0 +1,31 @@
+/** Shim of the `k6` module for the k6 double. */
+import { rt } from './bridge';
+
+export function check<T>(value: T, checks: Record<string, (v: T) => boolean>, _tags?: Record<string, string>): boolean {
+  let all = true;
+  for (const fn of Object.values(checks)) {
+    let ok = false;
+    try {
+      ok = !!fn(value);
+    } catch {
+      ok = false;
+    }
+    rt().record('checks', 'rate', ok ? 1 : 0);
+    all = all && ok;
+  }
+  return all;
+}
+
+export function sleep(seconds: number): void {
+  rt().sleepSync(seconds * 1000);
+}
+
+export function group<T>(_name: string, fn: () => T): T {
+  return fn();
+}
+
+export function fail(message?: string): never {
+  throw new Error(message ?? 'fail()');
+}
+
+export default { check, sleep, group, fail };

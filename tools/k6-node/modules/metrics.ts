@@ -1,0 +1,33 @@
+/** Shim of `k6/metrics` for the k6 double. */
+import { rt } from './bridge';
+
+class Metric {
+  constructor(
+    readonly name: string,
+    private readonly type: 'counter' | 'trend' | 'rate' | 'gauge',
+  ) {}
+  add(value: number | boolean, _tags?: Record<string, string>): void {
+    rt().record(this.name, this.type, typeof value === 'boolean' ? (value ? 1 : 0) : value);
+  }
+}
+export class Counter extends Metric {
+  constructor(name: string) {
+    super(name, 'counter');
+  }
+}
+export class Trend extends Metric {
+  constructor(name: string) {
+    super(name, 'trend');
+  }
+}
+export class Rate extends Metric {
+  constructor(name: string) {
+    super(name, 'rate');
+  }
+}
+export class Gauge extends Metric {
+  constructor(name: string) {
+    super(name, 'gauge');
+  }
+}
+export default { Counter, Trend, Rate, Gauge };
