@@ -30,17 +30,17 @@ export function findK6(env: NodeJS.ProcessEnv = process.env): string | undefined
   return undefined;
 }
 
-/** Seeded random limits per operation, for tests of the probes (mulberry32). */
+/** Seeded random limits per operation, independent of the order of the list (mulberry32 of seed and id). */
 export function randomLimits(ops: readonly Operation[], seed: number, min = 3, max = 12): Record<string, number> {
-  let a = seed >>> 0;
-  const rnd = () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
+  const draw = (id: string) => {
+    let h = seed >>> 0;
+    for (let i = 0; i < id.length; i++) h = Math.imul(h ^ id.charCodeAt(i), 2654435761) >>> 0;
+    let t = (h + 0x6d2b79f5) >>> 0;
     t = Math.imul(t ^ (t >>> 15), t | 1);
     t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   };
-  return Object.fromEntries(ops.map((o) => [o.id, min + Math.floor(rnd() * (max - min + 1))]));
+  return Object.fromEntries(ops.map((o) => [o.id, min + Math.floor(draw(o.id) * (max - min + 1))]));
 }
 
 export function buildPlan(o: {

@@ -1,3 +1,4 @@
+/* global fetch, performance, setTimeout, clearTimeout, AbortController */
 // Worker side of the synchronous HTTP bridge of the k6 double: performs fetches, answers on the
 // port, then wakes the blocked caller. Plain JavaScript so the worker needs no TypeScript loader.
 import { workerData } from 'node:worker_threads';

@@ -4,7 +4,7 @@ import { rt } from './bridge';
 export function check<T>(value: T, checks: Record<string, (v: T) => boolean>, _tags?: Record<string, string>): boolean {
   let all = true;
   for (const fn of Object.values(checks)) {
-    let ok = false;
+    let ok: boolean;
     try {
       ok = !!fn(value);
     } catch {

@@ -1,0 +1,68 @@
+import { test, expect } from '@playwright/test';
+import {
+  analyseLimit,
+  advertisedResetMs,
+  canonicalHeader,
+  detectResetUnit,
+  header,
+  nextPollAt,
+  percentile,
+  probeCap,
+  type Sample,
+} from '../../load/lib/probe';
+import { arrivalRate } from '../../load/lib/shapes';
+
+const s = (status: number, remaining: number | null, limit: number | null = 5, reset: number | null = 1_800_000_001): Sample => ({
+  tMs: 0,
+  status,
+  limit,
+  remaining,
+  reset,
+});
+
+test.describe('probe decisions', () => {
+  test('should infer the limit, a fresh window and a step of 1 from a clean sequence', () => {
+    const a = analyseLimit([s(200, 4), s(200, 3), s(200, 2), s(200, 1), s(200, 0), s(429, 0)]);
+    expect(a).toMatchObject({
+      advertisedLimit: 5,
+      observedLimit: 5,
+      freshWindow: true,
+      remainingStep: true,
+      first429: 5,
+      requestsSpent: 6,
+    });
+  });
+
+  test('should notice Remaining that does not step by 1 and a limit never reached', () => {
+    expect(analyseLimit([s(200, 4), s(200, 4), s(429, 0)]).remainingStep).toBe(false);
+    expect(analyseLimit([s(200, 4), s(200, 3)]).observedLimit).toBeNull();
+    expect(analyseLimit([s(200, 2), s(200, 1), s(429, 0)]).freshWindow).toBe(false);
+  });
+
+  test('should read Reset as epoch seconds or seconds to wait', () => {
+    expect(detectResetUnit(1_800_000_000)).toBe('epoch');
+    expect(detectResetUnit(42)).toBe('seconds');
+    expect(detectResetUnit(null)).toBe('unknown');
+    expect(advertisedResetMs(1_800_000_000, 5)).toBe(1_800_000_000_000);
+    expect(advertisedResetMs(3, 10_000)).toBe(13_000);
+  });
+
+  test('should poll coarsely far from the advertised reset and finely near it', () => {
+    const plan = { coarseMs: 1000, fineMs: 20, fineLeadMs: 1100 };
+    expect(nextPollAt(0, 10_000, plan)).toBe(1000);
+    expect(nextPollAt(8_000, 10_000, plan)).toBe(8_900);
+    expect(nextPollAt(9_000, 10_000, plan)).toBe(9_020);
+    expect(nextPollAt(0, null, plan)).toBe(1000);
+  });
+
+  test('should cap requests at L+2 and compute percentiles, rates and Go header names', () => {
+    expect(probeCap(60, 999)).toBe(62);
+    expect(probeCap(null, 999)).toBe(999);
+    expect(percentile([5, 1, 3, 2, 4], 50)).toBe(3);
+    expect(percentile([], 95)).toBeNull();
+    expect(arrivalRate(60, 60_000, 0.5)).toBe(1);
+    expect(arrivalRate(500, 1000, 0.5)).toBe(250);
+    expect(canonicalHeader('x-ratelimit-limit')).toBe('X-Ratelimit-Limit');
+    expect(header({ 'X-Ratelimit-Remaining': '3' }, 'X-RateLimit-Remaining')).toBe('3');
+  });
+});
