@@ -41,12 +41,10 @@ test.describe('probes end to end in the k6 test double', () => {
       expect(e.resetUnit).toBe('epoch');
       expect(e.requestsSpent, `${e.id} spends at most L+2`).toBeLessThanOrEqual((expected[e.id] as number) + 2);
     }
-    test
-      .info()
-      .annotations.push({
-        type: 'probe-limits',
-        description: `${manifest.requests} requests, ${manifest.durationMs} ms for ${manifest.operations.length} operations`,
-      });
+    test.info().annotations.push({
+      type: 'probe-limits',
+      description: `${manifest.requests} requests, ${manifest.durationMs} ms for ${manifest.operations.length} operations`,
+    });
     expect(r.stdout).toMatch(/advertised\s+observed/);
   });
 
@@ -81,11 +79,9 @@ test.describe('probes end to end in the k6 test double', () => {
     }
     const timeline = JSON.parse(readFileSync(join(out, 'probe-timeline.json'), 'utf8')) as { operations: { samples: unknown[] }[] };
     expect(timeline.operations).toHaveLength(ops.length);
-    test
-      .info()
-      .annotations.push({
-        type: 'probe-reset',
-        description: manifest.operations.map((e) => `${e.id}: window ${e.windowMs} ms, reset error ${e.resetErrorMs} ms`).join('; '),
-      });
+    test.info().annotations.push({
+      type: 'probe-reset',
+      description: manifest.operations.map((e) => `${e.id}: window ${e.windowMs} ms, reset error ${e.resetErrorMs} ms`).join('; '),
+    });
   });
 });
