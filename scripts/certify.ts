@@ -9,6 +9,7 @@ import { createRequire } from 'node:module';
 import { existsSync, rmSync } from 'node:fs';
 import { loadConfig, ConfigError } from '../clients/config';
 import { redact } from '../clients/redact';
+import { buildReport } from '../reporting/build-report';
 
 const REPORTS_DIR = process.env.REPORTS_DIR ?? 'reports';
 const require = createRequire(import.meta.url);
@@ -51,4 +52,12 @@ function main(): number {
   return r.status ?? 2;
 }
 
-process.exit(main());
+const code = main();
+// The one-page report is part of every run that produced a summary; a report failure never hides the verdict.
+(existsSync(`${REPORTS_DIR}/summary.json`) && code !== 2
+  ? buildReport({ reportsDir: REPORTS_DIR })
+  : Promise.resolve({ htmlPath: '(no report: the run did not start)' })
+)
+  .then((rep) => console.log(`certify: report ${rep.htmlPath}`))
+  .catch((e: Error) => console.error(`certify: the report page could not be built: ${e.message}`))
+  .finally(() => process.exit(code));

@@ -1,0 +1,90 @@
+/** Realistic report inputs built from the catalogue: one row per operation and environment. */
+import { allOperations, type RunSummary, type Finding, type LimitsManifestEntry } from '../../catalogue';
+
+export function sampleSummary(over: Partial<RunSummary> = {}, secret = ''): RunSummary {
+  const operations = allOperations().flatMap((o, i) =>
+    (['production', 'sandbox'] as const).map((environment) => ({
+      id: o.id,
+      family: o.family,
+      environment,
+      method: o.method,
+      path: o.path,
+      status: 'passed' as const,
+      checks: { 'valid-call': 'passed' as const, auth: 'passed' as const },
+      advertisedLimit: o.method === 'GET' ? 60 : 150,
+      latencyMs: [3 + (i % 7), 5 + (i % 5)],
+      headers: ['content-type', 'x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset'],
+      fields: ['items'],
+      ...(secret ? { evidence: `GET /x Authorization: Bearer ${secret}` } : {}),
+    })),
+  );
+  const findings: Finding[] = [
+    {
+      id: 'ratelimit.reset-unit@production',
+      statement: 'Errors 2',
+      observed: 'epoch',
+      evidence: `X-RateLimit-Reset 1800000000${secret ? ` client_secret=${secret}` : ''}`,
+    },
+    { id: 'token.lifetime@reseller/production', statement: 'Authentication 5', observed: 'beyond-24h', evidence: 'expires_in=2592000' },
+  ];
+  return {
+    harnessVersion: '0.1.0',
+    target: 'embedded mock',
+    environments: ['production', 'sandbox'],
+    startedAt: '2026-11-22T10:00:00.000Z',
+    durationMs: 8000,
+    verdict: 'passed',
+    totals: { passed: 170, failed: 0, blocked: 0, skipped: 5, findings: findings.length },
+    operations,
+    tests: operations.map((r) => ({
+      title: `should answer a valid ${r.id} call (${r.environment})`,
+      file: 'operations.spec.ts',
+      status: 'passed' as const,
+      durationMs: 5,
+      tags: [],
+    })),
+    findings,
+    ...over,
+  };
+}
+
+export function sampleLimits(): { operations: LimitsManifestEntry[] } {
+  return {
+    operations: allOperations()
+      .slice(0, 5)
+      .map((o) => ({
+        id: o.id,
+        method: o.method,
+        path: o.path,
+        environment: 'production' as const,
+        advertisedLimit: 5,
+        observedLimit: 5,
+        remainingStep: true,
+        windowMs: 1500,
+        resetUnit: 'epoch' as const,
+        resetErrorMs: -400,
+        requestsSpent: 30,
+      })),
+  };
+}
+
+export function sampleTimeline() {
+  return {
+    windowMs: 1500,
+    operations: allOperations()
+      .slice(0, 5)
+      .map((o) => ({
+        id: o.id,
+        environment: 'production',
+        advertisedResetMs: 1_800_000_002_000,
+        observedRefillMs: 1_800_000_001_600,
+        samples: [4, 3, 2, 1, 0, 0].map((r, i) => ({
+          tMs: i * 5,
+          status: i === 5 ? 429 : 200,
+          remaining: r,
+          limit: 5,
+          reset: 1_800_000_002,
+        })),
+      })),
+  };
+}
