@@ -75,6 +75,19 @@ const defs: readonly FindingDefinition[] = [
     statement: 'Endpoints: business bodies and ids are not shown; a fixture id may be unknown to a real target (404 recorded, not failed).',
     observedValues: ['found', 'not-found'],
   },
+  {
+    id: 'openapi.token-response',
+    kind: 'conflict',
+    statement:
+      'Access token response: access_token string, token_type string (Bearer), expires_in integer; an imported OpenAPI document may say otherwise.',
+    observedValues: ['agrees', 'differs'],
+  },
+  {
+    id: 'openapi.token-method',
+    kind: 'conflict',
+    statement: 'Token endpoint: the documented method is a form-body POST; an imported OpenAPI document may give another method or body.',
+    observedValues: ['agrees', 'differs'],
+  },
 ];
 
 export const findingDefinitions: readonly FindingDefinition[] = defs;

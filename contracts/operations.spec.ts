@@ -34,7 +34,7 @@ for (const env of cfg.environments) {
     test(
       `should answer a valid ${op.id} call with 2xx JSON matching its schema and integer rate-limit headers (${env})`,
       { tag: ['@operations', `@${op.id}`, `@${op.group.replace(/\s+/g, '-').toLowerCase()}`] },
-      async ({ session }) => {
+      async ({ session, openapi }) => {
         label(test.info(), op, env, 'valid-call');
         if (!op.readOnly && !cfg.allowWrites)
           notRun(test.info(), `${op.id} changes state and production runs read-only operations only (set ALLOW_PRODUCTION_WRITES=1)`);
@@ -63,6 +63,18 @@ for (const env of cfg.environments) {
         expect.soft(res).toBeJsonResponse();
         expect.soft(res.json).toMatchSchema(op.responseSchema, `${op.id} answers the published shape`);
         expect.soft(res).toHaveRateLimitHeaders({ nowMs: Date.now(), windowMs: session.target.windowMs });
+        if (openapi) {
+          const v = openapi.validateResponse(op.id, res.status, res.json);
+          test
+            .info()
+            .annotations.push({
+              type: 'openapi-validation',
+              description: JSON.stringify({ validated: v.validated, failed: v.errors.length > 0 }),
+            });
+          expect
+            .soft(v.errors, `Broken fact: ${op.id} answers the shape of the imported OpenAPI document (${process.env.OPENAPI})`)
+            .toEqual([]);
+        }
       },
     );
   }

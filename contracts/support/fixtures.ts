@@ -21,6 +21,7 @@ import { TokenClient } from '../../clients/token-client';
 import { registerSecret } from '../../clients/redact';
 import { startMock, type MockApp, type RunningMock } from '../../mock';
 import { expect } from './matchers';
+import { loadOpenApi, type OpenApiContract } from '../../openapi/import';
 
 export { expect };
 
@@ -173,6 +174,8 @@ interface WorkerFixtures {
   mockDrift: string;
   target: Target;
   session: Session;
+  /** The user's OpenAPI document (OPENAPI=<file>), when given. */
+  openapi: OpenApiContract | undefined;
 }
 
 export const test = base.extend<object, WorkerFixtures>({
@@ -220,6 +223,15 @@ export const test = base.extend<object, WorkerFixtures>({
         ...(control ? { control } : {}),
       });
       await mock?.close();
+    },
+    { scope: 'worker' },
+  ],
+
+  openapi: [
+    // eslint-disable-next-line no-empty-pattern -- Playwright fixtures take their dependencies as the first argument.
+    async ({}, use) => {
+      const file = process.env.OPENAPI;
+      await use(file ? await loadOpenApi(file, selectedOperations()) : undefined);
     },
     { scope: 'worker' },
   ],

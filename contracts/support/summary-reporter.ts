@@ -52,7 +52,7 @@ export default class SummaryReporter implements Reporter {
     this.results.push({ test, result });
   }
 
-  onEnd(result: FullResult): void {
+  async onEnd(result: FullResult): Promise<void> {
     const findings: Finding[] = [];
     const tests: TestResult[] = [];
     const rows = new Map<string, OperationResult>();
@@ -127,6 +127,26 @@ export default class SummaryReporter implements Reporter {
         rows.set(key, row);
       }
     }
+    let openapi: Record<string, unknown> | undefined;
+    if (process.env.OPENAPI) {
+      try {
+        const { loadOpenApi } = await import('../../openapi/import');
+        const c = await loadOpenApi(process.env.OPENAPI);
+        findings.push(...c.findings());
+        let validated = 0;
+        let failed = 0;
+        for (const { test } of this.results) {
+          for (const a of ann(test, 'openapi-validation')) {
+            const v = JSON.parse(a) as { validated: boolean; failed: boolean };
+            if (v.validated) validated += 1;
+            if (v.failed) failed += 1;
+          }
+        }
+        openapi = { ...c.coverage(), bodiesValidated: validated, bodiesFailed: failed };
+      } catch (e) {
+        openapi = { error: (e as Error).message };
+      }
+    }
     const totals = { passed: 0, failed: 0, blocked: 0, skipped: 0, findings: findings.length };
     for (const t of tests) totals[t.status] += 1;
     const summary: RunSummary = {
@@ -141,6 +161,7 @@ export default class SummaryReporter implements Reporter {
       tests,
       findings,
       timings,
+      ...(openapi ? { openapi } : {}),
     };
     mkdirSync(this.out, { recursive: true });
     writeFileSync(join(this.out, 'summary.json'), redact(JSON.stringify(summary, null, 2)));
@@ -169,6 +190,24 @@ export default class SummaryReporter implements Reporter {
     }
     if (byId.size) lines.push('', 'Findings (spec conflicts and gaps: what this target does):');
     for (const [id, obs] of [...byId.entries()].sort()) lines.push(`  ${id.padEnd(36)} ${[...obs].join(', ')}`);
+    if (openapi) {
+      const o = openapi as {
+        file?: string;
+        mapped?: unknown[];
+        catalogueWithoutSchema?: string[];
+        documentedNotInCatalogue?: string[];
+        bodiesValidated?: number;
+        bodiesFailed?: number;
+        error?: string;
+      };
+      lines.push(
+        '',
+        o.error
+          ? `OpenAPI: ${o.error}`
+          : `OpenAPI ${o.file}: ${o.mapped?.length} operations mapped, ${o.bodiesValidated} bodies validated, ${o.bodiesFailed} failed; ` +
+              `${o.catalogueWithoutSchema?.length} catalogue operations without a documented schema, ${o.documentedNotInCatalogue?.length} documented operations not in the catalogue`,
+      );
+    }
     lines.push(
       '',
       `Reports: ${this.out}/summary.json, ${this.out}/findings.json, ${this.out}/junit.xml, ${this.out}/html/index.html, ${this.out}/allure-results`,

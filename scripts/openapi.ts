@@ -1,0 +1,47 @@
+/**
+ * `npm run openapi` writes contracts/openapi.json from the catalogue.
+ * `npm run openapi -- check <file>` imports an OpenAPI document and prints coverage and conflicts.
+ */
+import { readFileSync, writeFileSync } from 'node:fs';
+import { buildOpenApi, serialise } from '../openapi/export';
+import { loadOpenApi } from '../openapi/import';
+
+export const OPENAPI_FILE = 'contracts/openapi.json';
+
+async function main(): Promise<number> {
+  const [cmd, file] = process.argv.slice(2);
+  if (!cmd || cmd === 'export') {
+    const version = (JSON.parse(readFileSync('package.json', 'utf8')) as { version: string }).version;
+    writeFileSync(OPENAPI_FILE, serialise(buildOpenApi(version)));
+    console.log(`openapi: wrote ${OPENAPI_FILE}`);
+    return 0;
+  }
+  if (cmd === 'check') {
+    if (!file) {
+      console.error('openapi: usage: npm run openapi -- check <file.yaml|file.json>');
+      return 2;
+    }
+    const started = performance.now();
+    const c = await loadOpenApi(file);
+    const cov = c.coverage();
+    console.log(`openapi: ${file} (OpenAPI ${cov.openapiVersion}) loaded in ${(performance.now() - started).toFixed(0)} ms`);
+    console.log(`  documented operations: ${cov.documentedOperations}; mapped to the catalogue: ${cov.mapped.length}`);
+    console.log(
+      `  catalogue operations without a documented 2xx schema (${cov.catalogueWithoutSchema.length}): ${cov.catalogueWithoutSchema.join(', ') || 'none'}`,
+    );
+    console.log(
+      `  documented operations absent from the catalogue (${cov.documentedNotInCatalogue.length}): ${cov.documentedNotInCatalogue.join(', ') || 'none'}`,
+    );
+    for (const f of c.findings()) console.log(`  finding ${f.id}: ${f.observed} (${f.evidence})`);
+    return 0;
+  }
+  console.error(`openapi: unknown command "${cmd}"; expected export (default) or check <file>`);
+  return 2;
+}
+
+main()
+  .then((c) => process.exit(c))
+  .catch((e: Error) => {
+    console.error(`openapi: ${e.message}`);
+    process.exit(1);
+  });

@@ -1,0 +1,179 @@
+import { test, expect } from '@playwright/test';
+import { readFileSync, writeFileSync, mkdtempSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import SwaggerParser from '@apidevtools/swagger-parser';
+import { stringify } from 'yaml';
+import { buildOpenApi, serialise } from '../../openapi/export';
+import { loadOpenApi, normalisePath } from '../../openapi/import';
+import { createBodyGenerator } from '../../openapi/mock-bodies';
+import { allOperations } from '../../catalogue';
+import { buildMockApp } from '../../mock';
+import { knownIds } from '../../fixtures';
+
+const DOC = 'tests/openapi/fixtures/distributor-openapi-3.0.yaml';
+
+test.describe('OpenAPI export', () => {
+  test('should match the committed contracts/openapi.json (run `npm run openapi` after changing the catalogue)', () => {
+    const version = (JSON.parse(readFileSync('package.json', 'utf8')) as { version: string }).version;
+    expect(readFileSync('contracts/openapi.json', 'utf8'), 'contracts/openapi.json drifted from the catalogue: run `npm run openapi`').toBe(
+      serialise(buildOpenApi(version)),
+    );
+  });
+
+  test('should be a valid OpenAPI 3.1 document with every operation, both token endpoints and both servers', async () => {
+    const doc = buildOpenApi();
+    await SwaggerParser.validate(structuredClone(doc) as never);
+    const paths = doc.paths as Record<string, Record<string, { operationId: string; responses: Record<string, unknown> }>>;
+    const ids = Object.values(paths).flatMap((p) => Object.values(p).map((o) => o.operationId));
+    for (const op of allOperations()) expect(ids).toContain(op.id);
+    expect(ids).toEqual(expect.arrayContaining(['token.reseller', 'token.vendor']));
+    for (const p of Object.values(paths)) for (const o of Object.values(p)) expect(Object.keys(o.responses)).toContain('429');
+    expect((doc.servers as { url: string }[]).map((s) => s.url)).toEqual(['{base_url}', '{base_url}/sandbox']);
+  });
+});
+
+test.describe('OpenAPI import', () => {
+  test('should map operations tolerantly: parameter casing, trailing slash, server prefix, /sandbox', async () => {
+    expect(normalisePath('/sandbox/resellers/v6/orders/search/')).toBe('/resellers/v6/orders/search');
+    const c = await loadOpenApi(DOC);
+    const cov = c.coverage();
+    expect(cov.mapped.map((m) => m.operationId).sort()).toEqual(['catalog.details', 'deals.details', 'orders.search']);
+    expect(cov.documentedNotInCatalogue).toEqual(['GET /resellers/v6/unknown/thing']);
+    expect(cov.catalogueWithoutSchema).toContain('orders.create');
+    expect(cov.catalogueWithoutSchema).not.toContain('catalog.details');
+  });
+
+  test('should validate bodies with $ref chains, allOf, oneOf, nullable and unknown formats', async () => {
+    const c = await loadOpenApi(DOC);
+    expect(
+      c.validateResponse('catalog.details', 200, {
+        partNumber: 'A',
+        vendorName: 'V',
+        description: null,
+        price: { currency: 'USD', unitPrice: 1 },
+      }),
+    ).toEqual({ validated: true, errors: [] });
+    const bad = c.validateResponse('catalog.details', 200, {
+      partNumber: 'A',
+      vendorName: 'V',
+      price: { currency: 'USD', unitPrice: 'free' },
+    });
+    expect(bad.errors.join()).toMatch(/\/price\/unitPrice: must be number/);
+    expect(c.validateResponse('orders.search', 200, { orders: [{ orderNumber: '1', status: null }] }).errors).toEqual([]);
+    expect(c.validateResponse('deals.details', 200, { dealId: 'D', dealName: 'x' }).errors).toEqual([]);
+    expect(c.validateResponse('orders.create', 201, {})).toEqual({ validated: false, errors: [] });
+    expect(c.coverage()).toMatchObject({ bodiesValidated: 4, bodiesFailed: 1 });
+  });
+
+  test('should report the token response type conflict and the token method as findings', async () => {
+    const f = (await loadOpenApi(DOC)).findings();
+    expect(f.find((x) => x.id === 'openapi.token-response@reseller')).toMatchObject({
+      observed: 'differs',
+      evidence: expect.stringMatching(/expires_in: document says "string", spec says integer/),
+    });
+    expect(f.find((x) => x.id === 'openapi.token-method@reseller')?.observed).toBe('agrees');
+  });
+
+  test('should validate the mock bodies against the exported 3.1 document', async () => {
+    const c = await loadOpenApi('contracts/openapi.json');
+    expect(c.coverage().mapped).toHaveLength(allOperations().length);
+    const app = await buildMockApp();
+    const t = await app.inject({
+      method: 'POST',
+      url: '/oauth/oauth20/token',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      payload: 'grant_type=client_credentials&client_id=demo-reseller&client_secret=demo-reseller-secret',
+    });
+    const token = JSON.parse(t.body).access_token as string;
+    const r = await app.inject({
+      method: 'GET',
+      url: `/resellers/v6/catalog/details/${knownIds().partNumber}`,
+      headers: { authorization: `Bearer ${token}` },
+    });
+    expect(c.validateResponse('catalog.details', r.statusCode, JSON.parse(r.body))).toEqual({ validated: true, errors: [] });
+    await app.close();
+  });
+
+  test('should import a 1 MB document in under 2 s', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'oas-'));
+    const schemas: Record<string, unknown> = {};
+    const paths: Record<string, unknown> = {};
+    for (let i = 0; i < 1200; i++) {
+      schemas[`Thing${i}`] = {
+        type: 'object',
+        required: ['id'],
+        properties: {
+          id: { type: 'string' },
+          next: i > 0 ? { $ref: `#/components/schemas/Leaf${i}` } : { type: 'string' },
+          note: { type: 'string', nullable: true, description: 'x'.repeat(400) },
+        },
+      };
+      schemas[`Leaf${i}`] = { type: 'object', properties: { v: { type: 'integer' } } };
+      paths[`/resellers/v6/things${i}/{id}`] = {
+        get: {
+          responses: {
+            '200': { description: 'ok', content: { 'application/json': { schema: { $ref: `#/components/schemas/Thing${i}` } } } },
+          },
+        },
+      };
+    }
+    const file = join(dir, 'big.yaml');
+    writeFileSync(file, stringify({ openapi: '3.0.3', info: { title: 'big', version: '1' }, paths, components: { schemas } }));
+    const size = readFileSync(file).length;
+    expect(size).toBeGreaterThan(1024 * 1024);
+    const started = performance.now();
+    const c = await loadOpenApi(file);
+    const ms = performance.now() - started;
+    expect(c.coverage().documentedOperations).toBe(1200);
+    test.info().annotations.push({ type: 'import-1mb', description: `${(size / 1024 / 1024).toFixed(2)} MB in ${ms.toFixed(0)} ms` });
+    expect(ms).toBeLessThan(2000);
+  });
+});
+
+test.describe('mock bodies from a document', () => {
+  test('should answer with the document example, deterministically, and keep limits and headers', async () => {
+    const gen = await createBodyGenerator(DOC, 1);
+    expect(gen('catalog.details')).toMatchObject({ partNumber: 'ABC123', description: null });
+    expect(gen('orders.search')).toEqual(gen('orders.search'));
+    const app = await buildMockApp({ responseBody: (id) => gen(id) });
+    const t = await app.inject({
+      method: 'POST',
+      url: '/oauth/oauth20/token',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      payload: 'grant_type=client_credentials&client_id=demo-reseller&client_secret=demo-reseller-secret',
+    });
+    const token = JSON.parse(t.body).access_token as string;
+    const r = await app.inject({
+      method: 'GET',
+      url: `/resellers/v6/catalog/details/${knownIds().partNumber}`,
+      headers: { authorization: `Bearer ${token}` },
+    });
+    expect(JSON.parse(r.body)).toMatchObject({ partNumber: 'ABC123' });
+    expect(r.headers['x-ratelimit-remaining']).toBe('59');
+    await app.close();
+  });
+});
+
+test.describe('OPENAPI in certify', () => {
+  test('should validate bodies against the imported document and write the openapi section of the summary', () => {
+    test.setTimeout(120_000);
+    const out = mkdtempSync(join(tmpdir(), 'certify-oas-'));
+    const r = spawnSync(process.execPath, ['node_modules/tsx/dist/cli.mjs', 'scripts/certify.ts', '-g', 'valid (catalog|orders|deals)'], {
+      env: { ...process.env, REPORTS_DIR: out, OPENAPI: DOC, CI: '' },
+      encoding: 'utf8',
+      timeout: 110_000,
+    });
+    expect(r.status, r.stdout.slice(-2000)).toBe(0);
+    const summary = JSON.parse(readFileSync(join(out, 'summary.json'), 'utf8')) as {
+      openapi: { mapped: unknown[]; bodiesValidated: number; bodiesFailed: number };
+      findings: { id: string; observed: string }[];
+    };
+    expect(summary.openapi.mapped).toHaveLength(3);
+    expect(summary.openapi.bodiesValidated).toBe(6);
+    expect(summary.openapi.bodiesFailed).toBe(0);
+    expect(summary.findings.find((f) => f.id === 'openapi.token-response@reseller')?.observed).toBe('differs');
+    expect(r.stdout).toMatch(/OpenAPI .*3 operations mapped, 6 bodies validated, 0 failed/);
+  });
+});
