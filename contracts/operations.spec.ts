@@ -65,12 +65,10 @@ for (const env of cfg.environments) {
         expect.soft(res).toHaveRateLimitHeaders({ nowMs: Date.now(), windowMs: session.target.windowMs });
         if (openapi) {
           const v = openapi.validateResponse(op.id, res.status, res.json);
-          test
-            .info()
-            .annotations.push({
-              type: 'openapi-validation',
-              description: JSON.stringify({ validated: v.validated, failed: v.errors.length > 0 }),
-            });
+          test.info().annotations.push({
+            type: 'openapi-validation',
+            description: JSON.stringify({ validated: v.validated, failed: v.errors.length > 0 }),
+          });
           expect
             .soft(v.errors, `Broken fact: ${op.id} answers the shape of the imported OpenAPI document (${process.env.OPENAPI})`)
             .toEqual([]);
