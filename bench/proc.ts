@@ -1,0 +1,52 @@
+/** Child servers for benchmarks, and their CPU time and memory read from /proc. */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+
+export interface Server {
+  url: string;
+  pid: number;
+  extra: string;
+  stop(): Promise<void>;
+}
+
+export async function startServer(args: string[]): Promise<Server> {
+  const child: ChildProcess = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'inherit'] });
+  let out = '';
+  const line = await new Promise<string>((resolve, reject) => {
+    const t = setTimeout(() => reject(new Error(`server ${args.join(' ')} did not start in 20 s`)), 20_000);
+    child.stdout?.on('data', (c: Buffer) => {
+      out += c.toString();
+      const m = /listening on (\S+)(.*)/.exec(out);
+      if (m) {
+        clearTimeout(t);
+        resolve(out);
+      }
+    });
+    child.on('exit', (c) => reject(new Error(`server exited with ${c}: ${out}`)));
+  });
+  const m = /listening on (\S+)(.*)/.exec(line) as RegExpExecArray;
+  return {
+    url: m[1] as string,
+    pid: child.pid as number,
+    extra: (m[2] ?? '').trim(),
+    stop: () =>
+      new Promise<void>((r) => {
+        child.once('exit', () => r());
+        child.kill('SIGTERM');
+        setTimeout(() => child.kill('SIGKILL'), 2000).unref();
+      }),
+  };
+}
+
+/** CPU seconds (user + system) of a process. */
+export function cpuSeconds(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  // Fields 14 and 15 (utime, stime) counted from 1; after the comm field they are at 11 and 12.
+  return (Number(fields[11]) + Number(fields[12])) / 100;
+}
+
+export function rssMb(pid: number): number {
+  const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+  return m ? Number(m[1]) / 1024 : 0;
+}
