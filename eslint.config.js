@@ -21,6 +21,17 @@ export default tseslint.config(
     },
   },
   {
+    // Plain JavaScript that runs in Node (benchmark servers, the k6 double's worker).
+    files: ['**/*.mjs'],
+    languageOptions: {
+      globals: Object.fromEntries(
+        ['process', 'Buffer', 'console', 'fetch', 'performance', 'setTimeout', 'clearTimeout', 'AbortController', 'URL', 'Atomics'].map(
+          (g) => [g, 'readonly'],
+        ),
+      ),
+    },
+  },
+  {
     files: ['catalogue/**/*.ts'],
     rules: {
       'no-restricted-imports': [

@@ -1,4 +1,3 @@
-/* global fetch, performance, setTimeout, clearTimeout, AbortController */
 // Worker side of the synchronous HTTP bridge of the k6 double: performs fetches, answers on the
 // port, then wakes the blocked caller. Plain JavaScript so the worker needs no TypeScript loader.
 import { workerData } from 'node:worker_threads';
