@@ -150,19 +150,20 @@ export class ApiClient {
 
 /**
  * Throws a classified TargetFailure when a response cannot be judged as a contract answer:
- * a 5xx, an HTML page, or a body that claims JSON but does not parse.
+ * an HTML page (a gateway's error page, whatever its status), a 5xx, or a body that claims JSON but
+ * does not parse.
  */
 export function assertUsable(res: ApiResponse): void {
   const where = `${res.method} ${res.url}`;
-  if (res.status >= 500) {
-    throw new TargetFailure('server-error', `${where} answered ${res.status}; body: ${res.text.slice(0, 200)}`);
-  }
   const ct = res.headers['content-type'] ?? '';
   if (/html/i.test(ct) || /^\s*<(!doctype|html)/i.test(res.text)) {
     throw new TargetFailure(
       'malformed-body',
       `${where} answered an HTML page (status ${res.status}) where JSON was expected: ${res.text.slice(0, 120)}`,
     );
+  }
+  if (res.status >= 500) {
+    throw new TargetFailure('server-error', `${where} answered ${res.status}; body: ${res.text.slice(0, 200)}`);
   }
   if (res.text.length && res.json === undefined && /json/i.test(ct)) {
     throw new TargetFailure(

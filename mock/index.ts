@@ -8,3 +8,4 @@ export { DRIFT_MODES, DRIFT_IDS, parseDrift } from './drift';
 export type { DriftMode } from './drift';
 export { signEventId } from './webhooks';
 export { spawnMock } from './process';
+export { startFaultyTarget, FAULT_KINDS, type FaultKind } from './faulty-targets';

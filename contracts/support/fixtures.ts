@@ -16,7 +16,7 @@ import {
   type Operation,
 } from '../../catalogue';
 import { loadConfig, type HarnessConfig } from '../../clients/config';
-import { ApiClient, RequestBudget, TargetFailure, type ApiRequest, type ApiResponse } from '../../clients/http';
+import { ApiClient, RequestBudget, TargetFailure, assertUsable, type ApiRequest, type ApiResponse } from '../../clients/http';
 import { TokenClient } from '../../clients/token-client';
 import { registerSecret } from '../../clients/redact';
 import { startMock, type MockApp, type RunningMock } from '../../mock';
@@ -90,6 +90,8 @@ export class Session {
       res = await this.api.send(req);
     }
     if (res.status === 429 && !o.allow429) res = await this.waitOutLimit(res, req);
+    // A 5xx, an HTML page or broken JSON is classified (server-error, malformed-body) with its evidence.
+    assertUsable(res);
     return res;
   }
 

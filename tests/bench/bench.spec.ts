@@ -24,10 +24,8 @@ test('should run the quick benchmark, print the table and write reports/bench.js
   expect(typeof b.throughputRatio).toBe('number');
   expect(typeof b.cpuPerRequestRatio).toBe('number');
   expect(b.throughputRatio as number).toBeGreaterThan(0);
-  test
-    .info()
-    .annotations.push({
-      type: 'bench',
-      description: `throughput ratio ${(b.throughputRatio as number).toFixed(2)}, CPU ratio ${(b.cpuPerRequestRatio as number).toFixed(2)}`,
-    });
+  test.info().annotations.push({
+    type: 'bench',
+    description: `throughput ratio ${(b.throughputRatio as number).toFixed(2)}, CPU ratio ${(b.cpuPerRequestRatio as number).toFixed(2)}`,
+  });
 });
