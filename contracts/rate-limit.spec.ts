@@ -97,20 +97,7 @@ test.describe('rate limits', { tag: ['@rate-limit'] }, () => {
     label(test.info(), op, env, 'bucket-per-app');
     const second = cfg.secondReseller;
     if (!second) notRun(test.info(), 'needs a second reseller app: RESELLER_B_CLIENT_ID and RESELLER_B_CLIENT_SECRET');
-    const { TokenClient } = await import('../clients/token-client');
-    const other = new TokenClient({
-      baseUrl: session.target.baseUrl,
-      credentials: { reseller: second },
-      transport: async (req) => {
-        const r = await session.send({
-          method: 'POST',
-          path: req.url.slice(session.target.baseUrl.length),
-          raw: req.body,
-          headers: { ...req.headers },
-        });
-        return { status: r.status, text: r.text };
-      },
-    });
+    const other = session.tokenClient({ reseller: second });
     const tokenB = await other.token('reseller', env);
     const before = await session.call(op, env, { token: tokenB });
     for (let i = 0; i < 3; i++) await session.call(op, env);

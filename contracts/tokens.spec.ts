@@ -1,7 +1,6 @@
 import { GUIDANCE_TOKEN_LIFETIME_S, tokenEndpoints, environmentRoot, type EnvironmentName, type Family } from '../catalogue';
 import { buildTokenRequest } from '../clients/token-core';
 import { evidenceOf, type ApiResponse } from '../clients/http';
-import { TokenClient } from '../clients/token-client';
 import { registerSecret } from '../clients/redact';
 import { test, expect, harnessConfig, label, notRun } from './support/fixtures';
 import { recordFinding } from './support/findings';
@@ -141,20 +140,7 @@ test.describe('token lifetime on the embedded mock', { tag: ['@tokens', '@clock'
     const control = session.target.control;
     const cfgNow = (await control('GET', '/config')) as { nowMs: number };
     let now = cfgNow.nowMs;
-    const client = new TokenClient({
-      baseUrl: session.target.baseUrl,
-      credentials: cfg.credentials,
-      now: () => now,
-      transport: async (req) => {
-        const r = await session.send({
-          method: 'POST',
-          path: req.url.slice(session.target.baseUrl.length),
-          raw: req.body,
-          headers: { ...req.headers },
-        });
-        return { status: r.status, text: r.text };
-      },
-    });
+    const client = session.tokenClient(cfg.credentials, () => now);
     const first = await client.issued(family, env);
     registerSecret(first.accessToken);
     // expires_in (2592000 on the mock) exceeds 24 h: the refresh is due before 24 h.

@@ -17,7 +17,8 @@ import {
 } from '../../catalogue';
 import { loadConfig, type HarnessConfig } from '../../clients/config';
 import { ApiClient, RequestBudget, TargetFailure, assertUsable, type ApiRequest, type ApiResponse } from '../../clients/http';
-import { TokenClient } from '../../clients/token-client';
+import { TokenClient, type TokenTransport } from '../../clients/token-client';
+import type { Credentials } from '../../clients/token-core';
 import { registerSecret } from '../../clients/redact';
 import { startMock, type MockApp, type RunningMock } from '../../mock';
 import { expect } from './matchers';
@@ -113,6 +114,16 @@ export class Session {
     return again;
   }
 
+  /** A separate token client on this target (another app, or an injected clock). */
+  tokenClient(credentials: Partial<Record<Family, Credentials>>, now?: () => number): TokenClient {
+    return new TokenClient({
+      baseUrl: this.target.baseUrl,
+      credentials,
+      transport: tokenTransport(this.api, this.target.baseUrl),
+      ...(now ? { now } : {}),
+    });
+  }
+
   /** Sends a request with the family's token, re-fetching the token once after a 401. */
   async sendAuthed(family: Family, env: EnvironmentName, req: Omit<ApiRequest, 'token'>): Promise<ApiResponse> {
     const res = await this.api.send({ ...req, token: await this.tokens.token(family, env) });
@@ -125,6 +136,14 @@ export class Session {
   send(req: ApiRequest): Promise<ApiResponse> {
     return this.api.send(req);
   }
+}
+
+/** The token requests of a TokenClient, sent through the suite's HTTP client (budget, timeouts). */
+export function tokenTransport(api: ApiClient, baseUrl: string): TokenTransport {
+  return async (req) => {
+    const r = await api.send({ method: 'POST', path: req.url.slice(baseUrl.length), raw: req.body, headers: { ...req.headers } });
+    return { status: r.status, text: r.text };
+  };
 }
 
 /** Marks the running test as blocked by the environment (not a contract failure) and stops it. */
@@ -253,15 +272,7 @@ export const test = base.extend<object, WorkerFixtures>({
       const tokens = new TokenClient({
         baseUrl: target.baseUrl,
         credentials: cfg.credentials,
-        transport: async (req) => {
-          const res = await api.send({
-            method: 'POST',
-            path: req.url.slice(target.baseUrl.length),
-            raw: req.body,
-            headers: { ...req.headers },
-          });
-          return { status: res.status, text: res.text };
-        },
+        transport: tokenTransport(api, target.baseUrl),
       });
       await use(new Session(target, api, tokens, budget));
       await ctx.dispose();
