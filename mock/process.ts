@@ -12,6 +12,8 @@ export interface MockProcessOptions {
   limits?: Record<string, number>;
   control?: boolean;
   seed?: number;
+  /** OpenAPI document whose schemas and examples give the response bodies. */
+  openapi?: string;
   /** Longest wait for the mock to listen. Default 20 s. */
   startTimeoutMs?: number;
 }
@@ -23,6 +25,7 @@ export async function spawnMock(o: MockProcessOptions = {}): Promise<Omit<Runnin
   const args = [tsx, script, '--port', '0', '--window-ms', String(o.windowMs ?? 60_000), '--seed', String(o.seed ?? 1)];
   if (o.limits) args.push('--limits', JSON.stringify(o.limits));
   if (o.control) args.push('--control');
+  if (o.openapi) args.push('--openapi', o.openapi);
   const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   const url = await new Promise<string>((resolve, reject) => {

@@ -12,6 +12,7 @@ import { allOperations, familyBase, fillPath, limitFor, type EnvironmentName, ty
 import { knownIds, requestBody, validQuery } from '../fixtures';
 import { startMock, spawnMock, DEFAULT_APPS } from '../mock';
 import { buildLoadScripts, LOAD_SCRIPTS, OUT_DIR } from './load-build';
+import { createBodyGenerator } from '../openapi/mock-bodies';
 import type { Plan, PlannedOperation } from '../load/scripts/common';
 
 export const K6_HELP = [
@@ -84,6 +85,7 @@ async function main(): Promise<number> {
     .option('--allow-production', 'allow a production target', false)
     .option('--runtime <runtime>', 'k6 (default) or node: the k6 test double, for CI only', 'k6')
     .option('--out <dir>', 'reports directory', 'reports/load')
+    .option('--openapi <file>', 'embedded mock: answer with bodies from this OpenAPI document (default: OPENAPI)', process.env.OPENAPI)
     .parse();
   const [script] = program.args as [string];
   const o = program.opts<{

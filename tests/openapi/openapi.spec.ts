@@ -9,7 +9,7 @@ import { buildOpenApi, serialise } from '../../openapi/export';
 import { loadOpenApi, normalisePath } from '../../openapi/import';
 import { createBodyGenerator } from '../../openapi/mock-bodies';
 import { allOperations } from '../../catalogue';
-import { buildMockApp } from '../../mock';
+import { buildMockApp, spawnMock } from '../../mock';
 import { knownIds } from '../../fixtures';
 
 const DOC = 'tests/openapi/fixtures/distributor-openapi-3.0.yaml';
@@ -175,5 +175,28 @@ test.describe('OPENAPI in certify', () => {
     expect(summary.openapi.bodiesFailed).toBe(0);
     expect(summary.findings.find((f) => f.id === 'openapi.token-response@reseller')?.observed).toBe('differs');
     expect(r.stdout).toMatch(/OpenAPI .*3 operations mapped, 6 bodies validated, 0 failed/);
+  });
+});
+
+test.describe('OPENAPI for the mock process and the load runner', () => {
+  test('should serve the document bodies from a mock started in its own process', async () => {
+    test.setTimeout(60_000);
+    const mock = await spawnMock({ openapi: DOC });
+    try {
+      const t = (await (
+        await fetch(`${mock.url}/oauth/oauth20/token`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/x-www-form-urlencoded' },
+          body: 'grant_type=client_credentials&client_id=demo-reseller&client_secret=demo-reseller-secret',
+        })
+      ).json()) as { access_token: string };
+      const r = await fetch(`${mock.url}/resellers/v6/catalog/details/${knownIds().partNumber}`, {
+        headers: { authorization: `Bearer ${t.access_token}` },
+      });
+      expect(await r.json()).toMatchObject({ partNumber: 'ABC123' });
+      expect(r.headers.get('x-ratelimit-limit')).toBe('60');
+    } finally {
+      await mock.close();
+    }
   });
 });
