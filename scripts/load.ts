@@ -137,8 +137,11 @@ async function main(): Promise<number> {
   const env: Record<string, string> = { ...(process.env as Record<string, string>) };
   if (isMock) {
     // The k6 double blocks this thread while it waits for answers: the mock then runs in its own process.
+    const responseBody = o.openapi && o.runtime !== 'node' ? await createBodyGenerator(o.openapi, 1) : undefined;
     mock =
-      o.runtime === 'node' ? await spawnMock({ windowMs, limits, control: true }) : await startMock({ windowMs, limits, control: true });
+      o.runtime === 'node'
+        ? await spawnMock({ windowMs, limits, control: true, ...(o.openapi ? { openapi: o.openapi } : {}) })
+        : await startMock({ windowMs, limits, control: true, ...(responseBody ? { responseBody } : {}) });
     baseUrl = mock.url;
     const r = DEFAULT_APPS.find((a) => a.family === 'reseller');
     const v = DEFAULT_APPS.find((a) => a.family === 'vendor');
