@@ -98,6 +98,7 @@ async function main(): Promise<number> {
     allowQuotaSpend: boolean;
     allowProduction: boolean;
     runtime: string;
+    openapi?: string;
     out: string;
   }>();
   if (!(LOAD_SCRIPTS as readonly string[]).includes(script)) {
