@@ -109,6 +109,18 @@ const HDR_LIMIT = 'X-RateLimit-Limit';
 const HDR_REMAINING = 'X-RateLimit-Remaining';
 const HDR_RESET = 'X-RateLimit-Reset';
 
+const JSON_TYPE = 'application/json; charset=utf-8';
+/** Serialised fixture objects of the seeded world (immutable), so the hot path skips JSON.stringify. */
+const serialisedCache = new WeakMap<object, string>();
+function serialised(o: object): string {
+  let s = serialisedCache.get(o);
+  if (s === undefined) {
+    s = JSON.stringify(o);
+    serialisedCache.set(o, s);
+  }
+  return s;
+}
+
 const toFastifyPath = (p: string): string => p.replace(/\{([^}]+)\}/g, ':$1');
 const ALL_METHODS = ['GET', 'POST', 'PUT', 'DELETE', 'PATCH'] as const;
 
@@ -396,6 +408,7 @@ export async function buildMockApp(opts: MockOptions = {}): Promise<FastifyInsta
           setRateLimitHeaders(reply, d, outcome.status, false);
           reply.code(outcome.status);
           if (drift('routing.non-json-content-type')) return reply.type('text/plain').send(JSON.stringify(body));
+          if (override === undefined && outcome.immutable) return reply.type(JSON_TYPE).send(serialised(body as object));
           return reply.send(body);
         },
       });

@@ -12,7 +12,7 @@ export interface CallContext {
   nowMs: number;
 }
 /** `notFound` carries the error message: "<what>" for a 404, the whole message for other errors. */
-export type Outcome = { status: number; body: unknown; notFound?: string };
+export type Outcome = { status: number; body: unknown; notFound?: string; immutable?: boolean };
 
 const page = <T>(key: string, items: readonly T[]) => ({
   recordsFound: items.length,
@@ -21,6 +21,8 @@ const page = <T>(key: string, items: readonly T[]) => ({
   [key]: items.slice(0, 25),
 });
 const ok = (body: unknown): Outcome => ({ status: 200, body });
+/** A fixture object of the seeded world, never mutated: its serialisation can be cached. */
+const fixed = (body: unknown): Outcome => ({ status: 200, body, immutable: true });
 const created = (body: unknown): Outcome => ({ status: 201, body });
 const missing = (what: string): Outcome => ({ status: 404, body: undefined, notFound: what });
 
@@ -106,7 +108,7 @@ export class MockState {
       }
       case 'catalog.details': {
         const p = this.productDetails.get(params.partNumber as string);
-        return p ? ok(p) : missing(`Product ${params.partNumber}`);
+        return p ? fixed(p) : missing(`Product ${params.partNumber}`);
       }
       case 'orders.create': {
         const o = this.newOrder(body.customerOrderNumber as string, body.lines as LineRequest[], ctx.nowMs);
@@ -161,7 +163,7 @@ export class MockState {
         );
       case 'quotes.details': {
         const q = w.quotes.find((x) => x.quoteNumber === params.quoteNumber);
-        return q ? ok(q) : missing(`Quote ${params.quoteNumber}`);
+        return q ? fixed(q) : missing(`Quote ${params.quoteNumber}`);
       }
       case 'quotes.validate': {
         const q = w.quotes.find((x) => x.quoteNumber === query.quoteNumber);
@@ -190,7 +192,7 @@ export class MockState {
         );
       case 'invoices.details': {
         const i = w.invoices.find((x) => x.invoiceNumber === params.invoiceNumber);
-        return i ? ok(i) : missing(`Invoice ${params.invoiceNumber}`);
+        return i ? fixed(i) : missing(`Invoice ${params.invoiceNumber}`);
       }
       case 'renewals.search': {
         const status = body.status as string | undefined;
@@ -201,7 +203,7 @@ export class MockState {
       }
       case 'renewals.details': {
         const r = w.renewals.find((x) => x.renewalId === params.renewalId);
-        return r ? ok(r) : missing(`Renewal ${params.renewalId}`);
+        return r ? fixed(r) : missing(`Renewal ${params.renewalId}`);
       }
       case 'deals.search':
         return ok(
@@ -212,7 +214,7 @@ export class MockState {
         );
       case 'deals.details': {
         const d = w.deals.find((x) => x.dealId === params.dealId);
-        return d ? ok(d) : missing(`Deal ${params.dealId}`);
+        return d ? fixed(d) : missing(`Deal ${params.dealId}`);
       }
       case 'returns.search':
         return ok(
