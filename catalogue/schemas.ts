@@ -10,7 +10,6 @@ export type JsonSchema = Record<string, unknown>;
 
 const str = { type: 'string', minLength: 1 } as const;
 const text = { type: 'string' } as const;
-const int = { type: 'integer' } as const;
 const nonNegInt = { type: 'integer', minimum: 0 } as const;
 const num = { type: 'number' } as const;
 const bool = { type: 'boolean' } as const;
@@ -138,6 +137,3 @@ export function schemaById(id: string): JsonSchema {
   if (!s) throw new Error(`catalogue: no schema with $id ${id}`);
   return s;
 }
-
-// Keep the unused primitive helpers referenced for readers extending the catalogue.
-export const primitives = { str, text, int, num, bool, dateTime, currency } as const;

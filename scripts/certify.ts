@@ -8,7 +8,7 @@ import { spawnSync } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { existsSync, rmSync } from 'node:fs';
 import { loadConfig, ConfigError } from '../clients/config';
-import { redact } from '../clients/redact';
+import { redact, registerSecret } from '../clients/redact';
 import { buildReport } from '../reporting/build-report';
 
 const REPORTS_DIR = process.env.REPORTS_DIR ?? 'reports';
@@ -19,7 +19,7 @@ function main(): number {
   try {
     const cfg = loadConfig();
     label = cfg.targetLabel;
-    for (const c of Object.values(cfg.credentials)) if (c) redact(c.clientSecret);
+    for (const c of Object.values(cfg.credentials)) registerSecret(c?.clientSecret);
   } catch (e) {
     if (e instanceof ConfigError) {
       console.error(`certify: cannot start: ${redact(e.message)}`);

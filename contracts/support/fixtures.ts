@@ -6,7 +6,6 @@
 import { test as base, type APIRequestContext, type TestInfo } from '@playwright/test';
 import { knownIds, requestBody, validQuery, DEFAULT_SEED } from '../../fixtures';
 import {
-  allOperations,
   familyBase,
   fillPath,
   resellerOperations,
@@ -187,9 +186,6 @@ export function selectedOperations(cfg: HarnessConfig = harnessConfig()): Operat
   const ops = [...resellerOperations, ...vendorOperations(cfg.vendorOperations)];
   return ops.filter((o) => cfg.families.includes(o.family));
 }
-
-export const familyOf = (f: Family) => f;
-export { allOperations };
 
 interface WorkerFixtures {
   mockDrift: string;
