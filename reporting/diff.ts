@@ -69,17 +69,7 @@ export function diffRuns(
     const y = afm.get(id) ?? null;
     if (x !== y) findingsChanged.push({ id, before: x, after: y });
   }
-  const changed = [
-    newlyFailing,
-    newlyPassing,
-    limitsChanged,
-    findingsChanged,
-    headersAppeared,
-    headersDisappeared,
-    fieldsAppeared,
-    fieldsDisappeared,
-  ].some((l) => l.length > 0);
-  return {
+  const diff: Omit<RunDiff, 'changed'> = {
     baseline: { startedAt: before.startedAt, target: before.target },
     current: { startedAt: after.startedAt, target: after.target },
     newlyFailing,
@@ -90,6 +80,6 @@ export function diffRuns(
     headersDisappeared,
     fieldsAppeared,
     fieldsDisappeared,
-    changed,
   };
+  return { ...diff, changed: Object.values(diff).some((v) => Array.isArray(v) && v.length > 0) };
 }

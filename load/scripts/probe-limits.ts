@@ -1,7 +1,6 @@
 /** probe-limits: exhausts every selected operation's bucket in parallel and records its limit. */
-import { sleep } from 'k6';
 import { plan } from './common';
-import { runProbe, probeSummary, useSleep, type ProbeResult } from './probe';
+import { runProbe, probeSummary, type ProbeResult } from './probe';
 
 export const options = {
   vus: 1,
@@ -11,7 +10,6 @@ export const options = {
 };
 
 export function setup(): ProbeResult {
-  useSleep(sleep);
   return runProbe(plan(), false);
 }
 

@@ -1,12 +1,10 @@
 /** probe-reset: exhausts every selected bucket, then finds when each refills versus its advertised reset. */
-import { sleep } from 'k6';
 import { plan } from './common';
-import { runProbe, probeSummary, useSleep, type ProbeResult } from './probe';
+import { runProbe, probeSummary, type ProbeResult } from './probe';
 
 export const options = { vus: 1, iterations: 1, setupTimeout: __ENV.SETUP_TIMEOUT ?? '10m' };
 
 export function setup(): ProbeResult {
-  useSleep(sleep);
   return runProbe(plan(), true);
 }
 

@@ -3,6 +3,7 @@
  * (one batch per round, one request per unfinished operation), then optionally polled until it refills.
  */
 import http from 'k6/http';
+import { sleep } from 'k6';
 import { analyseLimit, advertisedResetMs, detectResetUnit, nextPollAt, probeCap, type Sample } from '../lib/probe';
 import type { LimitsManifestEntry } from '../../catalogue';
 import { fetchTokens, requestOf, sampleOf, stamp, type Plan, type PlannedOperation } from './common';
@@ -27,12 +28,7 @@ export interface ProbeResult {
 function sleepUntil(ms: number): void {
   const wait = ms - Date.now();
   // k6's sleep takes seconds.
-  if (wait > 0) sleepSeconds(wait / 1000);
-}
-
-let sleepSeconds: (s: number) => void = () => undefined;
-export function useSleep(fn: (s: number) => void): void {
-  sleepSeconds = fn;
+  if (wait > 0) sleep(wait / 1000);
 }
 
 export function runProbe(p: Plan, withReset: boolean): ProbeResult {

@@ -11,6 +11,7 @@ import { createBodyGenerator } from '../../openapi/mock-bodies';
 import { allOperations } from '../../catalogue';
 import { buildMockApp, spawnMock } from '../../mock';
 import { knownIds } from '../../fixtures';
+import { token as mockToken } from '../mock/helpers';
 
 const DOC = 'tests/openapi/fixtures/distributor-openapi-3.0.yaml';
 
@@ -80,13 +81,7 @@ test.describe('OpenAPI import', () => {
     const c = await loadOpenApi('contracts/openapi.json');
     expect(c.coverage().mapped).toHaveLength(allOperations().length);
     const app = await buildMockApp();
-    const t = await app.inject({
-      method: 'POST',
-      url: '/oauth/oauth20/token',
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      payload: 'grant_type=client_credentials&client_id=demo-reseller&client_secret=demo-reseller-secret',
-    });
-    const token = JSON.parse(t.body).access_token as string;
+    const token = await mockToken(app);
     const r = await app.inject({
       method: 'GET',
       url: `/resellers/v6/catalog/details/${knownIds().partNumber}`,
@@ -143,13 +138,7 @@ test.describe('mock bodies from a document', () => {
     expect(gen('catalog.details')).toMatchObject({ partNumber: 'ABC123', description: null });
     expect(gen('orders.search')).toEqual(gen('orders.search'));
     const app = await buildMockApp({ responseBody: (id) => gen(id) });
-    const t = await app.inject({
-      method: 'POST',
-      url: '/oauth/oauth20/token',
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      payload: 'grant_type=client_credentials&client_id=demo-reseller&client_secret=demo-reseller-secret',
-    });
-    const token = JSON.parse(t.body).access_token as string;
+    const token = await mockToken(app);
     const r = await app.inject({
       method: 'GET',
       url: `/resellers/v6/catalog/details/${knownIds().partNumber}`,

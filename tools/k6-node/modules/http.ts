@@ -1,15 +1,10 @@
 /** Shim of `k6/http` for the k6 double: synchronous requests through a worker bridge. */
 import type { SyncRequest, SyncResponse } from '../sync-http';
 import { rt } from './bridge';
+import { canonicalHeader } from '../../../load/lib/probe';
 
-/** Go's CanonicalMIMEHeaderKey, as k6 exposes response headers. */
-export function canonical(name: string): string {
-  return name
-    .toLowerCase()
-    .split('-')
-    .map((p) => (p ? (p[0] as string).toUpperCase() + p.slice(1) : p))
-    .join('-');
-}
+// Go's CanonicalMIMEHeaderKey, as k6 exposes response headers: the same rule the probes read headers by.
+export { canonicalHeader as canonical } from '../../../load/lib/probe';
 
 interface Params {
   headers?: Record<string, string>;
@@ -38,7 +33,7 @@ export class Response {
   constructor(req: SyncRequest, r: SyncResponse) {
     this.status = r.status;
     this.headers = {};
-    for (const [k, v] of Object.entries(r.headers)) this.headers[canonical(k)] = v;
+    for (const [k, v] of Object.entries(r.headers)) this.headers[canonicalHeader(k)] = v;
     this.body = r.body;
     this.error = r.error;
     this.error_code = r.errorCode;
