@@ -33,14 +33,19 @@ export interface LimiterOptions {
   countRefused?: boolean;
 }
 
-/** Fixed window opened by the first call after the previous one ended (as FixedWindowLimiter). */
-export class FixedWindow implements Limiter {
-  private readonly buckets = new Map<string, { endMs: number; count: number }>();
+abstract class BaseLimiter implements Limiter {
   constructor(
-    private readonly clock: Clock,
+    protected readonly clock: Clock,
     readonly windowMs: number,
-    private readonly o: LimiterOptions = {},
+    protected readonly o: LimiterOptions = {},
   ) {}
+  abstract consume(key: string, limit: number, opts?: ConsumeOptions): AlgorithmDecision;
+  abstract reset(): void;
+}
+
+/** Fixed window opened by the first call after the previous one ended (as FixedWindowLimiter). */
+export class FixedWindow extends BaseLimiter {
+  private readonly buckets = new Map<string, { endMs: number; count: number }>();
 
   consume(key: string, limit: number, opts?: ConsumeOptions): AlgorithmDecision {
     const now = this.clock.now();
@@ -64,13 +69,8 @@ export class FixedWindow implements Limiter {
 }
 
 /** Sliding log: a call is allowed while fewer than `limit` calls were logged in the last window. */
-export class SlidingLog implements Limiter {
+export class SlidingLog extends BaseLimiter {
   private readonly logs = new Map<string, number[]>();
-  constructor(
-    private readonly clock: Clock,
-    readonly windowMs: number,
-    private readonly o: LimiterOptions = {},
-  ) {}
 
   consume(key: string, limit: number, opts?: ConsumeOptions): AlgorithmDecision {
     const now = this.clock.now();
@@ -98,13 +98,8 @@ export class SlidingLog implements Limiter {
  * Sliding counter: windows aligned on multiples of `windowMs`; the estimate is the previous
  * window's count weighted by the part of it still inside the sliding window, plus the current count.
  */
-export class SlidingCounter implements Limiter {
+export class SlidingCounter extends BaseLimiter {
   private readonly counters = new Map<string, { start: number; prev: number; curr: number }>();
-  constructor(
-    private readonly clock: Clock,
-    readonly windowMs: number,
-    private readonly o: LimiterOptions = {},
-  ) {}
 
   private estimate(c: { start: number; prev: number; curr: number }, at: number): number {
     const start = Math.floor(at / this.windowMs) * this.windowMs;
@@ -150,13 +145,8 @@ export class SlidingCounter implements Limiter {
 }
 
 /** Token bucket: `limit` tokens, refilled continuously at `limit` per window. */
-export class TokenBucket implements Limiter {
+export class TokenBucket extends BaseLimiter {
   private readonly buckets = new Map<string, { tokens: number; atMs: number }>();
-  constructor(
-    private readonly clock: Clock,
-    readonly windowMs: number,
-    private readonly o: LimiterOptions = {},
-  ) {}
 
   consume(key: string, limit: number, opts?: ConsumeOptions): AlgorithmDecision {
     const now = this.clock.now();
@@ -184,13 +174,8 @@ export class TokenBucket implements Limiter {
  * Leaky bucket as a meter (GCRA): one call leaks every windowMs / limit; a call is allowed while
  * the theoretical arrival time stays within one window ahead of now (a burst of `limit`).
  */
-export class LeakyBucket implements Limiter {
+export class LeakyBucket extends BaseLimiter {
   private readonly tat = new Map<string, number>();
-  constructor(
-    private readonly clock: Clock,
-    readonly windowMs: number,
-    private readonly o: LimiterOptions = {},
-  ) {}
 
   consume(key: string, limit: number, opts?: ConsumeOptions): AlgorithmDecision {
     const now = this.clock.now();
