@@ -30,7 +30,8 @@ import { DEFAULT_SEED } from '../fixtures';
 import { SwitchableClock, systemClock, type Clock } from './clock';
 import { parseDrift } from './drift';
 import { ERRORS, errorBody, type ErrorBody } from './errors';
-import { FixedWindowLimiter, type Decision } from './limiter';
+import type { Decision } from './limiter';
+import { LimiterSet, rateLimitHeaders, type HeaderFamily, type LimiterAlgorithm } from './limiter-algorithms';
 import { MockState } from './resources';
 import { WebhookOutbox } from './webhooks';
 
@@ -89,6 +90,12 @@ export interface MockOptions {
   logger?: boolean;
   /** Let webhook pushes go to non-loopback targets. Default false: loopback only. */
   allowRemoteWebhookTargets?: boolean;
+  /** Rate-limit algorithm of every operation (default 'fixed'), and per operation id. */
+  limiter?: { default?: LimiterAlgorithm; byOperation?: Record<string, LimiterAlgorithm> };
+  /** A refused call consumes quota too. Default false. */
+  countRefused?: boolean;
+  /** Rate-limit header family: 'x-ratelimit' (default), 'ietf' (RateLimit, RateLimit-Policy, Retry-After) or 'none'. */
+  headers?: HeaderFamily;
 }
 
 export const DEFAULT_BODY_LIMIT = 1024 * 1024;
@@ -150,7 +157,8 @@ export async function buildMockApp(opts: MockOptions = {}): Promise<FastifyInsta
     limits: { ...(opts.limits ?? {}) },
   };
   const clock = new SwitchableClock(opts.clock ?? systemClock);
-  const limiter = new FixedWindowLimiter(clock, windowMs);
+  const limiter = new LimiterSet(clock, windowMs, { ...opts.limiter, countRefused: opts.countRefused ?? false });
+  const headerFamily: HeaderFamily = opts.headers ?? 'x-ratelimit';
   const state = new MockState(opts.seed ?? DEFAULT_SEED);
   const apps = new Map((opts.apps ?? DEFAULT_APPS).map((a) => [a.clientId, a]));
   const tokens = new Map<string, TokenRecord>();
@@ -182,6 +190,10 @@ export async function buildMockApp(opts: MockOptions = {}): Promise<FastifyInsta
 
   /** Writes the three headers for a decision, applying the header drift modes. */
   function setRateLimitHeaders(reply: FastifyReply, d: Decision, status: number, isToken: boolean): void {
+    if (headerFamily !== 'x-ratelimit') {
+      reply.headers(rateLimitHeaders(d, headerFamily, { nowMs: clock.now(), status, windowMs, resetUnit: config.resetUnit }));
+      return;
+    }
     // Hot path of the conforming mock: no drift, epoch reset.
     if (config.drift.size === 0 && config.resetUnit === 'epoch') {
       reply.header(HDR_LIMIT, String(d.limit));
@@ -254,11 +266,13 @@ export async function buildMockApp(opts: MockOptions = {}): Promise<FastifyInsta
     return `${who}|${opKey}`;
   }
 
-  function consume(key: string, limit: number): Decision {
-    return limiter.consume(key, limit, {
-      extra: drift('limits.extra-call') ? 1 : 0,
-      lateRefillMs: drift('limits.late-refill') ? 1500 : 0,
-    });
+  function consume(key: string, limit: number, operationId?: string): Decision {
+    return limiter.consume(
+      key,
+      limit,
+      { extra: drift('limits.extra-call') ? 1 : 0, lateRefillMs: drift('limits.late-refill') ? 1500 : 0 },
+      operationId,
+    );
   }
 
   function isDisabledRoute(env: EnvironmentName, op: Operation | null): boolean {
@@ -336,7 +350,7 @@ export async function buildMockApp(opts: MockOptions = {}): Promise<FastifyInsta
         handler: (req, reply) => {
           if (isDisabledRoute(env, op)) return notFound(req, reply);
           const auth = authenticate(req, op.family);
-          const d = consume(bucketKey(auth.caller?.clientId ?? null, req, opKey), limit());
+          const d = consume(bucketKey(auth.caller?.clientId ?? null, req, opKey), limit(), op.id);
           if (!d.allowed) {
             setRateLimitHeaders(reply, d, 429, false);
             return sendTooMany(reply);

@@ -14,6 +14,10 @@ export interface MockProcessOptions {
   seed?: number;
   /** OpenAPI document whose schemas and examples give the response bodies. */
   openapi?: string;
+  /** `--limiter` of scripts/mock.ts, e.g. "token-bucket" or "fixed,orders.create=sliding-log". */
+  limiter?: string;
+  countRefused?: boolean;
+  headers?: string;
   /** Longest wait for the mock to listen. Default 20 s. */
   startTimeoutMs?: number;
 }
@@ -26,6 +30,9 @@ export async function spawnMock(o: MockProcessOptions = {}): Promise<Omit<Runnin
   if (o.limits) args.push('--limits', JSON.stringify(o.limits));
   if (o.control) args.push('--control');
   if (o.openapi) args.push('--openapi', o.openapi);
+  if (o.limiter) args.push('--limiter', o.limiter);
+  if (o.countRefused) args.push('--count-refused');
+  if (o.headers) args.push('--headers', o.headers);
   const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   const url = await new Promise<string>((resolve, reject) => {

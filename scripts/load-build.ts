@@ -5,7 +5,7 @@ import { build, type BuildOptions } from 'esbuild';
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 
-export const LOAD_SCRIPTS = ['probe-limits', 'probe-reset', 'capacity', 'smoke'] as const;
+export const LOAD_SCRIPTS = ['probe-limits', 'probe-reset', 'verify-pacing', 'capacity', 'smoke'] as const;
 export const OUT_DIR = 'dist/load';
 
 export const buildOptions: BuildOptions = {

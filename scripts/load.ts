@@ -14,6 +14,8 @@ import { startMock, spawnMock, DEFAULT_APPS } from '../mock';
 import { buildLoadScripts, LOAD_SCRIPTS, OUT_DIR } from './load-build';
 import { createBodyGenerator } from '../openapi/mock-bodies';
 import type { Plan, PlannedOperation } from '../load/scripts/common';
+import type { PacingPlan } from '../load/lib/pacer';
+import { parseLimiterSpec, type HeaderFamily } from '../mock/limiter-algorithms';
 
 export const K6_HELP = [
   'k6 was not found: set K6_BIN to the k6 binary or put k6 on PATH.',
@@ -71,6 +73,49 @@ export function buildPlan(o: {
   return { baseUrl: o.baseUrl, environment: o.environment, windowMs: o.windowMs, outDir: o.outDir, budget: o.budget, operations };
 }
 
+/** The pacing of each fingerprinted operation of a probe-reset manifest. */
+export function readPacing(file: string): Record<string, PacingPlan> {
+  if (!existsSync(file))
+    throw new Error(
+      `verify-pacing needs a probe-reset manifest: ${file} does not exist (run \`npm run load -- probe-reset\` first, or pass --manifest)`,
+    );
+  const m = JSON.parse(readFileSync(file, 'utf8')) as { operations: (Partial<PacingPlan> & { id: string })[] };
+  const out: Record<string, PacingPlan> = {};
+  for (const e of m.operations)
+    if (e.pacing && e.algorithm)
+      out[e.id] = {
+        algorithm: e.algorithm,
+        burst: e.burst ?? null,
+        sustainedPerSecond: e.sustainedPerSecond ?? null,
+        windowMs: e.windowMs ?? null,
+        pacing: e.pacing,
+      };
+  return out;
+}
+
+/**
+ * The k6 double evaluates no thresholds: the exit code real k6 gives (99) for an operation
+ * without a fingerprint (probe-reset) or a pacing that missed its goals (verify-pacing).
+ */
+function doubleExitCode(script: string, out: string): number {
+  if (script === 'probe-reset' && existsSync(join(out, 'limits.json'))) {
+    const m = JSON.parse(readFileSync(join(out, 'limits.json'), 'utf8')) as {
+      operations: { id: string; algorithm?: string; verdict?: string | null }[];
+    };
+    const bad = m.operations.filter((e) => e.algorithm === 'unknown' || (e.verdict ?? null) !== null);
+    for (const e of bad) console.error(`load: ${e.id}: no fingerprint: ${e.verdict ?? 'algorithm unknown'}`);
+    return bad.length ? 99 : 0;
+  }
+  if (script === 'verify-pacing' && existsSync(join(out, 'pacing.json'))) {
+    const r = JSON.parse(readFileSync(join(out, 'pacing.json'), 'utf8')) as {
+      operations: { verdict: { ok: boolean } }[];
+      skipped: unknown[];
+    };
+    return r.operations.some((x) => !x.verdict.ok) || r.skipped.length ? 99 : 0;
+  }
+  return 0;
+}
+
 async function main(): Promise<number> {
   const program = new Command()
     .name('npm run load --')
@@ -85,6 +130,12 @@ async function main(): Promise<number> {
     .option('--allow-production', 'allow a production target', false)
     .option('--runtime <runtime>', 'k6 (default) or node: the k6 test double, for CI only', 'k6')
     .option('--out <dir>', 'reports directory', 'reports/load')
+    .option('--limiter <spec>', 'embedded mock: rate-limit algorithm, per operation too (see npm run mock -- --help)')
+    .option('--count-refused', 'embedded mock: a refused call consumes quota too', false)
+    .option('--headers <family>', 'embedded mock: rate-limit headers x-ratelimit, ietf or none', 'x-ratelimit')
+    .option('--probe-wait-ms <n>', 'probe-reset: longest wait for a bucket to reopen (default 3 windows, at least 5 s)')
+    .option('--probe-max-ms <n>', 'probe-reset: longest fingerprint of one operation (default 25 windows)')
+    .option('--manifest <file>', 'verify-pacing: the probe-reset manifest to read pacings from (default <out>/limits.json)')
     .option('--openapi <file>', 'embedded mock: answer with bodies from this OpenAPI document (default: OPENAPI)', process.env.OPENAPI)
     .parse();
   const [script] = program.args as [string];
@@ -100,12 +151,18 @@ async function main(): Promise<number> {
     runtime: string;
     openapi?: string;
     out: string;
+    limiter?: string;
+    countRefused: boolean;
+    headers: string;
+    probeWaitMs?: string;
+    probeMaxMs?: string;
+    manifest?: string;
   }>();
   if (!(LOAD_SCRIPTS as readonly string[]).includes(script)) {
     console.error(`load: unknown script "${script}"; expected one of ${LOAD_SCRIPTS.join(', ')}`);
     return 2;
   }
-  const isProbe = script.startsWith('probe');
+  const isProbe = script.startsWith('probe') || script === 'verify-pacing';
   const isMock = o.target === 'mock';
   if (!isMock && isProbe && !o.allowQuotaSpend) {
     console.error('load: probes spend the app quota of every probed operation for a window; pass --allow-quota-spend to confirm');
@@ -139,10 +196,19 @@ async function main(): Promise<number> {
   if (isMock) {
     // The k6 double blocks this thread while it waits for answers: the mock then runs in its own process.
     const responseBody = o.openapi && o.runtime !== 'node' ? await createBodyGenerator(o.openapi, 1) : undefined;
+    const limiter = { countRefused: o.countRefused, headers: o.headers, ...(o.limiter ? { limiter: o.limiter } : {}) };
     mock =
       o.runtime === 'node'
-        ? await spawnMock({ windowMs, limits, control: true, ...(o.openapi ? { openapi: o.openapi } : {}) })
-        : await startMock({ windowMs, limits, control: true, ...(responseBody ? { responseBody } : {}) });
+        ? await spawnMock({ windowMs, limits, control: true, ...limiter, ...(o.openapi ? { openapi: o.openapi } : {}) })
+        : await startMock({
+            windowMs,
+            limits,
+            control: true,
+            countRefused: o.countRefused,
+            headers: o.headers as HeaderFamily,
+            ...(o.limiter ? { limiter: parseLimiterSpec(o.limiter) } : {}),
+            ...(responseBody ? { responseBody } : {}),
+          });
     baseUrl = mock.url;
     const r = DEFAULT_APPS.find((a) => a.family === 'reseller');
     const v = DEFAULT_APPS.find((a) => a.family === 'vendor');
@@ -170,6 +236,9 @@ async function main(): Promise<number> {
       budget: Number(o.budget),
       seed: 1,
     });
+    if (o.probeWaitMs) plan.probeWaitMs = Number(o.probeWaitMs);
+    if (o.probeMaxMs) plan.probeMaxMs = Number(o.probeMaxMs);
+    if (script === 'verify-pacing') plan.pacing = readPacing(o.manifest ?? join(o.out, 'limits.json'));
     env.PLAN = JSON.stringify(plan);
     console.log(
       `load: ${script} on ${isMock ? `the embedded mock (window ${windowMs} ms)` : baseUrl}, ${ops.length} operations, bundles built in ${built.ms.toFixed(0)} ms`,
@@ -183,11 +252,11 @@ async function main(): Promise<number> {
       const r = spawnSync(k6 as string, ['run', '--quiet', bundle], { stdio: 'inherit', env });
       if (r.status !== 0) return r.status ?? 1;
     }
-    if (isProbe && existsSync(join(o.out, 'limits.json'))) {
+    if (script.startsWith('probe') && existsSync(join(o.out, 'limits.json'))) {
       const m = JSON.parse(readFileSync(join(o.out, 'limits.json'), 'utf8')) as { durationMs: number; requests: number };
       console.log(`load: manifest ${join(o.out, 'limits.json')} (${m.requests} requests in ${m.durationMs} ms)`);
     }
-    return 0;
+    return o.runtime === 'node' ? doubleExitCode(script, o.out) : 0;
   } finally {
     await mock?.close();
   }

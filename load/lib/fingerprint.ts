@@ -135,6 +135,8 @@ export class Fingerprinter {
   private readonly fineMs: number;
   // Measurements.
   private burstObserved: number | null = null;
+  /** Continuous refill: the burst less the calls refilled during the exhaustion. */
+  private burstRefilled: number | null = null;
   private exhaust: Drain | null = null;
   private firstHints: RateLimitHints | null = null;
   private refusedMovesHint: boolean | null = null;
@@ -198,6 +200,11 @@ export class Fingerprinter {
       this.stop(`request cap of ${this.cfg.maxRequests} reached during the ${this.action?.phase ?? a.phase} experiment`);
     if (!this.finished && this.action && this.startMs !== null && this.action.at - this.startMs > this.cfg.maxDurationMs)
       this.stop(`time cap of ${this.cfg.maxDurationMs} ms reached before the ${this.action.phase} experiment`);
+  }
+
+  /** Ends the experiments from outside (the run's budget or time is spent). */
+  abandon(verdict: string): void {
+    if (!this.finished) this.stop(verdict);
   }
 
   private stop(verdict: string): void {
@@ -376,7 +383,10 @@ export class Fingerprinter {
     this.evidence.push(
       `continuous refill: ${allowed} calls in ${last.refusedMs - start} ms = ${(this.rateMeasured * 1000).toFixed(2)}/s between empty buckets`,
     );
-    const B = this.burstObserved as number;
+    this.burstRefilled = this.refillCorrectedBurst();
+    if (this.burstRefilled !== this.burstObserved)
+      this.evidence.push(`a full bucket holds ${this.burstRefilled} calls: the exhaustion's ${this.burstObserved} include its refill`);
+    const B = this.burstRefilled;
     const fullMs = B / this.rateMeasured;
     this.split(this.at(last.refusedMs + fullMs * 1.1 + this.margin(fullMs)), fullMs);
   }
@@ -451,7 +461,7 @@ export class Fingerprinter {
 
   /** The bucket was full at `startMs` and `spent` calls were already made from it. */
   private splitFrom(startMs: number, periodMs: number, spent: number): void {
-    const B = this.burstObserved as number;
+    const B = (this.burstRefilled ?? this.burstObserved) as number;
     if (B < 2) return this.finish();
     const h1 = Math.floor(B / 2);
     const h2 = B - h1;
@@ -495,7 +505,7 @@ export class Fingerprinter {
 
   // 6. Refused-call test -------------------------------------------------------------------
   private refusedCallTest(emptyAtMs: number, periodMs: number): void {
-    const B = this.burstObserved as number;
+    const B = (this.burstRefilled ?? this.burstObserved) as number;
     const continuous = !this.windowLike;
     // Each cycle starts from a rested bucket (two periods clear a sliding counter's weighted
     // window), empties it, and drains again one period later. The test cycle adds k calls while
@@ -600,18 +610,20 @@ export class Fingerprinter {
     return 'unknown';
   }
 
-  private burst(): number | null {
-    const B = this.burstObserved;
-    const continuous = this.splitResult !== null && this.algorithm() === 'token-bucket';
-    if (B === null || this.verdict?.startsWith('no 429')) return null;
+  /** The exhaustion's count less what a continuous refill added while it ran (±1), or the advertised limit if consistent. */
+  private refillCorrectedBurst(): number {
+    const B = this.burstObserved as number;
+    const d = this.exhaust as Drain;
+    const refill = (this.rateMeasured ?? 0) * ((d.refusedMs ?? d.firstMs) - d.firstMs);
     const advertised = this.firstHints?.limit ?? null;
-    const refill =
-      continuous && this.rateMeasured !== null && this.exhaust
-        ? this.rateMeasured * ((this.exhaust.refusedMs ?? 0) - this.exhaust.firstMs)
-        : 0;
-    // Calls refilled during the exhaustion itself are not burst.
     if (advertised !== null && B >= advertised && B <= advertised + Math.ceil(refill) + 1) return advertised;
-    return B - Math.floor(refill);
+    return Math.max(1, B - Math.round(refill));
+  }
+
+  private burst(): number | null {
+    if (this.burstObserved === null || this.verdict?.startsWith('no 429')) return null;
+    // A sliding counter does not refill within its first window: only a token bucket's count is corrected.
+    return this.algorithm() === 'token-bucket' && this.burstRefilled !== null ? this.burstRefilled : this.burstObserved;
   }
 
   private windowMs(algorithm: Algorithm): number | null {

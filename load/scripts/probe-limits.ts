@@ -10,7 +10,7 @@ export const options = {
 };
 
 export function setup(): ProbeResult {
-  return runProbe(plan(), false);
+  return runProbe(plan());
 }
 
 export default function (): void {

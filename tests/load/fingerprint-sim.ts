@@ -9,8 +9,8 @@ export interface SimOptions {
   windowMs: number;
   countRefused?: boolean;
   resetUnit?: 'epoch' | 'seconds';
-  /** ms each call takes. Default 2. */
-  latencyMs?: number;
+  /** ms each call takes (or a function of the call's index). Default 2. */
+  latencyMs?: number | ((call: number) => number);
   startMs?: number;
   config?: Partial<FingerprintConfig>;
 }
@@ -25,11 +25,12 @@ export function simulate(algorithm: LimiterAlgorithm, family: HeaderFamily, o: S
     maxWaitMs: 5 * o.windowMs,
     ...o.config,
   });
+  const latency = typeof o.latencyMs === 'function' ? o.latencyMs : () => (o.latencyMs as number | undefined) ?? 2;
   for (let guard = 0; guard < 10_000; guard++) {
     const at = fp.nextAt();
     if (at === null) break;
     if (at > clock.now()) clock.set(at);
-    clock.advance(o.latencyMs ?? 2);
+    clock.advance(latency(guard));
     const now = clock.now();
     const d = limiter.consume('k', o.limit);
     const status = d.allowed ? 200 : 429;
