@@ -147,6 +147,7 @@ export class Fingerprinter {
   private maxSampleGapMs = 0;
   private windowLike: boolean | null = null;
   private rateMeasured: number | null = null;
+  private refillPausedMs: number | null = null;
   private rateSpan: { allowed: number; elapsedMs: number; refusals: number } | null = null;
   private windowMeasured: number | null = null;
   private windowPrecise = false;
@@ -380,6 +381,16 @@ export class Fingerprinter {
     // Both ends are an empty bucket: allowed calls / elapsed is the refill rate (±1 call).
     this.rateSpan = { allowed, elapsedMs: last.refusedMs - start, refusals: measured.length };
     this.rateMeasured = allowed / (last.refusedMs - start);
+    // A token bucket refills from the moment it empties; a sliding counter not before its next aligned window.
+    // The last empty drain bounds the pause from below.
+    const lastEmpty = lead > 0 ? (this.samples[lead - 1]?.drain.firstMs ?? start) : start;
+    const emptied = (this.reopenDrain as Drain).refusedMs as number;
+    if (lastEmpty - emptied > 2 / this.rateMeasured) {
+      this.refillPausedMs = lastEmpty - emptied;
+      this.evidence.push(
+        `the refill paused for ${Math.round(this.refillPausedMs)} ms after the bucket emptied (a token bucket refills at once)`,
+      );
+    }
     this.evidence.push(
       `continuous refill: ${allowed} calls in ${last.refusedMs - start} ms = ${(this.rateMeasured * 1000).toFixed(2)}/s between empty buckets`,
     );
@@ -605,8 +616,8 @@ export class Fingerprinter {
       if (halfBack) return 'sliding-window';
       return 'unknown';
     }
+    if (halfBack || (fullAgain && this.refillPausedMs !== null)) return 'sliding-window';
     if (fullAgain) return 'token-bucket';
-    if (halfBack) return 'sliding-window';
     return 'unknown';
   }
 
@@ -614,16 +625,24 @@ export class Fingerprinter {
   private refillCorrectedBurst(): number {
     const B = this.burstObserved as number;
     const d = this.exhaust as Drain;
-    const refill = (this.rateMeasured ?? 0) * ((d.refusedMs ?? d.firstMs) - d.firstMs);
+    const lastAllowed = this.observations[Math.max(0, d.allowed - 1)]?.tMs ?? d.firstMs;
+    const refill = (this.rateMeasured ?? 0) * (lastAllowed - d.firstMs);
     const advertised = this.firstHints?.limit ?? null;
     if (advertised !== null && B >= advertised && B <= advertised + Math.ceil(refill) + 1) return advertised;
-    return Math.max(1, B - Math.round(refill));
+    return Math.max(1, B - Math.floor(refill));
   }
 
   private burst(): number | null {
     if (this.burstObserved === null || this.verdict?.startsWith('no 429')) return null;
+    const algorithm = this.algorithm();
     // A sliding counter does not refill within its first window: only a token bucket's count is corrected.
-    return this.algorithm() === 'token-bucket' && this.burstRefilled !== null ? this.burstRefilled : this.burstObserved;
+    if (algorithm === 'token-bucket' && this.burstRefilled !== null) return this.burstRefilled;
+    if (algorithm === 'sliding-window' && !this.windowLike) {
+      // A sliding counter's exhaustion may straddle its aligned windows and pass more than a full bucket.
+      const advertised = this.firstHints?.limit ?? null;
+      if (advertised !== null && advertised <= this.burstObserved) return advertised;
+    }
+    return this.burstObserved;
   }
 
   private windowMs(algorithm: Algorithm): number | null {

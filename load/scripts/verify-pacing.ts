@@ -73,7 +73,11 @@ export function verify(p: Plan): VerifyResult {
     const due = pending.filter((r) => nextOf(r) <= now);
     const responses = http.batch(due.map((r) => requestOf(p, r.op, tokens)) as never) as unknown as { status: number }[];
     const at = Date.now();
-    due.forEach((r, i) => r.calls.push({ tMs: at - r.t0, status: (responses[i] as { status: number }).status }));
+    due.forEach((r, i) => {
+      // The schedule counts from the first answer: the limiter saw the first call at the latest then.
+      if (r.calls.length === 0) r.t0 = at;
+      r.calls.push({ tMs: at - r.t0, status: (responses[i] as { status: number }).status });
+    });
   }
   const operations = runs.map((r) => ({ id: r.op.id, schedule: r.plan.pacing.schedule, verdict: verdictOf(r.plan, r.calls) }));
   return { outDir: p.outDir, operations, skipped, durationMs: Date.now() - started };
