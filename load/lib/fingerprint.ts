@@ -146,6 +146,8 @@ export class Fingerprinter {
   private sampleGapMs = 0;
   private maxSampleGapMs = 0;
   private windowLike: boolean | null = null;
+  /** The drains that show a window: a full bucket (ref), the last empty drain, the next full bucket. */
+  private windowRef: { ref: Drain; before: Drain; boundary: Drain } | null = null;
   private rateMeasured: number | null = null;
   private refillPausedMs: number | null = null;
   private rateSpan: { allowed: number; elapsedMs: number; refusals: number } | null = null;
@@ -260,7 +262,8 @@ export class Fingerprinter {
     let moved = false;
     let polls = 0;
     const schedule = (o: Observation): void => {
-      const hint = o.hints.retryAtMs ?? o.hints.resetAtMs;
+      // The full reset first (a full bucket gives a clean drain), else the time of the next call.
+      const hint = o.hints.resetAtMs ?? o.hints.retryAtMs;
       // The first advertised time passed and the call was still refused, or the advertised time jumped.
       const broken = promised !== null && o.status === 429 && o.tMs >= promised;
       if (hint !== null && lastHint !== null && (hint - lastHint >= SECOND || broken) && !moved) {
@@ -302,10 +305,30 @@ export class Fingerprinter {
   }
 
   // 3. Refill sampling ---------------------------------------------------------------------
-  private afterReopenDrain(d: Drain): void {
-    this.reopenDrain = d;
+  private afterReopenDrain(d: Drain, redrained = false): void {
     const B = this.burstObserved as number;
-    const S = (this.reopenMs as number) - ((this.exhaust as Drain).refusedMs as number);
+    const ex = this.exhaust as Drain;
+    // Time the bucket took from empty to this drain.
+    const S = d.firstMs - (redrained ? ((this.reopenDrain as Drain).refusedMs as number) : (ex.refusedMs as number));
+    this.reopenDrain = d;
+    if (!redrained && d.allowed < B / 2 && d.refusedMs !== null) {
+      // A partial reopening (a sliding log freeing the slots of a slow exhaustion one by one): rest
+      // until all of them are free and drain again, so the calls after it start from a clustered full bucket.
+      const spread = ex.refusedMs === null ? 0 : ex.refusedMs - ex.firstMs;
+      const first = d;
+      this.evidence.push(`partial reopening (${d.allowed} calls): resting ${Math.round(S + 2 * spread)} ms for a full bucket`);
+      this.action = {
+        kind: 'drain',
+        at: this.at((d.refusedMs as number) + S + 2 * spread),
+        phase: 'reopening',
+        cap: 2 * this.cfg.burstCap,
+        then: (again) => {
+          this.reopenDrain = first;
+          this.afterReopenDrain(again, true);
+        },
+      };
+      return;
+    }
     const r0 = d.allowed / Math.max(S, 1);
     // Spaced so that a continuous refill brings ~3 calls per drain, and a window shows empty drains.
     // S may overstate the refill time by the hint's rounding (up to 1 s): start short, and widen
@@ -341,8 +364,16 @@ export class Fingerprinter {
     const B = this.burstObserved as number;
     const counts = this.samples.map((s) => s.drain.allowed);
     const full = Math.max(2, Math.ceil(0.7 * B));
-    const fullAt = counts.findIndex((c, i) => c >= full && counts.slice(0, i).some((x) => x === 0));
-    if (fullAt !== -1 && counts.slice(0, fullAt).every((c) => c <= 1)) {
+    // A window: a full bucket drained, only empty drains, then a full bucket again.
+    const drains = [this.reopenDrain as Drain, ...this.samples.map((x) => x.drain)];
+    for (let i = 2; i < drains.length && !this.windowRef; i++) {
+      if ((drains[i] as Drain).allowed < full || (drains[i - 1] as Drain).allowed !== 0) continue;
+      let j = i - 1;
+      while (j > 0 && (drains[j] as Drain).allowed === 0) j--;
+      if ((drains[j] as Drain).allowed >= full || (j === 0 && (drains[0] as Drain).allowed >= 1))
+        this.windowRef = { ref: drains[j] as Drain, before: drains[i - 1] as Drain, boundary: drains[i] as Drain };
+    }
+    if (this.windowRef) {
       this.windowLike = true;
       return true;
     }
@@ -352,7 +383,7 @@ export class Fingerprinter {
       return true;
     }
     if (force || counts.length >= 20) {
-      this.windowLike = fullAt !== -1;
+      this.windowLike = false;
       return true;
     }
     return false;
@@ -404,10 +435,9 @@ export class Fingerprinter {
 
   // 4. Refine the window -------------------------------------------------------------------
   private refineWindow(): void {
-    const idx = this.samples.findIndex((s) => s.drain.allowed >= Math.max(2, Math.ceil(0.7 * (this.burstObserved as number))));
-    const boundary = this.samples[idx] as { drain: Drain };
-    const before = this.samples[idx - 1]?.drain ?? (this.reopenDrain as Drain);
-    const windowStart = (this.reopenDrain as Drain).firstMs;
+    const { ref, before, boundary: b } = this.windowRef as { ref: Drain; before: Drain; boundary: Drain };
+    const boundary = { drain: b };
+    const windowStart = ref.firstMs;
     const lo = before.firstMs - windowStart;
     const hi = boundary.drain.firstMs - windowStart;
     this.windowMeasured = hi;
@@ -616,7 +646,8 @@ export class Fingerprinter {
       if (halfBack) return 'sliding-window';
       return 'unknown';
     }
-    if (halfBack || (fullAgain && this.refillPausedMs !== null)) return 'sliding-window';
+    // A refill that waits for an aligned window is a sliding counter, whatever the split shows.
+    if (halfBack || this.refillPausedMs !== null) return 'sliding-window';
     if (fullAgain) return 'token-bucket';
     return 'unknown';
   }
