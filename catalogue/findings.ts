@@ -21,6 +21,13 @@ const defs: readonly FindingDefinition[] = [
     observedValues: ['post-only', 'get-accepted'],
   },
   {
+    id: 'headers.required-missing',
+    kind: 'gap',
+    statement:
+      'Published document: IM-CustomerNumber, IM-CountryCode and IM-CorrelationID are required request headers on every business call; whether the service refuses a call without one is not shown.',
+    observedValues: ['refused', 'accepted'],
+  },
+  {
     id: 'token.lifetime',
     kind: 'conflict',
     statement: 'Authentication 5: the token expires every 24 hours; the sample expires_in is 2592000 seconds (30 days).',
