@@ -1,6 +1,7 @@
 /**
- * The mock in a child process, for callers that block their own thread (the k6 test double waits
- * synchronously for HTTP answers, so the mock must not share its event loop).
+ * The mock in its own process, for callers that hand the event loop to something else: `npm run
+ * load` starts k6 (or the k6 test double, which waits synchronously for answers) beside it, and a
+ * mock sharing their process would stall whenever they block.
  */
 import { spawn } from 'node:child_process';
 import { createRequire } from 'node:module';
@@ -14,6 +15,8 @@ export interface MockProcessOptions {
   seed?: number;
   /** OpenAPI document whose schemas and examples give the response bodies. */
   openapi?: string;
+  /** More `npm run mock` arguments, e.g. `['--reset-unit', 'seconds']`. */
+  extraArgs?: string[];
   /** Longest wait for the mock to listen. Default 20 s. */
   startTimeoutMs?: number;
 }
@@ -26,6 +29,7 @@ export async function spawnMock(o: MockProcessOptions = {}): Promise<Omit<Runnin
   if (o.limits) args.push('--limits', JSON.stringify(o.limits));
   if (o.control) args.push('--control');
   if (o.openapi) args.push('--openapi', o.openapi);
+  if (o.extraArgs) args.push(...o.extraArgs);
   const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   const url = await new Promise<string>((resolve, reject) => {
