@@ -174,6 +174,18 @@ export const COMMANDS: Record<string, K6Step | OwnStep> = {
     about: 'arrival rate at a share of each limit, thresholds',
     after: printCapacity,
   },
+  plan: {
+    kind: 'own',
+    about: 'print the run plan (PLAN) for a remote target, e.g. for a k6-operator ConfigMap',
+    async run(_inputs, o) {
+      if (o.target === 'mock')
+        throw new Error('plan is for a remote target: pass --target <url> (the embedded mock gets its plan at run time)');
+      const baseUrl = o.target === 'sandbox' ? process.env.BASE_URL : o.target;
+      if (!baseUrl) throw new Error('--target sandbox needs BASE_URL (the base URL of the deployment)');
+      process.stdout.write(`${JSON.stringify(planFor(o, baseUrl, selectOperations(o, false), {}))}\n`);
+      return 0;
+    },
+  },
   merge: {
     kind: 'own',
     about: 'merge the manifests of a distributed probe (runner folders segment-*)',
@@ -224,6 +236,21 @@ function selectOperations(o: LoadOptions, isMock: boolean): Operation[] {
       })
     : all;
   return isMock ? ops : ops.filter((x) => x.readOnly);
+}
+
+function planFor(o: LoadOptions, baseUrl: string, ops: Operation[], limits: Record<string, number>, windowMs = 60_000): Plan {
+  return buildPlan({
+    baseUrl,
+    environment: o.environment,
+    windowMs,
+    ops,
+    limits,
+    outDir: o.reportsDir,
+    budget: Number(o.budget),
+    seed: 1,
+    ...(o.fraction !== undefined ? { fraction: Number(o.fraction) } : {}),
+    ...(o.duration !== undefined ? { duration: o.duration } : {}),
+  });
 }
 
 async function runK6Step(name: string, step: K6Step, o: LoadOptions): Promise<number> {
@@ -285,18 +312,7 @@ async function runK6Step(name: string, step: K6Step, o: LoadOptions): Promise<nu
       });
     }
     const baseUrl = mock?.url ?? (baseUrl0 as string);
-    const plan = buildPlan({
-      baseUrl,
-      environment: o.environment,
-      windowMs: isMock ? windowMs : 60_000,
-      ops,
-      limits,
-      outDir: o.reportsDir,
-      budget: Number(o.budget),
-      seed: 1,
-      ...(o.fraction !== undefined ? { fraction: Number(o.fraction) } : {}),
-      ...(o.duration !== undefined ? { duration: o.duration } : {}),
-    });
+    const plan = planFor(o, baseUrl, ops, limits, isMock ? windowMs : 60_000);
     // k6 run passes the system environment to __ENV; the plan holds no secrets.
     env.PLAN = JSON.stringify(plan);
     console.log(

@@ -1,8 +1,12 @@
 /**
  * What a run says when it ends, from k6's handleSummary data: every threshold's verdict, a JUnit
  * report of them for CI systems, and the capacity table per operation. Pure TypeScript (no k6
- * imports), so Node tests check it against hand-made summaries.
+ * imports), so Node tests check it against hand-made summaries. capacity.json's shape is the one
+ * the report page reads.
  */
+import type { CapacityResult, CapacityRow, ThresholdVerdict } from '../../reporting/capacity-section';
+
+export type { CapacityResult, CapacityRow, ThresholdVerdict };
 
 export interface SummaryMetric {
   type: string;
@@ -13,12 +17,6 @@ export interface SummaryMetric {
 export interface SummaryData {
   metrics?: Record<string, SummaryMetric>;
   state?: { testRunDurationMs?: number };
-}
-
-export interface ThresholdVerdict {
-  metric: string;
-  expression: string;
-  ok: boolean;
 }
 
 export function thresholdVerdicts(data: SummaryData): ThresholdVerdict[] {
@@ -49,31 +47,6 @@ export interface CapacityTarget {
   /** Iterations (one request each) per second the scenario asked for. */
   targetRate: number;
   durationSec: number;
-}
-
-export interface CapacityRow {
-  id: string;
-  targetRate: number;
-  /** Requests per second the target answered, over the scenario's duration. */
-  achievedRate: number | null;
-  requests: number;
-  p50Ms: number | null;
-  p95Ms: number | null;
-  p99Ms: number | null;
-  status429: number;
-  /** Failed requests other than 429 (network errors, 4xx, 5xx). */
-  errors: number;
-  thresholds: ThresholdVerdict[];
-  verdict: 'passed' | 'failed';
-}
-
-export interface CapacityResult {
-  script: 'capacity';
-  verdict: 'passed' | 'failed';
-  durationMs: number;
-  operations: CapacityRow[];
-  /** Thresholds not tied to one operation. */
-  thresholds: ThresholdVerdict[];
 }
 
 /** The submetric key k6 uses in the summary for a tag filter. */

@@ -37,9 +37,8 @@ test.describe('the k6 test double command line', () => {
     const json = test.info().outputPath('points.json');
     const r = await k6(['run', '--quiet', '--summary-export', exported, '--out', `json=${json}`, f]);
     expect(r.code, r.stderr).toBe(0);
-    const out = JSON.parse(r.stdout) as Record<string, { values: { count: number }; thresholds: Record<string, { ok: boolean }> }> & {
-      segment: null;
-    };
+    type Sub = { values: { count: number }; thresholds: Record<string, { ok: boolean }> };
+    const out = JSON.parse(r.stdout) as { steady: Sub; ramp: Sub; segment: string | null };
     // 20/s for 1 s; a ramp from 0 to 20/s over 1 s starts 10.
     expect(out.steady.values.count).toBe(20);
     expect(out.ramp.values.count).toBe(10);
