@@ -5,7 +5,7 @@
  */
 import { spawn } from 'node:child_process';
 import { createRequire } from 'node:module';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { RunningMock } from './server';
 
 export interface MockProcessOptions {
@@ -23,9 +23,10 @@ export interface MockProcessOptions {
 
 export async function spawnMock(o: MockProcessOptions = {}): Promise<Omit<RunningMock, 'app'>> {
   const require = createRequire(import.meta.url);
-  const tsx = require.resolve('tsx/cli');
+  // tsx as an import hook rather than its CLI: one process, which close() stops directly.
+  const tsx = pathToFileURL(require.resolve('tsx')).href;
   const script = fileURLToPath(new URL('../scripts/mock.ts', import.meta.url));
-  const args = [tsx, script, '--port', '0', '--window-ms', String(o.windowMs ?? 60_000), '--seed', String(o.seed ?? 1)];
+  const args = ['--import', tsx, script, '--port', '0', '--window-ms', String(o.windowMs ?? 60_000), '--seed', String(o.seed ?? 1)];
   if (o.limits) args.push('--limits', JSON.stringify(o.limits));
   if (o.control) args.push('--control');
   if (o.openapi) args.push('--openapi', o.openapi);

@@ -15,6 +15,7 @@ import { spawnMock } from '../mock/process';
 import { buildLoadScripts, bundleDir, type LoadScript } from './load-build';
 import { mergeManifests, segmentDirs, writeMerged } from './load-merge';
 import type { Plan, PlannedOperation } from '../load/scripts/common';
+import { durationMs } from '../load/scripts/duration';
 
 export const K6_HELP = [
   'k6 was not found: set K6_BIN to the k6 binary or put k6 on PATH (k6 v0.46 or later, v1.x included).',
@@ -114,6 +115,7 @@ export interface LoadOptions {
   mockArgs?: string;
   webDashboard: boolean;
   webDashboardExport?: string;
+  maxDuration: string;
 }
 
 /** What a k6 command needs after k6 ended: the files it wrote. */
@@ -212,16 +214,32 @@ export function k6Args(bundle: string, o: LoadOptions, summaryExport: string): s
   return args;
 }
 
-/** Runs k6 as a child process and resolves with its exit code; the event loop stays free meanwhile. */
-export function runK6(bin: string, args: string[], env: NodeJS.ProcessEnv): Promise<number> {
+/** k6's exit code for a run stopped from outside (ExternalAbort). */
+const EXTERNAL_ABORT = 105;
+
+/**
+ * Runs k6 as a child process and resolves with its exit code; the event loop stays free meanwhile.
+ * A run longer than maxMs is stopped (SIGTERM, then SIGKILL 10 s later) and ends with 105.
+ */
+export function runK6(bin: string, args: string[], env: NodeJS.ProcessEnv, maxMs: number): Promise<number> {
   return new Promise((resolve, reject) => {
     const child = spawn(bin, args, { stdio: 'inherit', env });
-    const stop = () => child.kill('SIGTERM');
+    let timedOut = false;
+    const stop = () => {
+      child.kill('SIGTERM');
+      setTimeout(() => child.kill('SIGKILL'), 10_000).unref();
+    };
+    const timer = setTimeout(() => {
+      timedOut = true;
+      console.error(`load: k6 ran longer than ${maxMs / 1000} s (--max-duration); stopping it`);
+      stop();
+    }, maxMs);
     process.once('SIGTERM', stop);
     child.on('error', (e) => reject(new Error(`could not start k6 (${bin}): ${e.message}`)));
-    child.on('exit', (code, signal) => {
+    child.on('exit', (code) => {
+      clearTimeout(timer);
       process.off('SIGTERM', stop);
-      resolve(code ?? (signal ? 128 + 15 : 1));
+      resolve(timedOut ? EXTERNAL_ABORT : (code ?? EXTERNAL_ABORT));
     });
   });
 }
@@ -273,6 +291,7 @@ async function runK6Step(name: string, step: K6Step, o: LoadOptions): Promise<nu
     console.error('load: --target sandbox needs BASE_URL (the base URL of the deployment)');
     return 2;
   }
+  if (o.duration) durationMs(o.duration);
   const ops = selectOperations(o, isMock);
   const windowMs = Number(o.windowMs);
   const limits = o.randomLimits !== undefined ? randomLimits(ops, Number(o.randomLimits)) : {};
@@ -319,7 +338,7 @@ async function runK6Step(name: string, step: K6Step, o: LoadOptions): Promise<nu
       `load: ${name} on ${isMock ? `the embedded mock ${baseUrl} (window ${windowMs} ms)` : baseUrl}, ${ops.length} operations, ${buildNote}, k6 ${k6}`,
     );
     const summaryExport = o.summaryExport ?? join(o.reportsDir, `${step.bundle}-k6-summary.json`);
-    const exitCode = await runK6(k6, k6Args(bundle, o, summaryExport), env);
+    const exitCode = await runK6(k6, k6Args(bundle, o, summaryExport), env, durationMs(o.maxDuration));
     step.after?.({ reportsDir: o.reportsDir, exitCode });
     if (exitCode === 99) console.error(`load: ${name}: k6 exit 99, thresholds crossed (see the table above and ${summaryExport})`);
     else if (exitCode !== 0) console.error(`load: ${name}: k6 exited with ${exitCode}`);
@@ -358,6 +377,7 @@ async function main(): Promise<number> {
     .option('--web-dashboard-export <file>', "k6's dashboard HTML report (K6_WEB_DASHBOARD_EXPORT; k6 v0.49+)")
     .option('--execution-segment <segment>', "k6's --execution-segment, e.g. 0:1/3 (probes take that share of the operations)")
     .option('--execution-segment-sequence <seq>', "k6's --execution-segment-sequence, e.g. 0,1/3,2/3,1")
+    .option('--max-duration <d>', 'stop k6 after this long (exit 105)', '30m')
     .option('--bundle-dir <dir>', 'bundle directory (default LOAD_BUNDLE_DIR, else dist/load)')
     .option('--skip-build', 'use the bundles already in the bundle directory', false)
     .option('--openapi <file>', 'embedded mock: answer with bodies from this OpenAPI document (default: OPENAPI)', process.env.OPENAPI)

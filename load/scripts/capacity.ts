@@ -10,6 +10,7 @@ import { Counter } from 'k6/metrics';
 import exec from 'k6/execution';
 import { arrivalRate, SHAPES } from '../lib/shapes';
 import { fetchTokens, plan, requestOf, type Tokens } from './common';
+import { durationMs } from './duration';
 import { capacityResult, capacityTable, junitXml, opKey, type CapacityTarget } from './summary';
 
 const p = plan();
@@ -18,18 +19,10 @@ const fraction = p.fraction ?? shape.fraction;
 const duration = p.duration ?? shape.duration;
 const status429 = new Counter('capacity_429');
 
-/** Seconds of a k6 duration such as `1m`, `30s`, `1m30s`, `500ms`. */
-function seconds(d: string): number {
-  let total = 0;
-  const re = /(\d+(?:\.\d+)?)(ms|s|m|h)/g;
-  for (let m = re.exec(d); m; m = re.exec(d)) total += Number(m[1]) * (m[2] === 'ms' ? 0.001 : m[2] === 's' ? 1 : m[2] === 'm' ? 60 : 3600);
-  return total;
-}
-
 const targets: CapacityTarget[] = p.operations.map((op) => ({
   id: op.id,
   targetRate: arrivalRate(op.catalogueLimit, p.windowMs, fraction),
-  durationSec: seconds(duration),
+  durationSec: durationMs(duration) / 1000,
 }));
 
 const scenarios: Record<string, object> = {};

@@ -91,6 +91,15 @@ test.describe('npm run load with k6 as K6_BIN', () => {
     expect(existsSync(out)).toBe(true);
   });
 
+  test('should stop k6 after --max-duration with k6 exit code 105', async () => {
+    const dir = test.info().outputPath();
+    const started = Date.now();
+    const r = await load(dir, ['capacity', '--duration', '60s', '--max-duration', '2s', '--ops', 'catalog.search']);
+    expect(r.code, r.stderr + r.stdout).toBe(105);
+    expect(r.stderr).toMatch(/k6 ran longer than 2 s \(--max-duration\); stopping it/);
+    expect(Date.now() - started).toBeLessThan(30_000);
+  });
+
   test('should say how to install k6 when K6_BIN is not an executable', async () => {
     const dir = test.info().outputPath();
     const notExecutable = join(dir, 'k6');
