@@ -3,10 +3,12 @@
  * fixtures, passed as __ENV.PLAN), tokens from the shared token logic, and request building.
  */
 import http from 'k6/http';
+import exec from 'k6/execution';
 import type { RefinedResponse, ResponseType } from 'k6/http';
 import { buildTokenRequest, parseTokenResponse } from '../../clients/token-core';
 import type { Family, EnvironmentName } from '../../catalogue';
 import { header, intHeader, type Sample } from '../lib/probe';
+import { segmentDirName, shareOf } from './segment';
 
 export interface PlannedOperation {
   id: string;
@@ -40,6 +42,18 @@ export function plan(): Plan {
   if (!raw)
     throw new Error('PLAN is not set: run the scripts through `npm run load -- <script>`, which builds the plan from the catalogue');
   return JSON.parse(raw) as Plan;
+}
+
+/**
+ * This runner's share of the plan: in a distributed run (k6-operator `parallelism`, or `k6 run
+ * --execution-segment`) each runner gets a disjoint slice of the operations and writes under
+ * `<outDir>/segment-<from>-<to>`, so one app's quota is spent once per operation. LOAD_SEGMENT sets
+ * a segment by hand. Call from setup() or an iteration: k6 refuses execution details in the init context.
+ */
+export function runnerPlan(p: Plan = plan()): Plan {
+  const segment = exec.test.options.executionSegment || __ENV.LOAD_SEGMENT;
+  if (!segment) return p;
+  return { ...p, operations: shareOf(p.operations, segment), outDir: `${p.outDir}/${segmentDirName(segment)}` };
 }
 
 export type Tokens = Partial<Record<Family, string>>;
