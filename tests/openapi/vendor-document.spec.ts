@@ -27,6 +27,34 @@ function sampleValue(schema: Record<string, unknown> | undefined, example: unkno
   return type === 'boolean' ? 'true' : type === 'integer' || type === 'number' ? '1' : 'certification';
 }
 
+type Schema = { properties?: Record<string, Schema>; items?: Schema; allOf?: Schema[]; oneOf?: Schema[]; anyOf?: Schema[] };
+
+/**
+ * Fields of an answer (every key at every depth) and how many of them the schema declares: what a
+ * client generated from the document keeps of the answer.
+ */
+export function declaredFields(schema: Schema | undefined, value: unknown): { fields: number; declared: number } {
+  let fields = 0;
+  let declared = 0;
+  const walk = (s: Schema | undefined, v: unknown): void => {
+    const parts = s ? [s, ...(s.allOf ?? []), ...(s.oneOf ?? []).slice(0, 1), ...(s.anyOf ?? []).slice(0, 1)] : [];
+    if (Array.isArray(v)) {
+      const items = parts.find((p) => p.items)?.items;
+      for (const x of v) walk(items, x);
+      return;
+    }
+    if (!v || typeof v !== 'object') return;
+    for (const [k, x] of Object.entries(v)) {
+      fields += 1;
+      const sub = parts.find((p) => p.properties?.[k])?.properties?.[k];
+      if (sub) declared += 1;
+      walk(sub, x);
+    }
+  };
+  walk(schema, value);
+  return { fields, declared };
+}
+
 /** The document's request for an operation, with the mock's ids where the operation needs one. */
 function documentRequest(c: OpenApiContract, op: Operation) {
   const documented = c.documentedPath(op.id) as { method: string; path: string };
@@ -95,9 +123,20 @@ test.describe('the published document through the mock', () => {
       });
       expect(res.statusCode, `${op.id} ${r.method} ${r.path}: ${res.body.slice(0, 500)}`).toBeGreaterThanOrEqual(200);
       expect(res.statusCode, `${op.id} ${r.method} ${r.path}: ${res.body.slice(0, 500)}`).toBeLessThan(300);
-      const v = c.validateResponse(op.id, res.statusCode, res.body ? JSON.parse(res.body) : undefined);
+      const answer: unknown = res.body ? JSON.parse(res.body) : undefined;
+      const v = c.validateResponse(op.id, res.statusCode, answer);
       expect(v.errors, `${op.id}: the answer matches the document's ${res.statusCode} schema`).toEqual([]);
-      report.push(`${op.id}: ${res.statusCode}, body from ${r.bodySource}, ${v.validated ? 'validated' : 'no documented schema'}`);
+      // A client generated from the document keeps the fields its schema declares: at least 90 % of ours.
+      const kept = declaredFields(c.responseSchema(op.id) as Schema | undefined, answer);
+      if (v.validated && kept.fields) {
+        expect(
+          kept.declared / kept.fields,
+          `${op.id}: ${kept.declared} of ${kept.fields} answer fields are declared by the document`,
+        ).toBeGreaterThanOrEqual(0.9);
+      }
+      report.push(
+        `${op.id}: ${res.statusCode}, body from ${r.bodySource}, ${v.validated ? `validated, ${kept.declared}/${kept.fields} fields declared` : 'no documented schema'}`,
+      );
     }
     test.info().annotations.push({ type: 'document-operations', description: report.join('\n') });
     await app.close();
