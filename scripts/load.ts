@@ -9,7 +9,8 @@ import { spawn } from 'node:child_process';
 import { accessSync, constants, existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { delimiter, join } from 'node:path';
 import { allOperations, familyBase, fillPath, limitFor, type EnvironmentName, type Operation } from '../catalogue';
-import { knownIds, requestBody, validQuery } from '../fixtures';
+import { knownIds, requestFor } from '../fixtures';
+import { imHeadersFrom } from '../clients/config';
 import { DEFAULT_APPS } from '../mock/app';
 import { spawnMock } from '../mock/process';
 import { buildLoadScripts, bundleDir, type LoadScript } from './load-build';
@@ -68,15 +69,18 @@ export function buildPlan(o: {
   duration?: string;
 }): Plan {
   const ids = knownIds(o.seed);
+  const im = imHeadersFrom(process.env);
   const operations: PlannedOperation[] = o.ops.map((op) => {
-    const body = requestBody(op.id, o.seed);
+    const r = requestFor(op, o.seed, 0, ids);
+    const body = r.body;
     return {
       id: op.id,
       family: op.family,
       method: op.method,
       pathTemplate: op.path,
-      path: `${familyBase(op.family, o.environment)}${fillPath(op.path, ids)}`,
-      query: new URLSearchParams(validQuery(op.id, o.seed)).toString(),
+      path: `${familyBase(op.family, o.environment)}${fillPath(op.path, { ...ids, ...r.params })}`,
+      query: new URLSearchParams(r.query).toString(),
+      headers: Object.fromEntries(op.requiredHeaders.filter((h) => im[h] !== undefined).map((h) => [h, im[h] as string])),
       body: body === undefined ? (op.jsonBody ? '{}' : null) : JSON.stringify(body),
       catalogueLimit: limitFor(op, o.limits),
     };

@@ -7,8 +7,15 @@ import exec from 'k6/execution';
 import type { RefinedResponse, ResponseType } from 'k6/http';
 import { buildTokenRequest, parseTokenResponse } from '../../clients/token-core';
 import type { Family, EnvironmentName } from '../../catalogue';
+import { IM_HEADERS } from '../../catalogue/rules';
 import { header, intHeader, type Sample } from '../lib/probe';
 import { segmentDirName, shareOf } from './segment';
+
+/** A fresh UUID-shaped correlation id per request (k6 has no crypto.randomUUID on every version). */
+export function correlationId(): string {
+  const hex = (n: number) => Array.from({ length: n }, () => Math.floor(Math.random() * 16).toString(16)).join('');
+  return `${hex(8)}-${hex(4)}-4${hex(3)}-a${hex(3)}-${hex(12)}`;
+}
 
 export interface PlannedOperation {
   id: string;
@@ -22,6 +29,8 @@ export interface PlannedOperation {
   body: string | null;
   /** Limit per window from the catalogue (used when the target advertises none). */
   catalogueLimit: number;
+  /** The published request headers the operation requires (IM-*, from the configuration); IM-CorrelationID is added per request. */
+  headers?: Record<string, string>;
 }
 
 export interface Plan {
@@ -77,7 +86,12 @@ export function fetchTokens(p: Plan): Tokens {
 export type BatchRequest = [string, string, string | null, { headers: Record<string, string>; tags: Record<string, string> }];
 
 export function requestOf(p: Plan, op: PlannedOperation, tokens: Tokens): BatchRequest {
-  const headers: Record<string, string> = { Authorization: `Bearer ${tokens[op.family] ?? ''}`, Accept: 'application/json' };
+  const headers: Record<string, string> = {
+    ...(op.headers ?? {}),
+    [IM_HEADERS.correlationId]: correlationId(),
+    Authorization: `Bearer ${tokens[op.family] ?? ''}`,
+    Accept: 'application/json',
+  };
   if (op.body !== null) headers['Content-Type'] = 'application/json';
   return [op.method, `${p.baseUrl}${op.path}${op.query ? `?${op.query}` : ''}`, op.body, { headers, tags: { operation: op.id } }];
 }
