@@ -284,8 +284,8 @@ export class LimiterSet {
     return (operationId !== undefined ? this.o.byOperation?.[operationId] : undefined) ?? this.o.default ?? 'fixed';
   }
 
-  consume(key: string, limit: number, opts?: ConsumeOptions, operationId?: string): AlgorithmDecision {
-    const algorithm = this.algorithmOf(operationId);
+  consume(key: string, limit: number, opts?: ConsumeOptions): AlgorithmDecision {
+    const algorithm = this.algorithmOf(opts?.operationId);
     let l = this.limiters.get(algorithm);
     if (!l) {
       l = createLimiter(algorithm, this.clock, this.windowMs, { countRefused: this.o.countRefused ?? false });

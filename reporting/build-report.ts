@@ -9,6 +9,7 @@ import { findingDefinitions, type Finding, type LimitsManifestEntry, type Operat
 import { redact } from '../clients/redact';
 import { diffRuns, type RunDiff } from './diff';
 import { renderRateLimitSection, type FingerprintRow, type FingerprintTimeline } from './rate-limit-section';
+import { capacitySection, type CapacityResult } from './capacity-section';
 
 export interface BuildReportOptions {
   /** Directory with summary.json (and load/). Default reports. */
@@ -71,6 +72,7 @@ export function renderReport(
   limits: LimitsManifestEntry[] | undefined,
   timeline: Timeline | undefined,
   diff: RunDiff | undefined,
+  load: { capacity?: CapacityResult } = {},
 ): string {
   const require = createRequire(import.meta.url);
   // The package's exports hide the UMD build: locate it next to the main entry (dist/).
@@ -176,6 +178,7 @@ ${diffHtml}
 <section><h2>Operations</h2><table id="operations"><thead><tr><th>family</th><th>method</th><th>path</th><th>env</th><th>contract</th><th>shape</th><th>headers</th><th>auth</th><th>advertised limit</th><th>measured limit</th><th>reset error ms</th><th>latency p50 / p95 ms</th><th>evidence</th></tr></thead><tbody>
 ${rows}
 </tbody></table>${evidence}</section>
+${capacitySection(load.capacity, esc)}
 <section><h2>Findings ledger: where the spec conflicts or is silent, what this target does</h2><table id="findings"><thead><tr><th>finding</th><th>spec statement</th><th>observed</th><th>evidence</th><th>policy</th></tr></thead><tbody>
 ${ledger}
 </tbody></table></section>
@@ -224,6 +227,7 @@ export async function buildReport(o: BuildReportOptions = {}): Promise<BuildRepo
     writeFileSync(diffPath, redact(JSON.stringify(diff, null, 2)));
   }
   const htmlPath = o.outFile ?? join(dir, 'index.html');
-  writeFileSync(htmlPath, renderReport(summary, findings, limits, timeline, diff));
+  const capacity = readJson<CapacityResult>(join(dir, 'load', 'capacity.json'));
+  writeFileSync(htmlPath, renderReport(summary, findings, limits, timeline, diff, capacity ? { capacity } : {}));
   return { htmlPath, ...(diffPath ? { diffPath } : {}), ...(diff ? { diff } : {}) };
 }

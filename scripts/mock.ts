@@ -23,7 +23,11 @@ const program = new Command()
   .option('--control', 'serve the /__mock control API', false)
   .option('--drift <ids>', `comma-separated drift modes (${DRIFT_MODES.length} known; see mock/drift.ts)`, '')
   .option('--reset-unit <unit>', 'X-RateLimit-Reset as "epoch" or "seconds"', 'epoch')
-  .option('--token-get <mode>', 'token by GET: "reject" (405) or "accept"', 'reject')
+  .option(
+    '--token-get <mode>',
+    'token by GET with query parameters: "accept" (how the distributor\'s clients ask) or "reject" (405)',
+    'accept',
+  )
   .option('--limits <json>', 'per-operation limit overrides as JSON, e.g. {"orders.create":5}')
   .option('--vendor-operations <list>', 'vendor operations, e.g. "GET /orders/search, GET /orders/{orderNumber}"')
   .option('--openapi <file>', 'generate response bodies from an OpenAPI document')
@@ -71,12 +75,11 @@ async function main(): Promise<void> {
     resetUnit: o.resetUnit,
     tokenGet: o.tokenGet,
     logger: o.log,
-    countRefused: o.countRefused,
   };
   if (!(HEADER_FAMILIES as readonly string[]).includes(o.headers))
     throw new Error(`--headers must be one of ${HEADER_FAMILIES.join(', ')}, received "${o.headers}"`);
   opts.headers = o.headers as HeaderFamily;
-  if (o.limiter) opts.limiter = parseLimiterSpec(o.limiter);
+  if (o.limiter || o.countRefused) opts.algorithms = { ...(o.limiter ? parseLimiterSpec(o.limiter) : {}), countRefused: o.countRefused };
   if (o.limits) {
     try {
       opts.limits = JSON.parse(o.limits) as Record<string, number>;

@@ -5,7 +5,7 @@
  * threshold, so k6 exits non-zero.
  */
 import { Counter } from 'k6/metrics';
-import { plan } from './common';
+import { runnerPlan } from './common';
 import { manifestOf, probeSummary, runFingerprint, unresolved, type ProbeResult } from './probe';
 
 const probeUnresolved = new Counter('probe_unresolved');
@@ -18,7 +18,7 @@ export const options = {
 };
 
 export function setup(): ProbeResult {
-  const r = runFingerprint(plan());
+  const r = runFingerprint(runnerPlan());
   probeUnresolved.add(unresolved(manifestOf(r)).length);
   return r;
 }
