@@ -137,6 +137,9 @@ export class Fingerprinter {
   private burstObserved: number | null = null;
   /** Continuous refill: the burst less the calls refilled during the exhaustion. */
   private burstRefilled: number | null = null;
+  /** A drain after a rest long enough to fill the bucket (after a partial reopening). */
+  private restedDrain: Drain | null = null;
+  private restFromMs: number | null = null;
   private exhaust: Drain | null = null;
   private firstHints: RateLimitHints | null = null;
   private refusedMovesHint: boolean | null = null;
@@ -324,6 +327,8 @@ export class Fingerprinter {
         cap: 2 * this.cfg.burstCap,
         then: (again) => {
           this.reopenDrain = first;
+          this.restedDrain = again;
+          this.restFromMs = first.refusedMs;
           this.afterReopenDrain(again, true);
         },
       };
@@ -660,7 +665,15 @@ export class Fingerprinter {
     const refill = (this.rateMeasured ?? 0) * (lastAllowed - d.firstMs);
     const advertised = this.firstHints?.limit ?? null;
     if (advertised !== null && B >= advertised && B <= advertised + Math.ceil(refill) + 1) return advertised;
-    return Math.max(1, B - Math.floor(refill));
+    // The drain after a rest started from a full bucket too; its calls came faster (warm), so it refilled less.
+    const fromExhaustion = B - Math.floor(refill);
+    const rested = this.restedDrain;
+    const r = this.rateMeasured ?? 0;
+    // Only a rest long enough to refill the whole bucket makes its drain a burst.
+    const restMs = rested ? rested.firstMs - (this.restFromMs ?? rested.firstMs) : 0;
+    const full = rested !== null && rested.refusedMs !== null && restMs * r >= 1.1 * fromExhaustion;
+    const fromRest = full ? rested.allowed - Math.floor(r * ((rested.refusedMs as number) - rested.firstMs)) : Infinity;
+    return Math.max(1, Math.min(fromExhaustion, fromRest));
   }
 
   private burst(): number | null {

@@ -74,7 +74,10 @@ test.describe('rate-limit fingerprint end to end in the k6 test double', () => {
         const label = `${mode.limiter}/${headers} ${e.id} (L=${L})\n${(e.evidence ?? []).join('\n')}`;
         expect(e.verdict, label).toBeNull();
         expect(e.algorithm, label).toBe(mode.algorithm);
-        expect(e.burst, label).toBe(L);
+        // Without headers a weighted counter's exhaustion can straddle its aligned windows (a slow client
+        // passes more than a full bucket) and nothing tells the two apart: at least the limit, never less.
+        if (mode.limiter === 'sliding-counter' && headers === 'none') expect(e.burst as number, label).toBeGreaterThanOrEqual(L);
+        else expect(e.burst, label).toBe(L);
         const sustained = e.sustainedPerSecond as number;
         if (mode.limiter === 'sliding-counter') {
           // Drains get fewer calls from a weighted counter than even pacing does: read low (safe), never high.
@@ -114,11 +117,12 @@ test.describe('rate-limit fingerprint end to end in the k6 test double', () => {
     test.setTimeout(120_000);
     const out = mkdtempSync(join(tmpdir(), 'fingerprint-count-refused-'));
     const capMs = 4000;
+    const MAX_MS = 15 * WINDOW_MS;
     const ran = await probe(
       'probe-reset',
       out,
       ['--limiter', 'sliding-log', '--count-refused', '--headers', 'none'],
-      ['--probe-wait-ms', String(capMs), '--probe-max-ms', String(6 * WINDOW_MS)],
+      ['--probe-wait-ms', String(capMs), '--probe-max-ms', String(MAX_MS)],
     );
     // k6's exit code for crossed thresholds: probe_unresolved counts the operations without a result.
     expect(ran.r.code, ran.r.stdout + ran.r.stderr).toBe(99);
@@ -129,7 +133,7 @@ test.describe('rate-limit fingerprint end to end in the k6 test double', () => {
       expect(e.algorithm).toBe('unknown');
       expect(e.refusedCallsCount).toBe(true);
       expect(e.pacing).toBeNull();
-      expect(e.durationMs as number, `${e.id} within its caps`).toBeLessThanOrEqual(capMs + 6 * WINDOW_MS);
+      expect(e.durationMs as number, `${e.id} within its caps`).toBeLessThanOrEqual(MAX_MS);
       expect(e.requestsSpent, e.id).toBeLessThanOrEqual(10 * (LIMITS[e.id] as number));
     }
     console.log(
