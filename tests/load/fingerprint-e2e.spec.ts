@@ -13,7 +13,7 @@ import type { FingerprintManifestEntry } from '../../load/scripts/probe';
 import type { VerifyResult } from '../../load/scripts/verify-pacing';
 import { load } from './run';
 
-const WINDOW_MS = 1200;
+const WINDOW_MS = 2000;
 const SEED = 92;
 /** One operation per algorithm, side by side in one mock (`--limiter <op>=<algorithm>`). */
 const ALGORITHMS = {
