@@ -181,7 +181,7 @@ export const COMMANDS: Record<string, K6Step | OwnStep> = {
     kind: 'k6',
     bundle: 'probe-reset',
     spendsQuota: true,
-    about: "identify each limiter (algorithm, burst, sustained rate, window, pacing); exit 99 for an operation without a result",
+    about: 'identify each limiter (algorithm, burst, sustained rate, window, pacing); exit 99 for an operation without a result',
     after: printManifest,
     planExtras: (o) => ({
       ...(o.probeWaitMs !== undefined ? { probeWaitMs: Number(o.probeWaitMs) } : {}),
@@ -192,7 +192,7 @@ export const COMMANDS: Record<string, K6Step | OwnStep> = {
     kind: 'k6',
     bundle: 'verify-pacing',
     spendsQuota: true,
-    about: "run each operation at the pacing of the probe-reset manifest: 0 429s and >= 90 % of the measured rate, else exit 99",
+    about: 'run each operation at the pacing of the probe-reset manifest: 0 429s and >= 90 % of the measured rate, else exit 99',
     after: (c) => {
       const f = join(c.reportsDir, 'pacing.json');
       if (existsSync(f)) console.log(`load: pacing verdicts ${f}`);
