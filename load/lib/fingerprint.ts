@@ -455,6 +455,7 @@ export class Fingerprinter {
     const from = t0 + lo - this.fineMs;
     const until = t0 + hi + 2 * this.fineMs;
     let polls = 0;
+    let lastRefused: number | null = null;
     const poll = (at: number): void => {
       this.action = {
         kind: 'poll',
@@ -463,10 +464,13 @@ export class Fingerprinter {
         then: (o) => {
           polls += 1;
           if (o.status !== 429) {
-            this.windowMeasured = o.tMs - t0;
-            this.windowPrecise = true;
+            // A late call (a stalled client) leaves the reopening anywhere since the last refusal: its middle.
+            const gap = lastRefused === null ? 0 : o.tMs - lastRefused;
+            const late = gap > 2 * this.fineMs;
+            this.windowMeasured = Math.round((late ? o.tMs - gap / 2 : o.tMs) - t0);
+            this.windowPrecise = !late;
             this.evidence.push(
-              `window ${this.windowMeasured} ms: reopened again ${this.windowMeasured} ms after the previous full bucket (${polls} fine polls)`,
+              `window ${this.windowMeasured} ms${late ? ` ±${Math.round(gap / 2)} ms (a call came ${Math.round(gap)} ms after the previous refusal)` : ''}: reopened again after the previous full bucket (${polls} fine polls)`,
             );
             return this.splitFrom(o.tMs, this.windowMeasured, 1);
           }
@@ -475,6 +479,7 @@ export class Fingerprinter {
               `no reopening between +${lo} and +${hi} ms after the previous full bucket although the sampling saw one there (${polls} polls); refused calls appear to count`,
             );
           }
+          lastRefused = o.tMs;
           poll(o.tMs + this.fineMs);
         },
       };
