@@ -147,6 +147,22 @@ export function tokenTransport(api: ApiClient, baseUrl: string): TokenTransport 
   };
 }
 
+/** Keeps the IM-CorrelationID of the last three requests of the running check, for its evidence in the summary. */
+function keepCorrelationId(res: ApiResponse): void {
+  let info: TestInfo;
+  try {
+    info = base.info();
+  } catch {
+    return; // outside a test (fixture set-up)
+  }
+  const kept = info.annotations.filter((a) => a.type === 'correlation-id');
+  if (kept.length >= 3) info.annotations.splice(info.annotations.indexOf(kept[0] as (typeof kept)[number]), 1);
+  info.annotations.push({
+    type: 'correlation-id',
+    description: `${res.method} ${res.url} → ${res.status}: IM-CorrelationID ${res.correlationId}`,
+  });
+}
+
 /** Marks the running test as blocked by the environment (not a contract failure) and stops it. */
 export function blocked(info: TestInfo, reason: string): never {
   info.annotations.push({ type: 'blocked', description: reason });
@@ -266,6 +282,7 @@ export const test = base.extend<object, WorkerFixtures>({
         maxBodyBytes: cfg.maxBodyBytes,
         extraHeaders: cfg.extraHeaders,
         imHeaders: cfg.imHeaders,
+        onExchange: keepCorrelationId,
       });
       const tokens = new TokenClient({
         baseUrl: target.baseUrl,
