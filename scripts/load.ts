@@ -9,7 +9,8 @@ import { spawn } from 'node:child_process';
 import { accessSync, constants, existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { delimiter, join } from 'node:path';
 import { allOperations, familyBase, fillPath, limitFor, type EnvironmentName, type Operation } from '../catalogue';
-import { knownIds, requestBody, validQuery } from '../fixtures';
+import { requestFor } from '../fixtures';
+import { imHeadersFrom } from '../clients/config';
 import { DEFAULT_APPS } from '../mock/app';
 import { spawnMock } from '../mock/process';
 import { buildLoadScripts, bundleDir, type LoadScript } from './load-build';
@@ -66,19 +67,21 @@ export function buildPlan(o: {
   seed: number;
   fraction?: number;
   duration?: string;
+  /** Headers of every business call (the published IM-* headers); IM-CorrelationID is added per request. */
+  headers?: Record<string, string>;
 }): Plan {
-  const ids = knownIds(o.seed);
   const operations: PlannedOperation[] = o.ops.map((op) => {
-    const body = requestBody(op.id, o.seed);
+    const parts = requestFor(op, o.seed);
     return {
       id: op.id,
       family: op.family,
       method: op.method,
       pathTemplate: op.path,
-      path: `${familyBase(op.family, o.environment)}${fillPath(op.path, ids)}`,
-      query: new URLSearchParams(validQuery(op.id, o.seed)).toString(),
-      body: body === undefined ? (op.jsonBody ? '{}' : null) : JSON.stringify(body),
+      path: `${familyBase(op.family, o.environment)}${fillPath(op.path, parts.params)}`,
+      query: new URLSearchParams(parts.query).toString(),
+      body: parts.body === undefined ? (op.jsonBody ? '{}' : null) : JSON.stringify(parts.body),
       catalogueLimit: limitFor(op, o.limits),
+      ...(parts.headers ? { headers: parts.headers } : {}),
     };
   });
   return {
@@ -88,6 +91,7 @@ export function buildPlan(o: {
     outDir: o.outDir,
     budget: o.budget,
     operations,
+    headers: o.headers ?? {},
     ...(o.fraction !== undefined ? { fraction: o.fraction } : {}),
     ...(o.duration !== undefined ? { duration: o.duration } : {}),
   };
@@ -266,6 +270,7 @@ function planFor(o: LoadOptions, baseUrl: string, ops: Operation[], limits: Reco
     outDir: o.reportsDir,
     budget: Number(o.budget),
     seed: 1,
+    headers: imHeadersFrom(process.env),
     ...(o.fraction !== undefined ? { fraction: Number(o.fraction) } : {}),
     ...(o.duration !== undefined ? { duration: o.duration } : {}),
   });

@@ -7,6 +7,7 @@ import exec from 'k6/execution';
 import type { RefinedResponse, ResponseType } from 'k6/http';
 import { buildTokenRequest, parseTokenResponse } from '../../clients/token-core';
 import type { Family, EnvironmentName } from '../../catalogue';
+import { IM_HEADERS } from '../../catalogue/rules';
 import { header, intHeader, type Sample } from '../lib/probe';
 import { segmentDirName, shareOf } from './segment';
 
@@ -22,6 +23,8 @@ export interface PlannedOperation {
   body: string | null;
   /** Limit per window from the catalogue (used when the target advertises none). */
   catalogueLimit: number;
+  /** Headers this operation's valid request carries besides the plan's. */
+  headers?: Record<string, string>;
 }
 
 export interface Plan {
@@ -32,6 +35,8 @@ export interface Plan {
   /** Most requests the whole run may send. */
   budget: number;
   operations: PlannedOperation[];
+  /** Headers of every business call (the published IM-* headers); IM-CorrelationID is added per request. */
+  headers?: Record<string, string>;
   /** Capacity runs: share of the limit and duration. */
   fraction?: number;
   duration?: string;
@@ -76,8 +81,22 @@ export function fetchTokens(p: Plan): Tokens {
 
 export type BatchRequest = [string, string, string | null, { headers: Record<string, string>; tags: Record<string, string> }];
 
+/** A random UUID v4 for IM-CorrelationID (k6 v0.46 has no crypto.randomUUID; uniqueness is all it needs). */
+export function correlationId(): string {
+  return 'xxxxxxxx-xxxx-4xxx-yxxx-xxxxxxxxxxxx'.replace(/[xy]/g, (c) => {
+    const r = Math.floor(Math.random() * 16);
+    return (c === 'x' ? r : (r & 0x3) | 0x8).toString(16);
+  });
+}
+
 export function requestOf(p: Plan, op: PlannedOperation, tokens: Tokens): BatchRequest {
-  const headers: Record<string, string> = { Authorization: `Bearer ${tokens[op.family] ?? ''}`, Accept: 'application/json' };
+  const headers: Record<string, string> = {
+    ...p.headers,
+    ...op.headers,
+    [IM_HEADERS.correlationId]: correlationId(),
+    Authorization: `Bearer ${tokens[op.family] ?? ''}`,
+    Accept: 'application/json',
+  };
   if (op.body !== null) headers['Content-Type'] = 'application/json';
   return [op.method, `${p.baseUrl}${op.path}${op.query ? `?${op.query}` : ''}`, op.body, { headers, tags: { operation: op.id } }];
 }
