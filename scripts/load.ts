@@ -9,7 +9,7 @@ import { spawn } from 'node:child_process';
 import { accessSync, constants, existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { delimiter, join } from 'node:path';
 import { allOperations, familyBase, fillPath, limitFor, type EnvironmentName, type Operation } from '../catalogue';
-import { requestFor } from '../fixtures';
+import { knownIds, requestFor, world } from '../fixtures';
 import { imHeadersFrom } from '../clients/config';
 import { DEFAULT_APPS } from '../mock/app';
 import { spawnMock } from '../mock/process';
@@ -56,6 +56,16 @@ export function randomLimits(ops: readonly Operation[], seed: number, min = 3, m
   return Object.fromEntries(ops.map((o) => [o.id, min + Math.floor(draw(o.id) * (max - min + 1))]));
 }
 
+/**
+ * The ids an operation's requests use. A DELETE ends its resource's life (orders.cancel cancels the
+ * order that orders.modify changes), so in a plan that runs both, the DELETE gets the next order.
+ */
+function idsFor(op: Operation, seed: number): Record<string, string> {
+  const ids = knownIds(seed);
+  const next = world(seed).orders[1];
+  return op.method === 'DELETE' && next && op.pathParams.includes('orderNumber') ? { ...ids, orderNumber: next.ingramOrderNumber } : ids;
+}
+
 export function buildPlan(o: {
   baseUrl: string;
   environment: EnvironmentName;
@@ -71,7 +81,7 @@ export function buildPlan(o: {
   headers?: Record<string, string>;
 }): Plan {
   const operations: PlannedOperation[] = o.ops.map((op) => {
-    const parts = requestFor(op, o.seed);
+    const parts = requestFor(op, o.seed, 0, idsFor(op, o.seed));
     return {
       id: op.id,
       family: op.family,
