@@ -6,7 +6,7 @@
  */
 import { Command } from 'commander';
 import { spawn } from 'node:child_process';
-import { accessSync, constants, existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { accessSync, constants, existsSync, mkdirSync, readFileSync, statSync } from 'node:fs';
 import { delimiter, join } from 'node:path';
 import { allOperations, familyBase, fillPath, limitFor, type EnvironmentName, type Operation } from '../catalogue';
 import { knownIds, requestFor, world } from '../fixtures';
@@ -17,6 +17,7 @@ import { buildLoadScripts, bundleDir, type LoadScript } from './load-build';
 import { mergeManifests, segmentDirs, writeMerged } from './load-merge';
 import type { Plan, PlannedOperation } from '../load/scripts/common';
 import { durationMs } from '../load/scripts/duration';
+import { segmentDirName } from '../load/scripts/segment';
 
 export const K6_HELP = [
   'k6 was not found: set K6_BIN to the k6 binary or put k6 on PATH (k6 v0.46 or later, v1.x included).',
@@ -132,10 +133,17 @@ export interface LoadOptions {
   maxDuration: string;
 }
 
-/** What a k6 command needs after k6 ended: the files it wrote. */
+/** What a k6 command needs after k6 ended: where this run wrote (its segment's folder in a distributed run). */
 interface K6Context {
-  reportsDir: string;
+  outDir: string;
   exitCode: number;
+  startedMs: number;
+}
+
+/** A file this run wrote (not one left by an earlier run), or undefined. */
+function written(c: K6Context, name: string): string | undefined {
+  const f = join(c.outDir, name);
+  return existsSync(f) && statSync(f).mtimeMs >= c.startedMs - 1000 ? f : undefined;
 }
 
 interface K6Step {
@@ -144,6 +152,8 @@ interface K6Step {
   bundle: LoadScript;
   /** Probes spend a window of the app quota of every operation: refused on remote targets unless confirmed. */
   spendsQuota: boolean;
+  /** Takes only its execution segment's operations and writes under <reports>/segment-<from>-<to> (runnerPlan). */
+  splitsBySegment: boolean;
   after?: (c: K6Context) => void;
 }
 interface OwnStep {
@@ -153,22 +163,25 @@ interface OwnStep {
 }
 
 function printManifest(c: K6Context): void {
-  const f = join(c.reportsDir, 'limits.json');
-  if (!existsSync(f)) return;
+  const f = written(c, 'limits.json');
+  if (!f) {
+    console.error(`load: the probe wrote no manifest in ${c.outDir} (k6 exit ${c.exitCode})`);
+    return;
+  }
   const m = JSON.parse(readFileSync(f, 'utf8')) as { durationMs: number; requests: number };
   console.log(`load: manifest ${f} (${m.requests} requests in ${m.durationMs} ms)`);
 }
 
 function printCapacity(c: K6Context): void {
-  const f = join(c.reportsDir, 'capacity.json');
-  if (!existsSync(f)) {
-    console.error(`load: capacity wrote no result at ${f} (k6 exit ${c.exitCode})`);
+  const f = written(c, 'capacity.json');
+  if (!f) {
+    console.error(`load: capacity wrote no result in ${c.outDir} (k6 exit ${c.exitCode})`);
     return;
   }
   const r = JSON.parse(readFileSync(f, 'utf8')) as { verdict: string; operations: { verdict: string }[] };
   const failed = r.operations.filter((o) => o.verdict !== 'passed').length;
   console.log(
-    `load: capacity ${r.verdict}: ${r.operations.length - failed} of ${r.operations.length} operations within their thresholds; result ${f}, JUnit ${join(c.reportsDir, 'capacity-junit.xml')}`,
+    `load: capacity ${r.verdict}: ${r.operations.length - failed} of ${r.operations.length} operations within their thresholds; result ${f}, JUnit ${join(c.outDir, 'capacity-junit.xml')}`,
   );
 }
 
@@ -178,15 +191,24 @@ export const COMMANDS: Record<string, K6Step | OwnStep> = {
     kind: 'k6',
     bundle: 'probe-limits',
     spendsQuota: true,
+    splitsBySegment: true,
     about: 'exhaust each bucket, record its limit',
     after: printManifest,
   },
-  'probe-reset': { kind: 'k6', bundle: 'probe-reset', spendsQuota: true, about: 'exhaust, then time each refill', after: printManifest },
-  smoke: { kind: 'k6', bundle: 'smoke', spendsQuota: false, about: 'one valid call per operation' },
+  'probe-reset': {
+    kind: 'k6',
+    bundle: 'probe-reset',
+    spendsQuota: true,
+    splitsBySegment: true,
+    about: 'exhaust, then time each refill',
+    after: printManifest,
+  },
+  smoke: { kind: 'k6', bundle: 'smoke', spendsQuota: false, splitsBySegment: false, about: 'one valid call per operation' },
   capacity: {
     kind: 'k6',
     bundle: 'capacity',
     spendsQuota: false,
+    splitsBySegment: false,
     about: 'arrival rate at a share of each limit, thresholds',
     after: printCapacity,
   },
@@ -353,8 +375,11 @@ async function runK6Step(name: string, step: K6Step, o: LoadOptions): Promise<nu
       `load: ${name} on ${isMock ? `the embedded mock ${baseUrl} (window ${windowMs} ms)` : baseUrl}, ${ops.length} operations, ${buildNote}, k6 ${k6}`,
     );
     const summaryExport = o.summaryExport ?? join(o.reportsDir, `${step.bundle}-k6-summary.json`);
+    const startedMs = Date.now();
     const exitCode = await runK6(k6, k6Args(bundle, o, summaryExport), env, durationMs(o.maxDuration));
-    step.after?.({ reportsDir: o.reportsDir, exitCode });
+    // Probes in a distributed run write into their segment's folder (load/scripts/common.ts runnerPlan).
+    const segment = step.splitsBySegment ? (o.executionSegment ?? process.env.LOAD_SEGMENT) : undefined;
+    step.after?.({ outDir: segment ? join(o.reportsDir, segmentDirName(segment)) : o.reportsDir, exitCode, startedMs });
     if (exitCode === 99) console.error(`load: ${name}: k6 exit 99, thresholds crossed (see the table above and ${summaryExport})`);
     else if (exitCode !== 0) console.error(`load: ${name}: k6 exited with ${exitCode}`);
     return exitCode;
