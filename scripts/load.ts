@@ -346,6 +346,8 @@ async function runK6Step(name: string, step: K6Step, o: LoadOptions): Promise<nu
   const env: NodeJS.ProcessEnv = { ...process.env };
   if (o.webDashboard || o.webDashboardExport) env.K6_WEB_DASHBOARD = 'true';
   if (o.webDashboardExport) env.K6_WEB_DASHBOARD_EXPORT = o.webDashboardExport;
+  // Only the report asked for: no dashboard server, so k6 exits when the run ends (k6's advice for CI).
+  if (o.webDashboardExport && !o.webDashboard && env.K6_WEB_DASHBOARD_PORT === undefined) env.K6_WEB_DASHBOARD_PORT = '-1';
   // The mock runs in its own process whatever runs k6: k6 and its double may block their own thread.
   const mock = isMock
     ? await spawnMock({
