@@ -109,6 +109,49 @@ test.describe('npm run load with k6 as K6_BIN', () => {
     expect(Date.now() - started).toBeLessThan(30_000);
   });
 
+  test('should hand k6 its command line and the environment k6 reads (outputs, dashboard, segment, plan)', async () => {
+    const dir = test.info().outputPath();
+    // A stand-in k6 that records what it was given.
+    const fake = join(dir, 'k6');
+    writeFileSync(fake, `#!/bin/sh\nprintf '%s\\n' "$@" > "${dir}/args"\nenv > "${dir}/env"\nexit 0\n`);
+    chmodSync(fake, 0o755);
+    const r = await load(
+      dir,
+      [
+        'smoke',
+        '--out',
+        'json=points.json',
+        '--out',
+        'experimental-prometheus-rw',
+        '--web-dashboard-export',
+        'report.html',
+        '--execution-segment',
+        '0:1/2',
+      ],
+      { K6_BIN: fake },
+    );
+    expect(r.code, r.stderr + r.stdout).toBe(0);
+    const args = readFileSync(join(dir, 'args'), 'utf8').trim().split('\n');
+    expect(args).toEqual([
+      'run',
+      '--quiet',
+      '--summary-export',
+      join(dir, 'reports', 'smoke-k6-summary.json'),
+      '--out',
+      'json=points.json',
+      '--out',
+      'experimental-prometheus-rw',
+      '--execution-segment',
+      '0:1/2',
+      expect.stringMatching(/smoke\.js$/),
+    ]);
+    const env = readFileSync(join(dir, 'env'), 'utf8');
+    expect(env).toMatch(/^K6_WEB_DASHBOARD=true$/m);
+    expect(env).toMatch(/^K6_WEB_DASHBOARD_EXPORT=report\.html$/m);
+    expect(env).toMatch(/^K6_WEB_DASHBOARD_PORT=-1$/m);
+    expect(env).toMatch(/^PLAN=\{"baseUrl":"http:\/\/127\.0\.0\.1:\d+"/m);
+  });
+
   test('should say how to install k6 when K6_BIN is not an executable', async () => {
     const dir = test.info().outputPath();
     const notExecutable = join(dir, 'k6');
