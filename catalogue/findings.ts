@@ -95,6 +95,19 @@ const defs: readonly FindingDefinition[] = [
     statement: 'Token endpoint: the documented method is a form-body POST; an imported OpenAPI document may give another method or body.',
     observedValues: ['agrees', 'differs'],
   },
+  {
+    id: 'openapi.path-spelling',
+    kind: 'conflict',
+    statement:
+      "Reseller family endpoints table: the spec's path of an operation (trailing slash, path parameter names and casing); an imported OpenAPI document may spell it otherwise.",
+    observedValues: ['agrees', 'differs'],
+  },
+  {
+    id: 'openapi.operation-absent',
+    kind: 'conflict',
+    statement: 'Reseller family endpoints table: every listed operation exists; an imported OpenAPI document may not document one of them.',
+    observedValues: ['present', 'absent'],
+  },
 ];
 
 export const findingDefinitions: readonly FindingDefinition[] = defs;

@@ -60,6 +60,7 @@ export const IM_HEADER_VARIABLES = {
   IM_SENDER_ID: { header: IM_HEADERS.senderId, mockDefault: 'distributor-harness' },
 } as const;
 
+/** The IM-* request headers from the environment, by header name (mock defaults for unset ones). */
 export function imHeadersFrom(env: NodeJS.ProcessEnv): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [name, v] of Object.entries(IM_HEADER_VARIABLES)) {

@@ -64,6 +64,7 @@ export const DRIFT_MODES: readonly DriftMode[] = [
     kind: 'finding',
   },
   { id: 'finding.reset-seconds', group: 'findings', breaks: 'conflict: X-RateLimit-Reset as seconds to wait', kind: 'finding' },
+  { id: 'finding.token-get-rejected', group: 'findings', breaks: 'conflict: token by GET refused (405)', kind: 'finding' },
   { id: 'finding.token-get-accepted', group: 'findings', breaks: 'conflict: token by GET accepted', kind: 'finding' },
   { id: 'finding.expires-in-long', group: 'findings', breaks: 'conflict: expires_in far beyond 24 h', kind: 'finding' },
 ];

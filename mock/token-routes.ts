@@ -64,7 +64,8 @@ export function registerTokenRoutes(app: FastifyInstance, ctx: MockContext, h: R
       });
       app.get(url, { onRequest }, (req, reply) => {
         if (h.disabled(env, null)) return h.notFound(req, reply);
-        if (config.tokenGet === 'accept' || drift('finding.token-get-accepted')) {
+        const getAccepted = (config.tokenGet === 'accept' && !drift('finding.token-get-rejected')) || drift('finding.token-get-accepted');
+        if (getAccepted) {
           return issue(family, req.query as Record<string, unknown>, req, reply);
         }
         return h.methodNotAllowed(req, reply, 'POST');

@@ -9,7 +9,8 @@ import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { knownIds, requestBody } from '../fixtures';
+import { knownIds, requestBody, validQuery } from '../fixtures';
+import { imHeadersFrom } from '../clients/config';
 import { startServer, cpuSeconds, rssMb, type Server } from '../bench/proc';
 import { buildLoadScripts } from './load-build';
 import { K6_DOUBLE_BIN } from '../tools/k6-node';
@@ -80,7 +81,12 @@ async function main(): Promise<void> {
     absWorkingDir: process.cwd(),
   });
   const mock = await startServer([mockJs]);
-  const bearer = { authorization: `Bearer ${await token(mock.url)}` };
+  // The published IM-* headers (mock defaults), so the measured path is the 2xx one, not the missing-header 400.
+  const bearer = {
+    ...imHeadersFrom({}),
+    'IM-CorrelationID': '00000000-0000-4000-8000-00000000b0b0',
+    authorization: `Bearer ${await token(mock.url)}`,
+  };
   const path = `/resellers/v6/catalog/details/${knownIds().partNumber}`;
   const sample = await fetch(`${mock.url}${path}`, { headers: bearer });
   const size = (await sample.text()).length;
@@ -98,7 +104,7 @@ async function main(): Promise<void> {
     }
     progress(`POST catalog.priceAndAvailability on the mock`);
     const post = await load(
-      `${mock.url}/resellers/v6/catalog/priceandavailability`,
+      `${mock.url}/resellers/v6/catalog/priceandavailability?${new URLSearchParams(validQuery('catalog.priceAndAvailability')).toString()}`,
       { ...bearer, 'content-type': 'application/json' },
       { method: 'POST', body: JSON.stringify(requestBody('catalog.priceAndAvailability')) },
     );

@@ -78,21 +78,22 @@ export function buildPlan(o: {
   seed: number;
   fraction?: number;
   duration?: string;
-  /** Headers of every business call (the published IM-* headers); IM-CorrelationID is added per request. */
-  headers?: Record<string, string>;
 }): Plan {
+  const im = imHeadersFrom(process.env);
   const operations: PlannedOperation[] = o.ops.map((op) => {
-    const parts = requestFor(op, o.seed, 0, idsFor(op, o.seed));
+    const ids = idsFor(op, o.seed);
+    const parts = requestFor(op, o.seed, 0, ids);
+    const required = Object.fromEntries(op.requiredHeaders.filter((h) => im[h] !== undefined).map((h) => [h, im[h] as string]));
     return {
       id: op.id,
       family: op.family,
       method: op.method,
       pathTemplate: op.path,
-      path: `${familyBase(op.family, o.environment)}${fillPath(op.path, parts.params)}`,
+      path: `${familyBase(op.family, o.environment)}${fillPath(op.path, { ...ids, ...parts.params })}`,
       query: new URLSearchParams(parts.query).toString(),
+      headers: { ...required, ...parts.headers },
       body: parts.body === undefined ? (op.jsonBody ? '{}' : null) : JSON.stringify(parts.body),
       catalogueLimit: limitFor(op, o.limits),
-      ...(parts.headers ? { headers: parts.headers } : {}),
     };
   });
   return {
@@ -102,7 +103,6 @@ export function buildPlan(o: {
     outDir: o.outDir,
     budget: o.budget,
     operations,
-    headers: o.headers ?? {},
     ...(o.fraction !== undefined ? { fraction: o.fraction } : {}),
     ...(o.duration !== undefined ? { duration: o.duration } : {}),
   };
@@ -302,7 +302,6 @@ function planFor(o: LoadOptions, baseUrl: string, ops: Operation[], limits: Reco
     outDir: o.reportsDir,
     budget: Number(o.budget),
     seed: 1,
-    headers: imHeadersFrom(process.env),
     ...(o.fraction !== undefined ? { fraction: Number(o.fraction) } : {}),
     ...(o.duration !== undefined ? { duration: o.duration } : {}),
   });

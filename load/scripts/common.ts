@@ -11,6 +11,12 @@ import { IM_HEADERS } from '../../catalogue/rules';
 import { header, intHeader, type Sample } from '../lib/probe';
 import { segmentDirName, shareOf } from './segment';
 
+/** A fresh UUID-shaped correlation id per request (k6 has no crypto.randomUUID on every version). */
+export function correlationId(): string {
+  const hex = (n: number) => Array.from({ length: n }, () => Math.floor(Math.random() * 16).toString(16)).join('');
+  return `${hex(8)}-${hex(4)}-4${hex(3)}-a${hex(3)}-${hex(12)}`;
+}
+
 export interface PlannedOperation {
   id: string;
   family: Family;
@@ -23,7 +29,7 @@ export interface PlannedOperation {
   body: string | null;
   /** Limit per window from the catalogue (used when the target advertises none). */
   catalogueLimit: number;
-  /** Headers this operation's valid request carries besides the plan's. */
+  /** The published request headers the operation requires (IM-*, from the configuration); IM-CorrelationID is added per request. */
   headers?: Record<string, string>;
 }
 
@@ -35,8 +41,6 @@ export interface Plan {
   /** Most requests the whole run may send. */
   budget: number;
   operations: PlannedOperation[];
-  /** Headers of every business call (the published IM-* headers); IM-CorrelationID is added per request. */
-  headers?: Record<string, string>;
   /** Capacity runs: share of the limit and duration. */
   fraction?: number;
   duration?: string;
@@ -81,18 +85,9 @@ export function fetchTokens(p: Plan): Tokens {
 
 export type BatchRequest = [string, string, string | null, { headers: Record<string, string>; tags: Record<string, string> }];
 
-/** A random UUID v4 for IM-CorrelationID (k6 v0.46 has no crypto.randomUUID; uniqueness is all it needs). */
-export function correlationId(): string {
-  return 'xxxxxxxx-xxxx-4xxx-yxxx-xxxxxxxxxxxx'.replace(/[xy]/g, (c) => {
-    const r = Math.floor(Math.random() * 16);
-    return (c === 'x' ? r : (r & 0x3) | 0x8).toString(16);
-  });
-}
-
 export function requestOf(p: Plan, op: PlannedOperation, tokens: Tokens): BatchRequest {
   const headers: Record<string, string> = {
-    ...p.headers,
-    ...op.headers,
+    ...(op.headers ?? {}),
     [IM_HEADERS.correlationId]: correlationId(),
     Authorization: `Bearer ${tokens[op.family] ?? ''}`,
     Accept: 'application/json',
