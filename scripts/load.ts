@@ -333,11 +333,7 @@ async function runK6Step(name: string, step: K6Step, o: LoadOptions): Promise<nu
   const limits = o.randomLimits !== undefined ? randomLimits(ops, Number(o.randomLimits)) : {};
   const dir = bundleDir(o.bundleDir);
   const bundle = join(dir, `${step.bundle}.js`);
-  let buildNote = `bundles from ${dir}`;
-  if (!o.skipBuild) {
-    const built = await buildLoadScripts(dir);
-    buildNote = `bundles built in ${built.ms.toFixed(0)} ms`;
-  } else if (!existsSync(bundle)) {
+  if (o.skipBuild && !existsSync(bundle)) {
     console.error(`load: --skip-build, but ${bundle} does not exist; run \`npm run load:build -- --bundle-dir ${dir}\` first`);
     return 2;
   }
@@ -347,9 +343,10 @@ async function runK6Step(name: string, step: K6Step, o: LoadOptions): Promise<nu
   if (o.webDashboardExport) env.K6_WEB_DASHBOARD_EXPORT = o.webDashboardExport;
   // Only the report asked for: no dashboard server, so k6 exits when the run ends (k6's advice for CI).
   if (o.webDashboardExport && !o.webDashboard && env.K6_WEB_DASHBOARD_PORT === undefined) env.K6_WEB_DASHBOARD_PORT = '-1';
-  // The mock runs in its own process whatever runs k6: k6 and its double may block their own thread.
-  const mock = isMock
-    ? await spawnMock({
+  // The mock runs in its own process whatever runs k6 (k6 and its double may block their own thread);
+  // it starts listening while the bundles and the plan are built.
+  const starting = isMock
+    ? spawnMock({
         windowMs,
         limits,
         control: true,
@@ -357,7 +354,11 @@ async function runK6Step(name: string, step: K6Step, o: LoadOptions): Promise<nu
         ...(o.mockArgs ? { extraArgs: o.mockArgs.split(/\s+/).filter(Boolean) } : {}),
       })
     : undefined;
+  starting?.catch(() => undefined); // awaited below; a failed start must not count as unhandled meanwhile
   try {
+    const buildNote = o.skipBuild ? `bundles from ${dir}` : `bundles built in ${(await buildLoadScripts(dir)).ms.toFixed(0)} ms`;
+    const plan = planFor(o, baseUrl0 ?? '', ops, limits, isMock ? windowMs : 60_000);
+    const mock = await starting;
     if (mock) {
       const r = DEFAULT_APPS.find((a) => a.family === 'reseller');
       const v = DEFAULT_APPS.find((a) => a.family === 'vendor');
@@ -369,7 +370,7 @@ async function runK6Step(name: string, step: K6Step, o: LoadOptions): Promise<nu
       });
     }
     const baseUrl = mock?.url ?? (baseUrl0 as string);
-    const plan = planFor(o, baseUrl, ops, limits, isMock ? windowMs : 60_000);
+    plan.baseUrl = baseUrl;
     // k6 run passes the system environment to __ENV; the plan holds no secrets.
     env.PLAN = JSON.stringify(plan);
     console.log(
@@ -385,7 +386,8 @@ async function runK6Step(name: string, step: K6Step, o: LoadOptions): Promise<nu
     else if (exitCode !== 0) console.error(`load: ${name}: k6 exited with ${exitCode}`);
     return exitCode;
   } finally {
-    await mock?.close();
+    // Whatever failed, a mock that started is stopped.
+    await (await starting?.catch(() => undefined))?.close();
   }
 }
 

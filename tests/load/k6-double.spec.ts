@@ -60,15 +60,17 @@ test.describe('the k6 test double command line', () => {
   test('should exit 99 when a threshold is crossed, 107 on a script exception and 255 on an unknown flag', async () => {
     const f = test.info().outputPath('script.js');
     writeFileSync(f, SCRIPT);
-    const crossed = await k6(['run', '-e', 'STEADY_THRESHOLD=count>1000', f]);
-    expect(crossed.code).toBe(99);
-    expect(crossed.stderr).toMatch(/hits\{kind:steady\}.*count>1000/);
     const broken = test.info().outputPath('broken.js');
     writeFileSync(broken, `export function setup() { throw new Error('no token'); }\nexport default function () {}\n`);
-    const exception = await k6(['run', broken]);
+    const [crossed, exception, flag] = await Promise.all([
+      k6(['run', '-e', 'STEADY_THRESHOLD=count>1000', f]),
+      k6(['run', broken]),
+      k6(['run', '--no-such-flag', f]),
+    ]);
+    expect(crossed.code).toBe(99);
+    expect(crossed.stderr).toMatch(/hits\{kind:steady\}.*count>1000/);
     expect(exception.code).toBe(107);
     expect(exception.stderr).toMatch(/setup failed: no token/);
-    const flag = await k6(['run', '--no-such-flag', f]);
     expect(flag.code).toBe(255);
     expect(flag.stderr).toMatch(/unknown flag: --no-such-flag/);
   });

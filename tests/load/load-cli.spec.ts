@@ -21,15 +21,6 @@ test.describe('npm run load with k6 as K6_BIN', () => {
     for (const e of m.operations) expect(e.observedLimit).toBeGreaterThanOrEqual(3);
   });
 
-  test('should end probe-reset with a short window with the manifest and a measured window', async () => {
-    const dir = test.info().outputPath();
-    const r = await load(dir, ['probe-reset', '--window-ms', '1000', '--random-limits', '5', '--ops', 'catalog.search,orders.search']);
-    expect(r.code, r.stderr + r.stdout).toBe(0);
-    expect(r.stdout.trim().split('\n').pop()).toMatch(/^load: manifest /);
-    const m = JSON.parse(readFileSync(join(dir, 'reports', 'limits.json'), 'utf8')) as { operations: { windowMs: number | null }[] };
-    for (const e of m.operations) expect(e.windowMs).not.toBeNull();
-  });
-
   test('should pass smoke on the default target and write a JUnit report of its thresholds', async () => {
     const dir = test.info().outputPath();
     const r = await load(dir, ['smoke']);
