@@ -18,6 +18,7 @@ import { mergeManifests, segmentDirs, writeMerged } from './load-merge';
 import type { Plan, PlannedOperation } from '../load/scripts/common';
 import { durationMs } from '../load/scripts/duration';
 import { segmentDirName } from '../load/scripts/segment';
+import type { PacingPlan } from '../load/lib/pacer';
 
 export const K6_HELP = [
   'k6 was not found: set K6_BIN to the k6 binary or put k6 on PATH (k6 v0.46 or later, v1.x included).',
@@ -131,6 +132,9 @@ export interface LoadOptions {
   webDashboard: boolean;
   webDashboardExport?: string;
   maxDuration: string;
+  probeWaitMs?: string;
+  probeMaxMs?: string;
+  manifest?: string;
 }
 
 /** What a k6 command needs after k6 ended: where this run wrote (its segment's folder in a distributed run). */
@@ -155,6 +159,8 @@ interface K6Step {
   /** Takes only its execution segment's operations and writes under <reports>/segment-<from>-<to> (runnerPlan). */
   splitsBySegment: boolean;
   after?: (c: K6Context) => void;
+  /** What the step adds to the run plan. */
+  planExtras?: (o: LoadOptions) => Partial<Plan>;
 }
 interface OwnStep {
   kind: 'own';
@@ -200,8 +206,24 @@ export const COMMANDS: Record<string, K6Step | OwnStep> = {
     bundle: 'probe-reset',
     spendsQuota: true,
     splitsBySegment: true,
-    about: 'exhaust, then time each refill',
+    about: 'identify each limiter (algorithm, burst, sustained rate, window, pacing); exit 99 for an operation without a result',
     after: printManifest,
+    planExtras: (o) => ({
+      ...(o.probeWaitMs !== undefined ? { probeWaitMs: Number(o.probeWaitMs) } : {}),
+      ...(o.probeMaxMs !== undefined ? { probeMaxMs: Number(o.probeMaxMs) } : {}),
+    }),
+  },
+  'verify-pacing': {
+    kind: 'k6',
+    bundle: 'verify-pacing',
+    spendsQuota: true,
+    splitsBySegment: false,
+    about: 'run each operation at the pacing of the probe-reset manifest: 0 429s and >= 90 % of the measured rate, else exit 99',
+    after: (c) => {
+      const f = written(c, 'pacing.json');
+      if (f) console.log(`load: pacing verdicts ${f}`);
+    },
+    planExtras: (o) => ({ pacing: readPacing(o.manifest ?? join(o.reportsDir, 'limits.json')) }),
   },
   smoke: { kind: 'k6', bundle: 'smoke', spendsQuota: false, splitsBySegment: false, about: 'one valid call per operation' },
   capacity: {
@@ -236,6 +258,26 @@ export const COMMANDS: Record<string, K6Step | OwnStep> = {
     },
   },
 };
+
+/** The pacing of each fingerprinted operation of a probe-reset manifest. */
+export function readPacing(file: string): Record<string, PacingPlan> {
+  if (!existsSync(file))
+    throw new Error(
+      `verify-pacing needs a probe-reset manifest: ${file} does not exist (run \`npm run load -- probe-reset\` first, or pass --manifest <file>)`,
+    );
+  const m = JSON.parse(readFileSync(file, 'utf8')) as { operations: (Partial<PacingPlan> & { id: string })[] };
+  const out: Record<string, PacingPlan> = {};
+  for (const e of m.operations)
+    if (e.pacing && e.algorithm)
+      out[e.id] = {
+        algorithm: e.algorithm,
+        burst: e.burst ?? null,
+        sustainedPerSecond: e.sustainedPerSecond ?? null,
+        windowMs: e.windowMs ?? null,
+        pacing: e.pacing,
+      };
+  return out;
+}
 
 /** A path given to --out (the reports directory before --reports-dir existed); k6 outputs look like `json=f`. */
 const looksLikeDir = (v: string) => !v.includes('=') && /[/\\]|^\./.test(v);
@@ -357,7 +399,7 @@ async function runK6Step(name: string, step: K6Step, o: LoadOptions): Promise<nu
   starting?.catch(() => undefined); // awaited below; a failed start must not count as unhandled meanwhile
   try {
     const buildNote = o.skipBuild ? `bundles from ${dir}` : `bundles built in ${(await buildLoadScripts(dir)).ms.toFixed(0)} ms`;
-    const plan = planFor(o, baseUrl0 ?? '', ops, limits, isMock ? windowMs : 60_000);
+    const plan: Plan = { ...planFor(o, baseUrl0 ?? '', ops, limits, isMock ? windowMs : 60_000), ...step.planExtras?.(o) };
     const mock = await starting;
     if (mock) {
       const r = DEFAULT_APPS.find((a) => a.family === 'reseller');
@@ -421,6 +463,9 @@ async function main(): Promise<number> {
     .option('--execution-segment <segment>', "k6's --execution-segment, e.g. 0:1/3 (probes take that share of the operations)")
     .option('--execution-segment-sequence <seq>', "k6's --execution-segment-sequence, e.g. 0,1/3,2/3,1")
     .option('--max-duration <d>', 'stop k6 after this long (exit 105)', '30m')
+    .option('--probe-wait-ms <n>', 'probe-reset: longest wait for a bucket to reopen (default 3 windows, at least 5 s)')
+    .option('--probe-max-ms <n>', 'probe-reset: longest fingerprint of one operation (default 25 windows)')
+    .option('--manifest <file>', 'verify-pacing: the probe-reset manifest with the pacings (default <reports-dir>/limits.json)')
     .option('--bundle-dir <dir>', 'bundle directory (default LOAD_BUNDLE_DIR, else dist/load)')
     .option('--skip-build', 'use the bundles already in the bundle directory', false)
     .option('--openapi <file>', 'embedded mock: answer with bodies from this OpenAPI document (default: OPENAPI)', process.env.OPENAPI)
