@@ -35,6 +35,7 @@ import { parseDrift } from './drift';
 import { errorOf, statusOf, type ErrorBody } from './errors';
 import { HANDLERS, type Outcome } from './handlers';
 import { FixedWindowLimiter, type Limiter } from './limiter';
+import { LimiterSet, type HeaderFamily, type LimiterSetOptions } from './limiter-algorithms';
 import { RateLimits } from './rate-limit';
 import { MockState, type Query } from './resources';
 import { registerTokenRoutes, type RouteHelpers } from './token-routes';
@@ -80,6 +81,14 @@ export interface MockOptions {
   clock?: Clock;
   /** The limiter (a decision per key and limit). Default a fixed window of `windowMs` on the clock. */
   limiter?: Limiter;
+  /**
+   * Without `limiter`: the rate-limit algorithms on the mock's clock (fixed, sliding-log,
+   * sliding-counter, token-bucket, leaky-bucket), by default and per operation id, and whether a
+   * refused call consumes quota. Default a fixed window for every operation.
+   */
+  algorithms?: LimiterSetOptions;
+  /** Rate-limit headers: 'x-ratelimit' (default), 'ietf' (RateLimit, RateLimit-Policy, Retry-After) or 'none'. */
+  headers?: HeaderFamily;
   /** Serve the /__mock control API. Default false. */
   control?: boolean;
   /** Drift mode ids (mock/drift.ts). Default none. */
@@ -137,13 +146,13 @@ export async function buildMockApp(opts: MockOptions = {}): Promise<FastifyInsta
     limits: { ...(opts.limits ?? {}) },
   };
   const clock = new SwitchableClock(opts.clock ?? systemClock);
-  const limiter = opts.limiter ?? new FixedWindowLimiter(clock, windowMs);
+  const limiter = opts.limiter ?? (opts.algorithms ? new LimiterSet(clock, windowMs, opts.algorithms) : new FixedWindowLimiter(clock, windowMs));
   const drift = (id: string): boolean => config.drift.has(id);
   const ctx: MockContext = {
     config,
     clock,
     limiter,
-    rate: new RateLimits(limiter, clock, () => config),
+    rate: new RateLimits(limiter, clock, () => config, opts.headers),
     state: new MockState(opts.seed ?? DEFAULT_SEED),
     tokens: new TokenStore(clock),
     apps: new Map((opts.apps ?? DEFAULT_APPS).map((a) => [a.clientId, a])),
@@ -217,7 +226,7 @@ export async function buildMockApp(opts: MockOptions = {}): Promise<FastifyInsta
           req.mockAuth = auth;
           const who = auth.caller?.clientId ?? `ip:${req.ip}`;
           const key = drift('limits.shared-across-operations') ? who : drift('limits.shared-across-apps') ? opKey : `${who}|${opKey}`;
-          if (!rate.consume(req, key, ctx.limitOf(op)).allowed) return void rate.tooMany(reply);
+          if (!rate.consume(req, key, ctx.limitOf(op), op.id).allowed) return void rate.tooMany(reply);
           done();
         },
         ...(op.jsonBody

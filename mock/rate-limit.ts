@@ -9,6 +9,7 @@ import { RATE_LIMIT_HEADERS, TOO_MANY_REQUESTS_MESSAGE } from '../catalogue/rule
 import type { Clock } from './clock';
 import { errorOf } from './errors';
 import type { Decision, Limiter } from './limiter';
+import { rateLimitHeaders, type HeaderFamily } from './limiter-algorithms';
 
 const HDR_LIMIT = RATE_LIMIT_HEADERS.limit;
 const HDR_REMAINING = RATE_LIMIT_HEADERS.remaining;
@@ -16,6 +17,7 @@ const HDR_RESET = RATE_LIMIT_HEADERS.reset;
 
 export interface RateLimitSettings {
   resetUnit: 'epoch' | 'seconds';
+  windowMs: number;
   drift: ReadonlySet<string>;
   limits: Readonly<Record<string, number>>;
 }
@@ -44,6 +46,8 @@ export class RateLimits {
     private readonly limiter: Limiter,
     private readonly clock: Clock,
     private readonly settings: () => RateLimitSettings,
+    /** Which rate-limit headers the mock sends (the drift modes apply to x-ratelimit). */
+    private readonly family: HeaderFamily = 'x-ratelimit',
   ) {}
 
   private drift(id: string): boolean {
@@ -51,10 +55,11 @@ export class RateLimits {
   }
 
   /** Takes the decision for a request and remembers it for the headers. */
-  consume(req: FastifyRequest, key: string, limit: number): Decision {
+  consume(req: FastifyRequest, key: string, limit: number, operationId?: string): Decision {
     const d = this.limiter.consume(key, limit, {
       extra: this.drift('limits.extra-call') ? 1 : 0,
       lateRefillMs: this.drift('limits.late-refill') ? 1500 : 0,
+      ...(operationId !== undefined ? { operationId } : {}),
     });
     rateState(req).decision = d;
     return d;
@@ -79,7 +84,11 @@ export class RateLimits {
   }
 
   private setHeaders(reply: FastifyReply, d: Decision, status: number, isToken: boolean): void {
-    const { drift, resetUnit } = this.settings();
+    const { drift, resetUnit, windowMs } = this.settings();
+    if (this.family !== 'x-ratelimit') {
+      reply.headers(rateLimitHeaders(d, this.family, { nowMs: this.clock.now(), status, windowMs, resetUnit }));
+      return;
+    }
     // Hot path of the conforming mock: no drift, epoch reset.
     if (drift.size === 0 && resetUnit === 'epoch') {
       reply.header(HDR_LIMIT, String(d.limit));

@@ -13,6 +13,7 @@ import { knownIds, requestBody, validQuery } from '../fixtures';
 import { imHeadersFrom } from '../clients/config';
 import { startServer, cpuSeconds, rssMb, type Server } from '../bench/proc';
 import { buildLoadScripts } from './load-build';
+import { K6_DOUBLE_BIN } from '../tools/k6-node';
 
 const QUICK = process.argv.includes('--quick');
 const JSON_OUT = process.argv.includes('--json');
@@ -133,8 +134,20 @@ async function main(): Promise<void> {
     const windowMs = 2000;
     const p = spawnSync(
       process.execPath,
-      [TSX, 'scripts/load.ts', 'probe-reset', '--runtime', 'node', '--window-ms', String(windowMs), '--random-limits', '11', '--out', lout],
-      { encoding: 'utf8' },
+      [
+        TSX,
+        'scripts/load.ts',
+        'probe-reset',
+        '--window-ms',
+        String(windowMs),
+        '--random-limits',
+        '11',
+        '--reports-dir',
+        lout,
+        '--bundle-dir',
+        join(lout, 'bundles'),
+      ],
+      { encoding: 'utf8', env: { ...process.env, K6_BIN: K6_DOUBLE_BIN } },
     );
     const manifest = JSON.parse(readFileSync(join(lout, 'limits.json'), 'utf8')) as {
       operations: {
@@ -154,7 +167,7 @@ async function main(): Promise<void> {
     // Requests of the exhaustion phase (up to the first 429) versus the bound L+1.
     const exhaustion = timeline.operations.map((o) => o.samples.findIndex((x) => x.status === 429) + 1);
     const bound = manifest.operations.reduce((a, e) => a + e.advertisedLimit + 1, 0);
-    const bundle = await buildLoadScripts();
+    const bundle = await buildLoadScripts(join(lout, 'bundle-timing'));
 
     const mockMed = median(mockRounds.map((r) => r.rps));
     const bareMed = median(bareRounds.map((r) => r.rps));

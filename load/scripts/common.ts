@@ -3,11 +3,14 @@
  * fixtures, passed as __ENV.PLAN), tokens from the shared token logic, and request building.
  */
 import http from 'k6/http';
+import exec from 'k6/execution';
 import type { RefinedResponse, ResponseType } from 'k6/http';
 import { buildTokenRequest, parseTokenResponse } from '../../clients/token-core';
 import type { Family, EnvironmentName } from '../../catalogue';
 import { IM_HEADERS } from '../../catalogue/rules';
 import { header, intHeader, type Sample } from '../lib/probe';
+import type { PacingPlan } from '../lib/pacer';
+import { segmentDirName, shareOf } from './segment';
 
 /** A fresh UUID-shaped correlation id per request (k6 has no crypto.randomUUID on every version). */
 export function correlationId(): string {
@@ -39,6 +42,12 @@ export interface Plan {
   /** Most requests the whole run may send. */
   budget: number;
   operations: PlannedOperation[];
+  /** probe-reset: longest wait for a bucket to reopen, ms. Default 3 windows (at least 5 s). */
+  probeWaitMs?: number;
+  /** probe-reset: longest fingerprint of one operation, ms. Default 25 windows. */
+  probeMaxMs?: number;
+  /** verify-pacing: the pacing of each operation, from a probe-reset manifest. */
+  pacing?: Record<string, PacingPlan>;
   /** Capacity runs: share of the limit and duration. */
   fraction?: number;
   duration?: string;
@@ -49,6 +58,18 @@ export function plan(): Plan {
   if (!raw)
     throw new Error('PLAN is not set: run the scripts through `npm run load -- <script>`, which builds the plan from the catalogue');
   return JSON.parse(raw) as Plan;
+}
+
+/**
+ * This runner's share of the plan: in a distributed run (k6-operator `parallelism`, or `k6 run
+ * --execution-segment`) each runner gets a disjoint slice of the operations and writes under
+ * `<outDir>/segment-<from>-<to>`, so one app's quota is spent once per operation. LOAD_SEGMENT sets
+ * a segment by hand. Call from setup() or an iteration: k6 refuses execution details in the init context.
+ */
+export function runnerPlan(p: Plan = plan()): Plan {
+  const segment = exec.test.options.executionSegment || __ENV.LOAD_SEGMENT;
+  if (!segment) return p;
+  return { ...p, operations: shareOf(p.operations, segment), outDir: `${p.outDir}/${segmentDirName(segment)}` };
 }
 
 export type Tokens = Partial<Record<Family, string>>;
