@@ -6,7 +6,8 @@ import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 
 export const LOAD_SCRIPTS = ['probe-limits', 'probe-reset', 'capacity', 'smoke'] as const;
-export const OUT_DIR = 'dist/load';
+/** Where bundles go: LOAD_BUNDLE_DIR (bundles prepared by the caller, e.g. once per test run), default dist/load. */
+export const OUT_DIR = process.env.LOAD_BUNDLE_DIR || 'dist/load';
 
 export const buildOptions: BuildOptions = {
   entryPoints: LOAD_SCRIPTS.map((s) => join('load/scripts', `${s}.ts`)),
@@ -28,14 +29,14 @@ export const buildOptions: BuildOptions = {
   logLevel: 'warning',
 };
 
-export async function buildLoadScripts(): Promise<{ files: string[]; ms: number }> {
+export async function buildLoadScripts(outdir: string = OUT_DIR): Promise<{ files: string[]; ms: number }> {
   const started = performance.now();
-  await build(buildOptions);
+  await build({ ...buildOptions, outdir });
   const ms = performance.now() - started;
   return {
-    files: readdirSync(OUT_DIR)
+    files: readdirSync(outdir)
       .filter((f) => f.endsWith('.js'))
-      .map((f) => join(OUT_DIR, f)),
+      .map((f) => join(outdir, f)),
     ms,
   };
 }

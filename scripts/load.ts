@@ -158,7 +158,8 @@ async function main(): Promise<number> {
     return 2;
   }
   try {
-    const built = await buildLoadScripts();
+    // Bundles prepared by the caller (LOAD_BUNDLE_DIR) are used as they are: parallel runs never rebuild them.
+    const built = process.env.LOAD_BUNDLE_DIR && existsSync(join(OUT_DIR, `${script}.js`)) ? { ms: 0 } : await buildLoadScripts();
     mkdirSync(o.out, { recursive: true });
     const plan = buildPlan({
       baseUrl,
