@@ -1,6 +1,6 @@
 /**
  * The detection matrix runner. One Playwright run of the contract suite in DRIFT_MATRIX mode (a project
- * per drift mode plus the conforming mock, ../../playwright.config.ts) starts in the background when
+ * per drift mode, ../../playwright.config.ts) starts in the background when
  * the harness run begins (matrix.setup.ts); its reporter (matrix-run-reporter.ts) writes each project's
  * checks as soon as that project is done. One harness test per drift mode then waits for its project
  * and judges it: caught for the right reason, or not. One runner process for every mode keeps the
@@ -28,7 +28,7 @@ export interface MatrixEntry {
   results: { status: string; errors: string[] }[];
 }
 
-/** The checks of one project (a drift mode or `conforming`). */
+/** The checks of one project (a drift mode). */
 export interface MatrixProject {
   project: string;
   seconds: number;
@@ -51,6 +51,12 @@ const PROJECTS = 'projects';
 const PID = 'run.pid';
 const LOG = 'run.log';
 const END = 'run-end.json';
+
+/** The drift modes of this run: all, or those DRIFT_MATRIX_MODES names (the other mode tests are reported skipped). */
+export function selectedModes(): string[] {
+  const named = (process.env.DRIFT_MATRIX_MODES ?? '').split(',').filter(Boolean);
+  return DRIFT_MODES.map((m) => m.id).filter((id) => !named.length || named.includes(id));
+}
 
 /** The matrix run's folder inside a harness run folder. */
 export const matrixDir = (runDir: string): string => join(runDir, 'detection-matrix');
@@ -81,7 +87,7 @@ export function writeRunEnd(dir: string, status: string): void {
  * Starts the contract suite in DRIFT_MATRIX mode in the background, in its own process group, with its
  * output in `dir`. Returns its pid (also written to `dir`, for stopMatrixRun).
  */
-export function startMatrixRun(dir: string, workers = 2): number {
+export function startMatrixRun(dir: string, modes: readonly string[], workers = 2): number {
   // Once per harness run, also when the setup repeats (--repeat-each).
   if (existsSync(join(dir, PID))) return Number(readFileSync(join(dir, PID), 'utf8'));
   mkdirSync(join(dir, PROJECTS), { recursive: true });
@@ -89,7 +95,18 @@ export function startMatrixRun(dir: string, workers = 2): number {
   const reporter = resolve('tests/contracts/matrix-run-reporter.ts');
   const child = spawn(
     process.execPath,
-    ['node_modules/@playwright/test/cli.js', 'test', '-c', 'playwright.config.ts', '--workers', String(workers), '--reporter', reporter],
+    [
+      'node_modules/@playwright/test/cli.js',
+      'test',
+      '-c',
+      'playwright.config.ts',
+      '--workers',
+      String(workers),
+      '--reporter',
+      reporter,
+      // The drift modes only: the conforming mock passing every check is the certify test's job (same suite, same mock).
+      ...modes.flatMap((m) => ['--project', m]),
+    ],
     {
       env: { ...process.env, DRIFT_MATRIX: '1', REPORTS_DIR: dir, TARGET: 'mock', CI: '' },
       detached: true,
@@ -144,11 +161,6 @@ const errorOf = (e: MatrixEntry) => e.results.flatMap((r) => r.errors).join('\n'
 /** Findings the checks recorded (annotations of type `finding`). */
 export function findingsOf(entries: MatrixEntry[]): Finding[] {
   return entries.flatMap((e) => e.annotations.filter((a) => a.type === 'finding').map((a) => JSON.parse(a.description ?? '{}') as Finding));
-}
-
-/** Checks that did not end as expected (on the conforming mock: every failure), with the first line of their failure. */
-export function unexpected(p: MatrixProject): string[] {
-  return p.entries.filter((e) => e.outcome === 'unexpected').map((e) => `${e.title}: ${errorOf(e).split('\n')[0] ?? ''}`);
 }
 
 /** Was the drift mode caught: its expected checks failed naming the fact, or its finding was recorded? */
