@@ -27,9 +27,21 @@ export interface ConsumeOptions {
   extra?: number;
   /** Delay between the advertised window end and the actual refill (drift). */
   lateRefillMs?: number;
+  /** The operation the call is for: a limiter may pick its algorithm by it. */
+  operationId?: string;
 }
 
-export class FixedWindowLimiter {
+/**
+ * What the mock asks of a limiter: one decision per call for a key and a limit. Other algorithms
+ * (sliding windows, token buckets) plug in behind the same interface.
+ */
+export interface Limiter {
+  consume(key: string, limit: number, opts?: ConsumeOptions): Decision;
+  /** Drops every bucket. */
+  reset(): void;
+}
+
+export class FixedWindowLimiter implements Limiter {
   private readonly buckets = new Map<string, Bucket>();
 
   constructor(

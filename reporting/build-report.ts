@@ -8,6 +8,8 @@ import { dirname, join } from 'node:path';
 import { findingDefinitions, type Finding, type LimitsManifestEntry, type OperationResult, type RunSummary } from '../catalogue';
 import { redact } from '../clients/redact';
 import { diffRuns, type RunDiff } from './diff';
+import { renderRateLimitSection, type FingerprintRow, type FingerprintTimeline } from './rate-limit-section';
+import { capacitySection, type CapacityResult } from './capacity-section';
 
 export interface BuildReportOptions {
   /** Directory with summary.json (and load/). Default reports. */
@@ -70,6 +72,7 @@ export function renderReport(
   limits: LimitsManifestEntry[] | undefined,
   timeline: Timeline | undefined,
   diff: RunDiff | undefined,
+  load: { capacity?: CapacityResult } = {},
 ): string {
   const require = createRequire(import.meta.url);
   // The package's exports hide the UMD build: locate it next to the main entry (dist/).
@@ -109,6 +112,9 @@ export function renderReport(
               ...diff.limitsChanged.map(
                 (l) => `<li>${esc(l.source)} limit of ${esc(l.id)} (${esc(l.environment)}): ${esc(l.before)} → ${esc(l.after)}</li>`,
               ),
+              ...diff.algorithmsChanged.map(
+                (a) => `<li class="bad">rate limiter of ${esc(a.id)} (${esc(a.environment)}): ${esc(a.before)} → ${esc(a.after)}</li>`,
+              ),
               ...diff.findingsChanged.map(
                 (f) => `<li>finding ${esc(f.id)}: ${esc(f.before ?? 'absent')} → ${esc(f.after ?? 'absent')}</li>`,
               ),
@@ -146,6 +152,7 @@ export function renderReport(
     ? ''
     : '<p class="note">No probe run found (reports/load/probe-timeline.json): run <code>npm run load -- probe-reset</code> to measure limits and reset timing.</p>';
   const json = JSON.stringify(chartData).replace(/</g, '\\u003c');
+  const limiters = renderRateLimitSection(limits as FingerprintRow[] | undefined, timeline as FingerprintTimeline | undefined, esc);
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>Certification: ${esc(summary.target)} — ${esc(summary.verdict)}</title>
 <meta name="viewport" content="width=device-width, initial-scale=1">
@@ -171,13 +178,16 @@ ${diffHtml}
 <section><h2>Operations</h2><table id="operations"><thead><tr><th>family</th><th>method</th><th>path</th><th>env</th><th>contract</th><th>shape</th><th>headers</th><th>auth</th><th>advertised limit</th><th>measured limit</th><th>reset error ms</th><th>latency p50 / p95 ms</th><th>evidence</th></tr></thead><tbody>
 ${rows}
 </tbody></table>${evidence}</section>
+${capacitySection(load.capacity, esc)}
 <section><h2>Findings ledger: where the spec conflicts or is silent, what this target does</h2><table id="findings"><thead><tr><th>finding</th><th>spec statement</th><th>observed</th><th>evidence</th><th>policy</th></tr></thead><tbody>
 ${ledger}
 </tbody></table></section>
 <section><h2>Plots</h2>${loadNote}<div class="charts"><div><h3>Remaining during the limit probe</h3><div class="chart"><canvas id="remaining"></canvas></div></div><div><h3>Reset timing: advertised vs observed refill (ms after exhaustion start)</h3><div class="chart"><canvas id="reset"></canvas></div></div><div><h3>Latency distribution of the valid calls (ms)</h3><div class="chart"><canvas id="latency"></canvas></div></div></div></section>
+${limiters.html}
 </main>
 <script id="chart-data" type="application/json">${json}</script>
 <script>${chartJs.replace(/<\/script/gi, '<\\/script')}</script>
+<script>${limiters.script}</script>
 <script>
 (function(){
   var d = JSON.parse(document.getElementById('chart-data').textContent);
@@ -209,12 +219,15 @@ export async function buildReport(o: BuildReportOptions = {}): Promise<BuildRepo
   if (o.baseline) {
     const base = readJson<RunSummary>(o.baseline);
     if (!base) throw new Error(`baseline ${o.baseline} does not exist; give an older reports/summary.json`);
-    diff = diffRuns(base, summary);
+    // The baseline's probe manifest sits beside its summary, as this run's does.
+    const baseLimits = readJson<{ operations: LimitsManifestEntry[] }>(join(dirname(o.baseline), 'load', 'limits.json'))?.operations;
+    diff = diffRuns(base, summary, { ...(baseLimits ? { before: baseLimits } : {}), ...(limits ? { after: limits } : {}) });
     diffPath = join(dir, 'diff.json');
     mkdirSync(dir, { recursive: true });
     writeFileSync(diffPath, redact(JSON.stringify(diff, null, 2)));
   }
   const htmlPath = o.outFile ?? join(dir, 'index.html');
-  writeFileSync(htmlPath, renderReport(summary, findings, limits, timeline, diff));
+  const capacity = readJson<CapacityResult>(join(dir, 'load', 'capacity.json'));
+  writeFileSync(htmlPath, renderReport(summary, findings, limits, timeline, diff, capacity ? { capacity } : {}));
   return { htmlPath, ...(diffPath ? { diffPath } : {}), ...(diff ? { diff } : {}) };
 }

@@ -12,7 +12,9 @@ import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { knownIds, requestBody } from '../fixtures';
+import { knownIds, requestBody, validQuery } from '../fixtures';
+import { imHeadersFrom } from '../clients/config';
+import { K6_DOUBLE_BIN } from '../tools/k6-node';
 import { startServer, cpuSeconds, rssMb, type Server } from '../bench/proc';
 import { writeLargeOpenApi } from '../bench/openapi-doc';
 import { loadOpenApi } from '../openapi/import';
@@ -167,17 +169,19 @@ function probeEfficiency(work: string, bundleDir: string) {
       TSX,
       'scripts/load.ts',
       'probe-reset',
-      '--runtime',
-      'node',
       '--window-ms',
       String(PROBE_WINDOW_MS),
       '--random-limits',
       '11',
-      '--out',
+      '--reports-dir',
       out,
+      '--bundle-dir',
+      bundleDir,
+      '--skip-build',
       ...ops,
     ],
-    { encoding: 'utf8', env: { ...process.env, LOAD_BUNDLE_DIR: bundleDir } },
+    // The k6 test double, driven like k6: the figure is the probe's requests, not a load engine's speed.
+    { encoding: 'utf8', env: { ...process.env, K6_BIN: K6_DOUBLE_BIN } },
   );
   if (p.status !== 0) throw new Error(`probe-reset exited ${p.status}: ${p.stderr.slice(-1000)}`);
   const manifest = JSON.parse(readFileSync(join(out, 'limits.json'), 'utf8')) as {
@@ -244,11 +248,13 @@ async function main(): Promise<void> {
   symlinkSync(join(process.cwd(), 'node_modules'), join(work, 'node_modules'), 'dir');
   const mockServer = await startServer([mockJs]);
   const path = `/resellers/v6/catalog/details/${knownIds().partNumber}`;
-  const mock: Side = {
-    server: mockServer,
-    url: `${mockServer.url}${path}`,
-    headers: { authorization: `Bearer ${await token(mockServer.url)}` },
+  // The published IM-* headers (mock defaults), so the measured path is the 2xx one, not the missing-header 400.
+  const headers = {
+    ...imHeadersFrom({}),
+    'IM-CorrelationID': '00000000-0000-4000-8000-00000000b0b0',
+    authorization: `Bearer ${await token(mockServer.url)}`,
   };
+  const mock: Side = { server: mockServer, url: `${mockServer.url}${path}`, headers };
   const size = (await (await fetch(mock.url, { headers: mock.headers })).text()).length;
   const bareServer = await startServer(['bench/bare-server.mjs', String(size)]);
   const bare: Side = { server: bareServer, url: `${bareServer.url}${path}`, headers: {} };
@@ -260,7 +266,7 @@ async function main(): Promise<void> {
     const rounds = await serverRounds(mock, bare, progress);
     progress(`POST catalog.priceAndAvailability on the mock`);
     const post = await load(
-      `${mockServer.url}/resellers/v6/catalog/priceandavailability`,
+      `${mockServer.url}/resellers/v6/catalog/priceandavailability?${new URLSearchParams(validQuery('catalog.priceAndAvailability')).toString()}`,
       { ...mock.headers, 'content-type': 'application/json' },
       { method: 'POST', body: JSON.stringify(requestBody('catalog.priceAndAvailability')) },
     );

@@ -8,7 +8,7 @@ import { findK6, K6_HELP } from '../../scripts/load';
 test.describe('load bundles', () => {
   test('should bundle every script into ES2017 modules that import only k6 modules', async () => {
     // Bundle time is a benchmark figure (npm run bench), not a test: here only what the bundles contain.
-    const { files, ms } = await buildLoadScripts(test.info().outputPath('load'));
+    const { files, ms } = await buildLoadScripts(test.info().outputPath('bundles'));
     expect(files.map((f) => f.replace(/^.*\//, '').replace(/\.js$/, '')).sort()).toEqual([...LOAD_SCRIPTS].sort());
     test.info().annotations.push({ type: 'bundle-time', description: `${ms.toFixed(0)} ms` });
     for (const f of files) {
