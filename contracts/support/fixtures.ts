@@ -15,6 +15,7 @@ import { startMock, type MockApp, type RunningMock } from '../../mock';
 import { expect } from './matchers';
 import { advertisedResetMs, intHeader } from '../../catalogue/rules';
 import { loadOpenApi, type OpenApiContract } from '../../openapi/import';
+import { mustFailIn } from './detection-matrix';
 
 export { expect };
 
@@ -212,8 +213,18 @@ interface WorkerFixtures {
   openapi: OpenApiContract | undefined;
 }
 
-export const test = base.extend<object, WorkerFixtures>({
+export const test = base.extend<{ driftExpectation: void }, WorkerFixtures>({
   mockDrift: [process.env.MOCK_DRIFT ?? '', { option: true, scope: 'worker' }],
+
+  // Detection matrix runs only (DRIFT_MATRIX=1): a check that must catch the mode's drift is expected to
+  // fail, so its failure is recorded with its text but does not cost a worker restart.
+  driftExpectation: [
+    async ({ mockDrift }, use, testInfo) => {
+      if (process.env.DRIFT_MATRIX === '1' && mustFailIn(mockDrift, testInfo.title)) testInfo.fail();
+      await use();
+    },
+    { auto: true },
+  ],
 
   target: [
     async ({ mockDrift }, use) => {
