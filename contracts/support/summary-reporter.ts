@@ -118,7 +118,11 @@ export default class SummaryReporter implements Reporter {
             /* ignored */
           }
         }
-        if (status === 'failed') row.evidence = redact(errorText).slice(0, 1500);
+        if (status === 'failed') {
+          // The correlation ids of the check's last requests, to quote to the distributor's support.
+          const ids = ann(test, 'correlation-id');
+          row.evidence = redact(`${errorText.slice(0, 1500)}${ids.length ? `\nLast requests: ${ids.join('; ')}` : ''}`).slice(0, 2000);
+        }
         const vals = Object.values(row.checks);
         row.status = vals.includes('failed')
           ? 'failed'

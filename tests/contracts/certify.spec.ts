@@ -1,7 +1,6 @@
 import { test, expect } from '@playwright/test';
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, readdirSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { RunSummary, Finding } from '../../catalogue';
 
@@ -13,7 +12,7 @@ function filesUnder(dir: string): string[] {
 }
 
 function certify(env: Record<string, string>) {
-  const out = mkdtempSync(join(tmpdir(), 'certify-'));
+  const out = mkdtempSync(test.info().outputPath('certify-'));
   const started = Date.now();
   const r = spawnSync(process.execPath, ['node_modules/tsx/dist/cli.mjs', 'scripts/certify.ts'], {
     env: { ...process.env, REPORTS_DIR: out, CI: '', ...env },

@@ -5,7 +5,6 @@
  */
 import { test, expect } from '@playwright/test';
 import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { allOperations } from '../../catalogue';
 import { randomLimits } from '../../scripts/load';
@@ -60,7 +59,7 @@ test.describe('rate-limit fingerprint end to end in the k6 test double', () => {
   for (const headers of ['x-ratelimit', 'ietf', 'none'] as const) {
     test(`should identify each algorithm behind ${headers} headers and verify its pacing with no 429`, async () => {
       test.setTimeout(150_000);
-      const out = mkdtempSync(join(tmpdir(), `fingerprint-${headers}-`));
+      const out = mkdtempSync(test.info().outputPath(`fingerprint-${headers}-`));
       const mock = ['--limiter', LIMITER, '--headers', headers];
       const probed = await probe('probe-reset', out, mock);
       expect(probed.r.code, probed.r.stderr + probed.r.stdout).toBe(0);
@@ -115,7 +114,7 @@ test.describe('rate-limit fingerprint end to end in the k6 test double', () => {
 
   test('should stop a limiter that counts refused calls with a verdict within its cap and a non-zero exit', async () => {
     test.setTimeout(120_000);
-    const out = mkdtempSync(join(tmpdir(), 'fingerprint-count-refused-'));
+    const out = mkdtempSync(test.info().outputPath('fingerprint-count-refused-'));
     const capMs = 4000;
     const MAX_MS = 15 * WINDOW_MS;
     const ran = await probe(
