@@ -10,7 +10,7 @@ import { allOperations } from '../../catalogue';
 import { randomLimits } from '../../scripts/load';
 import type { FingerprintManifestEntry } from '../../load/scripts/probe';
 import type { VerifyResult } from '../../load/scripts/verify-pacing';
-import { load } from './run';
+import { run } from './run';
 
 const WINDOW_MS = 2000;
 const SEED = 92;
@@ -32,20 +32,31 @@ const LIMITS = randomLimits(
 
 async function probe(command: string, out: string, mockArgs: string[], extra: string[] = []) {
   const started = Date.now();
-  const r = await load(out, [
-    command,
-    '--reports-dir',
-    out,
-    '--window-ms',
-    String(WINDOW_MS),
-    '--random-limits',
-    String(SEED),
-    '--ops',
-    OPS.join(','),
-    '--mock-args',
-    mockArgs.join(' '),
-    ...extra,
-  ]);
+  const shared = process.env.LOAD_BUNDLE_DIR;
+  const bundles = shared ? ['--bundle-dir', shared, '--skip-build'] : ['--bundle-dir', join(out, 'bundles')];
+  // A probe of ~12 compressed windows: more than the helper's 90 s default on a busy machine.
+  const r = await run(
+    process.execPath,
+    [
+      'node_modules/tsx/dist/cli.mjs',
+      'scripts/load.ts',
+      command,
+      ...bundles,
+      '--reports-dir',
+      out,
+      '--window-ms',
+      String(WINDOW_MS),
+      '--random-limits',
+      String(SEED),
+      '--ops',
+      OPS.join(','),
+      '--mock-args',
+      mockArgs.join(' '),
+      ...extra,
+    ],
+    {},
+    180_000,
+  );
   return { r, ms: Date.now() - started };
 }
 
