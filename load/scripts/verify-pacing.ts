@@ -33,6 +33,23 @@ interface Run {
   total: number;
   t0: number;
   calls: PacedCall[];
+  /** Send time of the last call that keeps a distance (a burst's first call, or a single call). */
+  lastSent: number;
+}
+
+/** The least time between two spaced calls: the interval, or the period between bursts. */
+function minGap(r: Run): number {
+  const p = r.plan.pacing;
+  const k = r.calls.length;
+  if (p.kind === 'burst-per-window') return k % p.burst === 0 ? (p.periodMs as number) : 0;
+  if (p.kind === 'burst-then-even' && k < p.burst) return 0;
+  return p.intervalMs as number;
+}
+
+/** Whether the call about to be sent is one the next keeps its distance from. */
+function startsSpacing(r: Run): boolean {
+  const p = r.plan.pacing;
+  return p.kind === 'burst-per-window' ? r.calls.length % p.burst === 0 : p.kind === 'even' || r.calls.length >= p.burst - 1;
 }
 
 export interface VerifyResult {
@@ -56,7 +73,7 @@ export function verify(p: Plan): VerifyResult {
   for (const op of p.operations) {
     const pp = p.pacing?.[op.id];
     if (!pp) skipped.push({ id: op.id, reason: 'no pacing in the manifest (run probe-reset first; unresolved operations have none)' });
-    else runs.push({ op, plan: pp, total: callsToSend(pp), t0: 0, calls: [] });
+    else runs.push({ op, plan: pp, total: callsToSend(pp), t0: 0, calls: [], lastSent: -Infinity });
   }
   // Start from full buckets: whatever ran before had one period to give the quota back.
   sleepUntil(Date.now() + Math.max(0, ...runs.map((r) => periodMs(r.plan))));
@@ -67,10 +84,13 @@ export function verify(p: Plan): VerifyResult {
   for (;;) {
     const pending = runs.filter((r) => r.calls.length < r.total);
     if (!pending.length || Date.now() > deadline) break;
-    const nextOf = (r: Run) => r.t0 + plannedAt(r.plan.pacing, r.calls.length);
+    // As Bottleneck's minTime does: after a late call, the next keeps its distance instead of
+    // catching up (two calls bunched after a stall would overrun a sliding window).
+    const nextOf = (r: Run) => Math.max(r.t0 + plannedAt(r.plan.pacing, r.calls.length), r.lastSent + minGap(r));
     sleepUntil(Math.min(...pending.map(nextOf)));
     const now = Date.now();
     const due = pending.filter((r) => nextOf(r) <= now);
+    for (const r of due) if (startsSpacing(r)) r.lastSent = now;
     const responses = http.batch(due.map((r) => requestOf(p, r.op, tokens)) as never) as unknown as { status: number }[];
     const at = Date.now();
     due.forEach((r, i) => {
