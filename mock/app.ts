@@ -146,7 +146,8 @@ export async function buildMockApp(opts: MockOptions = {}): Promise<FastifyInsta
     limits: { ...(opts.limits ?? {}) },
   };
   const clock = new SwitchableClock(opts.clock ?? systemClock);
-  const limiter = opts.limiter ?? (opts.algorithms ? new LimiterSet(clock, windowMs, opts.algorithms) : new FixedWindowLimiter(clock, windowMs));
+  const limiter =
+    opts.limiter ?? (opts.algorithms ? new LimiterSet(clock, windowMs, opts.algorithms) : new FixedWindowLimiter(clock, windowMs));
   const drift = (id: string): boolean => config.drift.has(id);
   const ctx: MockContext = {
     config,
