@@ -15,13 +15,14 @@ import {
   type Operation,
 } from '../../catalogue';
 import { loadConfig, type HarnessConfig } from '../../clients/config';
-import { ApiClient, RequestBudget, TargetFailure, assertUsable, type ApiRequest, type ApiResponse } from '../../clients/http';
+import { ApiClient, RequestBudget, TargetFailure, assertUsable, type ApiRequest, type ApiResponse, type Budget } from '../../clients/http';
 import { TokenClient, type TokenTransport } from '../../clients/token-client';
 import type { Credentials } from '../../clients/token-core';
 import { registerSecret } from '../../clients/redact';
 import { startMock, type MockApp, type RunningMock } from '../../mock';
 import { expect } from './matchers';
 import { loadOpenApi, type OpenApiContract } from '../../openapi/import';
+import { RUN_DIR_ENV, SharedRequestBudget } from './run-budget';
 
 export { expect };
 
@@ -52,7 +53,7 @@ export class Session {
     readonly target: Target,
     readonly api: ApiClient,
     readonly tokens: TokenClient,
-    readonly budget: RequestBudget,
+    readonly budget: Budget,
   ) {}
 
   get config(): HarnessConfig {
@@ -257,7 +258,11 @@ export const test = base.extend<object, WorkerFixtures>({
     async ({ target, playwright }, use) => {
       const cfg = target.config;
       const ctx: APIRequestContext = await playwright.request.newContext({ ignoreHTTPSErrors: false });
-      const budget = new RequestBudget(cfg.requestBudget);
+      // The run's budget (global setup) when there is one; a worker's own otherwise (a run without global setup).
+      const runDir = process.env[RUN_DIR_ENV];
+      const budget: Budget = runDir
+        ? new SharedRequestBudget(runDir, (message) => notRun(base.info(), message))
+        : new RequestBudget(cfg.requestBudget);
       const api = new ApiClient(ctx, {
         baseUrl: target.baseUrl,
         budget,

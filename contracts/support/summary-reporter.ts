@@ -15,6 +15,17 @@ import {
   type TestResult,
 } from '../../catalogue';
 import { redact } from '../../clients/redact';
+import { BUDGET_SPENT, RUN_DIR_ENV, runBudgetUsage } from './run-budget';
+
+/** What the run sent, read from the run's request counter (run-budget.ts). */
+export interface RequestsSummary {
+  /** Requests sent to the target (token requests and retries included). */
+  sent: number;
+  /** REQUEST_BUDGET; null when unlimited. */
+  budget: number | null;
+  /** Checks not run because the budget was spent. */
+  checksLeftOutByBudget: number;
+}
 
 interface Options {
   outputDir?: string;
@@ -149,7 +160,13 @@ export default class SummaryReporter implements Reporter {
     }
     const totals = { passed: 0, failed: 0, blocked: 0, skipped: 0, findings: findings.length };
     for (const t of tests) totals[t.status] += 1;
-    const summary: RunSummary = {
+    const usage = runBudgetUsage(process.env[RUN_DIR_ENV]);
+    const requests: RequestsSummary | undefined = usage && {
+      sent: usage.sent,
+      budget: usage.limit,
+      checksLeftOutByBudget: this.results.filter(({ test }) => ann(test, 'not-run').some((d) => d.startsWith(BUDGET_SPENT))).length,
+    };
+    const summary: RunSummary & { requests?: RequestsSummary } = {
       harnessVersion: this.version,
       target: this.opts.target ?? 'unknown',
       environments: (this.opts.environments ?? '').split(',').filter(Boolean) as EnvironmentName[],
@@ -162,6 +179,7 @@ export default class SummaryReporter implements Reporter {
       findings,
       timings,
       ...(openapi ? { openapi } : {}),
+      ...(requests ? { requests } : {}),
     };
     mkdirSync(this.out, { recursive: true });
     writeFileSync(join(this.out, 'summary.json'), redact(JSON.stringify(summary, null, 2)));
@@ -182,6 +200,12 @@ export default class SummaryReporter implements Reporter {
     lines.push(
       `${'total'.padEnd(14)}${String(totals.passed).padStart(8)}${String(totals.failed).padStart(8)}${String(totals.blocked).padStart(9)}${String(totals.skipped).padStart(9)}${String(totals.findings).padStart(10)}`,
     );
+    if (requests) {
+      lines.push(
+        `Requests sent: ${requests.sent}${requests.budget === null ? '' : ` of a budget of ${requests.budget}`}` +
+          (requests.checksLeftOutByBudget ? `; ${requests.checksLeftOutByBudget} checks not run: budget spent` : ''),
+      );
+    }
     const byId = new Map<string, Set<string>>();
     for (const f of findings) {
       const base = f.id.split('@')[0] as string;
