@@ -1,5 +1,4 @@
 import { GUIDANCE_TOKEN_LIFETIME_S, tokenEndpoints, environmentRoot, type EnvironmentName, type Family } from '../catalogue';
-import { buildTokenRequest } from '../clients/token-core';
 import { evidenceOf, type ApiResponse } from '../clients/http';
 import { registerSecret } from '../clients/redact';
 import { test, expect, harnessConfig, label, notRun } from './support/fixtures';
@@ -119,7 +118,13 @@ for (const family of cfg.families) {
         label(test.info(), `token.${family}`, env, 'finding');
         const res = await post(session, form());
         expect(res.status).toBe(200);
-        const expiresIn = Number((res.json as { expires_in?: unknown }).expires_in);
+        const raw = (res.json as { expires_in?: unknown } | undefined)?.expires_in;
+        const expiresIn = Number(raw);
+        // An absent or non-numeric expires_in is no lifetime at all: never "within" or "beyond" 24 h.
+        expect(
+          typeof raw === 'number' || typeof raw === 'string' ? Number.isFinite(expiresIn) && expiresIn > 0 : false,
+          `Broken fact: the token response carries expires_in, a number of seconds\nReceived: expires_in ${JSON.stringify(raw) ?? 'absent'}; ${evidenceOf(res)}`,
+        ).toBe(true);
         recordFinding(
           'token.lifetime',
           expiresIn <= GUIDANCE_TOKEN_LIFETIME_S ? 'within-24h' : 'beyond-24h',
@@ -161,7 +166,5 @@ test.describe('token lifetime on the embedded mock', { tag: ['@tokens', '@clock'
       `Broken fact: a token expires after 24 hours and must be replaced\nExpected: 401/403 for a token issued 24 h ago\nReceived: ${evidenceOf(expired)}`,
     ).toBeGreaterThanOrEqual(401);
     expect(expired.status).toBeLessThanOrEqual(403);
-    const fresh = buildTokenRequest(session.target.baseUrl, family, env, client.credentials(family));
-    expect(fresh.body).toContain('grant_type=client_credentials');
   });
 });

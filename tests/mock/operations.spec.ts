@@ -2,7 +2,7 @@ import { test, expect } from '@playwright/test';
 import { Ajv } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import { allOperations, allSchemas, familyBase, fillPath, ENVIRONMENTS } from '../../catalogue';
-import { knownIds, requestBody, validQuery } from '../../fixtures';
+import { buildWorld, knownIds, requestBody, validQuery } from '../../fixtures';
 import { app, token, bearer, VENDOR, RESELLER, expectErrorShape } from './helpers';
 
 const ajv = new Ajv({ strict: true, strictTypes: false, allErrors: true });
@@ -39,8 +39,10 @@ test.describe('mock operations', () => {
   });
 
   test('should produce the same fixture data for the same seed and other data for another seed', async () => {
-    expect(knownIds(1)).toEqual(knownIds(1));
-    expect(knownIds(2)).not.toEqual(knownIds(1));
+    // buildWorld is uncached: compare two independent builds, not a cached world with itself.
+    expect(buildWorld(1)).toEqual(buildWorld(1));
+    expect(buildWorld(1).products).toHaveLength(12);
+    expect(buildWorld(2).products.map((p) => p.partNumber)).not.toEqual(buildWorld(1).products.map((p) => p.partNumber));
   });
 
   test('should keep created orders: details, search, modify, cancel; and created returns', async () => {
