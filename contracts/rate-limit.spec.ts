@@ -268,7 +268,7 @@ test.describe('rate limits', { tag: ['@rate-limit'] }, () => {
     const notFound = await session.send({
       method: 'GET',
       path: `${session.pathOf(op, env)}/no-such-resource-for-certification`,
-      token: await session.tokens.token('reseller', env),
+      token: await session.token('reseller', env),
     });
     expect(notFound.status).toBeGreaterThanOrEqual(400);
     expect(notFound).toHaveRateLimitHeaders({ nowMs: Date.now(), windowMs: session.target.windowMs });

@@ -17,12 +17,15 @@ import {
 import { loadConfig, type HarnessConfig } from '../../clients/config';
 import { ApiClient, RequestBudget, TargetFailure, assertUsable, type ApiRequest, type ApiResponse, type Budget } from '../../clients/http';
 import { TokenClient, type TokenTransport } from '../../clients/token-client';
-import type { Credentials } from '../../clients/token-core';
-import { registerSecret } from '../../clients/redact';
+import { TokenError, type Credentials } from '../../clients/token-core';
+import { redact, registerSecret } from '../../clients/redact';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { startMock, type MockApp, type RunningMock } from '../../mock';
 import { expect } from './matchers';
 import { loadOpenApi, type OpenApiContract } from '../../openapi/import';
 import { RUN_DIR_ENV, SharedRequestBudget } from './run-budget';
+import { CheckSkipped, currentCheck } from './checks';
 
 export { expect };
 
@@ -74,7 +77,7 @@ export class Session {
 
   /** Calls an operation with a valid request unless told otherwise; token defaults to the family's. */
   async call(op: Operation, env: EnvironmentName, o: CallOptions = {}): Promise<ApiResponse> {
-    const token = o.token === null ? undefined : (o.token ?? (await this.tokens.token(op.family, env)));
+    const token = o.token === null ? undefined : (o.token ?? (await this.token(op.family, env)));
     const req: ApiRequest = {
       method: op.method,
       path: this.pathOf(op, env, o.params),
@@ -87,7 +90,7 @@ export class Session {
     if (res.status === 401 && token && o.token === undefined) {
       // One re-fetch after a 401: the cached token may have expired on the target's side.
       this.tokens.invalidate(op.family, env);
-      req.token = await this.tokens.token(op.family, env);
+      req.token = await this.token(op.family, env);
       res = await this.api.send(req);
     }
     // A 429 under test is returned as it came (its body is judged by the check, not classified here).
@@ -123,6 +126,25 @@ export class Session {
     return again;
   }
 
+  /**
+   * The family's token. When the target could not issue it, the checks that need it are blocked with
+   * that reason for the rest of the run (every worker): the token checks themselves report the
+   * failure, once, instead of every check failing on the same cause.
+   */
+  async token(family: Family, env: EnvironmentName): Promise<string> {
+    const memo = tokenFailureFile(family, env);
+    if (memo && existsSync(memo)) {
+      blocked(base.info(), `no ${family} token for ${env}: ${readFileSync(memo, 'utf8')} (see the ${family} token checks)`);
+    }
+    try {
+      return await this.tokens.token(family, env);
+    } catch (e) {
+      const targetsFault = (e instanceof TargetFailure && e.kind !== 'budget') || e instanceof TokenError;
+      if (memo && targetsFault) writeFileSync(memo, redact((e as Error).message).slice(0, 500));
+      throw e;
+    }
+  }
+
   /** A separate token client on this target (another app, or an injected clock). */
   tokenClient(credentials: Partial<Record<Family, Credentials>>, now?: () => number): TokenClient {
     return new TokenClient({
@@ -135,16 +157,24 @@ export class Session {
 
   /** Sends a request with the family's token, re-fetching the token once after a 401. */
   async sendAuthed(family: Family, env: EnvironmentName, req: Omit<ApiRequest, 'token'>): Promise<ApiResponse> {
-    const res = await this.api.send({ ...req, token: await this.tokens.token(family, env) });
+    const res = await this.api.send({ ...req, token: await this.token(family, env) });
     if (res.status !== 401) return res;
     this.tokens.invalidate(family, env);
-    return this.api.send({ ...req, token: await this.tokens.token(family, env) });
+    return this.api.send({ ...req, token: await this.token(family, env) });
   }
 
   /** Sends a raw request (token flows, bad inputs). */
   send(req: ApiRequest): Promise<ApiResponse> {
     return this.api.send(req);
   }
+}
+
+/** Where the run remembers that a family's token could not be obtained (undefined without a run folder). */
+function tokenFailureFile(family: Family, env: EnvironmentName): string | undefined {
+  const dir = process.env[RUN_DIR_ENV];
+  // Per project: the detection matrix runs one project per drift mode of the mock in one run.
+  const project = base.info().project.name.replace(/[^\w.-]/g, '_');
+  return dir ? join(dir, `token-failure-${project}-${family}-${env}.txt`) : undefined;
 }
 
 /** The token requests of a TokenClient, sent through the suite's HTTP client (budget, timeouts). */
@@ -155,8 +185,9 @@ export function tokenTransport(api: ApiClient, baseUrl: string): TokenTransport 
   };
 }
 
-/** Marks the running test as blocked by the environment (not a contract failure) and stops it. */
+/** Marks the running test (or grouped check) as blocked by the environment (not a contract failure) and stops it. */
 export function blocked(info: TestInfo, reason: string): never {
+  if (currentCheck()) throw new CheckSkipped('blocked', reason);
   info.annotations.push({ type: 'blocked', description: reason });
   base.skip(true, `blocked by environment: ${reason}`);
   throw new Error('unreachable');
@@ -164,6 +195,7 @@ export function blocked(info: TestInfo, reason: string): never {
 
 /** Marks a check as not run on this target, with the reason (never a silent skip). */
 export function notRun(info: TestInfo, reason: string): never {
+  if (currentCheck()) throw new CheckSkipped('not-run', reason);
   info.annotations.push({ type: 'not-run', description: reason });
   base.skip(true, `not run: ${reason}`);
   throw new Error('unreachable');
@@ -171,6 +203,13 @@ export function notRun(info: TestInfo, reason: string): never {
 
 /** Labels the running test with the operation, environment and check, for the summary. */
 export function label(info: TestInfo, op: Pick<Operation, 'id'> | string, env: EnvironmentName | undefined, check: string): void {
+  const grouped = currentCheck();
+  if (grouped) {
+    grouped.operation = typeof op === 'string' ? op : op.id;
+    if (env) grouped.environment = env;
+    grouped.check = check;
+    return;
+  }
   info.annotations.push({ type: 'operation', description: typeof op === 'string' ? op : op.id });
   if (env) info.annotations.push({ type: 'environment', description: env });
   info.annotations.push({ type: 'check', description: check });

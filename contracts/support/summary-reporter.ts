@@ -16,6 +16,7 @@ import {
 } from '../../catalogue';
 import { redact } from '../../clients/redact';
 import { BUDGET_SPENT, RUN_DIR_ENV, runBudgetUsage } from './run-budget';
+import { CHECK_RESULT, type CheckResult } from './checks';
 
 /** What the run sent, read from the run's request counter (run-budget.ts). */
 export interface RequestsSummary {
@@ -38,6 +39,79 @@ const ann = (t: TestCase, type: string): string[] => t.annotations.filter((a) =>
 function statusOf(t: TestCase, r: PwResult): CheckStatus {
   if (r.status === 'skipped') return ann(t, 'blocked').length ? 'blocked' : 'skipped';
   return r.status === 'passed' ? 'passed' : 'failed';
+}
+
+/** One check: a test, or one check of a grouped test (support/checks.ts). */
+interface Unit {
+  title: string;
+  status: CheckStatus;
+  durationMs: number;
+  error?: string;
+  /** Why it was not run or blocked. */
+  reason?: string;
+  operation?: string;
+  environment?: EnvironmentName;
+  check?: string;
+}
+
+function unitsOf(t: TestCase, r: PwResult): Unit[] {
+  const grouped = ann(t, CHECK_RESULT).map((d) => JSON.parse(d) as CheckResult);
+  if (grouped.length) {
+    return grouped.map((c) => ({
+      title: c.title,
+      status: c.status,
+      durationMs: c.durationMs,
+      ...(c.error ? { error: c.error } : {}),
+      ...(c.reason ? { reason: c.reason } : {}),
+      ...(c.operation ? { operation: c.operation } : {}),
+      ...(c.environment ? { environment: c.environment } : {}),
+      ...(c.check ? { check: c.check } : {}),
+    }));
+  }
+  const errorText = r.errors.map((e) => e.message ?? '').join('\n');
+  const operation = ann(t, 'operation')[0];
+  const environment = ann(t, 'environment')[0] as EnvironmentName | undefined;
+  const check = ann(t, 'check')[0];
+  const reason = [...ann(t, 'not-run'), ...ann(t, 'blocked')][0];
+  return [
+    {
+      title: t.title,
+      status: statusOf(t, r),
+      durationMs: r.duration,
+      ...(errorText ? { error: errorText } : {}),
+      ...(reason ? { reason } : {}),
+      ...(operation ? { operation } : {}),
+      ...(environment ? { environment } : {}),
+      ...(check ? { check } : {}),
+    },
+  ];
+}
+
+/** Folds one check's verdict (and what the test observed) into its operation's row. */
+function addCheck(row: OperationResult, unit: Unit, observed: string[]): void {
+  const check = unit.check as string;
+  const prev = row.checks[check];
+  row.checks[check] = prev === 'failed' || unit.status === 'failed' ? 'failed' : prev === 'passed' ? 'passed' : unit.status;
+  for (const o of observed) {
+    try {
+      const obs = JSON.parse(o) as { headers?: string[]; fields?: string[]; latencyMs?: number; limit?: string | null };
+      if (obs.headers) row.headers = obs.headers;
+      if (obs.fields) row.fields = obs.fields;
+      if (obs.latencyMs !== undefined) row.latencyMs = [...(row.latencyMs ?? []), obs.latencyMs];
+      if (obs.limit) row.advertisedLimit = Number(obs.limit);
+    } catch {
+      /* ignored */
+    }
+  }
+  if (unit.status === 'failed') row.evidence = redact(unit.error ?? '').slice(0, 1500);
+  const vals = Object.values(row.checks);
+  row.status = vals.includes('failed')
+    ? 'failed'
+    : vals.includes('blocked')
+      ? 'blocked'
+      : vals.every((v) => v === 'skipped')
+        ? 'skipped'
+        : 'passed';
 }
 
 export default class SummaryReporter implements Reporter {
@@ -71,23 +145,12 @@ export default class SummaryReporter implements Reporter {
     const groups = new Map<string, { passed: number; failed: number; blocked: number; skipped: number; findings: number }>();
     const timings: Record<string, number> = {};
 
+    let leftOutByBudget = 0;
     for (const { test, result: r } of this.results) {
-      const status = statusOf(test, r);
       const file = test.location.file.split(/[\\/]/).pop() ?? test.location.file;
       timings[file] = (timings[file] ?? 0) + r.duration;
-      const tags = test.tags;
-      const errorText = r.errors.map((e) => e.message ?? '').join('\n');
-      tests.push({
-        title: test.title,
-        file,
-        status,
-        durationMs: r.duration,
-        tags,
-        ...(errorText ? { error: redact(errorText).slice(0, 4000) } : {}),
-      });
       const group = file.replace(/\.spec\.ts$/, '');
       const g = groups.get(group) ?? { passed: 0, failed: 0, blocked: 0, skipped: 0, findings: 0 };
-      g[status] += 1;
       for (const f of ann(test, 'finding')) {
         try {
           findings.push(JSON.parse(f) as Finding);
@@ -97,45 +160,32 @@ export default class SummaryReporter implements Reporter {
         }
       }
       groups.set(group, g);
-
-      const opId = ann(test, 'operation')[0];
-      const env = ann(test, 'environment')[0] as EnvironmentName | undefined;
-      const check = ann(test, 'check')[0];
-      const op = opId ? (catalogue.get(opId) ?? [...catalogue.values()].find((o) => o.id === opId)) : undefined;
-      if (op && env && check) {
-        const key = `${op.id}|${env}`;
-        const row = rows.get(key) ?? {
-          id: op.id,
-          family: op.family,
-          environment: env,
-          method: op.method,
-          path: op.path,
-          status: 'passed' as CheckStatus,
-          checks: {},
-        };
-        const prev = row.checks[check];
-        row.checks[check] = prev === 'failed' || status === 'failed' ? 'failed' : prev === 'passed' ? 'passed' : status;
-        for (const o of ann(test, 'observed')) {
-          try {
-            const obs = JSON.parse(o) as { headers?: string[]; fields?: string[]; latencyMs?: number; limit?: string | null };
-            if (obs.headers) row.headers = obs.headers;
-            if (obs.fields) row.fields = obs.fields;
-            if (obs.latencyMs !== undefined) row.latencyMs = [...(row.latencyMs ?? []), obs.latencyMs];
-            if (obs.limit) row.advertisedLimit = Number(obs.limit);
-          } catch {
-            /* ignored */
-          }
+      for (const unit of unitsOf(test, r)) {
+        if (unit.reason?.startsWith(BUDGET_SPENT)) leftOutByBudget += 1;
+        tests.push({
+          title: unit.title,
+          file,
+          status: unit.status,
+          durationMs: unit.durationMs,
+          tags: test.tags,
+          ...(unit.error ? { error: redact(unit.error).slice(0, 4000) } : {}),
+        });
+        g[unit.status] += 1;
+        const op = unit.operation ? catalogue.get(unit.operation) : undefined;
+        if (op && unit.environment && unit.check) {
+          const key = `${op.id}|${unit.environment}`;
+          const row = rows.get(key) ?? {
+            id: op.id,
+            family: op.family,
+            environment: unit.environment,
+            method: op.method,
+            path: op.path,
+            status: 'passed' as CheckStatus,
+            checks: {},
+          };
+          addCheck(row, unit, ann(test, 'observed'));
+          rows.set(key, row);
         }
-        if (status === 'failed') row.evidence = redact(errorText).slice(0, 1500);
-        const vals = Object.values(row.checks);
-        row.status = vals.includes('failed')
-          ? 'failed'
-          : vals.includes('blocked')
-            ? 'blocked'
-            : vals.every((v) => v === 'skipped')
-              ? 'skipped'
-              : 'passed';
-        rows.set(key, row);
       }
     }
     let openapi: Record<string, unknown> | undefined;
@@ -164,7 +214,7 @@ export default class SummaryReporter implements Reporter {
     const requests: RequestsSummary | undefined = usage && {
       sent: usage.sent,
       budget: usage.limit,
-      checksLeftOutByBudget: this.results.filter(({ test }) => ann(test, 'not-run').some((d) => d.startsWith(BUDGET_SPENT))).length,
+      checksLeftOutByBudget: leftOutByBudget,
     };
     const summary: RunSummary & { requests?: RequestsSummary } = {
       harnessVersion: this.version,
