@@ -21,6 +21,13 @@ const defs: readonly FindingDefinition[] = [
     observedValues: ['post-only', 'get-accepted'],
   },
   {
+    id: 'headers.required-missing',
+    kind: 'gap',
+    statement:
+      'Published document: IM-CustomerNumber, IM-CountryCode and IM-CorrelationID are required request headers on every business call; whether the service refuses a call without one is not shown.',
+    observedValues: ['refused', 'accepted'],
+  },
+  {
     id: 'token.lifetime',
     kind: 'conflict',
     statement: 'Authentication 5: the token expires every 24 hours; the sample expires_in is 2592000 seconds (30 days).',
@@ -87,6 +94,19 @@ const defs: readonly FindingDefinition[] = [
     kind: 'conflict',
     statement: 'Token endpoint: the documented method is a form-body POST; an imported OpenAPI document may give another method or body.',
     observedValues: ['agrees', 'differs'],
+  },
+  {
+    id: 'openapi.path-spelling',
+    kind: 'conflict',
+    statement:
+      "Reseller family endpoints table: the spec's path of an operation (trailing slash, path parameter names and casing); an imported OpenAPI document may spell it otherwise.",
+    observedValues: ['agrees', 'differs'],
+  },
+  {
+    id: 'openapi.operation-absent',
+    kind: 'conflict',
+    statement: 'Reseller family endpoints table: every listed operation exists; an imported OpenAPI document may not document one of them.',
+    observedValues: ['present', 'absent'],
   },
 ];
 

@@ -4,4 +4,5 @@ export * from './tokens';
 export * from './environments';
 export * from './limits';
 export * from './findings';
+export * from './rules';
 export type * from './results';

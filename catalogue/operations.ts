@@ -1,15 +1,593 @@
 /**
- * The endpoint catalogue: the single source of truth for every operation of the
- * Distributor Commerce API. Pure data: no node:*, no k6/*, no process.env, so it
- * compiles for Node and for k6 bundles alike.
+ * The endpoint catalogue: one definition per operation of the Distributor Commerce API, the single
+ * source of truth for the mock, the contract suite, the summary, the OpenAPI export and the load
+ * plan. Pure data and pure functions: no node:*, no k6/*, no process.env, so it compiles for Node
+ * and for k6 bundles alike.
+ *
+ * Adding an operation: one row in RESELLER_ROWS, one entry in DEFINITIONS (the compiler asks for
+ * it), one handler in mock/handlers.ts (the compiler asks for that too).
  */
+import { IM_HEADERS, type ImHeader } from './rules';
+import { schemaId } from './schemas';
 
+export { schemaId };
 export type Family = 'reseller' | 'vendor';
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
 export type VersionSegment = 'v1' | 'v6' | 'v6.1';
 
+/** The 24 rows of the spec's "Reseller family endpoints" table, in the spec's order (facts of the seed). */
+export const RESELLER_ROWS = [
+  {
+    id: 'catalog.priceAndAvailability',
+    group: 'Product Catalog',
+    name: 'Price and availability',
+    method: 'POST',
+    path: '/resellers/v6/catalog/priceandavailability',
+  },
+  { id: 'catalog.search', group: 'Product Catalog', name: 'Search products', method: 'GET', path: '/resellers/v6/catalog' },
+  {
+    id: 'catalog.details',
+    group: 'Product Catalog',
+    name: 'Product details',
+    method: 'GET',
+    path: '/resellers/v6/catalog/details/{partNumber}',
+  },
+  { id: 'orders.create', group: 'Orders', name: 'Create order', method: 'POST', path: '/resellers/v6/orders' },
+  { id: 'orders.modify', group: 'Orders', name: 'Modify order', method: 'PUT', path: '/resellers/v6/orders/{orderNumber}' },
+  {
+    id: 'orders.details',
+    group: 'Orders',
+    name: 'Get order details (version 6.1)',
+    method: 'GET',
+    path: '/resellers/v6.1/orders/{orderNumber}',
+  },
+  { id: 'orders.search', group: 'Orders', name: 'Search orders', method: 'GET', path: '/resellers/v6/orders/search' },
+  { id: 'orders.cancel', group: 'Orders', name: 'Cancel order', method: 'DELETE', path: '/resellers/v6/orders/{orderNumber}' },
+  { id: 'quotes.search', group: 'Quotes', name: 'Search quotes', method: 'GET', path: '/resellers/v6/quotes/search' },
+  { id: 'quotes.details', group: 'Quotes', name: 'Quote details', method: 'GET', path: '/resellers/v6/quotes/{quoteNumber}' },
+  { id: 'quotes.validate', group: 'Quotes', name: 'Validate quote', method: 'GET', path: '/resellers/v6/q2o/validatequote' },
+  { id: 'quoteToOrder.create', group: 'Quote To Order', name: 'Quote to order', method: 'POST', path: '/resellers/v6/q2o/orders' },
+  { id: 'invoices.search', group: 'Invoice', name: 'Search invoices', method: 'GET', path: '/resellers/v6/invoices/' },
+  {
+    id: 'invoices.details',
+    group: 'Invoice',
+    name: 'Get invoice details (version 6.1)',
+    method: 'GET',
+    path: '/resellers/v6.1/invoices/{invoiceNumber}',
+  },
+  { id: 'renewals.search', group: 'Renewals', name: 'Search renewals', method: 'POST', path: '/resellers/v6/renewals/search' },
+  { id: 'renewals.details', group: 'Renewals', name: 'Renewal details', method: 'GET', path: '/resellers/v6/renewals/{renewalId}' },
+  { id: 'deals.search', group: 'Deals', name: 'Search deals', method: 'GET', path: '/resellers/v6/deals/search' },
+  { id: 'deals.details', group: 'Deals', name: 'Deal details', method: 'GET', path: '/resellers/v6/deals/{dealId}' },
+  { id: 'returns.search', group: 'Returns', name: 'Search returns', method: 'GET', path: '/resellers/v6/returns/search' },
+  { id: 'returns.details', group: 'Returns', name: 'Return details', method: 'GET', path: '/resellers/v6/returns/{caseRequestNumber}' },
+  { id: 'returns.create', group: 'Returns', name: 'Create return', method: 'POST', path: '/resellers/v6/returns/create' },
+  { id: 'freight.estimate', group: 'Freight Estimate', name: 'Freight estimate', method: 'POST', path: '/resellers/v6/freightestimate' },
+  { id: 'webhooks.orderStatus', group: 'Webhook', name: 'Order status', method: 'POST', path: '/resellers/v1/webhooks/orderstatusevent' },
+  {
+    id: 'webhooks.availabilityUpdate',
+    group: 'Webhook',
+    name: 'Stock update',
+    method: 'POST',
+    path: '/resellers/v1/webhooks/availabilityupdate',
+  },
+] as const satisfies readonly { id: string; group: string; name: string; method: HttpMethod; path: string }[];
+
+/** Id of a reseller operation: the compiler knows every one. */
+export type OperationId = (typeof RESELLER_ROWS)[number]['id'];
+
+/** Names of the ids an operation needs from the target's data. */
+export type IdName =
+  'partNumber' | 'orderNumber' | 'quoteNumber' | 'invoiceNumber' | 'renewalId' | 'dealId' | 'dealVendor' | 'caseRequestNumber';
+
+/** Where an id comes from on a target: the list `items` of the answer of `from`, field `field` of an entry. */
+export interface IdSource {
+  readonly from: OperationId;
+  /** Name of the array in the answer (`''` when the answer itself is the array). */
+  readonly items: string;
+  readonly field: string;
+  /** Ids the run may also take from a resource it created itself (writes allowed). */
+  readonly createdBy?: { readonly from: OperationId; readonly path: readonly (string | number)[] };
+}
+
+/** Which search or list answer yields each id (for discovery on targets whose data the harness does not know). */
+export const idSources: Readonly<Record<IdName, IdSource>> = {
+  partNumber: { from: 'catalog.search', items: 'catalog', field: 'ingramPartNumber' },
+  orderNumber: {
+    from: 'orders.search',
+    items: 'orders',
+    field: 'ingramOrderNumber',
+    createdBy: { from: 'orders.create', path: ['orders', 0, 'ingramOrderNumber'] },
+  },
+  quoteNumber: { from: 'quotes.search', items: 'quotes', field: 'quoteNumber' },
+  invoiceNumber: { from: 'invoices.search', items: 'invoices', field: 'invoiceNumber' },
+  renewalId: { from: 'renewals.search', items: 'renewals', field: 'renewalId' },
+  dealId: { from: 'deals.search', items: 'deals', field: 'dealId' },
+  /** The vendor of the same deal entry as `dealId` (deal details requires it as `vendorName`). */
+  dealVendor: { from: 'deals.search', items: 'deals', field: 'vendor' },
+  caseRequestNumber: {
+    from: 'returns.search',
+    items: 'returnsClaims',
+    field: 'caseRequestNumber',
+    createdBy: { from: 'returns.create', path: ['returnsClaims', 0, 'caseRequestNumber'] },
+  },
+};
+
+/** Where an operation puts an id it needs. */
+export interface IdNeed {
+  readonly id: IdName;
+  readonly in: 'path' | 'query' | 'body';
+  /** The path parameter, query parameter or body field name. */
+  readonly as: string;
+}
+
+export interface QueryParam {
+  readonly name: string;
+  readonly required: boolean;
+  readonly type: 'string' | 'integer' | 'boolean';
+}
+
+/** The parts of a valid request that depend on data: path parameters, query, body. Headers come from the configuration. */
+export interface RequestParts {
+  params: Record<string, string>;
+  query: Record<string, string>;
+  body?: unknown;
+  headers?: Record<string, string>;
+}
+
+/** Ids to build a request with: the fixture world's by default, discovered or configured ones on other targets. */
+export type Ids = Readonly<Partial<Record<IdName, string>>>;
+
+/** What request builders read of a data world (the fixture world satisfies it). */
+export interface WorldView {
+  readonly seed: number;
+  readonly products: readonly { readonly ingramPartNumber: string; readonly totalAvailability: number }[];
+  readonly orders: readonly { readonly ingramOrderNumber: string; readonly customerOrderNumber: string }[];
+  readonly invoices: readonly {
+    readonly invoiceNumber: string;
+    readonly invoiceDate: string;
+    readonly lines: readonly { readonly ingramPartNumber: string }[];
+  }[];
+}
+
+export interface BuildContext {
+  world: WorldView;
+  ids: Ids;
+  /** Varies generated numbers (customer order numbers, event ids) between calls. */
+  n: number;
+}
+
+export interface OperationDefinition {
+  /** Schema names (see schemas.ts) of the success answer and of the JSON request body. */
+  readonly response: string;
+  readonly request?: string;
+  /** Published required request headers. */
+  readonly headers: readonly ImHeader[];
+  /** Published query parameters (the ones the harness knows of). */
+  readonly query: readonly QueryParam[];
+  readonly successStatus: 200 | 201;
+  /** Calls per window: GET 60 (spec); others an assumption (the spec does not show them). */
+  readonly limit: number;
+  /** True when the operation changes no state on the target (safe on production). */
+  readonly readOnly: boolean;
+  readonly needs: readonly IdNeed[];
+  /** A valid request built from ids (the fixture world's or discovered ones). */
+  readonly build: (ctx: BuildContext) => RequestParts;
+  /** Where the entry comes from: the spec and the published document, or an assumption of ours. */
+  readonly source: 'spec' | 'assumption';
+}
+
+const H = IM_HEADERS;
+/** Required on every business call by the published document. */
+const BASE_HEADERS = [H.customerNumber, H.countryCode, H.correlationId] as const;
+const q = (name: string, type: QueryParam['type'] = 'string', required = false): QueryParam => ({ name, required, type });
+const PAGING = [q('pageNumber', 'integer'), q('pageSize', 'integer')];
+/** ASSUMPTION: the spec gives no limits for POST, PUT and DELETE; its samples show 500 and 150. */
+const HIGH_VOLUME = 500;
+const WRITE = 150;
+const GET_LIMIT = 60;
+
+/** The ship-to and ship-from address of the certification requests (a sample, not a real party). */
+export const SAMPLE_ADDRESS = {
+  contact: 'Receiving desk',
+  companyName: 'Certification Reseller',
+  addressLine1: '1 Main Street',
+  city: 'Irvine',
+  state: 'CA',
+  postalCode: '92612',
+  countryCode: 'US',
+  phoneNumber: '7145665000',
+  email: 'orders@example.com',
+} as const;
+
+const { contact, companyName, addressLine1, city, state, postalCode, countryCode, email } = SAMPLE_ADDRESS;
+const need = (id: IdName, where: IdNeed['in'], as: string = id): IdNeed => ({ id, in: where, as });
+const idOf = (ids: Ids, name: IdName): string => {
+  const v = ids[name];
+  if (v === undefined) throw new Error(`a valid request needs a ${name}; none is known (see idSources.${name})`);
+  return v;
+};
+const noParts = (): RequestParts => ({ params: {}, query: {} });
+const pathId =
+  (name: IdName, as: string = name) =>
+  ({ ids }: BuildContext): RequestParts => ({ params: { [as]: idOf(ids, name) }, query: {} });
+
+function productsOf(w: WorldView, n: number) {
+  return [w.products[n % w.products.length], w.products[(n + 1) % w.products.length]].filter((p) => p !== undefined);
+}
+/** A deterministic UUID-shaped event id from the seed and a counter. */
+export const eventIdOf = (seed: number, n: number): string =>
+  `00000000-0000-4000-8000-${(seed * 1_000_000 + n).toString(16).padStart(12, '0').slice(-12)}`;
+
+export const DEFINITIONS: { readonly [K in OperationId]: OperationDefinition } = {
+  'catalog.priceAndAvailability': {
+    response: 'price-and-availability-response',
+    request: 'price-and-availability-request',
+    headers: BASE_HEADERS,
+    query: [q('includeAvailability', 'boolean', true), q('includePricing', 'boolean', true), q('includeProductAttributes', 'boolean')],
+    successStatus: 200,
+    limit: HIGH_VOLUME,
+    readOnly: true,
+    needs: [],
+    build: ({ world, n }) => ({
+      params: {},
+      query: { includeAvailability: 'true', includePricing: 'true' },
+      body: { products: productsOf(world, n).map((p) => ({ ingramPartNumber: p.ingramPartNumber })) },
+    }),
+    source: 'spec',
+  },
+  'catalog.search': {
+    response: 'product-search-response',
+    headers: BASE_HEADERS,
+    query: [...PAGING, q('keyword'), q('vendor'), q('vendorPartNumber'), q('category'), q('type')],
+    successStatus: 200,
+    limit: GET_LIMIT,
+    readOnly: true,
+    needs: [],
+    build: noParts,
+    source: 'spec',
+  },
+  'catalog.details': {
+    response: 'product-details-response',
+    headers: BASE_HEADERS,
+    query: [],
+    successStatus: 200,
+    limit: GET_LIMIT,
+    readOnly: true,
+    needs: [need('partNumber', 'path')],
+    build: pathId('partNumber'),
+    source: 'spec',
+  },
+  'orders.create': {
+    response: 'order-create-response',
+    request: 'order-create-request',
+    headers: BASE_HEADERS,
+    query: [],
+    successStatus: 201,
+    limit: WRITE,
+    readOnly: false,
+    needs: [],
+    build: ({ world, n }) => ({
+      params: {},
+      query: {},
+      body: {
+        customerOrderNumber: `PO-H${world.seed}-${n}`,
+        notes: 'Certification order',
+        lines: productsOf(world, n)
+          .slice(0, 1)
+          .map((p, i) => ({ customerLineNumber: String(i + 1), ingramPartNumber: p.ingramPartNumber, quantity: 2 })),
+      },
+    }),
+    source: 'spec',
+  },
+  'orders.modify': {
+    response: 'order-modify-response',
+    request: 'order-modify-request',
+    headers: BASE_HEADERS,
+    query: [q('actionCode'), q('regionCode')],
+    successStatus: 200,
+    limit: WRITE,
+    readOnly: false,
+    needs: [need('orderNumber', 'path')],
+    build: ({ world, ids, n }) => ({
+      params: { orderNumber: idOf(ids, 'orderNumber') },
+      query: {},
+      body: {
+        notes: 'Quantity changed',
+        lines: productsOf(world, n)
+          .slice(0, 1)
+          .map((p) => ({ ingramPartNumber: p.ingramPartNumber, addUpdateDeleteLine: 'ADD', quantity: 3 })),
+      },
+    }),
+    source: 'spec',
+  },
+  'orders.details': {
+    response: 'order-details-response',
+    headers: BASE_HEADERS,
+    query: [q('ingramOrderDate'), q('vendorNumber'), q('regionCode')],
+    successStatus: 200,
+    limit: GET_LIMIT,
+    readOnly: true,
+    needs: [need('orderNumber', 'path')],
+    build: pathId('orderNumber'),
+    source: 'spec',
+  },
+  'orders.search': {
+    response: 'order-search-response',
+    headers: BASE_HEADERS,
+    query: [...PAGING, q('ingramOrderNumber'), q('orderStatus'), q('customerOrderNumber'), q('ingramPartNumber'), q('vendorName')],
+    successStatus: 200,
+    limit: GET_LIMIT,
+    readOnly: true,
+    needs: [],
+    build: noParts,
+    source: 'spec',
+  },
+  'orders.cancel': {
+    response: 'order-cancel-response',
+    headers: BASE_HEADERS,
+    query: [q('regionCode')],
+    successStatus: 200,
+    limit: WRITE,
+    readOnly: false,
+    needs: [need('orderNumber', 'path')],
+    build: pathId('orderNumber'),
+    source: 'spec',
+  },
+  'quotes.search': {
+    response: 'quote-search-response',
+    headers: [...BASE_HEADERS, H.customerContact],
+    query: [...PAGING, q('quoteNumber'), q('quoteName'), q('status'), q('vendorName'), q('sortBy'), q('sortingOrder')],
+    successStatus: 200,
+    limit: GET_LIMIT,
+    readOnly: true,
+    needs: [],
+    build: noParts,
+    source: 'spec',
+  },
+  'quotes.details': {
+    response: 'quote-details-response',
+    headers: BASE_HEADERS,
+    query: [],
+    successStatus: 200,
+    limit: GET_LIMIT,
+    readOnly: true,
+    needs: [need('quoteNumber', 'path')],
+    build: pathId('quoteNumber'),
+    source: 'spec',
+  },
+  'quotes.validate': {
+    response: 'quote-validate-response',
+    headers: BASE_HEADERS,
+    query: [q('quoteNumber', 'string', true)],
+    successStatus: 200,
+    limit: GET_LIMIT,
+    readOnly: true,
+    needs: [need('quoteNumber', 'query')],
+    build: ({ ids }) => ({ params: {}, query: { quoteNumber: idOf(ids, 'quoteNumber') } }),
+    source: 'spec',
+  },
+  'quoteToOrder.create': {
+    response: 'quote-to-order-response',
+    request: 'quote-to-order-request',
+    headers: BASE_HEADERS,
+    query: [],
+    successStatus: 201,
+    limit: WRITE,
+    readOnly: false,
+    needs: [need('quoteNumber', 'body')],
+    build: ({ world, ids, n }) => ({
+      params: {},
+      query: {},
+      body: { quoteNumber: idOf(ids, 'quoteNumber'), customerOrderNumber: `PO-Q${world.seed}-${n}` },
+    }),
+    // The published document has no quote to order operation: shapes are ours.
+    source: 'assumption',
+  },
+  'invoices.search': {
+    response: 'invoice-search-response',
+    headers: [H.applicationId, ...BASE_HEADERS],
+    query: [...PAGING, q('invoiceNumber'), q('orderNumber'), q('customerOrderNumber'), q('invoiceStatus'), q('invoiceDate')],
+    successStatus: 200,
+    limit: GET_LIMIT,
+    readOnly: true,
+    needs: [],
+    build: noParts,
+    source: 'spec',
+  },
+  'invoices.details': {
+    response: 'invoice-details-response',
+    headers: [...BASE_HEADERS, H.applicationId],
+    query: [q('customerType'), q('includeSerialNumbers', 'boolean')],
+    successStatus: 200,
+    limit: GET_LIMIT,
+    readOnly: true,
+    needs: [need('invoiceNumber', 'path')],
+    build: pathId('invoiceNumber'),
+    source: 'spec',
+  },
+  'renewals.search': {
+    response: 'renewal-search-response',
+    request: 'renewal-search-request',
+    headers: BASE_HEADERS,
+    query: [q('customerOrderNumber'), q('page'), q('size'), q('sort')],
+    successStatus: 200,
+    limit: HIGH_VOLUME,
+    readOnly: true,
+    needs: [],
+    build: () => ({ params: {}, query: {}, body: { status: { OpporutinyStatus: { value: 'OPEN' } } } }),
+    source: 'spec',
+  },
+  'renewals.details': {
+    response: 'renewal-details-response',
+    headers: BASE_HEADERS,
+    query: [],
+    successStatus: 200,
+    limit: GET_LIMIT,
+    readOnly: true,
+    needs: [need('renewalId', 'path')],
+    build: pathId('renewalId'),
+    source: 'spec',
+  },
+  'deals.search': {
+    response: 'deal-search-response',
+    headers: BASE_HEADERS,
+    query: [q('endUser'), q('vendor'), q('dealId'), q('Size', 'integer'), q('Page', 'integer')],
+    successStatus: 200,
+    limit: GET_LIMIT,
+    readOnly: true,
+    needs: [],
+    build: noParts,
+    source: 'spec',
+  },
+  'deals.details': {
+    response: 'deal-details-response',
+    headers: [...BASE_HEADERS, H.applicationId],
+    query: [q('vendorName', 'string', true)],
+    successStatus: 200,
+    limit: GET_LIMIT,
+    readOnly: true,
+    needs: [need('dealId', 'path'), need('dealVendor', 'query', 'vendorName')],
+    build: ({ ids }) => ({ params: { dealId: idOf(ids, 'dealId') }, query: { vendorName: idOf(ids, 'dealVendor') } }),
+    source: 'spec',
+  },
+  'returns.search': {
+    response: 'return-search-response',
+    headers: BASE_HEADERS,
+    query: [q('caseRequestNumber'), q('invoiceNumber'), q('returnStatus-in'), q('page'), q('size'), q('sort')],
+    successStatus: 200,
+    limit: GET_LIMIT,
+    readOnly: true,
+    needs: [],
+    build: noParts,
+    source: 'spec',
+  },
+  'returns.details': {
+    response: 'return-details-response',
+    headers: BASE_HEADERS,
+    query: [],
+    successStatus: 200,
+    limit: GET_LIMIT,
+    readOnly: true,
+    needs: [need('caseRequestNumber', 'path')],
+    build: pathId('caseRequestNumber'),
+    source: 'spec',
+  },
+  'returns.create': {
+    response: 'return-create-response',
+    request: 'return-create-request',
+    headers: BASE_HEADERS,
+    query: [],
+    successStatus: 200,
+    limit: WRITE,
+    readOnly: false,
+    needs: [need('invoiceNumber', 'body')],
+    build: ({ world, ids }) => {
+      const inv = world.invoices.find((i) => i.invoiceNumber === ids.invoiceNumber);
+      const line = inv?.lines[0];
+      return {
+        params: {},
+        query: {},
+        body: {
+          list: [
+            {
+              invoiceNumber: idOf(ids, 'invoiceNumber'),
+              invoiceDate: inv?.invoiceDate ?? '2026-01-01',
+              ...(line ? { ingramPartNumber: line.ingramPartNumber } : {}),
+              quantity: 1,
+              primaryReason: 'Damaged',
+              secondaryReason: 'Damaged in transit',
+              numberOfBoxes: 1,
+              shipFromInfo: [{ companyName, contact, addressLine1, city, state, postalCode, countryCode, email }],
+            },
+          ],
+        },
+      };
+    },
+    source: 'spec',
+  },
+  'freight.estimate': {
+    response: 'freight-estimate-response',
+    request: 'freight-estimate-request',
+    headers: [...BASE_HEADERS, H.customerContact],
+    query: [],
+    successStatus: 200,
+    limit: HIGH_VOLUME,
+    readOnly: true,
+    needs: [],
+    build: ({ world, n }) => ({
+      params: {},
+      query: {},
+      body: {
+        shipToAddress: { companyName, addressLine1, city, state, postalCode, countryCode },
+        lines: productsOf(world, n).map((p, i) => ({
+          customerLineNumber: String(i + 1),
+          ingramPartNumber: p.ingramPartNumber,
+          quantity: '4',
+        })),
+      },
+    }),
+    source: 'spec',
+  },
+  'webhooks.orderStatus': {
+    response: 'webhook-ack-response',
+    request: 'order-status-event',
+    // Published: targeturl and x-hub-signature; the IM-* headers are not listed for webhooks.
+    headers: [],
+    query: [],
+    successStatus: 200,
+    limit: HIGH_VOLUME,
+    readOnly: false,
+    needs: [],
+    build: ({ world, n }) => {
+      const o = world.orders[0];
+      return {
+        params: {},
+        query: {},
+        body: {
+          topic: 'resellers/order',
+          event: 'im::order_shipped',
+          eventTimeStamp: '2026-01-01T00:00:00Z',
+          eventId: eventIdOf(world.seed, n),
+          resource: [
+            { eventType: 'im::shipped', orderNumber: o?.ingramOrderNumber ?? '', customerOrderNumber: o?.customerOrderNumber ?? '' },
+          ],
+        },
+      };
+    },
+    source: 'spec',
+  },
+  'webhooks.availabilityUpdate': {
+    response: 'webhook-ack-response',
+    request: 'availability-update-event',
+    headers: [],
+    query: [],
+    successStatus: 200,
+    limit: HIGH_VOLUME,
+    readOnly: false,
+    needs: [],
+    build: ({ world, n }) => {
+      const p = world.products[0];
+      return {
+        params: {},
+        query: {},
+        body: {
+          topic: 'resellers/catalog',
+          event: 'im::updated',
+          eventTimeStamp: '2026-01-01T00:00:00Z',
+          eventId: eventIdOf(world.seed, n),
+          resource: [
+            { eventType: 'im::updated', ingramPartNumber: p?.ingramPartNumber ?? '', totalAvailability: String(p?.totalAvailability ?? 0) },
+          ],
+        },
+      };
+    },
+    source: 'spec',
+  },
+};
+
 export interface Operation {
-  /** Stable id that reads like the spec, e.g. `orders.create`. */
+  /** Stable id that reads like the spec, e.g. `orders.create`; an OperationId for reseller operations. */
   readonly id: string;
   readonly family: Family;
   /** API group as named in the spec's table, e.g. `Orders`. */
@@ -34,21 +612,21 @@ export interface Operation {
   readonly responseSchema: string;
   /** `$id` of the JSON Schema of the request body, when `jsonBody`. */
   readonly requestSchema?: string;
+  /** Required request headers (published). */
+  readonly requiredHeaders: readonly string[];
+  readonly queryParams: readonly QueryParam[];
+  readonly successStatus: number;
+  /** Calls per window before overrides. */
+  readonly limit: number;
+  readonly needs: readonly IdNeed[];
   /** Where the entry comes from: the spec's table, or an assumption of ours. */
   readonly source: 'spec' | 'assumption';
 }
 
-const SCHEMA_BASE = 'https://harness.local/schemas/';
-export const schemaId = (name: string): string => `${SCHEMA_BASE}${name}.json`;
-
-interface Row {
-  id: string;
-  group: string;
-  name: string;
-  method: HttpMethod;
-  path: string;
-  response: string;
-  request?: string;
+/** A reseller operation: its id is known to the compiler and it has a full definition. */
+export interface ResellerOperation extends Operation {
+  readonly id: OperationId;
+  readonly definition: OperationDefinition;
 }
 
 function paramsOf(path: string): string[] {
@@ -62,238 +640,33 @@ function versionOf(path: string): VersionSegment {
   throw new Error(`catalogue: path ${path} has no known version segment (expected v1, v6 or v6.1)`);
 }
 
-function build(family: Family, rows: readonly Row[], source: Operation['source']): Operation[] {
-  return rows.map((r) => {
-    const jsonBody = r.method === 'POST' || r.method === 'PUT';
-    const webhook = r.path.includes('/webhooks/');
-    // POST searches and estimates change nothing on the target; creates, modifies, cancels and webhooks do.
-    const readOnly = r.method === 'GET' || /search|priceandavailability|freightestimate/.test(r.path);
-    const op: Operation = {
-      id: r.id,
-      family,
-      group: r.group,
-      name: r.name,
-      method: r.method,
-      path: r.path,
-      pathParams: paramsOf(r.path),
-      version: family === 'vendor' ? 'v1' : versionOf(r.path),
-      jsonBody,
-      readOnly,
-      webhook,
-      responseSchema: schemaId(r.response),
-      source,
-      ...(r.request ? { requestSchema: schemaId(r.request) } : {}),
-    };
-    return op;
-  });
-}
+export const resellerOperations: readonly ResellerOperation[] = RESELLER_ROWS.map((r) => {
+  const d: OperationDefinition = DEFINITIONS[r.id];
+  return {
+    id: r.id,
+    family: 'reseller',
+    group: r.group,
+    name: r.name,
+    method: r.method,
+    path: r.path,
+    pathParams: paramsOf(r.path),
+    version: versionOf(r.path),
+    jsonBody: r.method === 'POST' || r.method === 'PUT',
+    readOnly: d.readOnly,
+    webhook: r.path.includes('/webhooks/'),
+    responseSchema: schemaId(d.response),
+    ...(d.request ? { requestSchema: schemaId(d.request) } : {}),
+    requiredHeaders: d.headers,
+    queryParams: d.query,
+    successStatus: d.successStatus,
+    limit: d.limit,
+    needs: d.needs,
+    source: d.source,
+    definition: d,
+  };
+});
 
-/** The 24 rows of the spec's "Reseller family endpoints" table, in the spec's order. */
-const RESELLER_ROWS: readonly Row[] = [
-  {
-    id: 'catalog.priceAndAvailability',
-    group: 'Product Catalog',
-    name: 'Price and availability',
-    method: 'POST',
-    path: '/resellers/v6/catalog/priceandavailability',
-    response: 'price-and-availability-response',
-    request: 'price-and-availability-request',
-  },
-  {
-    id: 'catalog.search',
-    group: 'Product Catalog',
-    name: 'Search products',
-    method: 'GET',
-    path: '/resellers/v6/catalog',
-    response: 'product-search-response',
-  },
-  {
-    id: 'catalog.details',
-    group: 'Product Catalog',
-    name: 'Product details',
-    method: 'GET',
-    path: '/resellers/v6/catalog/details/{partNumber}',
-    response: 'product-details-response',
-  },
-  {
-    id: 'orders.create',
-    group: 'Orders',
-    name: 'Create order',
-    method: 'POST',
-    path: '/resellers/v6/orders',
-    response: 'order-create-response',
-    request: 'order-create-request',
-  },
-  {
-    id: 'orders.modify',
-    group: 'Orders',
-    name: 'Modify order',
-    method: 'PUT',
-    path: '/resellers/v6/orders/{orderNumber}',
-    response: 'order-modify-response',
-    request: 'order-modify-request',
-  },
-  {
-    id: 'orders.details',
-    group: 'Orders',
-    name: 'Get order details (version 6.1)',
-    method: 'GET',
-    path: '/resellers/v6.1/orders/{orderNumber}',
-    response: 'order-details-response',
-  },
-  {
-    id: 'orders.search',
-    group: 'Orders',
-    name: 'Search orders',
-    method: 'GET',
-    path: '/resellers/v6/orders/search',
-    response: 'order-search-response',
-  },
-  {
-    id: 'orders.cancel',
-    group: 'Orders',
-    name: 'Cancel order',
-    method: 'DELETE',
-    path: '/resellers/v6/orders/{orderNumber}',
-    response: 'order-cancel-response',
-  },
-  {
-    id: 'quotes.search',
-    group: 'Quotes',
-    name: 'Search quotes',
-    method: 'GET',
-    path: '/resellers/v6/quotes/search',
-    response: 'quote-search-response',
-  },
-  {
-    id: 'quotes.details',
-    group: 'Quotes',
-    name: 'Quote details',
-    method: 'GET',
-    path: '/resellers/v6/quotes/{quoteNumber}',
-    response: 'quote-details-response',
-  },
-  {
-    id: 'quotes.validate',
-    group: 'Quotes',
-    name: 'Validate quote',
-    method: 'GET',
-    path: '/resellers/v6/q2o/validatequote',
-    response: 'quote-validate-response',
-  },
-  {
-    id: 'quoteToOrder.create',
-    group: 'Quote To Order',
-    name: 'Quote to order',
-    method: 'POST',
-    path: '/resellers/v6/q2o/orders',
-    response: 'quote-to-order-response',
-    request: 'quote-to-order-request',
-  },
-  {
-    id: 'invoices.search',
-    group: 'Invoice',
-    name: 'Search invoices',
-    method: 'GET',
-    path: '/resellers/v6/invoices/',
-    response: 'invoice-search-response',
-  },
-  {
-    id: 'invoices.details',
-    group: 'Invoice',
-    name: 'Get invoice details (version 6.1)',
-    method: 'GET',
-    path: '/resellers/v6.1/invoices/{invoiceNumber}',
-    response: 'invoice-details-response',
-  },
-  {
-    id: 'renewals.search',
-    group: 'Renewals',
-    name: 'Search renewals',
-    method: 'POST',
-    path: '/resellers/v6/renewals/search',
-    response: 'renewal-search-response',
-    request: 'renewal-search-request',
-  },
-  {
-    id: 'renewals.details',
-    group: 'Renewals',
-    name: 'Renewal details',
-    method: 'GET',
-    path: '/resellers/v6/renewals/{renewalId}',
-    response: 'renewal-details-response',
-  },
-  {
-    id: 'deals.search',
-    group: 'Deals',
-    name: 'Search deals',
-    method: 'GET',
-    path: '/resellers/v6/deals/search',
-    response: 'deal-search-response',
-  },
-  {
-    id: 'deals.details',
-    group: 'Deals',
-    name: 'Deal details',
-    method: 'GET',
-    path: '/resellers/v6/deals/{dealId}',
-    response: 'deal-details-response',
-  },
-  {
-    id: 'returns.search',
-    group: 'Returns',
-    name: 'Search returns',
-    method: 'GET',
-    path: '/resellers/v6/returns/search',
-    response: 'return-search-response',
-  },
-  {
-    id: 'returns.details',
-    group: 'Returns',
-    name: 'Return details',
-    method: 'GET',
-    path: '/resellers/v6/returns/{caseRequestNumber}',
-    response: 'return-details-response',
-  },
-  {
-    id: 'returns.create',
-    group: 'Returns',
-    name: 'Create return',
-    method: 'POST',
-    path: '/resellers/v6/returns/create',
-    response: 'return-create-response',
-    request: 'return-create-request',
-  },
-  {
-    id: 'freight.estimate',
-    group: 'Freight Estimate',
-    name: 'Freight estimate',
-    method: 'POST',
-    path: '/resellers/v6/freightestimate',
-    response: 'freight-estimate-response',
-    request: 'freight-estimate-request',
-  },
-  {
-    id: 'webhooks.orderStatus',
-    group: 'Webhook',
-    name: 'Order status',
-    method: 'POST',
-    path: '/resellers/v1/webhooks/orderstatusevent',
-    response: 'webhook-ack-response',
-    request: 'order-status-event',
-  },
-  {
-    id: 'webhooks.availabilityUpdate',
-    group: 'Webhook',
-    name: 'Stock update',
-    method: 'POST',
-    path: '/resellers/v1/webhooks/availabilityupdate',
-    response: 'webhook-ack-response',
-    request: 'availability-update-event',
-  },
-];
-
-export const resellerOperations: readonly Operation[] = build('reseller', RESELLER_ROWS, 'spec');
+export const isOperationId = (id: string): id is OperationId => Object.prototype.hasOwnProperty.call(DEFINITIONS, id);
 
 /** A vendor operation as configured by a user: method and path relative to `/vendors/v1`. */
 export interface VendorOperationSpec {
@@ -318,22 +691,29 @@ export function vendorOperations(specs: readonly VendorOperationSpec[] = DEFAULT
     if (!s.path.startsWith('/')) {
       throw new Error(`catalogue: vendor operation ${s.id} path "${s.path}" must start with "/" (relative to /vendors/v1)`);
     }
-    const op: Operation = {
+    const jsonBody = s.method === 'POST' || s.method === 'PUT';
+    const pathParams = paramsOf(s.path);
+    return {
       id: s.id,
       family: 'vendor',
       group: 'Vendor',
       name: s.id,
       method: s.method,
       path: s.path,
-      pathParams: paramsOf(s.path),
+      pathParams,
       version: 'v1',
-      jsonBody: s.method === 'POST' || s.method === 'PUT',
+      jsonBody,
       readOnly: s.method === 'GET',
       webhook: false,
       responseSchema: schemaId('vendor-generic-response'),
+      requiredHeaders: [],
+      queryParams: [],
+      successStatus: 200,
+      // ASSUMPTION: a configured vendor write gets the write limit.
+      limit: s.method === 'GET' ? GET_LIMIT : WRITE,
+      needs: pathParams.filter((p): p is IdName => p in idSources).map((p) => need(p, 'path')),
       source: 'assumption',
     };
-    return op;
   });
 }
 
@@ -362,9 +742,27 @@ export function parseVendorOperations(text: string): VendorOperationSpec[] {
     });
 }
 
-/** Every operation of the default catalogue: 24 reseller rows plus the default vendor list. */
+/** What selects the operations of a run. */
+export interface OperationsConfig {
+  /** Families to include. Default both. */
+  families?: readonly Family[];
+  /** The vendor operations (VENDOR_OPERATIONS). Default the catalogue's list. */
+  vendorOperations?: readonly VendorOperationSpec[];
+}
+
+/**
+ * The operations of a run: reseller rows plus the configured vendor list, filtered by family.
+ * The mock, the suite, the summary reporter, the OpenAPI export and the load plan all use it.
+ */
+export function operationsFor(config: OperationsConfig = {}): Operation[] {
+  const families = config.families ?? ['reseller', 'vendor'];
+  const ops: Operation[] = [...resellerOperations, ...vendorOperations(config.vendorOperations ?? DEFAULT_VENDOR_OPERATIONS)];
+  return ops.filter((o) => families.includes(o.family));
+}
+
+/** Every operation of the default catalogue: 24 reseller rows plus the given (default) vendor list. */
 export function allOperations(vendor: readonly VendorOperationSpec[] = DEFAULT_VENDOR_OPERATIONS): Operation[] {
-  return [...resellerOperations, ...vendorOperations(vendor)];
+  return operationsFor({ vendorOperations: vendor });
 }
 
 export function operationById(id: string, ops: readonly Operation[] = allOperations()): Operation {
@@ -374,3 +772,6 @@ export function operationById(id: string, ops: readonly Operation[] = allOperati
   }
   return op;
 }
+
+/** The definition of a reseller operation. */
+export const definitionOf = (id: OperationId): OperationDefinition => DEFINITIONS[id];

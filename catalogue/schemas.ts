@@ -1,70 +1,76 @@
 /**
- * JSON Schemas (draft 2020-12 subset that ajv's default draft-07 also reads) for every body the
- * harness validates. The spec shows only the token response and the 429 error body; every
- * business shape below is OURS (the spec says "not shown"): the mock serves them and the
- * contract suite validates them. Each schema is registered once by its `$id`.
+ * JSON Schemas (draft-07 keywords) of every body the harness validates.
+ *
+ * The seed spec shows only the token response and the 429 error body. The business shapes follow
+ * the field names and types of the distributor's published OpenAPI document (names and types are
+ * facts); the schemas are written here, not copied. Published answers declare almost no required
+ * fields: ours require the few a client cannot do without (ids, paging, the lists), marked where
+ * that is our reading. Extra fields are allowed everywhere (a target may send more).
  */
-import { schemaId } from './operations';
-
 export type JsonSchema = Record<string, unknown>;
 
-const str = { type: 'string', minLength: 1 } as const;
-const text = { type: 'string' } as const;
+const SCHEMA_BASE = 'https://harness.local/schemas/';
+export const schemaId = (name: string): string => `${SCHEMA_BASE}${name}.json`;
+
+const str = { type: 'string' } as const;
+const id = { type: 'string', minLength: 1 } as const;
+const int = { type: 'integer' } as const;
 const nonNegInt = { type: 'integer', minimum: 0 } as const;
 const num = { type: 'number' } as const;
 const bool = { type: 'boolean' } as const;
-const dateTime = { type: 'string', format: 'date-time' } as const;
-const currency = { type: 'string', pattern: '^[A-Z]{3}$' } as const;
 
-function obj(properties: Record<string, unknown>, required: string[] = Object.keys(properties)): JsonSchema {
-  return { type: 'object', properties, required };
+function obj(properties: Record<string, unknown>, required: readonly string[] = []): JsonSchema {
+  return required.length ? { type: 'object', properties, required: [...required] } : { type: 'object', properties };
 }
-function arr(items: unknown, minItems = 0): JsonSchema {
-  return { type: 'array', items, minItems };
-}
-function page(key: string, item: JsonSchema): JsonSchema {
-  return obj({ recordsFound: nonNegInt, pageSize: nonNegInt, pageNumber: { type: 'integer', minimum: 1 }, [key]: arr(item) });
-}
+const arr = (items: unknown, minItems = 0): JsonSchema => (minItems ? { type: 'array', items, minItems } : { type: 'array', items });
+/** Properties of the given names, all of one schema. */
+const fields = (names: readonly string[], s: unknown = str): Record<string, unknown> => Object.fromEntries(names.map((n) => [n, s]));
 function named(name: string, schema: JsonSchema): JsonSchema {
   return { $id: schemaId(name), title: name, ...schema };
 }
 
-const line = obj({
-  lineNumber: { type: 'integer', minimum: 1 },
-  partNumber: str,
-  quantity: { type: 'integer', minimum: 1 },
-  unitPrice: num,
-});
-const lineRequest = obj({ partNumber: str, quantity: { type: 'integer', minimum: 1 } });
-const price = obj({ currency, unitPrice: num });
-const availability = obj({ available: bool, totalAvailability: nonNegInt });
-const productSummary = obj({ partNumber: str, vendorPartNumber: str, vendorName: str, description: text });
-const product = obj({ ...(productSummary.properties as object), upc: text, category: text, price, availability });
-const orderStatus = { enum: ['CREATED', 'MODIFIED', 'CANCELLED', 'SHIPPED', 'INVOICED'] };
-const orderSummary = obj({ orderNumber: str, customerOrderNumber: text, status: orderStatus, createdAt: dateTime });
-const quoteSummary = obj({ quoteNumber: str, quoteName: text, status: { enum: ['ACTIVE', 'EXPIRED', 'ORDERED'] }, expiryDate: dateTime });
-const invoiceSummary = obj({ invoiceNumber: str, orderNumber: str, invoiceDate: dateTime, total: num, currency });
-const renewalSummary = obj({ renewalId: str, vendorName: text, endDate: dateTime, status: { enum: ['OPEN', 'RENEWED', 'EXPIRED'] } });
-const dealSummary = obj({ dealId: str, dealName: text, vendorName: text, expiryDate: dateTime });
-const returnSummary = obj({
-  caseRequestNumber: str,
-  orderNumber: str,
-  status: { enum: ['OPEN', 'APPROVED', 'REJECTED', 'CLOSED'] },
-  createdAt: dateTime,
-});
+const link = obj(fields(['topic', 'href', 'type']));
+const links = arr(link);
+const attribute = obj(fields(['attributeName', 'attributeValue']));
+const address = obj(
+  fields([
+    'contact',
+    'companyName',
+    'addressLine1',
+    'addressLine2',
+    'addressLine3',
+    'city',
+    'state',
+    'postalCode',
+    'countryCode',
+    'phoneNumber',
+    'email',
+  ]),
+);
+/** Search answers: paging fields and the list (ours: paging and the list required). */
+const page = (key: string, item: JsonSchema, extra: Record<string, unknown> = {}): JsonSchema =>
+  obj(
+    { recordsFound: nonNegInt, pageSize: nonNegInt, pageNumber: nonNegInt, [key]: arr(item), nextPage: str, previousPage: str, ...extra },
+    ['recordsFound', 'pageSize', 'pageNumber', key],
+  );
+
+// ---- Seed-given shapes -------------------------------------------------------------------------
 
 /** Spec-given: the token response (Access token response table). */
 export const tokenResponseSchema = named('token-response', {
   type: 'object',
   properties: {
-    access_token: str,
+    access_token: { type: 'string', minLength: 1 },
     token_type: { const: 'Bearer' },
     expires_in: { type: 'integer', exclusiveMinimum: 0 },
   },
   required: ['access_token', 'token_type', 'expires_in'],
 });
 
-/** Spec-given: the error body shown for 429 (errors[] with field string-or-null and message string). */
+/**
+ * Spec-given: the error body shown for 429 (errors[] with field string-or-null and message string).
+ * The published document adds `id`, `type` and `fields[]` to each entry; both shapes hold at once.
+ */
 export const errorBodySchema = named('error-body', {
   type: 'object',
   properties: {
@@ -73,7 +79,13 @@ export const errorBodySchema = named('error-body', {
       minItems: 1,
       items: {
         type: 'object',
-        properties: { field: { type: ['string', 'null'] }, message: { type: 'string' } },
+        properties: {
+          field: { type: ['string', 'null'] },
+          message: { type: 'string' },
+          id: str,
+          type: str,
+          fields: arr(obj(fields(['field', 'value', 'message']))),
+        },
         required: ['field', 'message'],
       },
     },
@@ -81,59 +93,497 @@ export const errorBodySchema = named('error-body', {
   required: ['errors'],
 });
 
+// ---- Product catalog -----------------------------------------------------------------------------
+
+const warehouse = obj({
+  location: str,
+  warehouseId: str,
+  quantityAvailable: int,
+  quantityBackordered: int,
+  quantityBackorderedEta: str,
+  quantityOnOrder: int,
+});
+const pricing = obj({
+  currencyCode: str,
+  retailPrice: num,
+  mapPrice: num,
+  customerPrice: num,
+  specialBidPricingAvailable: bool,
+  webDiscountsAvailable: bool,
+});
+const availability = obj({ available: bool, totalAvailability: int, availabilityByWarehouse: arr(warehouse) });
+const priceAvailabilityItem = obj(
+  {
+    index: num,
+    productStatusCode: str,
+    productStatusMessage: str,
+    ...fields(['ingramPartNumber', 'vendorPartNumber', 'customerPartNumber', 'upc', 'partNumberType', 'vendorNumber', 'vendorName']),
+    ...fields(['description', 'productClass', 'uom', 'productStatus']),
+    ...fields(['acceptBackOrder', 'productAuthorized', 'returnableProduct', 'endUserInfoRequired', 'govtSpecialPriceAvailable'], bool),
+    availability,
+    pricing,
+    bundlePartIndicator: bool,
+  },
+  ['ingramPartNumber'],
+);
+const productSummary = obj(
+  {
+    ...fields(['description', 'category', 'subCategory', 'productType', 'ingramPartNumber', 'vendorPartNumber', 'upcCode', 'vendorName']),
+    ...fields([
+      'endUserRequired',
+      'hasDiscounts',
+      'type',
+      'discontinued',
+      'newProduct',
+      'directShip',
+      'hasWarranty',
+      'authorizedToPurchase',
+    ]),
+    links,
+  },
+  ['ingramPartNumber'],
+);
+const productDetails = obj(
+  {
+    ...fields(['ingramPartNumber', 'vendorPartNumber', 'productAuthorized', 'description', 'upc', 'productCategory', 'productSubcategory']),
+    ...fields(['vendorName', 'vendorNumber', 'productStatusCode', 'productClass', 'customerPartNumber']),
+    indicators: obj(
+      fields(
+        ['hasWarranty', 'isNewProduct', 'isDirectship', 'isDownloadable', 'isDigitalType', 'isDiscontinuedProduct', 'isReturnableProduct'],
+        bool,
+      ),
+    ),
+    warrantyInformation: arr(str),
+    additionalInformation: obj({ isBulkFreight: bool, ...fields(['height', 'width', 'length', 'netWeight', 'dimensionUnit']) }),
+  },
+  ['ingramPartNumber'],
+);
+
+// ---- Orders ---------------------------------------------------------------------------------------
+
+const orderLineRequest = obj({
+  ...fields(['customerLineNumber', 'ingramPartNumber', 'specialBidNumber', 'notes']),
+  quantity: int,
+  unitPrice: num,
+});
+const createdOrderLine = obj({
+  ...fields(['subOrderNumber', 'ingramLineNumber', 'customerLineNumber', 'lineStatus', 'ingramPartNumber', 'vendorPartNumber']),
+  unitPrice: num,
+  extendedUnitPrice: num,
+  ...fields(['quantityOrdered', 'quantityConfirmed', 'quantityBackOrdered'], int),
+});
+const createdOrder = obj(
+  {
+    ...fields(['numberOfLinesWithSuccess', 'numberOfLinesWithError', 'numberOfLinesWithWarning'], int),
+    ...fields(['ingramOrderNumber', 'ingramOrderDate', 'notes', 'orderType', 'currencyCode']),
+    ...fields(['orderTotal', 'freightCharges', 'totalTax'], num),
+    lines: arr(createdOrderLine),
+    links,
+  },
+  ['ingramOrderNumber'],
+);
+const orderDetailsLine = obj({
+  ...fields(['subOrderNumber', 'ingramOrderLineNumber', 'customerLineNumber', 'lineStatus', 'ingramPartNumber', 'vendorPartNumber']),
+  ...fields(['vendorName', 'partDescription', 'upcCode', 'currencyCode']),
+  ...fields(['unitPrice', 'extendedPrice', 'taxAmount'], num),
+  ...fields(['quantityOrdered', 'quantityConfirmed', 'quantityBackOrdered'], int),
+});
+const orderSummary = obj(
+  {
+    ...fields(['ingramOrderNumber', 'ingramOrderDate', 'customerOrderNumber', 'vendorName', 'endUserCompanyName', 'orderStatus']),
+    orderTotal: num,
+    subOrders: arr(obj({ subOrderNumber: str, subOrderTotal: num, subOrderStatus: str })),
+    links: link,
+  },
+  ['ingramOrderNumber'],
+);
+const modifyLine = obj({
+  ...fields(['ingramPartNumber', 'ingramLineNumber', 'customerLineNumber', 'notes']),
+  addUpdateDeleteLine: { enum: ['UPDATE', 'DELETE', 'ADD'] },
+  quantity: int,
+});
+
+// ---- Quotes, invoices, renewals, deals, returns, freight ------------------------------------------
+
+const quoteSummary = obj(
+  {
+    ...fields(['quoteGuid', 'quoteName', 'quoteNumber', 'revision', 'currencyCode', 'endUserContact', 'specialBidNumber', 'quoteStatus']),
+    ...fields(['ingramQuoteDate', 'lastModifiedDate', 'ingramQuoteExpiryDate', 'endUserName', 'vendor', 'createdBy', 'quoteType']),
+    quoteTotal: num,
+    links: link,
+  },
+  ['quoteNumber'],
+);
+const quoteProduct = obj({
+  ...fields(['quoteProductGuid', 'lineNumber', 'ingramPartNumber', 'vendorPartNumber', 'description', 'vendorName']),
+  quantity: int,
+  price: obj({ quotePrice: num, msrp: num, extendedMsrp: num, extendedQuotePrice: num }),
+});
+const invoiceSummary = obj(
+  {
+    ...fields(['paymentTermsDueDate', 'erpOrderNumber', 'invoiceNumber', 'invoiceStatus', 'invoiceDate', 'invoiceDueDate']),
+    ...fields(['customerOrderNumber', 'endCustomerOrderNumber', 'orderCreateDate']),
+    specialBidNumbers: arr(str),
+    invoicedAmountDue: num,
+    invoiceAmountInclTax: num,
+  },
+  ['invoiceNumber'],
+);
+const invoiceLine = obj({
+  ...fields(['ingramLineNumber', 'customerLineNumber', 'ingramPartNumber', 'upc', 'vendorPartNumber', 'vendorName', 'productDescription']),
+  currencyCode: str,
+  ...fields(['quantity', 'quantityOrdered', 'quantityShipped'], int),
+  ...fields(['unitPrice', 'extendedPrice', 'taxAmount'], num),
+});
+const renewalSummary = obj(
+  {
+    renewalId: int,
+    ...fields(['customerOrderNumber', 'referenceNumber', 'endUser', 'vendor', 'expirationDate', 'status']),
+    renewalValue: num,
+    links,
+  },
+  ['renewalId'],
+);
+const dateRange = obj(fields(['customStartDate', 'customEndDate']));
+const dealSummary = obj({ ...fields(['dealId', 'version', 'endUser', 'vendor', 'dealExpiryDate']), links: link }, ['dealId']);
+const returnSummary = obj(
+  {
+    ...fields(['returnClaimId', 'caseRequestNumber', 'createdOn', 'type', 'returnReason', 'referenceNumber', 'modifiedOn', 'status']),
+    estimatedTotalValue: num,
+    credit: num,
+    links,
+  },
+  ['caseRequestNumber'],
+);
+const shipFrom = obj(
+  fields(['companyName', 'contact', 'addressLine1', 'addressLine2', 'city', 'state', 'postalCode', 'countryCode', 'email', 'phoneNumber']),
+  ['companyName', 'contact', 'addressLine1', 'city', 'state', 'postalCode', 'countryCode', 'email'],
+);
+const returnRequestItem = obj(
+  {
+    ...fields(['invoiceNumber', 'invoiceDate', 'customerOrderNumber', 'ingramPartNumber', 'vendorPartNumber', 'serialNumber']),
+    ...fields(['primaryReason', 'secondaryReason', 'notes', 'referenceNumber', 'billToAddressId']),
+    quantity: int,
+    numberOfBoxes: int,
+    shipFromInfo: arr(shipFrom),
+  },
+  ['invoiceNumber', 'invoiceDate', 'quantity', 'primaryReason', 'secondaryReason', 'shipFromInfo', 'numberOfBoxes'],
+);
+const returnClaim = obj(
+  {
+    ...fields(['rmaClaimId', 'caseRequestNumber', 'referenceNumber', 'createdOn', 'type', 'returnReason', 'ingramPartNumber']),
+    ...fields(['vendorPartNumber', 'notes', 'status']),
+    quantity: int,
+    estimatedTotalValue: num,
+    credit: num,
+    links,
+  },
+  ['caseRequestNumber'],
+);
+
+/** Webhook events as published: an envelope with a list of resources. Ours: eventId and resource required. */
+const webhookEvent = (resource: JsonSchema): JsonSchema =>
+  obj({ ...fields(['topic', 'event', 'eventTimeStamp']), eventId: id, resource: arr(resource, 1) }, ['eventId', 'resource']);
+
 export const businessSchemas: readonly JsonSchema[] = [
-  named('price-and-availability-request', obj({ products: arr(obj({ partNumber: str }), 1) })),
-  named('price-and-availability-response', obj({ products: arr(obj({ partNumber: str, price, availability })) })),
+  named(
+    'price-and-availability-request',
+    obj({
+      ...fields(['showAvailableDiscounts', 'showReserveInventoryDetails'], bool),
+      specialBidNumber: str,
+      products: arr(obj(fields(['ingramPartNumber', 'vendorPartNumber', 'customerPartNumber', 'upc', 'quantityRequested', 'planID']))),
+      additionalAttributes: arr(attribute),
+    }),
+  ),
+  /** Published: a top-level array, one entry per product asked for. */
+  named('price-and-availability-response', arr(priceAvailabilityItem)),
   named('product-search-response', page('catalog', productSummary)),
-  named('product-details-response', product),
-  named('order-create-request', obj({ customerOrderNumber: str, lines: arr(lineRequest, 1) })),
-  named('order-create-response', obj({ orderNumber: str, customerOrderNumber: str, status: { const: 'CREATED' }, createdAt: dateTime })),
-  named('order-modify-request', { ...obj({ lines: arr(lineRequest, 1), notes: text }, []), minProperties: 1 }),
-  named('order-modify-response', obj({ orderNumber: str, status: { const: 'MODIFIED' } })),
-  named('order-details-response', obj({ ...(orderSummary.properties as object), lines: arr(line), orderTotal: num, currency })),
+  named('product-details-response', productDetails),
+  named(
+    'order-create-request',
+    obj(
+      {
+        ...fields(['customerOrderNumber', 'endCustomerOrderNumber', 'billToAddressId', 'specialBidNumber', 'notes']),
+        acceptBackOrder: bool,
+        resellerInfo: address,
+        shipToInfo: obj({ addressId: str, ...(address.properties as object) }),
+        endUserInfo: address,
+        lines: arr(orderLineRequest),
+        shipmentDetails: obj({
+          ...fields(['carrierCode', 'freightAccountNumber', 'shipComplete', 'requestedDeliveryDate', 'shippingInstructions']),
+          signatureRequired: bool,
+        }),
+        additionalAttributes: arr(attribute),
+      },
+      ['customerOrderNumber'],
+    ),
+  ),
+  named(
+    'order-create-response',
+    obj(
+      {
+        ...fields(['customerOrderNumber', 'endCustomerOrderNumber', 'billToAddressId', 'specialBidNumber']),
+        orderSplit: bool,
+        processedPartially: bool,
+        purchaseOrderTotal: num,
+        shipToInfo: address,
+        orders: arr(createdOrder, 1),
+      },
+      ['orders'],
+    ),
+  ),
+  named(
+    'order-modify-request',
+    obj({
+      notes: str,
+      shipToInfo: obj({ addressId: str, ...(address.properties as object) }),
+      lines: arr(modifyLine),
+      additionalAttributes: arr(attribute),
+    }),
+  ),
+  named(
+    'order-modify-response',
+    obj(
+      {
+        ...fields([
+          'ingramOrderNumber',
+          'changeDescription',
+          'orderModifiedDate',
+          'customerOrderNumber',
+          'endCustomerOrderNumber',
+          'notes',
+        ]),
+        ...fields(['orderTotal', 'orderSubTotal', 'freightCharges', 'totalTax'], num),
+        orderStatus: str,
+        lines: arr(
+          obj({
+            ...fields(['subOrderNumber', 'ingramLineNumber', 'customerLineNumber', 'ingramPartNumber', 'vendorPartNumber']),
+            quantityOrdered: int,
+            quantityConfirmed: int,
+          }),
+        ),
+        rejectedLineItems: arr(
+          obj({ ...fields(['ingramLineNumber', 'ingramPartNumber', 'rejectCode', 'rejectReason']), quantityOrdered: int }),
+        ),
+      },
+      ['ingramOrderNumber'],
+    ),
+  ),
+  named(
+    'order-details-response',
+    obj(
+      {
+        ...fields(['ingramOrderNumber', 'ingramOrderDate', 'orderType', 'customerOrderNumber', 'endCustomerOrderNumber', 'orderStatus']),
+        ...fields(['currencyCode', 'paymentTerms', 'notes']),
+        ...fields(['orderTotal', 'orderSubTotal', 'freightCharges', 'totalTax', 'totalFees'], num),
+        billToInfo: address,
+        shipToInfo: address,
+        lines: arr(orderDetailsLine),
+      },
+      ['ingramOrderNumber', 'orderStatus'],
+    ),
+  ),
   named('order-search-response', page('orders', orderSummary)),
-  named('order-cancel-response', obj({ orderNumber: str, status: { const: 'CANCELLED' } })),
-  named('quote-search-response', page('quotes', quoteSummary)),
-  named('quote-details-response', obj({ ...(quoteSummary.properties as object), lines: arr(line), total: num, currency })),
-  named('quote-validate-response', obj({ quoteNumber: str, valid: bool, messages: arr(text) })),
-  named('quote-to-order-request', obj({ quoteNumber: str, customerOrderNumber: str })),
-  named('quote-to-order-response', obj({ orderNumber: str, quoteNumber: str, status: { const: 'CREATED' } })),
+  /** Published: 200 without a body; the mock answers an empty JSON object (responses are JSON). */
+  named('order-cancel-response', obj({})),
+  named('quote-search-response', page('quotes', quoteSummary, { prevPage: str })),
+  named(
+    'quote-details-response',
+    obj(
+      {
+        ...fields(['quoteName', 'quoteNumber', 'quoteGuid', 'revision', 'ingramQuoteDate', 'lastModifiedDate', 'ingramQuoteExpiryDate']),
+        ...fields(['currencyCode', 'status', 'quoteType', 'vendorQuoteNumber']),
+        isPartialOrderAllowed: bool,
+        products: arr(quoteProduct),
+        productsCount: int,
+        quantityTotal: int,
+        extendedQuotePriceTotal: num,
+      },
+      ['quoteNumber'],
+    ),
+  ),
+  named(
+    'quote-validate-response',
+    obj(
+      {
+        ...fields(['quoteNumber', 'vendorName', 'vendorGroupName', 'vendorQuoteNumber', 'vendorMasterNumber']),
+        quoteType: int,
+        lines: arr(obj({ customerLineNumber: str, ingramPartNumber: str, quantity: int })),
+      },
+      ['quoteNumber'],
+    ),
+  ),
+  /** ASSUMPTION: quote to order is absent from the published document; its request follows the published order request with a quote. */
+  named(
+    'quote-to-order-request',
+    obj({ ...fields(['quoteNumber', 'customerOrderNumber', 'endCustomerOrderNumber', 'notes']), lines: arr(orderLineRequest) }, [
+      'quoteNumber',
+      'customerOrderNumber',
+    ]),
+  ),
+  named('quote-to-order-response', obj(fields(['quoteNumber', 'confirmationNumber', 'message']), ['quoteNumber', 'confirmationNumber'])),
   named('invoice-search-response', page('invoices', invoiceSummary)),
-  named('invoice-details-response', obj({ ...(invoiceSummary.properties as object), lines: arr(line) })),
+  named(
+    'invoice-details-response',
+    obj(
+      {
+        ...fields(['invoiceNumber', 'invoiceStatus', 'invoiceDate', 'customerOrderNumber', 'endCustomerOrderNumber', 'orderNumber']),
+        ...fields(['orderDate', 'invoiceType', 'invoiceDueDate', 'customerCountryCode', 'customerNumber', 'ingramOrderNumber', 'notes']),
+        billToInfo: address,
+        shipToInfo: address,
+        lines: arr(invoiceLine),
+        summary: obj({ totals: obj(fields(['netInvoiceAmount', 'totalTaxAmount', 'invoicedAmountDue', 'freightAmount'], num)) }),
+      },
+      ['invoiceNumber'],
+    ),
+  ),
   named(
     'renewal-search-request',
-    obj({ status: { enum: ['OPEN', 'RENEWED', 'EXPIRED'] }, pageNumber: { type: 'integer', minimum: 1 } }, []),
+    obj({
+      status: obj({ OpporutinyStatus: obj(fields(['value', 'subStatus'])) }),
+      dateType: obj(fields(['startDate', 'endDate', 'invoiceDate', 'expirationDate'], dateRange)),
+      vendor: str,
+      endUser: str,
+    }),
   ),
   named('renewal-search-response', page('renewals', renewalSummary)),
-  named('renewal-details-response', obj({ ...(renewalSummary.properties as object), lines: arr(line), total: num, currency })),
+  named(
+    'renewal-details-response',
+    obj(
+      {
+        ...fields(['renewalId', 'ingramOrderNumber', 'ingramOrderDate', 'expirationDate', 'customerOrderNumber', 'renewalValue']),
+        ...fields(['endUser', 'vendor', 'status']),
+        endUserInfo: address,
+        products: arr(
+          obj({
+            ...fields(['ingramLineNumber', 'productDescription', 'vendorPartNumber', 'ingramPartNumber']),
+            quantity: int,
+            unitPrice: num,
+          }),
+        ),
+      },
+      ['renewalId'],
+    ),
+  ),
   named('deal-search-response', page('deals', dealSummary)),
-  named('deal-details-response', obj({ ...(dealSummary.properties as object), products: arr(obj({ partNumber: str, dealPrice: num })) })),
-  named('return-search-response', page('returns', returnSummary)),
-  named('return-details-response', obj({ ...(returnSummary.properties as object), reason: text, lines: arr(lineRequest) })),
-  named('return-create-request', obj({ orderNumber: str, reason: str, lines: arr(lineRequest, 1) })),
-  named('return-create-response', obj({ caseRequestNumber: str, orderNumber: str, status: { const: 'OPEN' } })),
-  named('freight-estimate-request', obj({ shipToPostalCode: str, lines: arr(lineRequest, 1) })),
+  named(
+    'deal-details-response',
+    obj(
+      {
+        ...fields(['dealId', 'version', 'endUser', 'vendor', 'dealReceivedOn', 'dealExpiryDate', 'priceProtectionEndDate', 'currencyCode']),
+        extendedMsrp: num,
+        products: arr(
+          obj({
+            ...fields(['ingramPartNumber', 'vendorPartNumber', 'upc', 'productDescription', 'startDate', 'expirationDate']),
+            ...fields(['msrp', 'standardPrice'], num),
+            ...fields(['approvedQuantity', 'remainingQuantity', 'daysRemaining'], int),
+          }),
+        ),
+      },
+      ['dealId'],
+    ),
+  ),
+  named('return-search-response', page('returnsClaims', returnSummary)),
+  named(
+    'return-details-response',
+    obj(
+      {
+        ...fields(['typeOfDetails', 'rmaClaimId', 'caseRequestNumber', 'createdOn', 'returnReason', 'referenceNumber', 'status']),
+        products: arr(
+          obj({
+            ingramLineNumber: int,
+            ...fields([
+              'description',
+              'ingramPartNumber',
+              'vendorPartNumber',
+              'invoiceDate',
+              'invoiceNumber',
+              'customerOrderNumber',
+              'status',
+            ]),
+            ...fields(['quantity', 'unitPrice', 'extendedPrice'], num),
+          }),
+        ),
+        ...fields(['subTotal', 'tax', 'additionalFees', 'estimatedTotal'], num),
+      },
+      ['caseRequestNumber'],
+    ),
+  ),
+  named('return-create-request', obj({ list: arr(returnRequestItem, 1) }, ['list'])),
+  named('return-create-response', obj({ returnsClaims: arr(returnClaim, 1) }, ['returnsClaims'])),
+  named(
+    'freight-estimate-request',
+    obj({
+      billToAddressId: str,
+      shipToAddressId: str,
+      shipToAddress: obj(fields(['companyName', 'addressLine1', 'addressLine2', 'city', 'state', 'postalCode', 'countryCode'])),
+      lines: arr(obj(fields(['customerLineNumber', 'ingramPartNumber', 'quantity', 'warehouseId', 'carrierCode']))),
+    }),
+  ),
   named(
     'freight-estimate-response',
-    obj({ currency, estimates: arr(obj({ carrier: str, service: str, charge: num, transitDays: nonNegInt }), 1) }),
+    obj(
+      {
+        freightEstimateResponse: obj(
+          {
+            currencyCode: str,
+            ...fields(['totalFreightAmount', 'totalTaxAmount', 'totalFees', 'totalNetAmount', 'grossAmount'], num),
+            distribution: arr(
+              obj({ ...fields(['shipFromBranchNumber', 'carrierCode', 'shipVia']), freightRate: num, totalWeight: num, transitDays: int }),
+            ),
+            lines: arr(
+              obj({ ...fields(['ingramPartNumber', 'vendorPartNumber', 'warehouseId']), quantity: int, unitPrice: num, netAmount: num }),
+            ),
+          },
+          ['distribution'],
+        ),
+      },
+      ['freightEstimateResponse'],
+    ),
   ),
   named(
     'order-status-event',
-    obj({ eventId: str, eventType: { const: 'ORDER_STATUS' }, orderNumber: str, status: orderStatus, occurredAt: dateTime }),
+    webhookEvent(
+      obj({
+        ...fields(['eventType', 'orderNumber', 'customerOrderNumber', 'orderEntryTimeStamp']),
+        lines: arr(
+          obj({
+            ...fields(['LineNumber', 'subOrderNumber', 'lineStatus', 'ingramPartNumber', 'vendorPartNumber']),
+            ...fields(['requestedQuantity', 'shippedQuantity', 'backorderedQuantity']),
+          }),
+        ),
+        links,
+      }),
+    ),
   ),
   named(
     'availability-update-event',
-    obj({ eventId: str, eventType: { const: 'AVAILABILITY_UPDATE' }, partNumber: str, totalAvailability: nonNegInt, occurredAt: dateTime }),
+    webhookEvent(
+      obj({
+        ...fields([
+          'eventType',
+          'ingramPartNumber',
+          'vendorPartNumber',
+          'vendorName',
+          'upcCode',
+          'skuStatus',
+          'backOrderFlag',
+          'totalAvailability',
+        ]),
+        links,
+      }),
+    ),
   ),
-  named('webhook-ack-response', obj({ received: { const: true }, eventId: str })),
-  named('vendor-generic-response', obj({ operation: str, items: arr({ type: 'object' }) })),
+  /** Published: 200 without a body; the mock answers an empty JSON object. */
+  named('webhook-ack-response', obj({})),
+  named('vendor-generic-response', obj({ operation: id, items: arr({ type: 'object' }) }, ['operation', 'items'])),
 ];
 
 /** Every schema of the catalogue, for registering once in one Ajv instance. */
 export const allSchemas: readonly JsonSchema[] = [tokenResponseSchema, errorBodySchema, ...businessSchemas];
 
-export function schemaById(id: string): JsonSchema {
-  const s = allSchemas.find((x) => x.$id === id);
-  if (!s) throw new Error(`catalogue: no schema with $id ${id}`);
+export function schemaById(sid: string): JsonSchema {
+  const s = allSchemas.find((x) => x.$id === sid);
+  if (!s) throw new Error(`catalogue: no schema with $id ${sid}`);
   return s;
 }

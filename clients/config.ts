@@ -5,6 +5,7 @@
 import { readFileSync } from 'node:fs';
 import {
   DEFAULT_VENDOR_OPERATIONS,
+  IM_HEADERS,
   parseVendorOperations,
   type EnvironmentName,
   type Family,
@@ -26,6 +27,8 @@ export interface HarnessConfig {
   /** A second reseller app, for the per-app independence check. */
   secondReseller: Credentials | undefined;
   extraHeaders: Record<string, string>;
+  /** The published IM-* request headers (IM-CorrelationID excepted: fresh per request), by header name. */
+  imHeaders: Record<string, string>;
   vendorOperations: VendorOperationSpec[];
   /** Requests the suite may send; Infinity on the embedded mock. */
   requestBudget: number;
@@ -46,6 +49,26 @@ export interface HarnessConfig {
 
 export class ConfigError extends Error {
   override name = 'ConfigError';
+}
+
+/** IM-* header values by variable; the defaults are the mock's (documented in .env.example). */
+export const IM_HEADER_VARIABLES = {
+  IM_CUSTOMER_NUMBER: { header: IM_HEADERS.customerNumber, mockDefault: '20-222222' },
+  IM_COUNTRY_CODE: { header: IM_HEADERS.countryCode, mockDefault: 'US' },
+  IM_CUSTOMER_CONTACT: { header: IM_HEADERS.customerContact, mockDefault: 'certification@example.com' },
+  IM_APPLICATION_ID: { header: IM_HEADERS.applicationId, mockDefault: 'distributor-harness' },
+  IM_SENDER_ID: { header: IM_HEADERS.senderId, mockDefault: 'distributor-harness' },
+} as const;
+
+/** The IM-* request headers from the environment, by header name (mock defaults for unset ones). */
+export function imHeadersFrom(env: NodeJS.ProcessEnv): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [name, v] of Object.entries(IM_HEADER_VARIABLES)) {
+    const value = (env[name] ?? '').trim() || v.mockDefault;
+    if (/[\r\n]/.test(value)) throw new ConfigError(`${name} must be a single-line header value, received a value with a line break`);
+    out[v.header] = value;
+  }
+  return out;
 }
 
 export const DEFAULTS = {
@@ -196,6 +219,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): HarnessConfig 
     credentials,
     secondReseller,
     extraHeaders: headersFrom(env),
+    imHeaders: imHeadersFrom(env),
     vendorOperations: env.VENDOR_OPERATIONS ? parseVendorOperations(env.VENDOR_OPERATIONS) : [...DEFAULT_VENDOR_OPERATIONS],
     requestBudget: kind === 'mock' && !env.REQUEST_BUDGET ? Infinity : num(env, 'REQUEST_BUDGET', DEFAULTS.requestBudget),
     probeLimits: kind === 'mock' || flag(env, 'PROBE_LIMITS'),

@@ -4,6 +4,8 @@
  * instead of a hang or a stack trace.
  */
 import type { APIRequestContext } from '@playwright/test';
+import { randomUUID } from 'node:crypto';
+import { IM_HEADERS } from '../catalogue/rules';
 import { redact } from './redact';
 
 export type FailureKind = 'timeout' | 'network' | 'server-error' | 'malformed-body' | 'oversized' | 'budget';
@@ -56,6 +58,8 @@ export interface ApiRequest {
   raw?: string;
   /** Bearer token (sent as Authorization; never logged). */
   token?: string;
+  /** Header names not to send (e.g. a required IM-* header, to see whether the target refuses the call). */
+  omitHeaders?: readonly string[];
 }
 
 export interface ApiResponse {
@@ -68,6 +72,8 @@ export interface ApiResponse {
   /** Parsed JSON body, or undefined when the body is not JSON. */
   json: unknown;
   durationMs: number;
+  /** The IM-CorrelationID sent with the request, to quote to the distributor's support. */
+  correlationId: string;
 }
 
 export interface ApiClientOptions {
@@ -76,6 +82,10 @@ export interface ApiClientOptions {
   timeoutMs: number;
   maxBodyBytes: number;
   extraHeaders: Record<string, string>;
+  /** The published IM-* headers sent with every request (from the configuration). */
+  imHeaders?: Record<string, string>;
+  /** A fresh correlation id per request. Default a random UUID. */
+  correlationId?: () => string;
 }
 
 function classifyError(e: unknown, method: string, url: string, timeoutMs: number): TargetFailure {
@@ -100,8 +110,19 @@ export class ApiClient {
   async send(req: ApiRequest): Promise<ApiResponse> {
     const url = this.url(req.path);
     this.opts.budget.take(`${req.method} ${req.path}`);
-    const headers: Record<string, string> = { Accept: 'application/json', ...this.opts.extraHeaders, ...(req.headers ?? {}) };
+    const correlationId = (this.opts.correlationId ?? randomUUID)();
+    const headers: Record<string, string> = {
+      Accept: 'application/json',
+      ...(this.opts.imHeaders ?? {}),
+      [IM_HEADERS.correlationId]: correlationId,
+      ...this.opts.extraHeaders,
+      ...(req.headers ?? {}),
+    };
     if (req.token) headers.Authorization = `Bearer ${req.token}`;
+    if (req.omitHeaders?.length) {
+      const omit = new Set(req.omitHeaders.map((h) => h.toLowerCase()));
+      for (const k of Object.keys(headers)) if (omit.has(k.toLowerCase())) delete headers[k];
+    }
     let data: string | Buffer | undefined;
     if (req.json !== undefined) {
       data = JSON.stringify(req.json);
@@ -121,7 +142,7 @@ export class ApiClient {
         maxRedirects: 0,
       });
     } catch (e) {
-      throw classifyError(e, req.method, url, this.opts.timeoutMs);
+      throw classifyError(e, req.method, `${url} (IM-CorrelationID ${correlationId})`, this.opts.timeoutMs);
     }
     const h = res.headers();
     const declared = Number(h['content-length']);
@@ -136,7 +157,7 @@ export class ApiClient {
     try {
       body = await res.body();
     } catch (e) {
-      throw classifyError(e, req.method, url, this.opts.timeoutMs);
+      throw classifyError(e, req.method, `${url} (IM-CorrelationID ${correlationId})`, this.opts.timeoutMs);
     }
     const durationMs = performance.now() - started;
     if (body.length > this.opts.maxBodyBytes) {
@@ -152,7 +173,7 @@ export class ApiClient {
     } catch {
       json = undefined;
     }
-    return { method: req.method, url, status: res.status(), headers: h, text, json, durationMs };
+    return { method: req.method, url, status: res.status(), headers: h, text, json, durationMs, correlationId };
   }
 }
 
@@ -187,6 +208,6 @@ export function evidenceOf(res: ApiResponse, extra = ''): string {
     .map((k) => `${k}: ${res.headers[k] ?? '(absent)'}`)
     .join('; ');
   return redact(
-    `${res.method} ${res.url} → ${res.status}; ${rl}; content-type: ${res.headers['content-type'] ?? '(absent)'}; body: ${res.text.slice(0, 300)}${extra ? `; ${extra}` : ''}`,
+    `${res.method} ${res.url} → ${res.status}; IM-CorrelationID: ${res.correlationId || '(none)'}; ${rl}; content-type: ${res.headers['content-type'] ?? '(absent)'}; body: ${res.text.slice(0, 300)}${extra ? `; ${extra}` : ''}`,
   );
 }

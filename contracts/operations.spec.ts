@@ -1,18 +1,31 @@
-import type { EnvironmentName, Operation } from '../catalogue';
+import { IM_HEADERS, idSources, type EnvironmentName, type Operation } from '../catalogue';
 import { evidenceOf, type ApiResponse } from '../clients/http';
 import { test, expect, harnessConfig, label, notRun, selectedOperations, type Session } from './support/fixtures';
 import { recordFinding } from './support/findings';
 
 const cfg = harnessConfig();
 
+/** The value at `path` of a JSON answer, or undefined. */
+function at(json: unknown, path: readonly (string | number)[]): unknown {
+  let v: unknown = json;
+  for (const k of path) v = v && typeof v === 'object' ? (v as Record<string | number, unknown>)[k] : undefined;
+  return v;
+}
+
+/** Creates an order (writes allowed) and returns its number as the create answer gives it. */
+async function createOrder(session: Session, env: EnvironmentName): Promise<{ res: ApiResponse; orderNumber?: string } | undefined> {
+  const create = session.target.operations.find((o) => o.id === 'orders.create');
+  if (!create) return undefined;
+  const res = await session.call(create, env, { body: session.validBody(create, Date.now() % 1_000_000) });
+  const n = at(res.json, idSources.orderNumber.createdBy?.path ?? []);
+  return { res, ...(res.status < 300 && typeof n === 'string' ? { orderNumber: n } : {}) };
+}
+
 /** For modify and cancel, a fresh order (when writes are allowed) so tests do not depend on each other. */
 async function paramsFor(session: Session, op: Operation, env: EnvironmentName): Promise<Record<string, string> | undefined> {
   if (op.id !== 'orders.modify' && op.id !== 'orders.cancel') return undefined;
-  const create = session.target.operations.find((o) => o.id === 'orders.create');
-  if (!create) return undefined;
-  const res = await session.call(create, env, { body: session.validBody(create, Date.now()) });
-  const orderNumber = (res.json as { orderNumber?: unknown } | undefined)?.orderNumber;
-  return res.status < 300 && typeof orderNumber === 'string' ? { orderNumber } : undefined;
+  const created = await createOrder(session, env);
+  return created?.orderNumber ? { orderNumber: created.orderNumber } : undefined;
 }
 
 function observeShape(res: ApiResponse): void {
@@ -25,6 +38,7 @@ function observeShape(res: ApiResponse): void {
       fields,
       latencyMs: Math.round(res.durationMs * 10) / 10,
       limit: res.headers['x-ratelimit-limit'] ?? null,
+      correlationId: res.correlationId,
     }),
   });
 }
@@ -61,7 +75,9 @@ for (const env of cfg.environments) {
           `Broken fact: ${op.method} ${op.path} is served (${env})\nExpected: 2xx\nReceived: ${evidenceOf(res)}`,
         ).toBeLessThan(300);
         expect.soft(res).toBeJsonResponse();
-        expect.soft(res.json).toMatchSchema(op.responseSchema, `${op.id} answers the published shape`);
+        expect
+          .soft(res.json)
+          .toMatchSchema(op.responseSchema, `${op.id} answers the published shape (IM-CorrelationID ${res.correlationId})`);
         expect.soft(res).toHaveRateLimitHeaders({ nowMs: Date.now(), windowMs: session.target.windowMs });
         if (openapi) {
           const v = openapi.validateResponse(op.id, res.status, res.json);
@@ -70,10 +86,56 @@ for (const env of cfg.environments) {
             description: JSON.stringify({ validated: v.validated, failed: v.errors.length > 0 }),
           });
           expect
-            .soft(v.errors, `Broken fact: ${op.id} answers the shape of the imported OpenAPI document (${process.env.OPENAPI})`)
+            .soft(
+              v.errors,
+              `Broken fact: ${op.id} answers the shape of the imported OpenAPI document (${process.env.OPENAPI}); IM-CorrelationID ${res.correlationId}`,
+            )
             .toEqual([]);
         }
       },
     );
   }
+
+  test(
+    `should find a created order with orders.details by the number the create answer gave (${env})`,
+    { tag: ['@operations', '@orders'] },
+    async ({ session }) => {
+      label(test.info(), 'orders.create', env, 'created-order-details');
+      if (!cfg.allowWrites) notRun(test.info(), 'creating an order changes state; production runs read-only operations only');
+      const details = session.target.operations.find((o) => o.id === 'orders.details');
+      if (!details) notRun(test.info(), 'orders.details is not selected');
+      const created = await createOrder(session, env);
+      if (!created) notRun(test.info(), 'orders.create is not selected');
+      expect(created.orderNumber, `Broken fact: a created order has a number\nReceived: ${evidenceOf(created.res)}`).toBeTruthy();
+      const res = await session.call(details, env, { params: { orderNumber: created.orderNumber as string } });
+      expect(
+        res.status,
+        `Broken fact: the created order ${created.orderNumber} is known to orders.details\nExpected: 2xx\nReceived: ${evidenceOf(res)}`,
+      ).toBeLessThan(300);
+    },
+  );
+
+  test(
+    `should record whether a call missing a required header is refused (${env})`,
+    { tag: ['@operations', '@headers'] },
+    async ({ session }) => {
+      const op = session.target.operations.find((o) => o.id === 'catalog.search');
+      label(test.info(), op?.id ?? 'catalog.search', env, 'required-header');
+      if (!op) notRun(test.info(), 'catalog.search is not selected');
+      const res = await session.call(op, env, { omitHeaders: [IM_HEADERS.customerNumber] });
+      const refused = res.status >= 400 && res.status < 500;
+      recordFinding(
+        'headers.required-missing',
+        refused ? 'refused' : 'accepted',
+        `${IM_HEADERS.customerNumber} omitted → ${evidenceOf(res)}`,
+        {
+          environment: env,
+          operationId: op.id,
+          family: op.family,
+          policyFile: cfg.policyFile,
+        },
+      );
+      if (refused) expect.soft(res).toBeErrorBody();
+    },
+  );
 }

@@ -4,7 +4,15 @@
  * others. An absent or non-integer header never satisfies a comparison. On the embedded mock the
  * clock is frozen for each check and moved instead of waiting for a reset.
  */
-import { GET_LIMIT_PER_MINUTE, type EnvironmentName, type Operation } from '../catalogue';
+import {
+  GET_LIMIT_PER_MINUTE,
+  RATE_LIMIT_HEADERS,
+  advertisedResetMs,
+  detectResetUnit,
+  intHeader,
+  type EnvironmentName,
+  type Operation,
+} from '../catalogue';
 import { evidenceOf, type ApiResponse } from '../clients/http';
 import { test, expect, harnessConfig, label, notRun, selectedOperations, type Session } from './support/fixtures';
 import { recordFinding } from './support/findings';
@@ -18,13 +26,12 @@ const opNamed = (id: string): Operation => {
   return op;
 };
 
-const NAMES = { limit: 'X-RateLimit-Limit', remaining: 'X-RateLimit-Remaining', reset: 'X-RateLimit-Reset' } as const;
+const NAMES = RATE_LIMIT_HEADERS;
 type HeaderKey = keyof typeof NAMES;
 
 /** The header's integer value, or undefined when it is absent or not an integer (never NaN). */
 function intOf(res: ApiResponse, h: HeaderKey): number | undefined {
-  const raw = res.headers[NAMES[h].toLowerCase()];
-  return raw !== undefined && /^\s*-?\d+\s*$/.test(raw) ? Number(raw) : undefined;
+  return intHeader(res.headers[NAMES[h].toLowerCase()]) ?? undefined;
 }
 
 /** "X-RateLimit-Remaining absent" or `X-RateLimit-Remaining "abc"`: what a failure says instead of NaN. */
@@ -231,7 +238,7 @@ test.describe('rate limits', { tag: ['@rate-limit'] }, () => {
     const control = session.target.control;
     // The mock's frozen clock is the reference there; a live target's is ours.
     const nowMs = control ? ((await control('GET', '/config')) as { nowMs: number }).nowMs : Date.now();
-    const waitMs = Math.max(0, reset > 1e9 ? reset * 1000 - nowMs : reset * 1000);
+    const waitMs = Math.max(0, (advertisedResetMs(reset, nowMs) as number) - nowMs);
     const cap = session.target.windowMs * 2 + 2000;
     expect(waitMs, `X-RateLimit-Reset must name a time within ${cap} ms; ${evidenceOf(r)}`).toBeLessThanOrEqual(cap);
     if (control) await control('POST', '/clock', { advanceMs: waitMs + 300 });
@@ -256,7 +263,7 @@ test.describe('rate limits', { tag: ['@rate-limit'] }, () => {
       notRun(test.info(), `no integer X-RateLimit-Reset to read and no 429 (${shown(res, 'reset')}; status ${res.status})`);
     recordFinding(
       'ratelimit.reset-unit',
-      reset === undefined ? 'absent' : reset > 1e9 ? 'epoch' : 'seconds',
+      reset === undefined ? 'absent' : detectResetUnit(reset),
       `${shown(res, 'reset')} at ${Math.floor(Date.now() / 1000)} (epoch s); ${evidenceOf(res)}`,
       { environment: env, policyFile: cfg.policyFile },
     );

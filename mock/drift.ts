@@ -5,7 +5,7 @@
  */
 export interface DriftMode {
   readonly id: string;
-  readonly group: 'tokens' | 'headers' | '429' | 'limits' | 'auth' | 'routing' | 'webhooks' | 'findings';
+  readonly group: 'tokens' | 'headers' | '429' | 'limits' | 'auth' | 'routing' | 'webhooks' | 'shapes' | 'findings';
   /** The fact it breaks, in the spec's words. */
   readonly breaks: string;
   readonly kind: 'failure' | 'finding';
@@ -54,7 +54,17 @@ export const DRIFT_MODES: readonly DriftMode[] = [
   { id: 'routing.v61-missing', group: 'routing', breaks: 'order and invoice details are served at v6.1', kind: 'failure' },
   { id: 'routing.non-json-content-type', group: 'routing', breaks: 'responses are JSON', kind: 'failure' },
   { id: 'webhooks.invalid-accepted', group: 'webhooks', breaks: 'an invalid event is rejected', kind: 'failure' },
+  { id: 'shapes.field-renamed', group: 'shapes', breaks: 'published field names (ingramPartNumber, ingramOrderNumber)', kind: 'failure' },
+  { id: 'shapes.pna-object', group: 'shapes', breaks: 'price and availability answers a top-level array', kind: 'failure' },
+  { id: 'orders.created-unknown', group: 'shapes', breaks: 'a created order number is known to order details', kind: 'failure' },
+  {
+    id: 'finding.missing-header-accepted',
+    group: 'findings',
+    breaks: 'silent: a call missing a required IM-* header is accepted',
+    kind: 'finding',
+  },
   { id: 'finding.reset-seconds', group: 'findings', breaks: 'conflict: X-RateLimit-Reset as seconds to wait', kind: 'finding' },
+  { id: 'finding.token-get-rejected', group: 'findings', breaks: 'conflict: token by GET refused (405)', kind: 'finding' },
   { id: 'finding.token-get-accepted', group: 'findings', breaks: 'conflict: token by GET accepted', kind: 'finding' },
   { id: 'finding.expires-in-long', group: 'findings', breaks: 'conflict: expires_in far beyond 24 h', kind: 'finding' },
 ];

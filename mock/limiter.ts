@@ -29,7 +29,17 @@ export interface ConsumeOptions {
   lateRefillMs?: number;
 }
 
-export class FixedWindowLimiter {
+/**
+ * What the mock asks of a limiter: one decision per call for a key and a limit. Other algorithms
+ * (sliding windows, token buckets) plug in behind the same interface.
+ */
+export interface Limiter {
+  consume(key: string, limit: number, opts?: ConsumeOptions): Decision;
+  /** Drops every bucket. */
+  reset(): void;
+}
+
+export class FixedWindowLimiter implements Limiter {
   private readonly buckets = new Map<string, Bucket>();
 
   constructor(

@@ -1,10 +1,11 @@
 /**
- * The mock in a child process, for callers that block their own thread (the k6 test double waits
- * synchronously for HTTP answers, so the mock must not share its event loop).
+ * The mock in its own process, for callers that hand the event loop to something else: `npm run
+ * load` starts k6 (or the k6 test double, which waits synchronously for answers) beside it, and a
+ * mock sharing their process would stall whenever they block.
  */
 import { spawn } from 'node:child_process';
 import { createRequire } from 'node:module';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { RunningMock } from './server';
 
 export interface MockProcessOptions {
@@ -14,18 +15,22 @@ export interface MockProcessOptions {
   seed?: number;
   /** OpenAPI document whose schemas and examples give the response bodies. */
   openapi?: string;
+  /** More `npm run mock` arguments, e.g. `['--reset-unit', 'seconds']`. */
+  extraArgs?: string[];
   /** Longest wait for the mock to listen. Default 20 s. */
   startTimeoutMs?: number;
 }
 
 export async function spawnMock(o: MockProcessOptions = {}): Promise<Omit<RunningMock, 'app'>> {
   const require = createRequire(import.meta.url);
-  const tsx = require.resolve('tsx/cli');
+  // tsx as an import hook rather than its CLI: one process, which close() stops directly.
+  const tsx = pathToFileURL(require.resolve('tsx')).href;
   const script = fileURLToPath(new URL('../scripts/mock.ts', import.meta.url));
-  const args = [tsx, script, '--port', '0', '--window-ms', String(o.windowMs ?? 60_000), '--seed', String(o.seed ?? 1)];
+  const args = ['--import', tsx, script, '--port', '0', '--window-ms', String(o.windowMs ?? 60_000), '--seed', String(o.seed ?? 1)];
   if (o.limits) args.push('--limits', JSON.stringify(o.limits));
   if (o.control) args.push('--control');
   if (o.openapi) args.push('--openapi', o.openapi);
+  if (o.extraArgs) args.push(...o.extraArgs);
   const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   const url = await new Promise<string>((resolve, reject) => {

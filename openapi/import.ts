@@ -1,21 +1,22 @@
 /**
  * Imports a user's OpenAPI 3.0 or 3.1 document (YAML or JSON, $ref chains, nullable, oneOf/allOf)
  * through a maintained parser and dereferencer, maps its operations to the catalogue tolerantly,
- * validates response bodies against its schemas, and reports coverage and conflicts with the spec.
+ * validates response bodies against its schemas, reports coverage, conflicts with the spec
+ * (findings) and the document's own defects (examples that do not match their schemas).
  */
 import SwaggerParser from '@apidevtools/swagger-parser';
-import { Ajv, type ValidateFunction } from 'ajv';
-import addFormatsModule from 'ajv-formats';
+import type { ValidateFunction } from 'ajv';
 import { openapiSchemaToJsonSchema } from '@openapi-contrib/openapi-schema-to-json-schema';
 import { allOperations, findingDefinition, tokenEndpoints, type Finding, type Operation } from '../catalogue';
+import { createAjv, errorLines } from '../clients/ajv';
 
 type Doc = { openapi?: string; servers?: { url: string }[]; paths?: Record<string, Record<string, unknown>> };
+type MediaObject = { schema?: unknown; example?: unknown; examples?: Record<string, { value?: unknown }> };
+type ParameterObject = { name: string; in: string; required?: boolean; schema?: unknown; example?: unknown };
 type OperationObject = {
-  responses?: Record<
-    string,
-    { content?: Record<string, { schema?: unknown; example?: unknown; examples?: Record<string, { value?: unknown }> }> }
-  >;
-  requestBody?: { content?: Record<string, unknown> };
+  parameters?: ParameterObject[];
+  responses?: Record<string, { content?: Record<string, MediaObject> }>;
+  requestBody?: { required?: boolean; content?: Record<string, MediaObject> };
 };
 
 export interface OpenApiCoverage {
@@ -31,6 +32,22 @@ export interface OpenApiCoverage {
   bodiesFailed: number;
 }
 
+/** A documented parameter of a mapped operation. */
+export interface DocumentedParameter {
+  name: string;
+  in: 'path' | 'query' | 'header' | 'cookie';
+  required: boolean;
+  schema?: Record<string, unknown>;
+  example?: unknown;
+}
+
+/** An example of the document that does not match its own schema. */
+export interface DocumentDefect {
+  /** e.g. `POST /resellers/v6/orders request example` or `GET /resellers/v6/orders/search 200 example "ok"`. */
+  where: string;
+  errors: string[];
+}
+
 export interface OpenApiContract {
   coverage(): OpenApiCoverage;
   findings(): Finding[];
@@ -40,6 +57,16 @@ export interface OpenApiContract {
   responseSchema(operationId: string): Record<string, unknown> | undefined;
   /** The document's 2xx JSON example of an operation, when it gives one. */
   responseExample(operationId: string): unknown;
+  /** The document's JSON request body schema (JSON Schema), its example, and whether the body is required. */
+  request(operationId: string): { schema?: Record<string, unknown>; example?: unknown; required: boolean } | undefined;
+  /** Validates a request body against the document's request schema. */
+  validateRequest(operationId: string, body: unknown): string[];
+  /** The document's parameters of a mapped operation (path item and operation level). */
+  parameters(operationId: string): DocumentedParameter[];
+  /** The document's path and method of a mapped operation. */
+  documentedPath(operationId: string): { method: string; path: string } | undefined;
+  /** Examples of the document that contradict its own schemas. */
+  defects(): DocumentDefect[];
 }
 
 const METHODS = ['get', 'post', 'put', 'delete', 'patch'];
@@ -71,6 +98,15 @@ function toJsonSchema(schema: unknown, version: string): Record<string, unknown>
   return converted;
 }
 
+const jsonOf = (content: Record<string, MediaObject> | undefined): MediaObject | undefined =>
+  Object.entries(content ?? {}).find(([ct]) => /json/i.test(ct))?.[1];
+const examplesOf = (m: MediaObject | undefined): [string, unknown][] => [
+  ...(m?.example !== undefined ? [['example', m.example] as [string, unknown]] : []),
+  ...Object.entries(m?.examples ?? {})
+    .filter(([, e]) => e?.value !== undefined)
+    .map(([k, e]) => [`example "${k}"`, e.value] as [string, unknown]),
+];
+
 export async function loadOpenApi(file: string, ops: readonly Operation[] = allOperations()): Promise<OpenApiContract> {
   let doc: Doc;
   try {
@@ -80,21 +116,53 @@ export async function loadOpenApi(file: string, ops: readonly Operation[] = allO
   }
   const version = doc.openapi ?? '';
   if (!/^3\.[01]/.test(version)) throw new Error(`OPENAPI=${file} is OpenAPI "${version || 'unknown'}"; expected 3.0 or 3.1`);
-  const ajv = new Ajv({ strict: false, allErrors: true, logger: false, validateFormats: true });
-  (addFormatsModule as unknown as (a: Ajv) => void)(ajv);
+  const ajv = createAjv({ catalogue: false, strict: false });
+  const compiledBySchema = new WeakMap<object, ValidateFunction | Error>();
+  const compile = (schema: Record<string, unknown>): ValidateFunction | Error => {
+    let v = compiledBySchema.get(schema);
+    if (!v) {
+      try {
+        v = ajv.compile(schema);
+      } catch (e) {
+        v = e as Error;
+      }
+      compiledBySchema.set(schema, v);
+    }
+    return v;
+  };
   const prefixes = serverPrefixes(doc);
   const byKey = new Map(ops.map((o) => [`${o.method} ${normalisePath(o.family === 'vendor' ? `/vendors/v1${o.path}` : o.path)}`, o]));
   const mapped: OpenApiCoverage['mapped'] = [];
   const notInCatalogue: string[] = [];
   const schemas = new Map<string, Record<string, Record<string, unknown>>>();
   const examples = new Map<string, unknown>();
+  const requests = new Map<string, { schema?: Record<string, unknown>; example?: unknown; required: boolean }>();
+  const params = new Map<string, DocumentedParameter[]>();
+  const paths = new Map<string, { method: string; path: string }>();
   const conflicts: Finding[] = [];
+  const defects: DocumentDefect[] = [];
+  const checkExamples = (where: string, m: MediaObject | undefined) => {
+    if (!m?.schema || !examplesOf(m).length) return;
+    let converted: Record<string, unknown>;
+    try {
+      converted = toJsonSchema(m.schema, version);
+    } catch (e) {
+      defects.push({ where: `${where} schema`, errors: [`cannot be read as JSON Schema: ${(e as Error).message} (a circular schema?)`] });
+      return;
+    }
+    const v = compile(converted);
+    if (v instanceof Error) return;
+    for (const [name, value] of examplesOf(m)) if (!v(value)) defects.push({ where: `${where} ${name}`, errors: errorLines(v.errors) });
+  };
   let documented = 0;
   for (const [path, item] of Object.entries(doc.paths ?? {})) {
     for (const m of METHODS) {
       const o = item[m] as OperationObject | undefined;
       if (!o) continue;
       documented += 1;
+      const label = `${m.toUpperCase()} ${path}`;
+      checkExamples(`${label} request`, jsonOf(o.requestBody?.content));
+      for (const [status, r] of Object.entries(o.responses ?? {})) checkExamples(`${label} ${status}`, jsonOf(r.content));
       const norm = normalisePath(path, prefixes);
       if (norm.endsWith('/oauth/oauth20/token') || norm.endsWith('/oauth/oauth30/token')) {
         checkToken(path, m, o, version, conflicts);
@@ -102,21 +170,62 @@ export async function loadOpenApi(file: string, ops: readonly Operation[] = allO
       }
       const op = byKey.get(`${m.toUpperCase()} ${norm}`);
       if (!op) {
-        notInCatalogue.push(`${m.toUpperCase()} ${path}`);
+        notInCatalogue.push(label);
         continue;
       }
       mapped.push({ operationId: op.id, method: m.toUpperCase(), path });
+      paths.set(op.id, { method: m.toUpperCase(), path });
+      const spelled = op.family === 'vendor' ? `/vendors/v1${op.path}` : op.path;
+      const stripped = prefixes.reduce((p, pre) => (pre && pre !== '/' && p.startsWith(pre) ? p.slice(pre.length) : p), path);
+      if (stripped !== spelled) {
+        conflicts.push({
+          id: `openapi.path-spelling@${op.id}`,
+          statement: findingDefinition('openapi.path-spelling').statement,
+          observed: 'differs',
+          evidence: `document: ${m.toUpperCase()} ${stripped}; spec: ${op.method} ${spelled}`,
+          operationId: op.id,
+        });
+      }
+      params.set(
+        op.id,
+        [...((item.parameters as ParameterObject[] | undefined) ?? []), ...(o.parameters ?? [])].map((p) => ({
+          name: p.name,
+          in: p.in as DocumentedParameter['in'],
+          required: p.required === true,
+          ...(p.schema ? { schema: toJsonSchema(p.schema, version) } : {}),
+          ...(p.example !== undefined ? { example: p.example } : {}),
+        })),
+      );
+      const reqJson = jsonOf(o.requestBody?.content);
+      if (o.requestBody) {
+        requests.set(op.id, {
+          required: o.requestBody.required === true,
+          ...(reqJson?.schema ? { schema: toJsonSchema(reqJson.schema, version) } : {}),
+          ...(examplesOf(reqJson)[0] ? { example: (examplesOf(reqJson)[0] as [string, unknown])[1] } : {}),
+        });
+      }
       const perStatus: Record<string, Record<string, unknown>> = {};
       for (const [status, r] of Object.entries(o.responses ?? {})) {
-        const json = Object.entries(r.content ?? {}).find(([ct]) => /json/i.test(ct))?.[1];
+        const json = jsonOf(r.content);
         if (json?.schema) perStatus[status] = toJsonSchema(json.schema, version);
-        const example = json?.example ?? Object.values(json?.examples ?? {})[0]?.value;
+        const example = examplesOf(json)[0]?.[1];
         if (status.startsWith('2') && example !== undefined && !examples.has(op.id)) examples.set(op.id, example);
       }
       schemas.set(op.id, perStatus);
     }
   }
-  const compiled = new Map<string, ValidateFunction>();
+  if (mapped.length) {
+    // Only a document about this API says anything about operations it lacks.
+    for (const op of ops.filter((o) => o.family === 'reseller' && !paths.has(o.id))) {
+      conflicts.push({
+        id: `openapi.operation-absent@${op.id}`,
+        statement: findingDefinition('openapi.operation-absent').statement,
+        observed: 'absent',
+        evidence: `${op.method} ${op.path} is not in ${file}`,
+        operationId: op.id,
+      });
+    }
+  }
   let validated = 0;
   let failed = 0;
   const schemaFor = (id: string, status: number): Record<string, unknown> | undefined => {
@@ -136,32 +245,34 @@ export async function loadOpenApi(file: string, ops: readonly Operation[] = allO
       bodiesFailed: failed,
     }),
     findings: () => conflicts,
+    defects: () => defects,
     responseExample: (id) => examples.get(id),
     responseSchema: (id) => {
       const s = schemas.get(id);
       const k = Object.keys(s ?? {}).find((x) => x.startsWith('2'));
       return k ? s?.[k] : undefined;
     },
+    request: (id) => requests.get(id),
+    parameters: (id) => params.get(id) ?? [],
+    documentedPath: (id) => paths.get(id),
+    validateRequest(id, body) {
+      const schema = requests.get(id)?.schema;
+      if (!schema) return [];
+      const v = compile(schema);
+      if (v instanceof Error) return [`the document's request schema for ${id} cannot be compiled: ${v.message}`];
+      return v(body) ? [] : errorLines(v.errors);
+    },
     validateResponse(operationId, status, body) {
       const schema = schemaFor(operationId, status);
       if (!schema) return { validated: false, errors: [] };
-      const key = `${operationId}|${status}`;
-      let v = compiled.get(key);
-      if (!v) {
-        try {
-          v = ajv.compile(schema);
-        } catch (e) {
-          return {
-            validated: false,
-            errors: [`the document's schema for ${operationId} ${status} cannot be compiled: ${(e as Error).message}`],
-          };
-        }
-        compiled.set(key, v);
+      const v = compile(schema);
+      if (v instanceof Error) {
+        return { validated: false, errors: [`the document's schema for ${operationId} ${status} cannot be compiled: ${v.message}`] };
       }
       validated += 1;
       if (v(body)) return { validated: true, errors: [] };
       failed += 1;
-      return { validated: true, errors: (v.errors ?? []).map((e) => `${e.instancePath || '/'}: ${e.message ?? 'invalid'}`) };
+      return { validated: true, errors: errorLines(v.errors) };
     },
   };
 }
@@ -172,14 +283,15 @@ function checkToken(path: string, method: string, o: OperationObject, version: s
   const methodDef = findingDefinition('openapi.token-method');
   const form = Object.keys(o.requestBody?.content ?? {}).some((ct) => ct.startsWith(ep.contentType));
   const methodOk = method.toUpperCase() === ep.method && form;
+  const query = (o.parameters ?? []).filter((p) => p.in === 'query').map((p) => p.name);
   out.push({
     id: `openapi.token-method@${family}`,
     statement: methodDef.statement,
     observed: methodOk ? 'agrees' : 'differs',
-    evidence: `document: ${method.toUpperCase()} ${path} with ${Object.keys(o.requestBody?.content ?? {}).join(', ') || 'no body'}`,
+    evidence: `document: ${method.toUpperCase()} ${path} with ${Object.keys(o.requestBody?.content ?? {}).join(', ') || (query.length ? `query parameters ${query.join(', ')}` : 'no body')}`,
     family,
   });
-  const json = Object.entries(o.responses?.['200']?.content ?? {}).find(([ct]) => /json/i.test(ct))?.[1];
+  const json = jsonOf(o.responses?.['200']?.content);
   if (!json?.schema) return;
   const s = toJsonSchema(json.schema, version) as { properties?: Record<string, { type?: unknown }> };
   const want: Record<string, string> = { access_token: 'string', token_type: 'string', expires_in: 'integer' };

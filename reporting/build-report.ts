@@ -8,6 +8,7 @@ import { dirname, join } from 'node:path';
 import { findingDefinitions, type Finding, type LimitsManifestEntry, type OperationResult, type RunSummary } from '../catalogue';
 import { redact } from '../clients/redact';
 import { diffRuns, type RunDiff } from './diff';
+import { capacitySection, type CapacityResult } from './capacity-section';
 
 export interface BuildReportOptions {
   /** Directory with summary.json (and load/). Default reports. */
@@ -70,6 +71,7 @@ export function renderReport(
   limits: LimitsManifestEntry[] | undefined,
   timeline: Timeline | undefined,
   diff: RunDiff | undefined,
+  load: { capacity?: CapacityResult } = {},
 ): string {
   const require = createRequire(import.meta.url);
   // The package's exports hide the UMD build: locate it next to the main entry (dist/).
@@ -171,6 +173,7 @@ ${diffHtml}
 <section><h2>Operations</h2><table id="operations"><thead><tr><th>family</th><th>method</th><th>path</th><th>env</th><th>contract</th><th>shape</th><th>headers</th><th>auth</th><th>advertised limit</th><th>measured limit</th><th>reset error ms</th><th>latency p50 / p95 ms</th><th>evidence</th></tr></thead><tbody>
 ${rows}
 </tbody></table>${evidence}</section>
+${capacitySection(load.capacity, esc)}
 <section><h2>Findings ledger: where the spec conflicts or is silent, what this target does</h2><table id="findings"><thead><tr><th>finding</th><th>spec statement</th><th>observed</th><th>evidence</th><th>policy</th></tr></thead><tbody>
 ${ledger}
 </tbody></table></section>
@@ -215,6 +218,7 @@ export async function buildReport(o: BuildReportOptions = {}): Promise<BuildRepo
     writeFileSync(diffPath, redact(JSON.stringify(diff, null, 2)));
   }
   const htmlPath = o.outFile ?? join(dir, 'index.html');
-  writeFileSync(htmlPath, renderReport(summary, findings, limits, timeline, diff));
+  const capacity = readJson<CapacityResult>(join(dir, 'load', 'capacity.json'));
+  writeFileSync(htmlPath, renderReport(summary, findings, limits, timeline, diff, capacity ? { capacity } : {}));
   return { htmlPath, ...(diffPath ? { diffPath } : {}), ...(diff ? { diff } : {}) };
 }

@@ -9,9 +9,11 @@ import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { knownIds, requestBody } from '../fixtures';
+import { knownIds, requestBody, validQuery } from '../fixtures';
+import { imHeadersFrom } from '../clients/config';
 import { startServer, cpuSeconds, rssMb, type Server } from '../bench/proc';
 import { buildLoadScripts } from './load-build';
+import { K6_DOUBLE_BIN } from '../tools/k6-node';
 
 const QUICK = process.argv.includes('--quick');
 const JSON_OUT = process.argv.includes('--json');
@@ -79,7 +81,12 @@ async function main(): Promise<void> {
     absWorkingDir: process.cwd(),
   });
   const mock = await startServer([mockJs]);
-  const bearer = { authorization: `Bearer ${await token(mock.url)}` };
+  // The published IM-* headers (mock defaults), so the measured path is the 2xx one, not the missing-header 400.
+  const bearer = {
+    ...imHeadersFrom({}),
+    'IM-CorrelationID': '00000000-0000-4000-8000-00000000b0b0',
+    authorization: `Bearer ${await token(mock.url)}`,
+  };
   const path = `/resellers/v6/catalog/details/${knownIds().partNumber}`;
   const sample = await fetch(`${mock.url}${path}`, { headers: bearer });
   const size = (await sample.text()).length;
@@ -97,7 +104,7 @@ async function main(): Promise<void> {
     }
     progress(`POST catalog.priceAndAvailability on the mock`);
     const post = await load(
-      `${mock.url}/resellers/v6/catalog/priceandavailability`,
+      `${mock.url}/resellers/v6/catalog/priceandavailability?${new URLSearchParams(validQuery('catalog.priceAndAvailability')).toString()}`,
       { ...bearer, 'content-type': 'application/json' },
       { method: 'POST', body: JSON.stringify(requestBody('catalog.priceAndAvailability')) },
     );
@@ -127,8 +134,20 @@ async function main(): Promise<void> {
     const windowMs = 2000;
     const p = spawnSync(
       process.execPath,
-      [TSX, 'scripts/load.ts', 'probe-reset', '--runtime', 'node', '--window-ms', String(windowMs), '--random-limits', '11', '--out', lout],
-      { encoding: 'utf8' },
+      [
+        TSX,
+        'scripts/load.ts',
+        'probe-reset',
+        '--window-ms',
+        String(windowMs),
+        '--random-limits',
+        '11',
+        '--reports-dir',
+        lout,
+        '--bundle-dir',
+        join(lout, 'bundles'),
+      ],
+      { encoding: 'utf8', env: { ...process.env, K6_BIN: K6_DOUBLE_BIN } },
     );
     const manifest = JSON.parse(readFileSync(join(lout, 'limits.json'), 'utf8')) as {
       operations: {
@@ -148,7 +167,7 @@ async function main(): Promise<void> {
     // Requests of the exhaustion phase (up to the first 429) versus the bound L+1.
     const exhaustion = timeline.operations.map((o) => o.samples.findIndex((x) => x.status === 429) + 1);
     const bound = manifest.operations.reduce((a, e) => a + e.advertisedLimit + 1, 0);
-    const bundle = await buildLoadScripts();
+    const bundle = await buildLoadScripts(join(lout, 'bundle-timing'));
 
     const mockMed = median(mockRounds.map((r) => r.rps));
     const bareMed = median(bareRounds.map((r) => r.rps));

@@ -1,15 +1,27 @@
 /**
- * `npm run load:build`: bundles each k6 script of load/scripts into dist/load/<name>.js.
+ * `npm run load:build [-- --bundle-dir <dir>]`: bundles each k6 script of load/scripts into
+ * <dir>/<name>.js (default LOAD_BUNDLE_DIR, else dist/load).
  */
 import { build, type BuildOptions } from 'esbuild';
 import { readdirSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 
 export const LOAD_SCRIPTS = ['probe-limits', 'probe-reset', 'capacity', 'smoke'] as const;
+export type LoadScript = (typeof LOAD_SCRIPTS)[number];
+
+/** Default bundle directory. */
 export const OUT_DIR = 'dist/load';
 
+/** The bundle directory: the given one, else LOAD_BUNDLE_DIR, else dist/load. */
+export function bundleDir(dir?: string, env: NodeJS.ProcessEnv = process.env): string {
+  return dir ?? env.LOAD_BUNDLE_DIR ?? OUT_DIR;
+}
+
+const here = dirname(fileURLToPath(import.meta.url));
+
 export const buildOptions: BuildOptions = {
-  entryPoints: LOAD_SCRIPTS.map((s) => join('load/scripts', `${s}.ts`)),
+  entryPoints: LOAD_SCRIPTS.map((s) => join(here, '../load/scripts', `${s}.ts`)),
   outdir: OUT_DIR,
   bundle: true,
   // k6 loads scripts as ES modules.
@@ -28,20 +40,23 @@ export const buildOptions: BuildOptions = {
   logLevel: 'warning',
 };
 
-export async function buildLoadScripts(): Promise<{ files: string[]; ms: number }> {
+export async function buildLoadScripts(dir?: string): Promise<{ dir: string; files: string[]; ms: number }> {
+  const outdir = bundleDir(dir);
   const started = performance.now();
-  await build(buildOptions);
+  await build({ ...buildOptions, outdir });
   const ms = performance.now() - started;
   return {
-    files: readdirSync(OUT_DIR)
+    dir: outdir,
+    files: readdirSync(outdir)
       .filter((f) => f.endsWith('.js'))
-      .map((f) => join(OUT_DIR, f)),
+      .map((f) => join(outdir, f)),
     ms,
   };
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
-  buildLoadScripts()
+  const i = process.argv.indexOf('--bundle-dir');
+  buildLoadScripts(i > 0 ? process.argv[i + 1] : undefined)
     .then(({ files, ms }) => console.log(`load:build: ${files.length} bundles in ${ms.toFixed(0)} ms → ${files.join(', ')}`))
     .catch((e: Error) => {
       console.error(`load:build failed: ${e.message}`);

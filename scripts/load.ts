@@ -1,32 +1,44 @@
 /**
- * `npm run load -- <script> [--target mock|sandbox|<url>] [--ops id,id] [--window-ms N] [--random-limits <seed>]`
- * Builds the run plan from the catalogue and the fixtures, starts the embedded mock for target mock,
- * and runs the bundled k6 script with k6 (K6_BIN or PATH). `--runtime node` runs it in the k6 test
- * double instead (CI only: not a load engine).
+ * `npm run load -- <command> [options]`: builds the run plan from the catalogue and the fixtures,
+ * starts the embedded mock in its own process for target mock, and runs the bundled k6 script with
+ * k6 (K6_BIN or PATH), spawned asynchronously, with k6's own command line; the exit code is k6's
+ * (99: thresholds crossed). Commands are entries of COMMANDS: a k6 script, or a step of our own.
  */
 import { Command } from 'commander';
-import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { accessSync, constants, existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { delimiter, join } from 'node:path';
 import { allOperations, familyBase, fillPath, limitFor, type EnvironmentName, type Operation } from '../catalogue';
-import { knownIds, requestBody, validQuery } from '../fixtures';
-import { startMock, spawnMock, DEFAULT_APPS } from '../mock';
-import { buildLoadScripts, LOAD_SCRIPTS, OUT_DIR } from './load-build';
-import { createBodyGenerator } from '../openapi/mock-bodies';
+import { knownIds, requestFor } from '../fixtures';
+import { imHeadersFrom } from '../clients/config';
+import { DEFAULT_APPS } from '../mock/app';
+import { spawnMock } from '../mock/process';
+import { buildLoadScripts, bundleDir, type LoadScript } from './load-build';
+import { mergeManifests, segmentDirs, writeMerged } from './load-merge';
 import type { Plan, PlannedOperation } from '../load/scripts/common';
+import { durationMs } from '../load/scripts/duration';
 
 export const K6_HELP = [
-  'k6 was not found: set K6_BIN to the k6 binary or put k6 on PATH.',
+  'k6 was not found: set K6_BIN to the k6 binary or put k6 on PATH (k6 v0.46 or later, v1.x included).',
   '  Install: https://grafana.com/docs/k6/latest/set-up/install-k6/',
   '  Docker:  docker run --rm -i --network host -v "$PWD:/work" -w /work grafana/k6 run dist/load/<script>.js',
   '  GitHub Actions: grafana/setup-k6-action',
 ].join('\n');
 
+/** The k6 executable: K6_BIN when set (it must exist and be executable), else `k6` on PATH. */
 export function findK6(env: NodeJS.ProcessEnv = process.env): string | undefined {
-  if (env.K6_BIN) return existsSync(env.K6_BIN) ? env.K6_BIN : undefined;
+  const executable = (p: string) => {
+    try {
+      accessSync(p, constants.X_OK);
+      return true;
+    } catch {
+      return false;
+    }
+  };
+  if (env.K6_BIN) return executable(env.K6_BIN) ? env.K6_BIN : undefined;
   for (const dir of (env.PATH ?? '').split(delimiter)) {
     const p = join(dir, 'k6');
-    if (dir && existsSync(p)) return p;
+    if (dir && executable(p)) return p;
   }
   return undefined;
 }
@@ -53,144 +65,341 @@ export function buildPlan(o: {
   outDir: string;
   budget: number;
   seed: number;
+  fraction?: number;
+  duration?: string;
 }): Plan {
   const ids = knownIds(o.seed);
+  const im = imHeadersFrom(process.env);
   const operations: PlannedOperation[] = o.ops.map((op) => {
-    const body = requestBody(op.id, o.seed);
+    const r = requestFor(op, o.seed, 0, ids);
+    const body = r.body;
     return {
       id: op.id,
       family: op.family,
       method: op.method,
       pathTemplate: op.path,
-      path: `${familyBase(op.family, o.environment)}${fillPath(op.path, ids)}`,
-      query: new URLSearchParams(validQuery(op.id, o.seed)).toString(),
+      path: `${familyBase(op.family, o.environment)}${fillPath(op.path, { ...ids, ...r.params })}`,
+      query: new URLSearchParams(r.query).toString(),
+      headers: Object.fromEntries(op.requiredHeaders.filter((h) => im[h] !== undefined).map((h) => [h, im[h] as string])),
       body: body === undefined ? (op.jsonBody ? '{}' : null) : JSON.stringify(body),
       catalogueLimit: limitFor(op, o.limits),
     };
   });
-  return { baseUrl: o.baseUrl, environment: o.environment, windowMs: o.windowMs, outDir: o.outDir, budget: o.budget, operations };
+  return {
+    baseUrl: o.baseUrl,
+    environment: o.environment,
+    windowMs: o.windowMs,
+    outDir: o.outDir,
+    budget: o.budget,
+    operations,
+    ...(o.fraction !== undefined ? { fraction: o.fraction } : {}),
+    ...(o.duration !== undefined ? { duration: o.duration } : {}),
+  };
 }
 
-async function main(): Promise<number> {
-  const program = new Command()
-    .name('npm run load --')
-    .argument('<script>', `one of ${LOAD_SCRIPTS.join(', ')}`)
-    .option('--target <target>', 'mock, sandbox (needs BASE_URL) or a base URL', 'mock')
-    .option('--environment <env>', 'production or sandbox', 'production')
-    .option('--ops <ids>', 'comma-separated operation ids (default: all; probes skip state-changing ones on non-mock targets)')
-    .option('--window-ms <n>', 'window of the embedded mock, ms', '60000')
-    .option('--random-limits <seed>', 'embedded mock: seeded random per-operation limits (3..12), for probe tests')
-    .option('--budget <n>', 'most requests the run may send', '5000')
-    .option('--allow-quota-spend', 'allow probes against a non-mock target (they spend the app quota for a window)', false)
-    .option('--allow-production', 'allow a production target', false)
-    .option('--runtime <runtime>', 'k6 (default) or node: the k6 test double, for CI only', 'k6')
-    .option('--out <dir>', 'reports directory', 'reports/load')
-    .option('--openapi <file>', 'embedded mock: answer with bodies from this OpenAPI document (default: OPENAPI)', process.env.OPENAPI)
-    .parse();
-  const [script] = program.args as [string];
-  const o = program.opts<{
-    target: string;
-    environment: EnvironmentName;
-    ops?: string;
-    windowMs: string;
-    randomLimits?: string;
-    budget: string;
-    allowQuotaSpend: boolean;
-    allowProduction: boolean;
-    runtime: string;
-    openapi?: string;
-    out: string;
-  }>();
-  if (!(LOAD_SCRIPTS as readonly string[]).includes(script)) {
-    console.error(`load: unknown script "${script}"; expected one of ${LOAD_SCRIPTS.join(', ')}`);
-    return 2;
+export interface LoadOptions {
+  target: string;
+  environment: EnvironmentName;
+  ops?: string;
+  windowMs: string;
+  randomLimits?: string;
+  budget: string;
+  allowQuotaSpend: boolean;
+  allowProduction: boolean;
+  reportsDir: string;
+  out: string[];
+  summaryExport?: string;
+  bundleDir?: string;
+  skipBuild: boolean;
+  openapi?: string;
+  duration?: string;
+  fraction?: string;
+  executionSegment?: string;
+  executionSegmentSequence?: string;
+  mockArgs?: string;
+  webDashboard: boolean;
+  webDashboardExport?: string;
+  maxDuration: string;
+}
+
+/** What a k6 command needs after k6 ended: the files it wrote. */
+interface K6Context {
+  reportsDir: string;
+  exitCode: number;
+}
+
+interface K6Step {
+  kind: 'k6';
+  about: string;
+  bundle: LoadScript;
+  /** Probes spend a window of the app quota of every operation: refused on remote targets unless confirmed. */
+  spendsQuota: boolean;
+  after?: (c: K6Context) => void;
+}
+interface OwnStep {
+  kind: 'own';
+  about: string;
+  run(inputs: string[], o: LoadOptions): Promise<number>;
+}
+
+function printManifest(c: K6Context): void {
+  const f = join(c.reportsDir, 'limits.json');
+  if (!existsSync(f)) return;
+  const m = JSON.parse(readFileSync(f, 'utf8')) as { durationMs: number; requests: number };
+  console.log(`load: manifest ${f} (${m.requests} requests in ${m.durationMs} ms)`);
+}
+
+function printCapacity(c: K6Context): void {
+  const f = join(c.reportsDir, 'capacity.json');
+  if (!existsSync(f)) {
+    console.error(`load: capacity wrote no result at ${f} (k6 exit ${c.exitCode})`);
+    return;
   }
-  const isProbe = script.startsWith('probe');
+  const r = JSON.parse(readFileSync(f, 'utf8')) as { verdict: string; operations: { verdict: string }[] };
+  const failed = r.operations.filter((o) => o.verdict !== 'passed').length;
+  console.log(
+    `load: capacity ${r.verdict}: ${r.operations.length - failed} of ${r.operations.length} operations within their thresholds; result ${f}, JUnit ${join(c.reportsDir, 'capacity-junit.xml')}`,
+  );
+}
+
+/** Every `npm run load` command. A new k6 script is one entry here plus its name in LOAD_SCRIPTS. */
+export const COMMANDS: Record<string, K6Step | OwnStep> = {
+  'probe-limits': {
+    kind: 'k6',
+    bundle: 'probe-limits',
+    spendsQuota: true,
+    about: 'exhaust each bucket, record its limit',
+    after: printManifest,
+  },
+  'probe-reset': { kind: 'k6', bundle: 'probe-reset', spendsQuota: true, about: 'exhaust, then time each refill', after: printManifest },
+  smoke: { kind: 'k6', bundle: 'smoke', spendsQuota: false, about: 'one valid call per operation' },
+  capacity: {
+    kind: 'k6',
+    bundle: 'capacity',
+    spendsQuota: false,
+    about: 'arrival rate at a share of each limit, thresholds',
+    after: printCapacity,
+  },
+  plan: {
+    kind: 'own',
+    about: 'print the run plan (PLAN) for a remote target, e.g. for a k6-operator ConfigMap',
+    async run(_inputs, o) {
+      if (o.target === 'mock')
+        throw new Error('plan is for a remote target: pass --target <url> (the embedded mock gets its plan at run time)');
+      const baseUrl = o.target === 'sandbox' ? process.env.BASE_URL : o.target;
+      if (!baseUrl) throw new Error('--target sandbox needs BASE_URL (the base URL of the deployment)');
+      process.stdout.write(`${JSON.stringify(planFor(o, baseUrl, selectOperations(o, false), {}))}\n`);
+      return 0;
+    },
+  },
+  merge: {
+    kind: 'own',
+    about: 'merge the manifests of a distributed probe (runner folders segment-*)',
+    async run(inputs, o) {
+      const sources = inputs.length ? inputs : segmentDirs(o.reportsDir);
+      const r = mergeManifests(sources);
+      const file = writeMerged(r, o.reportsDir);
+      console.log(`load: merged ${r.manifest.operations.length} operations from ${r.sources.length} runners into ${file}`);
+      return 0;
+    },
+  },
+};
+
+/** A path given to --out (the reports directory before --reports-dir existed); k6 outputs look like `json=f`. */
+const looksLikeDir = (v: string) => !v.includes('=') && /[/\\]|^\./.test(v);
+
+/** k6's command line for one run. */
+export function k6Args(bundle: string, o: LoadOptions, summaryExport: string): string[] {
+  const args = ['run', '--quiet', '--summary-export', summaryExport];
+  for (const out of o.out) args.push('--out', out);
+  if (o.executionSegment) args.push('--execution-segment', o.executionSegment);
+  if (o.executionSegmentSequence) args.push('--execution-segment-sequence', o.executionSegmentSequence);
+  args.push(bundle);
+  return args;
+}
+
+/** k6's exit code for a run stopped from outside (ExternalAbort). */
+const EXTERNAL_ABORT = 105;
+
+/**
+ * Runs k6 as a child process and resolves with its exit code; the event loop stays free meanwhile.
+ * A run longer than maxMs is stopped (SIGTERM, then SIGKILL 10 s later) and ends with 105.
+ */
+export function runK6(bin: string, args: string[], env: NodeJS.ProcessEnv, maxMs: number): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(bin, args, { stdio: 'inherit', env });
+    let timedOut = false;
+    const stop = () => {
+      child.kill('SIGTERM');
+      setTimeout(() => child.kill('SIGKILL'), 10_000).unref();
+    };
+    const timer = setTimeout(() => {
+      timedOut = true;
+      console.error(`load: k6 ran longer than ${maxMs / 1000} s (--max-duration); stopping it`);
+      stop();
+    }, maxMs);
+    process.once('SIGTERM', stop);
+    child.on('error', (e) => reject(new Error(`could not start k6 (${bin}): ${e.message}`)));
+    child.on('exit', (code) => {
+      clearTimeout(timer);
+      process.off('SIGTERM', stop);
+      resolve(timedOut ? EXTERNAL_ABORT : (code ?? EXTERNAL_ABORT));
+    });
+  });
+}
+
+function selectOperations(o: LoadOptions, isMock: boolean): Operation[] {
+  const all = allOperations();
+  const ops = o.ops
+    ? o.ops.split(',').map((id) => {
+        const op = all.find((x) => x.id === id.trim());
+        if (!op) throw new Error(`unknown operation id "${id}"; expected one of ${all.map((x) => x.id).join(', ')}`);
+        return op;
+      })
+    : all;
+  return isMock ? ops : ops.filter((x) => x.readOnly);
+}
+
+function planFor(o: LoadOptions, baseUrl: string, ops: Operation[], limits: Record<string, number>, windowMs = 60_000): Plan {
+  return buildPlan({
+    baseUrl,
+    environment: o.environment,
+    windowMs,
+    ops,
+    limits,
+    outDir: o.reportsDir,
+    budget: Number(o.budget),
+    seed: 1,
+    ...(o.fraction !== undefined ? { fraction: Number(o.fraction) } : {}),
+    ...(o.duration !== undefined ? { duration: o.duration } : {}),
+  });
+}
+
+async function runK6Step(name: string, step: K6Step, o: LoadOptions): Promise<number> {
   const isMock = o.target === 'mock';
-  if (!isMock && isProbe && !o.allowQuotaSpend) {
-    console.error('load: probes spend the app quota of every probed operation for a window; pass --allow-quota-spend to confirm');
+  if (!isMock && step.spendsQuota && !o.allowQuotaSpend) {
+    console.error(`load: ${name} spends the app quota of every probed operation for a window; pass --allow-quota-spend to confirm`);
     return 2;
   }
   if ((o.target === 'production' || o.environment === 'production') && !isMock && !o.allowProduction) {
     console.error('load: a production target needs --allow-production');
     return 2;
   }
-  const k6 = o.runtime === 'k6' ? findK6() : undefined;
-  if (o.runtime === 'k6' && !k6) {
-    console.error(`load: ${K6_HELP}`);
+  const k6 = findK6();
+  if (!k6) {
+    console.error(`load: ${K6_HELP}${process.env.K6_BIN ? `\n  K6_BIN is "${process.env.K6_BIN}", which is not an executable file.` : ''}`);
     return 3;
   }
-  const all = allOperations();
-  let ops = o.ops
-    ? o.ops.split(',').map(
-        (id) =>
-          all.find((x) => x.id === id.trim()) ??
-          (() => {
-            throw new Error(`unknown operation id ${id}; known: ${all.map((x) => x.id).join(', ')}`);
-          })(),
-      )
-    : all;
-  if (!isMock) ops = ops.filter((x) => x.readOnly);
-  const windowMs = Number(o.windowMs);
-  const limits = o.randomLimits !== undefined ? randomLimits(ops, Number(o.randomLimits)) : {};
-  let mock: { url: string; close(): Promise<void> } | undefined;
-  let baseUrl = o.target === 'sandbox' ? process.env.BASE_URL : o.target;
-  const env: Record<string, string> = { ...(process.env as Record<string, string>) };
-  if (isMock) {
-    // The k6 double blocks this thread while it waits for answers: the mock then runs in its own process.
-    const responseBody = o.openapi && o.runtime !== 'node' ? await createBodyGenerator(o.openapi, 1) : undefined;
-    mock =
-      o.runtime === 'node'
-        ? await spawnMock({ windowMs, limits, control: true, ...(o.openapi ? { openapi: o.openapi } : {}) })
-        : await startMock({ windowMs, limits, control: true, ...(responseBody ? { responseBody } : {}) });
-    baseUrl = mock.url;
-    const r = DEFAULT_APPS.find((a) => a.family === 'reseller');
-    const v = DEFAULT_APPS.find((a) => a.family === 'vendor');
-    Object.assign(env, {
-      RESELLER_CLIENT_ID: r?.clientId,
-      RESELLER_CLIENT_SECRET: r?.clientSecret,
-      VENDOR_CLIENT_ID: v?.clientId,
-      VENDOR_CLIENT_SECRET: v?.clientSecret,
-    });
-  }
-  if (!baseUrl) {
-    console.error('load: --target sandbox needs BASE_URL');
+  const baseUrl0 = o.target === 'sandbox' ? process.env.BASE_URL : isMock ? undefined : o.target;
+  if (!isMock && !baseUrl0) {
+    console.error('load: --target sandbox needs BASE_URL (the base URL of the deployment)');
     return 2;
   }
+  if (o.duration) durationMs(o.duration);
+  const ops = selectOperations(o, isMock);
+  const windowMs = Number(o.windowMs);
+  const limits = o.randomLimits !== undefined ? randomLimits(ops, Number(o.randomLimits)) : {};
+  const dir = bundleDir(o.bundleDir);
+  const bundle = join(dir, `${step.bundle}.js`);
+  let buildNote = `bundles from ${dir}`;
+  if (!o.skipBuild) {
+    const built = await buildLoadScripts(dir);
+    buildNote = `bundles built in ${built.ms.toFixed(0)} ms`;
+  } else if (!existsSync(bundle)) {
+    console.error(`load: --skip-build, but ${bundle} does not exist; run \`npm run load:build -- --bundle-dir ${dir}\` first`);
+    return 2;
+  }
+  mkdirSync(o.reportsDir, { recursive: true });
+  const env: NodeJS.ProcessEnv = { ...process.env };
+  if (o.webDashboard || o.webDashboardExport) env.K6_WEB_DASHBOARD = 'true';
+  if (o.webDashboardExport) env.K6_WEB_DASHBOARD_EXPORT = o.webDashboardExport;
+  // The mock runs in its own process whatever runs k6: k6 and its double may block their own thread.
+  const mock = isMock
+    ? await spawnMock({
+        windowMs,
+        limits,
+        control: true,
+        ...(o.openapi ? { openapi: o.openapi } : {}),
+        ...(o.mockArgs ? { extraArgs: o.mockArgs.split(/\s+/).filter(Boolean) } : {}),
+      })
+    : undefined;
   try {
-    const built = await buildLoadScripts();
-    mkdirSync(o.out, { recursive: true });
-    const plan = buildPlan({
-      baseUrl,
-      environment: o.environment,
-      windowMs: isMock ? windowMs : 60_000,
-      ops,
-      limits,
-      outDir: o.out,
-      budget: Number(o.budget),
-      seed: 1,
-    });
+    if (mock) {
+      const r = DEFAULT_APPS.find((a) => a.family === 'reseller');
+      const v = DEFAULT_APPS.find((a) => a.family === 'vendor');
+      Object.assign(env, {
+        RESELLER_CLIENT_ID: r?.clientId,
+        RESELLER_CLIENT_SECRET: r?.clientSecret,
+        VENDOR_CLIENT_ID: v?.clientId,
+        VENDOR_CLIENT_SECRET: v?.clientSecret,
+      });
+    }
+    const baseUrl = mock?.url ?? (baseUrl0 as string);
+    const plan = planFor(o, baseUrl, ops, limits, isMock ? windowMs : 60_000);
+    // k6 run passes the system environment to __ENV; the plan holds no secrets.
     env.PLAN = JSON.stringify(plan);
     console.log(
-      `load: ${script} on ${isMock ? `the embedded mock (window ${windowMs} ms)` : baseUrl}, ${ops.length} operations, bundles built in ${built.ms.toFixed(0)} ms`,
+      `load: ${name} on ${isMock ? `the embedded mock ${baseUrl} (window ${windowMs} ms)` : baseUrl}, ${ops.length} operations, ${buildNote}, k6 ${k6}`,
     );
-    const bundle = join(OUT_DIR, `${script}.js`);
-    if (o.runtime === 'node') {
-      const { runBundle } = await import('../tools/k6-node/runtime');
-      const r = await runBundle(bundle, { env });
-      process.stdout.write(r.stdout);
-    } else {
-      const r = spawnSync(k6 as string, ['run', '--quiet', bundle], { stdio: 'inherit', env });
-      if (r.status !== 0) return r.status ?? 1;
-    }
-    if (isProbe && existsSync(join(o.out, 'limits.json'))) {
-      const m = JSON.parse(readFileSync(join(o.out, 'limits.json'), 'utf8')) as { durationMs: number; requests: number };
-      console.log(`load: manifest ${join(o.out, 'limits.json')} (${m.requests} requests in ${m.durationMs} ms)`);
-    }
-    return 0;
+    const summaryExport = o.summaryExport ?? join(o.reportsDir, `${step.bundle}-k6-summary.json`);
+    const exitCode = await runK6(k6, k6Args(bundle, o, summaryExport), env, durationMs(o.maxDuration));
+    step.after?.({ reportsDir: o.reportsDir, exitCode });
+    if (exitCode === 99) console.error(`load: ${name}: k6 exit 99, thresholds crossed (see the table above and ${summaryExport})`);
+    else if (exitCode !== 0) console.error(`load: ${name}: k6 exited with ${exitCode}`);
+    return exitCode;
   } finally {
     await mock?.close();
   }
+}
+
+async function main(): Promise<number> {
+  const names = Object.keys(COMMANDS);
+  const program = new Command()
+    .name('npm run load --')
+    .argument('<command>', names.map((n) => `${n}: ${(COMMANDS[n] as K6Step | OwnStep).about}`).join('; '))
+    .argument('[inputs...]', 'merge: runner folders (default <reports-dir>/segment-*)')
+    .option('--target <target>', 'mock, sandbox (needs BASE_URL) or a base URL', 'mock')
+    .option('--environment <env>', 'production or sandbox', 'production')
+    .option('--ops <ids>', 'comma-separated operation ids (default: all; non-mock targets: read-only ones)')
+    .option('--window-ms <n>', 'window of the embedded mock, ms (short windows compress time in tests)', '60000')
+    .option('--random-limits <seed>', 'embedded mock: seeded random per-operation limits (3..12)')
+    .option('--mock-args <args>', 'embedded mock: more `npm run mock` arguments, e.g. "--reset-unit seconds"')
+    .option('--budget <n>', 'most requests a probe may send', '5000')
+    .option('--duration <d>', 'capacity: duration per operation, k6 syntax (default 1m)')
+    .option('--fraction <f>', 'capacity: share of each limit used as the arrival rate (default 0.5)')
+    .option('--allow-quota-spend', 'allow probes against a non-mock target (they spend the app quota for a window)', false)
+    .option('--allow-production', 'allow a production target', false)
+    .option('--reports-dir <dir>', 'where manifests, results and JUnit files go', 'reports/load')
+    .option(
+      '--out <output>',
+      'k6 output, passed to `k6 run --out` (repeatable), e.g. json=results.json, experimental-prometheus-rw',
+      (v: string, a: string[]) => [...a, v],
+      [] as string[],
+    )
+    .option('--summary-export <file>', "k6's --summary-export file (default <reports-dir>/<script>-k6-summary.json)")
+    .option('--web-dashboard', "k6's web dashboard (K6_WEB_DASHBOARD=true; k6 v0.49+)", false)
+    .option('--web-dashboard-export <file>', "k6's dashboard HTML report (K6_WEB_DASHBOARD_EXPORT; k6 v0.49+)")
+    .option('--execution-segment <segment>', "k6's --execution-segment, e.g. 0:1/3 (probes take that share of the operations)")
+    .option('--execution-segment-sequence <seq>', "k6's --execution-segment-sequence, e.g. 0,1/3,2/3,1")
+    .option('--max-duration <d>', 'stop k6 after this long (exit 105)', '30m')
+    .option('--bundle-dir <dir>', 'bundle directory (default LOAD_BUNDLE_DIR, else dist/load)')
+    .option('--skip-build', 'use the bundles already in the bundle directory', false)
+    .option('--openapi <file>', 'embedded mock: answer with bodies from this OpenAPI document (default: OPENAPI)', process.env.OPENAPI)
+    .parse();
+  const [name, ...inputs] = program.args as [string, ...string[]];
+  const o = program.opts<LoadOptions>();
+  const legacy = o.out.filter(looksLikeDir);
+  if (legacy.length) {
+    console.error(`load: --out ${legacy[0]} read as the reports directory; use --reports-dir (--out is k6's output now)`);
+    o.reportsDir = legacy[legacy.length - 1] as string;
+    o.out = o.out.filter((v) => !looksLikeDir(v));
+  }
+  const step = COMMANDS[name];
+  if (!step) {
+    console.error(`load: unknown command "${name}"; expected one of ${names.join(', ')}`);
+    return 2;
+  }
+  return step.kind === 'own' ? step.run(inputs, o) : runK6Step(name, step, o);
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {

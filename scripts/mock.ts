@@ -21,7 +21,11 @@ const program = new Command()
   .option('--control', 'serve the /__mock control API', false)
   .option('--drift <ids>', `comma-separated drift modes (${DRIFT_MODES.length} known; see mock/drift.ts)`, '')
   .option('--reset-unit <unit>', 'X-RateLimit-Reset as "epoch" or "seconds"', 'epoch')
-  .option('--token-get <mode>', 'token by GET: "reject" (405) or "accept"', 'reject')
+  .option(
+    '--token-get <mode>',
+    'token by GET with query parameters: "accept" (how the distributor\'s clients ask) or "reject" (405)',
+    'accept',
+  )
   .option('--limits <json>', 'per-operation limit overrides as JSON, e.g. {"orders.create":5}')
   .option('--vendor-operations <list>', 'vendor operations, e.g. "GET /orders/search, GET /orders/{orderNumber}"')
   .option('--openapi <file>', 'generate response bodies from an OpenAPI document')

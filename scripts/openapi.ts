@@ -33,6 +33,10 @@ async function main(): Promise<number> {
       `  documented operations absent from the catalogue (${cov.documentedNotInCatalogue.length}): ${cov.documentedNotInCatalogue.join(', ') || 'none'}`,
     );
     for (const f of c.findings()) console.log(`  finding ${f.id}: ${f.observed} (${f.evidence})`);
+    const defects = c.defects();
+    console.log(`  document defects: ${defects.length} example(s) that do not match their own schema${defects.length ? ':' : ''}`);
+    for (const d of defects)
+      console.log(`    ${d.where}: ${d.errors.slice(0, 3).join('; ')}${d.errors.length > 3 ? `; ... ${d.errors.length - 3} more` : ''}`);
     return 0;
   }
   console.error(`openapi: unknown command "${cmd}"; expected export (default) or check <file>`);

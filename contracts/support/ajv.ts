@@ -1,19 +1,12 @@
-/** One Ajv instance for the suite: strict, allErrors, every catalogue schema registered once by $id. */
-import { Ajv, type ErrorObject } from 'ajv';
-import addFormatsModule from 'ajv-formats';
-import { allSchemas } from '../../catalogue';
+/** One Ajv instance for the suite (the project's factory): strict, allErrors, every catalogue schema registered once by $id. */
+import { createAjv, errorLines } from '../../clients/ajv';
 
-export const ajv = new Ajv({ strict: true, strictTypes: false, allErrors: true });
-(addFormatsModule as unknown as (a: Ajv) => void)(ajv);
-for (const s of allSchemas) ajv.addSchema(s);
+export const ajv = createAjv();
 
 /** `instancePath: message` for each error, or [] when `data` validates. */
 export function schemaErrors(schemaId: string, data: unknown): string[] {
   const validate = ajv.getSchema(schemaId);
   if (!validate) throw new Error(`no schema registered with $id ${schemaId}`);
   if (validate(data)) return [];
-  return (validate.errors ?? []).map(
-    (e: ErrorObject) =>
-      `${e.instancePath || '/'}: ${e.message ?? 'invalid'}${e.params && 'allowedValue' in e.params ? ` (${JSON.stringify(e.params.allowedValue)})` : ''}`,
-  );
+  return errorLines(validate.errors);
 }

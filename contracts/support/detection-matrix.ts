@@ -111,7 +111,27 @@ export const DETECTIONS: Readonly<Record<string, Detection>> = {
     mustFail: /reject an invalid webhooks/,
     reason: /an invalid event is rejected/,
   },
+  'shapes.field-renamed': {
+    grep: VALID_CALL,
+    mustFail: VALID_CALL,
+    reason: /published shape[\s\S]*must have required property '(ingramPartNumber|ingramOrderNumber)'/,
+  },
+  'shapes.pna-object': {
+    grep: /valid catalog\.priceAndAvailability call/,
+    mustFail: /valid catalog\.priceAndAvailability call/,
+    reason: /published shape[\s\S]*must be array/,
+  },
+  'orders.created-unknown': {
+    grep: /created order with orders\.details/,
+    mustFail: /created order with orders\.details/,
+    reason: /the created order \S+ is known to orders\.details/,
+  },
+  'finding.missing-header-accepted': {
+    grep: /missing a required header/,
+    finding: { id: 'headers.required-missing', observed: 'accepted', evidence: /IM-CustomerNumber omitted/ },
+  },
   'finding.reset-seconds': { grep: /@rate-limit/, finding: { id: 'ratelimit.reset-unit', observed: 'seconds' } },
+  'finding.token-get-rejected': { grep: TOKEN_GROUP, finding: { id: 'token.method', observed: 'post-only' } },
   'finding.token-get-accepted': { grep: TOKEN_GROUP, finding: { id: 'token.method', observed: 'get-accepted' } },
   'finding.expires-in-long': {
     grep: /token requests as documented|refresh the token at the earlier/,

@@ -4,16 +4,8 @@
  * and the token client.
  */
 import { test as base, type APIRequestContext, type TestInfo } from '@playwright/test';
-import { knownIds, requestBody, validQuery, DEFAULT_SEED } from '../../fixtures';
-import {
-  familyBase,
-  fillPath,
-  resellerOperations,
-  vendorOperations,
-  type EnvironmentName,
-  type Family,
-  type Operation,
-} from '../../catalogue';
+import { knownIds, requestFor, DEFAULT_SEED } from '../../fixtures';
+import { familyBase, fillPath, operationsFor, type EnvironmentName, type Family, type Operation } from '../../catalogue';
 import { loadConfig, type HarnessConfig } from '../../clients/config';
 import { ApiClient, RequestBudget, TargetFailure, assertUsable, type ApiRequest, type ApiResponse, type Budget } from '../../clients/http';
 import { TokenClient, type TokenTransport } from '../../clients/token-client';
@@ -23,6 +15,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { startMock, type MockApp, type RunningMock } from '../../mock';
 import { expect } from './matchers';
+import { advertisedResetMs, intHeader } from '../../catalogue/rules';
 import { loadOpenApi, type OpenApiContract } from '../../openapi/import';
 import { RUN_DIR_ENV, SharedRequestBudget } from './run-budget';
 import { CheckSkipped, currentCheck } from './checks';
@@ -48,6 +41,8 @@ export interface CallOptions {
   headers?: Record<string, string>;
   /** For tests about rate limits: a 429 is the answer under test, not an obstacle. */
   allow429?: boolean;
+  /** Header names not to send. */
+  omitHeaders?: readonly string[];
 }
 
 /** The suite's view of a target: build calls from the catalogue and the fixtures. */
@@ -71,21 +66,28 @@ export class Session {
     return `${familyBase(op.family, env)}${fillPath(op.path, { ...this.ids(), ...(params ?? {}) })}`;
   }
 
+  /** A valid request of the operation (catalogue definition, fixture world). */
+  request(op: Operation, n = 0): ReturnType<typeof requestFor> {
+    return requestFor(op, this.config.mock.seed || DEFAULT_SEED, n, this.ids());
+  }
+
   validBody(op: Operation, n = 0): unknown {
-    return requestBody(op.id, this.config.mock.seed || DEFAULT_SEED, n) ?? (op.jsonBody ? {} : undefined);
+    return this.request(op, n).body ?? (op.jsonBody ? {} : undefined);
   }
 
   /** Calls an operation with a valid request unless told otherwise; token defaults to the family's. */
   async call(op: Operation, env: EnvironmentName, o: CallOptions = {}): Promise<ApiResponse> {
     const token = o.token === null ? undefined : (o.token ?? (await this.token(op.family, env)));
+    const valid = this.request(op);
     const req: ApiRequest = {
       method: op.method,
-      path: this.pathOf(op, env, o.params),
-      query: { ...validQuery(op.id, this.config.mock.seed || DEFAULT_SEED), ...(o.query ?? {}) },
+      path: this.pathOf(op, env, { ...valid.params, ...(o.params ?? {}) }),
+      query: { ...valid.query, ...(o.query ?? {}) },
       ...(token ? { token } : {}),
-      ...(o.headers ? { headers: o.headers } : {}),
+      ...(o.headers || valid.headers ? { headers: { ...(valid.headers ?? {}), ...(o.headers ?? {}) } } : {}),
+      ...(o.omitHeaders ? { omitHeaders: o.omitHeaders } : {}),
     };
-    if (op.jsonBody) req.json = o.body ?? this.validBody(op);
+    if (op.jsonBody) req.json = o.body ?? valid.body ?? {};
     let res = await this.api.send(req);
     if (res.status === 401 && token && o.token === undefined) {
       // One re-fetch after a 401: the cached token may have expired on the target's side.
@@ -110,9 +112,9 @@ export class Session {
       await this.target.control('PUT', '/limits', {});
       return this.api.send(req);
     }
-    const reset = Number(res.headers['x-ratelimit-reset']);
     const now = Date.now();
-    const waitMs = !Number.isFinite(reset) ? this.target.windowMs : reset > 1e9 ? reset * 1000 - now + 250 : reset * 1000 + 250;
+    const resetAt = advertisedResetMs(intHeader(res.headers['x-ratelimit-reset']), now);
+    const waitMs = resetAt === null ? this.target.windowMs : resetAt - now + 250;
     const info = base.info();
     if (waitMs > this.config.max429WaitMs || waitMs > info.timeout - 5_000) {
       blocked(
@@ -232,8 +234,7 @@ export function harnessConfig(): HarnessConfig {
 
 /** Operations selected for this run (configured vendor list, families). */
 export function selectedOperations(cfg: HarnessConfig = harnessConfig()): Operation[] {
-  const ops = [...resellerOperations, ...vendorOperations(cfg.vendorOperations)];
-  return ops.filter((o) => cfg.families.includes(o.family));
+  return operationsFor(cfg);
 }
 
 interface WorkerFixtures {
@@ -317,6 +318,7 @@ export const test = base.extend<object, WorkerFixtures>({
         timeoutMs: cfg.requestTimeoutMs,
         maxBodyBytes: cfg.maxBodyBytes,
         extraHeaders: cfg.extraHeaders,
+        imHeaders: cfg.imHeaders,
       });
       const tokens = new TokenClient({
         baseUrl: target.baseUrl,

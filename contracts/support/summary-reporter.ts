@@ -6,13 +6,14 @@ import { mkdirSync, writeFileSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { FullConfig, FullResult, Reporter, Suite, TestCase, TestResult as PwResult } from '@playwright/test/reporter';
 import {
-  allOperations,
+  operationsFor,
   type CheckStatus,
   type EnvironmentName,
   type Finding,
   type OperationResult,
   type RunSummary,
   type TestResult,
+  parseVendorOperations,
 } from '../../catalogue';
 import { redact } from '../../clients/redact';
 import { BUDGET_SPENT, RUN_DIR_ENV, runBudgetUsage } from './run-budget';
@@ -141,7 +142,9 @@ export default class SummaryReporter implements Reporter {
     const findings: Finding[] = [];
     const tests: TestResult[] = [];
     const rows = new Map<string, OperationResult>();
-    const catalogue = new Map(allOperations().map((o) => [o.id, o]));
+    // The run's operations: configured vendor operations (VENDOR_OPERATIONS) get rows too.
+    const vendor = process.env.VENDOR_OPERATIONS ? parseVendorOperations(process.env.VENDOR_OPERATIONS) : undefined;
+    const catalogue = new Map(operationsFor(vendor ? { vendorOperations: vendor } : {}).map((o) => [o.id, o]));
     const groups = new Map<string, { passed: number; failed: number; blocked: number; skipped: number; findings: number }>();
     const timings: Record<string, number> = {};
 

@@ -11,26 +11,10 @@ export interface Sample {
   reset: number | null;
 }
 
-export type ResetUnit = 'epoch' | 'seconds' | 'unknown';
+import { advertisedResetMs, detectResetUnit, intHeader, percentile, type ResetUnit } from '../../catalogue/rules';
 
-/** Epoch seconds are > 1e9; anything smaller reads as seconds to wait. */
-export function detectResetUnit(reset: number | null): ResetUnit {
-  if (reset === null || !Number.isFinite(reset)) return 'unknown';
-  return reset > 1_000_000_000 ? 'epoch' : 'seconds';
-}
-
-/** The advertised reset as epoch ms, read at `atMs` (the time of the response carrying it). */
-export function advertisedResetMs(reset: number | null, atMs: number): number | null {
-  const unit = detectResetUnit(reset);
-  if (unit === 'epoch') return (reset as number) * 1000;
-  if (unit === 'seconds') return atMs + (reset as number) * 1000;
-  return null;
-}
-
-export function intHeader(v: string | undefined | null): number | null {
-  if (v === undefined || v === null || !/^-?\d+$/.test(v.trim())) return null;
-  return Number(v);
-}
+// The reset-unit reading, integer headers and percentiles are the rules shared with the mock and the suite.
+export { advertisedResetMs, detectResetUnit, intHeader, percentile, type ResetUnit };
 
 export interface LimitAnalysis {
   advertisedLimit: number | null;
@@ -89,13 +73,6 @@ export function nextPollAt(nowMs: number, advertisedMs: number | null, plan: Pol
   const fineFrom = advertisedMs - plan.fineLeadMs;
   if (nowMs + plan.coarseMs < fineFrom) return nowMs + plan.coarseMs;
   return Math.max(nowMs + plan.fineMs, Math.min(fineFrom, nowMs + plan.coarseMs));
-}
-
-export function percentile(values: readonly number[], p: number): number | null {
-  if (!values.length) return null;
-  const sorted = [...values].sort((a, b) => a - b);
-  const idx = Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1));
-  return sorted[idx] as number;
 }
 
 /** Go's CanonicalMIMEHeaderKey: the header names k6 gives scripts (x-ratelimit-limit → X-Ratelimit-Limit). */

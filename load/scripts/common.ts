@@ -3,10 +3,19 @@
  * fixtures, passed as __ENV.PLAN), tokens from the shared token logic, and request building.
  */
 import http from 'k6/http';
+import exec from 'k6/execution';
 import type { RefinedResponse, ResponseType } from 'k6/http';
 import { buildTokenRequest, parseTokenResponse } from '../../clients/token-core';
 import type { Family, EnvironmentName } from '../../catalogue';
+import { IM_HEADERS } from '../../catalogue/rules';
 import { header, intHeader, type Sample } from '../lib/probe';
+import { segmentDirName, shareOf } from './segment';
+
+/** A fresh UUID-shaped correlation id per request (k6 has no crypto.randomUUID on every version). */
+export function correlationId(): string {
+  const hex = (n: number) => Array.from({ length: n }, () => Math.floor(Math.random() * 16).toString(16)).join('');
+  return `${hex(8)}-${hex(4)}-4${hex(3)}-a${hex(3)}-${hex(12)}`;
+}
 
 export interface PlannedOperation {
   id: string;
@@ -20,6 +29,8 @@ export interface PlannedOperation {
   body: string | null;
   /** Limit per window from the catalogue (used when the target advertises none). */
   catalogueLimit: number;
+  /** The published request headers the operation requires (IM-*, from the configuration); IM-CorrelationID is added per request. */
+  headers?: Record<string, string>;
 }
 
 export interface Plan {
@@ -40,6 +51,18 @@ export function plan(): Plan {
   if (!raw)
     throw new Error('PLAN is not set: run the scripts through `npm run load -- <script>`, which builds the plan from the catalogue');
   return JSON.parse(raw) as Plan;
+}
+
+/**
+ * This runner's share of the plan: in a distributed run (k6-operator `parallelism`, or `k6 run
+ * --execution-segment`) each runner gets a disjoint slice of the operations and writes under
+ * `<outDir>/segment-<from>-<to>`, so one app's quota is spent once per operation. LOAD_SEGMENT sets
+ * a segment by hand. Call from setup() or an iteration: k6 refuses execution details in the init context.
+ */
+export function runnerPlan(p: Plan = plan()): Plan {
+  const segment = exec.test.options.executionSegment || __ENV.LOAD_SEGMENT;
+  if (!segment) return p;
+  return { ...p, operations: shareOf(p.operations, segment), outDir: `${p.outDir}/${segmentDirName(segment)}` };
 }
 
 export type Tokens = Partial<Record<Family, string>>;
@@ -63,7 +86,12 @@ export function fetchTokens(p: Plan): Tokens {
 export type BatchRequest = [string, string, string | null, { headers: Record<string, string>; tags: Record<string, string> }];
 
 export function requestOf(p: Plan, op: PlannedOperation, tokens: Tokens): BatchRequest {
-  const headers: Record<string, string> = { Authorization: `Bearer ${tokens[op.family] ?? ''}`, Accept: 'application/json' };
+  const headers: Record<string, string> = {
+    ...(op.headers ?? {}),
+    [IM_HEADERS.correlationId]: correlationId(),
+    Authorization: `Bearer ${tokens[op.family] ?? ''}`,
+    Accept: 'application/json',
+  };
   if (op.body !== null) headers['Content-Type'] = 'application/json';
   return [op.method, `${p.baseUrl}${op.path}${op.query ? `?${op.query}` : ''}`, op.body, { headers, tags: { operation: op.id } }];
 }

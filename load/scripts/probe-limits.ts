@@ -1,5 +1,5 @@
 /** probe-limits: exhausts every selected operation's bucket in parallel and records its limit. */
-import { plan } from './common';
+import { runnerPlan } from './common';
 import { runProbe, probeSummary, type ProbeResult } from './probe';
 
 export const options = {
@@ -10,7 +10,7 @@ export const options = {
 };
 
 export function setup(): ProbeResult {
-  return runProbe(plan(), false);
+  return runProbe(runnerPlan(), false);
 }
 
 export default function (): void {

@@ -1,11 +1,11 @@
 /** probe-reset: exhausts every selected bucket, then finds when each refills versus its advertised reset. */
-import { plan } from './common';
+import { runnerPlan } from './common';
 import { runProbe, probeSummary, type ProbeResult } from './probe';
 
 export const options = { vus: 1, iterations: 1, setupTimeout: __ENV.SETUP_TIMEOUT ?? '10m' };
 
 export function setup(): ProbeResult {
-  return runProbe(plan(), true);
+  return runProbe(runnerPlan(), true);
 }
 
 export default function (): void {

@@ -7,7 +7,7 @@ import { findK6 } from '../../scripts/load';
 
 test.describe('load bundles', () => {
   test('should bundle every script quickly into ES2017 modules that import only k6 modules', async () => {
-    const { files, ms } = await buildLoadScripts();
+    const { files, ms } = await buildLoadScripts(test.info().outputPath('bundles'));
     expect(files.map((f) => f.replace(/^.*\//, '').replace(/\.js$/, '')).sort()).toEqual([...LOAD_SCRIPTS].sort());
     test.info().annotations.push({ type: 'bundle-time', description: `${ms.toFixed(0)} ms` });
     expect(ms, 'bundling all scripts takes at most 1 s').toBeLessThan(1000);

@@ -9,14 +9,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { allOperations, type LimitsManifestEntry } from '../../catalogue';
 import { randomLimits } from '../../scripts/load';
+import { K6_DOUBLE_BIN } from '../../tools/k6-node';
 
 function runLoad(script: string, args: string[]) {
   const out = mkdtempSync(join(tmpdir(), 'load-'));
   const started = Date.now();
   const r = spawnSync(
     process.execPath,
-    ['node_modules/tsx/dist/cli.mjs', 'scripts/load.ts', script, '--runtime', 'node', '--out', out, ...args],
-    { encoding: 'utf8', timeout: 120_000 },
+    ['node_modules/tsx/dist/cli.mjs', 'scripts/load.ts', script, '--reports-dir', out, '--bundle-dir', join(out, 'bundles'), ...args],
+    { encoding: 'utf8', timeout: 120_000, env: { ...process.env, K6_BIN: K6_DOUBLE_BIN } },
   );
   const manifest = JSON.parse(readFileSync(join(out, 'limits.json'), 'utf8')) as {
     operations: LimitsManifestEntry[];

@@ -2,12 +2,12 @@ import { test, expect } from '@playwright/test';
 import fc from 'fast-check';
 import { allOperations, familyBase, fillPath } from '../../catalogue';
 import { knownIds } from '../../fixtures';
-import { app, token, bearer, expectErrorShape } from './helpers';
+import { app, token, authed, expectErrorShape } from './helpers';
 
 test.describe('mock bad input', () => {
   test('should answer malformed JSON 400, wrong Content-Type 415, too large 413, unknown path 404, wrong method 405', async () => {
     const a = await app({ bodyLimitBytes: 1024 });
-    const t = bearer(await token(a));
+    const t = authed(await token(a));
     const cases: [string, string, Record<string, string>, string | undefined, number][] = [
       ['POST', '/resellers/v6/orders', { 'content-type': 'application/json' }, '{"bad', 400],
       ['POST', '/resellers/v6/orders', { 'content-type': 'text/plain' }, 'hello', 415],

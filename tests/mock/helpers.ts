@@ -26,3 +26,16 @@ export function expectErrorShape(body: string): boolean {
     b.errors.every((e) => (e.field === null || typeof e.field === 'string') && typeof e.message === 'string')
   );
 }
+
+/** The published IM-* headers every business call carries (the mock refuses calls without the required ones). */
+export const IM = {
+  'IM-CustomerNumber': '20-222222',
+  'IM-CountryCode': 'US',
+  'IM-CorrelationID': '00000000-0000-4000-8000-000000000001',
+  'IM-CustomerContact': 'certification@example.com',
+  'IM-ApplicationID': 'distributor-harness',
+  'IM-SenderID': 'distributor-harness',
+} as const;
+
+/** Bearer token plus the IM-* headers. */
+export const authed = (t: string) => ({ ...bearer(t), ...IM });

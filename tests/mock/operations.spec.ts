@@ -1,18 +1,15 @@
 import { test, expect } from '@playwright/test';
-import { Ajv } from 'ajv';
-import addFormatsModule from 'ajv-formats';
-import { allOperations, allSchemas, familyBase, fillPath, ENVIRONMENTS } from '../../catalogue';
-import { buildWorld, knownIds, requestBody, validQuery } from '../../fixtures';
-import { app, token, bearer, VENDOR, RESELLER, expectErrorShape } from './helpers';
+import { allOperations, familyBase, fillPath, ENVIRONMENTS, IM_HEADERS } from '../../catalogue';
+import { buildWorld, knownIds, requestFor } from '../../fixtures';
+import { createAjv } from '../../clients/ajv';
+import { app, token, authed, bearer, IM, VENDOR, RESELLER, expectErrorShape } from './helpers';
 
-const ajv = new Ajv({ strict: true, strictTypes: false, allErrors: true });
-(addFormatsModule as unknown as (a: Ajv) => void)(ajv);
-for (const s of allSchemas) ajv.addSchema(s);
+const ajv = createAjv();
+const JSON_CT = { 'content-type': 'application/json' };
 
 test.describe('mock operations', () => {
-  test('should serve every catalogued operation in both environments with bodies that match the schemas', async () => {
+  test('should serve every catalogued operation in both environments with its success status and a body matching the schema', async () => {
     const a = await app();
-    const ids = knownIds();
     for (const env of ENVIRONMENTS) {
       await a.inject({ method: 'POST', url: '/__mock/reset' });
       const tokens = {
@@ -20,16 +17,16 @@ test.describe('mock operations', () => {
         vendor: await token(a, VENDOR, `${env === 'sandbox' ? '/sandbox' : ''}/oauth/oauth30/token`),
       };
       for (const op of allOperations()) {
-        const q = new URLSearchParams(validQuery(op.id)).toString();
-        const url = `${familyBase(op.family, env)}${fillPath(op.path, ids)}${q ? `?${q}` : ''}`;
-        const body = requestBody(op.id);
+        const r0 = requestFor(op);
+        const q = new URLSearchParams(r0.query).toString();
+        const url = `${familyBase(op.family, env)}${fillPath(op.path, { ...knownIds(), ...r0.params })}${q ? `?${q}` : ''}`;
         const r = await a.inject({
           method: op.method,
           url,
-          headers: { ...bearer(tokens[op.family]), ...(body ? { 'content-type': 'application/json' } : {}) },
-          ...(body ? { payload: JSON.stringify(body) } : {}),
+          headers: { ...authed(tokens[op.family]), ...(r0.body ? JSON_CT : {}) },
+          ...(r0.body ? { payload: JSON.stringify(r0.body) } : {}),
         });
-        expect(r.statusCode, `${op.id} ${env}: ${r.body}`).toBeLessThan(300);
+        expect(r.statusCode, `${op.id} ${env}: ${r.body}`).toBe(op.successStatus);
         expect(r.headers['content-type']).toContain('application/json');
         const validate = ajv.getSchema(op.responseSchema);
         expect(validate?.(JSON.parse(r.body)), `${op.id}: ${JSON.stringify(validate?.errors)}`).toBe(true);
@@ -42,62 +39,127 @@ test.describe('mock operations', () => {
     // buildWorld is uncached: compare two independent builds, not a cached world with itself.
     expect(buildWorld(1)).toEqual(buildWorld(1));
     expect(buildWorld(1).products).toHaveLength(12);
-    expect(buildWorld(2).products.map((p) => p.partNumber)).not.toEqual(buildWorld(1).products.map((p) => p.partNumber));
+    expect(buildWorld(2).products.map((p) => p.ingramPartNumber)).not.toEqual(buildWorld(1).products.map((p) => p.ingramPartNumber));
   });
 
   test('should keep created orders: details, search, modify, cancel; and created returns', async () => {
     const a = await app();
-    const t = bearer(await token(a));
-    const json = { 'content-type': 'application/json' };
+    const t = authed(await token(a));
+    const create = allOperations().find((o) => o.id === 'orders.create');
     const c = await a.inject({
       method: 'POST',
       url: '/resellers/v6/orders',
-      headers: { ...t, ...json },
-      payload: requestBody('orders.create', 1, 5),
+      headers: { ...t, ...JSON_CT },
+      payload: JSON.stringify(requestFor(create as never, 1, 5).body),
     });
     expect(c.statusCode).toBe(201);
-    const no = JSON.parse(c.body).orderNumber as string;
-    expect(JSON.parse((await a.inject({ method: 'GET', url: `/resellers/v6.1/orders/${no}`, headers: t })).body).status).toBe('CREATED');
-    const search = JSON.parse((await a.inject({ method: 'GET', url: '/resellers/v6/orders/search?status=CREATED', headers: t })).body);
-    expect(search.orders.map((o: { orderNumber: string }) => o.orderNumber)).toContain(no);
-    expect(
-      (
-        await a.inject({
-          method: 'PUT',
-          url: `/resellers/v6/orders/${no}`,
-          headers: { ...t, ...json },
-          payload: requestBody('orders.modify'),
-        })
-      ).statusCode,
-    ).toBe(200);
+    const no = JSON.parse(c.body).orders[0].ingramOrderNumber as string;
+    const details = async () => JSON.parse((await a.inject({ method: 'GET', url: `/resellers/v6.1/orders/${no}`, headers: t })).body);
+    expect((await details()).orderStatus).toBe('PROCESSING');
+    const search = JSON.parse(
+      (await a.inject({ method: 'GET', url: '/resellers/v6/orders/search?orderStatus=PROCESSING&pageSize=50', headers: t })).body,
+    );
+    expect(search.orders.map((o: { ingramOrderNumber: string }) => o.ingramOrderNumber)).toContain(no);
+    const part = knownIds().partNumber;
+    const mod = await a.inject({
+      method: 'PUT',
+      url: `/resellers/v6/orders/${no}`,
+      headers: { ...t, ...JSON_CT },
+      payload: JSON.stringify({ notes: 'more', lines: [{ ingramPartNumber: part, addUpdateDeleteLine: 'ADD', quantity: 3 }] }),
+    });
+    expect(mod.statusCode, mod.body).toBe(200);
+    expect((await details()).lines.length).toBe(2);
     expect((await a.inject({ method: 'DELETE', url: `/resellers/v6/orders/${no}`, headers: t })).statusCode).toBe(200);
-    expect(JSON.parse((await a.inject({ method: 'GET', url: `/resellers/v6.1/orders/${no}`, headers: t })).body).status).toBe('CANCELLED');
+    expect((await details()).orderStatus).toBe('CANCELLED');
     const ret = await a.inject({
       method: 'POST',
       url: '/resellers/v6/returns/create',
-      headers: { ...t, ...json },
-      payload: { orderNumber: no, reason: 'x', lines: [{ partNumber: 'P', quantity: 1 }] },
+      headers: { ...t, ...JSON_CT },
+      payload: JSON.stringify(requestFor(allOperations().find((o) => o.id === 'returns.create') as never).body),
     });
-    expect(ret.statusCode).toBe(201);
-    const rma = JSON.parse(ret.body).caseRequestNumber as string;
+    expect(ret.statusCode, ret.body).toBe(200);
+    const rma = JSON.parse(ret.body).returnsClaims[0].caseRequestNumber as string;
     expect((await a.inject({ method: 'GET', url: `/resellers/v6/returns/${rma}`, headers: t })).statusCode).toBe(200);
-    const q2o = await a.inject({
-      method: 'POST',
-      url: '/resellers/v6/q2o/orders',
-      headers: { ...t, ...json },
-      payload: requestBody('quoteToOrder.create'),
-    });
-    expect(q2o.statusCode).toBe(201);
     const unknown = await a.inject({ method: 'GET', url: '/resellers/v6.1/orders/NO-SUCH-ORDER', headers: t });
     expect(unknown.statusCode).toBe(404);
     expect(expectErrorShape(unknown.body)).toBe(true);
     await a.close();
   });
 
+  test('should honour search filters and paging, and answer details for every id a search returned', async () => {
+    const a = await app();
+    const t = authed(await token(a));
+    const page = JSON.parse((await a.inject({ method: 'GET', url: '/resellers/v6/catalog?pageSize=5&pageNumber=2', headers: t })).body);
+    expect(page).toMatchObject({ recordsFound: 12, pageSize: 5, pageNumber: 2 });
+    expect(page.catalog).toHaveLength(5);
+    for (const p of page.catalog as { ingramPartNumber: string }[]) {
+      const d = await a.inject({ method: 'GET', url: `/resellers/v6/catalog/details/${p.ingramPartNumber}`, headers: t });
+      expect(d.statusCode).toBe(200);
+      expect(JSON.parse(d.body).ingramPartNumber).toBe(p.ingramPartNumber);
+    }
+    const vendor = (page.catalog[0] as { vendorName: string }).vendorName;
+    const byVendor = JSON.parse(
+      (await a.inject({ method: 'GET', url: `/resellers/v6/catalog?vendor=${encodeURIComponent(vendor)}`, headers: t })).body,
+    );
+    expect(byVendor.catalog.every((p: { vendorName: string }) => p.vendorName === vendor)).toBe(true);
+    const shipped = JSON.parse(
+      (await a.inject({ method: 'GET', url: '/resellers/v6/orders/search?orderStatus=SHIPPED', headers: t })).body,
+    );
+    expect(shipped.orders.length).toBeGreaterThan(0);
+    expect(shipped.orders.every((o: { orderStatus: string }) => o.orderStatus === 'SHIPPED')).toBe(true);
+    const deals = JSON.parse((await a.inject({ method: 'GET', url: '/resellers/v6/deals/search', headers: t })).body);
+    for (const d of deals.deals as { dealId: string; vendor: string }[]) {
+      const r = await a.inject({
+        method: 'GET',
+        url: `/resellers/v6/deals/${d.dealId}?vendorName=${encodeURIComponent(d.vendor)}`,
+        headers: t,
+      });
+      expect(r.statusCode, r.body).toBe(200);
+    }
+    const renewals = await a.inject({ method: 'POST', url: '/resellers/v6/renewals/search', headers: { ...t, ...JSON_CT }, payload: '' });
+    expect(renewals.statusCode, 'an empty JSON body reads as {} where the body is optional').toBe(200);
+    for (const r of JSON.parse(renewals.body).renewals as { renewalId: number }[]) {
+      expect((await a.inject({ method: 'GET', url: `/resellers/v6/renewals/${r.renewalId}`, headers: t })).statusCode).toBe(200);
+    }
+    const pna = await a.inject({
+      method: 'POST',
+      url: '/resellers/v6/catalog/priceandavailability?includeAvailability=true&includePricing=false',
+      headers: { ...t, ...JSON_CT },
+      payload: JSON.stringify({ products: [{ ingramPartNumber: knownIds().partNumber }] }),
+    });
+    const items = JSON.parse(pna.body);
+    expect(Array.isArray(items)).toBe(true);
+    expect(items[0].availability).toBeDefined();
+    expect(items[0].pricing).toBeUndefined();
+    await a.close();
+  });
+
+  test('should refuse a call missing required IM-* headers with 400 naming each one', async () => {
+    const a = await app();
+    const tok = await token(a);
+    const { [IM_HEADERS.customerNumber]: _cn, [IM_HEADERS.countryCode]: _cc, ...rest } = IM;
+    const r = await a.inject({ method: 'GET', url: '/resellers/v6/catalog', headers: { ...bearer(tok), ...rest } });
+    expect(r.statusCode).toBe(400);
+    expect(expectErrorShape(r.body)).toBe(true);
+    const fields = (JSON.parse(r.body) as { errors: { field: string }[] }).errors.map((e) => e.field);
+    expect(fields).toEqual([IM_HEADERS.customerNumber, IM_HEADERS.countryCode]);
+    expect(r.headers['x-ratelimit-remaining']).toMatch(/^\d+$/);
+    const missingContact = await a.inject({
+      method: 'GET',
+      url: '/resellers/v6/quotes/search',
+      headers: { ...bearer(tok), ...IM, [IM_HEADERS.customerContact]: '' },
+    });
+    expect(JSON.parse(missingContact.body).errors[0].field).toBe(IM_HEADERS.customerContact);
+    const accepted = await app({ drift: ['finding.missing-header-accepted'] });
+    const ok = await accepted.inject({ method: 'GET', url: '/resellers/v6/catalog', headers: bearer(await token(accepted)) });
+    expect(ok.statusCode).toBe(200);
+    await Promise.all([a.close(), accepted.close()]);
+  });
+
   test('should refuse missing, garbage and other-family tokens with 401 and the error body', async () => {
     const a = await app();
     const vendor = await token(a, VENDOR, '/oauth/oauth30/token');
-    for (const headers of [{}, bearer('garbage'), bearer(vendor)]) {
+    for (const headers of [{ ...IM }, authed('garbage'), authed(vendor)]) {
       const r = await a.inject({ method: 'GET', url: '/resellers/v6/catalog', headers });
       expect(r.statusCode).toBe(401);
       expect(expectErrorShape(r.body)).toBe(true);

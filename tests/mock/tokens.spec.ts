@@ -1,5 +1,5 @@
 import { test, expect } from '@playwright/test';
-import { app, token, FORM, RESELLER, VENDOR, expectErrorShape } from './helpers';
+import { app, token, FORM, IM, RESELLER, VENDOR, expectErrorShape } from './helpers';
 
 test.describe('mock tokens', () => {
   test('should issue Bearer tokens on both families and under /sandbox', async () => {
@@ -36,16 +36,21 @@ test.describe('mock tokens', () => {
       expect(expectErrorShape(r.body)).toBe(true);
       expect(r.headers['x-ratelimit-limit']).toMatch(/^\d+$/);
     }
-    const get = await a.inject({ method: 'GET', url: `/oauth/oauth20/token?${RESELLER}` });
-    expect(get.statusCode).toBe(405);
+    const put = await a.inject({ method: 'PUT', url: `/oauth/oauth20/token?${RESELLER}` });
+    expect(put.statusCode).toBe(405);
     await a.close();
   });
 
-  test('should accept a token by GET only when the option says so', async () => {
-    const a = await app({ tokenGet: 'accept' });
+  test('should issue a token by GET with query parameters by default and refuse it with 405 when switched off', async () => {
+    const a = await app();
     const r = await a.inject({ method: 'GET', url: `/oauth/oauth20/token?${RESELLER}` });
     expect(r.statusCode).toBe(200);
-    await a.close();
+    expect(JSON.parse(r.body)).toMatchObject({ token_type: 'Bearer' });
+    const off = await app({ tokenGet: 'reject' });
+    const refused = await off.inject({ method: 'GET', url: `/oauth/oauth20/token?${RESELLER}` });
+    expect(refused.statusCode).toBe(405);
+    expect(refused.headers.allow).toBe('POST');
+    await Promise.all([a.close(), off.close()]);
   });
 
   test('should keep the reported expires_in and the real validity separate', async () => {
@@ -53,10 +58,10 @@ test.describe('mock tokens', () => {
     const r = await a.inject({ method: 'POST', url: '/oauth/oauth20/token', headers: FORM, payload: RESELLER });
     expect(JSON.parse(r.body).expires_in).toBe(100);
     const t = JSON.parse(r.body).access_token as string;
-    const ok = await a.inject({ method: 'GET', url: '/resellers/v6/catalog', headers: { authorization: `Bearer ${t}` } });
+    const ok = await a.inject({ method: 'GET', url: '/resellers/v6/catalog', headers: { ...IM, authorization: `Bearer ${t}` } });
     expect(ok.statusCode).toBe(200);
     await a.inject({ method: 'POST', url: '/__mock/clock', payload: { advanceMs: 1001 } });
-    const expired = await a.inject({ method: 'GET', url: '/resellers/v6/catalog', headers: { authorization: `Bearer ${t}` } });
+    const expired = await a.inject({ method: 'GET', url: '/resellers/v6/catalog', headers: { ...IM, authorization: `Bearer ${t}` } });
     expect(expired.statusCode).toBe(401);
     expect(await token(a)).toBeTruthy();
     await a.close();

@@ -3,12 +3,12 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { signEventId } from '../../mock';
 import { validEvent } from '../../fixtures';
-import { app, token, bearer, expectErrorShape } from './helpers';
+import { app, token, authed, expectErrorShape } from './helpers';
 
 test.describe('mock webhooks', () => {
   test('should accept valid events, reject invalid ones with 400, and keep the accepted ones', async () => {
     const a = await app();
-    const t = { ...bearer(await token(a)), 'content-type': 'application/json' };
+    const t = { ...authed(await token(a)), 'content-type': 'application/json' };
     const ok = await a.inject({
       method: 'POST',
       url: '/resellers/v1/webhooks/orderstatusevent',
@@ -46,7 +46,7 @@ test.describe('mock webhooks', () => {
     const a = await app();
     const ev = validEvent('availabilityUpdate', 1, 3);
     const t = {
-      ...bearer(await token(a)),
+      ...authed(await token(a)),
       'content-type': 'application/json',
       targeturl: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`,
     };
@@ -65,7 +65,7 @@ test.describe('mock webhooks', () => {
 
   test('should not push to a non-loopback targeturl', async () => {
     const a = await app();
-    const t = { ...bearer(await token(a)), 'content-type': 'application/json', targeturl: 'http://203.0.113.9/hook' };
+    const t = { ...authed(await token(a)), 'content-type': 'application/json', targeturl: 'http://203.0.113.9/hook' };
     await a.inject({ method: 'POST', url: '/resellers/v1/webhooks/orderstatusevent', headers: t, payload: validEvent('orderStatus') });
     const kept = JSON.parse((await a.inject({ method: 'GET', url: '/__mock/webhooks' })).body);
     expect(kept.deliveries[0].error).toMatch(/not loopback/);

@@ -11,7 +11,7 @@ import { createBodyGenerator } from '../../openapi/mock-bodies';
 import { allOperations } from '../../catalogue';
 import { buildMockApp, spawnMock } from '../../mock';
 import { knownIds } from '../../fixtures';
-import { token as mockToken } from '../mock/helpers';
+import { token as mockToken, authed } from '../mock/helpers';
 
 const DOC = 'tests/openapi/fixtures/distributor-openapi-3.0.yaml';
 
@@ -50,19 +50,19 @@ test.describe('OpenAPI import', () => {
     const c = await loadOpenApi(DOC);
     expect(
       c.validateResponse('catalog.details', 200, {
-        partNumber: 'A',
+        ingramPartNumber: 'A',
         vendorName: 'V',
         description: null,
         price: { currency: 'USD', unitPrice: 1 },
       }),
     ).toEqual({ validated: true, errors: [] });
     const bad = c.validateResponse('catalog.details', 200, {
-      partNumber: 'A',
+      ingramPartNumber: 'A',
       vendorName: 'V',
       price: { currency: 'USD', unitPrice: 'free' },
     });
     expect(bad.errors.join()).toMatch(/\/price\/unitPrice: must be number/);
-    expect(c.validateResponse('orders.search', 200, { orders: [{ orderNumber: '1', status: null }] }).errors).toEqual([]);
+    expect(c.validateResponse('orders.search', 200, { orders: [{ ingramOrderNumber: '1', orderStatus: null }] }).errors).toEqual([]);
     expect(c.validateResponse('deals.details', 200, { dealId: 'D', dealName: 'x' }).errors).toEqual([]);
     expect(c.validateResponse('orders.create', 201, {})).toEqual({ validated: false, errors: [] });
     expect(c.coverage()).toMatchObject({ bodiesValidated: 4, bodiesFailed: 1 });
@@ -85,7 +85,7 @@ test.describe('OpenAPI import', () => {
     const r = await app.inject({
       method: 'GET',
       url: `/resellers/v6/catalog/details/${knownIds().partNumber}`,
-      headers: { authorization: `Bearer ${token}` },
+      headers: authed(token),
     });
     expect(c.validateResponse('catalog.details', r.statusCode, JSON.parse(r.body))).toEqual({ validated: true, errors: [] });
     await app.close();
@@ -135,7 +135,7 @@ test.describe('OpenAPI import', () => {
 test.describe('mock bodies from a document', () => {
   test('should answer with the document example, deterministically, and keep limits and headers', async () => {
     const gen = await createBodyGenerator(DOC, 1);
-    expect(gen('catalog.details')).toMatchObject({ partNumber: 'ABC123', description: null });
+    expect(gen('catalog.details')).toMatchObject({ ingramPartNumber: 'ABC123', description: null });
     // Deterministic: a second generator for the same document and seed answers the same body (not its own cache).
     const again = await createBodyGenerator(DOC, 1);
     expect(gen('orders.search')).toBeDefined();
@@ -145,9 +145,9 @@ test.describe('mock bodies from a document', () => {
     const r = await app.inject({
       method: 'GET',
       url: `/resellers/v6/catalog/details/${knownIds().partNumber}`,
-      headers: { authorization: `Bearer ${token}` },
+      headers: authed(token),
     });
-    expect(JSON.parse(r.body)).toMatchObject({ partNumber: 'ABC123' });
+    expect(JSON.parse(r.body)).toMatchObject({ ingramPartNumber: 'ABC123' });
     expect(r.headers['x-ratelimit-remaining']).toBe('59');
     await app.close();
   });
@@ -188,9 +188,9 @@ test.describe('OPENAPI for the mock process and the load runner', () => {
         })
       ).json()) as { access_token: string };
       const r = await fetch(`${mock.url}/resellers/v6/catalog/details/${knownIds().partNumber}`, {
-        headers: { authorization: `Bearer ${t.access_token}` },
+        headers: authed(t.access_token),
       });
-      expect(await r.json()).toMatchObject({ partNumber: 'ABC123' });
+      expect(await r.json()).toMatchObject({ ingramPartNumber: 'ABC123' });
       expect(r.headers.get('x-ratelimit-limit')).toBe('60');
     } finally {
       await mock.close();

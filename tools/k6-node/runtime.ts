@@ -1,14 +1,18 @@
 /**
- * Runs a k6 bundle in Node (test double, see README.md): re-links its k6 imports to the shims,
- * runs setup → iterations of default → teardown → handleSummary and writes the files it returns.
+ * Runs a k6 bundle in Node (test double, see README.md): re-links its k6 imports to the shims, then
+ * runs k6's life cycle: init → setup → scenarios (arrival-rate schedules or iterations) → teardown →
+ * thresholds → handleSummary, and ends with k6's exit code.
  */
 import { build } from 'esbuild';
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { configureBridge, stopBridge, requestSync, sleepSync } from './sync-http';
-import { execution, metrics, record, resetState, summaryMetrics } from './modules/state';
+import { contextTags, execution, metrics, record, resetState, sampleListeners, valuesOf } from './modules/state';
+import { TestAbort } from './modules/execution';
+import { parseSegment, scheduleOf, MAX_ITERATIONS, type ScenarioConfig, type Schedule } from './executors';
+import { DEFAULT_TREND_STATS, evaluateThresholds, legacyExport, summaryMetrics, type ThresholdResult } from './summary';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const SHIMS: Record<string, string> = {
@@ -18,23 +22,60 @@ const SHIMS: Record<string, string> = {
   'k6/execution': join(here, 'modules/execution.ts'),
 };
 
+/** k6's exit codes (errext/exitcodes). */
+export const EXIT = { ok: 0, thresholdsFailed: 99, invalidConfig: 104, scriptException: 107, scriptAborted: 108 } as const;
+
 export interface RunOptions {
   /** __ENV of the script. */
   env: Record<string, string>;
   /** Directory relative file names of handleSummary are written to. Default the process cwd. */
   cwd?: string;
+  /** `--execution-segment`, e.g. `0:1/3`. */
+  executionSegment?: string;
+  /** `--execution-segment-sequence`, e.g. `0,1/3,2/3,1`. */
+  executionSegmentSequence?: string;
+  /** `--summary-export` file. */
+  summaryExport?: string;
+  /** `--out json=<file>`: every sample as k6's JSON lines. */
+  jsonOut?: string;
+  /** Errors and notices (default process.stderr). */
+  log?: (line: string) => void;
 }
 
 export interface RunResult {
+  exitCode: number;
   stdout: string;
   files: string[];
   setupData: unknown;
+  thresholds: ThresholdResult[];
   metrics: ReturnType<typeof summaryMetrics>;
 }
 
-export async function runBundle(bundle: string, opts: RunOptions): Promise<RunResult> {
-  const outDir = mkdtempSync(join(tmpdir(), 'k6-node-'));
-  const outfile = join(outDir, 'script.mjs');
+interface ScriptModule {
+  options?: {
+    iterations?: number;
+    vus?: number;
+    duration?: string;
+    scenarios?: Record<string, ScenarioConfig>;
+    thresholds?: Record<string, (string | { threshold: string })[]>;
+    summaryTrendStats?: string[];
+  };
+  setup?: () => unknown;
+  teardown?: (d: unknown) => void;
+  handleSummary?: (d: unknown) => Record<string, string>;
+  [exec: string]: unknown;
+}
+
+class RunError extends Error {
+  constructor(
+    message: string,
+    readonly exitCode: number,
+  ) {
+    super(message);
+  }
+}
+
+async function load(bundle: string, outfile: string): Promise<ScriptModule> {
   await build({
     entryPoints: [resolve(bundle)],
     bundle: true,
@@ -55,38 +96,187 @@ export async function runBundle(bundle: string, opts: RunOptions): Promise<RunRe
       },
     ],
   });
+  return (await import(pathToFileURL(outfile).href)) as ScriptModule;
+}
+
+/** The scenarios of the script; without any, k6's implicit shared-iterations scenario. */
+function scenariosOf(o: NonNullable<ScriptModule['options']>): Record<string, ScenarioConfig> {
+  if (o.scenarios) return o.scenarios;
+  if (o.duration)
+    throw new RunError('k6-node does not run duration-based tests without scenarios (constant-vus); use k6', EXIT.invalidConfig);
+  if ((o.vus ?? 1) > 1) throw new RunError(`k6-node runs one VU per iterations scenario; the script asks for ${o.vus}`, EXIT.invalidConfig);
+  return { default: { executor: 'shared-iterations', vus: 1, iterations: o.iterations ?? 1, exec: 'default' } };
+}
+
+interface Due {
+  at: number;
+  s: Schedule;
+  /** Index among the scenario's iterations. */
+  i: number;
+}
+
+/** Runs every scenario on one thread in start-time order; see README.md for how it differs from k6. */
+function runScenarios(
+  mod: ScriptModule,
+  schedules: Schedule[],
+  env: Record<string, string>,
+  data: unknown,
+  log: (l: string) => void,
+): void {
+  const queue: Due[] = [];
+  for (const s of schedules) {
+    if (s.startsMs) s.startsMs.forEach((at, i) => queue.push({ at, s, i }));
+    else for (let i = 0; i < s.iterations; i++) queue.push({ at: 0, s, i });
+  }
+  if (queue.length > MAX_ITERATIONS) throw new RunError(`k6-node schedules at most ${MAX_ITERATIONS} iterations`, EXIT.invalidConfig);
+  queue.sort((a, b) => a.at - b.at || a.i - b.i);
+  const started = Date.now();
+  const lastStart = Math.max(0, ...queue.map((q) => q.at));
+  // k6's default gracefulStop: iterations still due 30 s after the last scheduled start are not run.
+  const hardStop = started + lastStart + 30_000;
+  let errors = 0;
+  let inTest = 0;
+  for (const due of queue) {
+    const wait = started + due.at - Date.now();
+    if (wait > 0) sleepSync(wait);
+    const now = Date.now() - started;
+    if (due.s.startsMs) {
+      // Iterations of this scenario already due and not started: more than maxVUs would need VUs k6 does not have.
+      const overdue = due.s.startsMs.filter((t, j) => j >= due.i && t <= now).length;
+      if (overdue > due.s.maxVUs || Date.now() > hardStop) {
+        record('dropped_iterations', 'counter', 1, { scenario: due.s.name });
+        continue;
+      }
+    }
+    const c = due.s.config;
+    const fn = mod[c.exec ?? 'default'];
+    if (typeof fn !== 'function')
+      throw new RunError(
+        `scenario "${due.s.name}" executes "${c.exec ?? 'default'}", which the script does not export`,
+        EXIT.invalidConfig,
+      );
+    (globalThis as unknown as { __ENV: Record<string, string> }).__ENV = { ...env, ...c.env };
+    Object.assign(execution.scenario, { name: due.s.name, executor: c.executor, iterationInTest: inTest++, startTime: started });
+    Object.assign(execution.vu, { iterationInScenario: due.i, iterationInInstance: inTest - 1 });
+    contextTags.current = { scenario: due.s.name, ...c.tags };
+    const t0 = performance.now();
+    try {
+      (fn as (d: unknown) => void)(data);
+      record('iterations', 'counter', 1);
+    } catch (e) {
+      if (e instanceof TestAbort) throw new RunError(e.message, EXIT.scriptAborted);
+      errors += 1;
+      if (errors <= 10) log(`ERRO[k6-node] ${(e as Error).message} (scenario ${due.s.name}, iteration ${due.i})`);
+    } finally {
+      record('iteration_duration', 'trend', performance.now() - t0);
+      execution.instance.iterationsCompleted += 1;
+      contextTags.current = {};
+    }
+  }
+  if (errors > 10) log(`ERRO[k6-node] ${errors - 10} more iteration errors`);
+  (globalThis as unknown as { __ENV: Record<string, string> }).__ENV = { ...env };
+}
+
+function checksOf(): { name: string; passes: number; fails: number }[] {
+  const names = [...new Set((metrics.get('checks')?.samples ?? []).map((s) => s.tags.check as string))];
+  return names.map((name) => {
+    const v = valuesOf('checks', { check: name });
+    return { name, passes: v.filter((x) => x !== 0).length, fails: v.filter((x) => x === 0).length };
+  });
+}
+
+function defaultSummary(thresholds: ThresholdResult[], m: ReturnType<typeof summaryMetrics>): string {
+  const lines = thresholds.map((t) => `  ${t.ok ? '✓' : '✗'} ${t.metric} '${t.expression}' (${t.actual})`);
+  for (const [k, v] of Object.entries(m))
+    lines.push(
+      `  ${k}: ${Object.entries(v.values)
+        .map(([a, b]) => `${a}=${Number(b.toFixed(3))}`)
+        .join(' ')}`,
+    );
+  return `\n${lines.join('\n')}\n`;
+}
+
+export async function runBundle(bundle: string, opts: RunOptions): Promise<RunResult> {
+  const log = opts.log ?? ((l: string) => process.stderr.write(`${l}\n`));
+  const tmp = mkdtempSync(join(tmpdir(), 'k6-node-'));
   resetState();
   configureBridge();
-  const g = globalThis as unknown as { __ENV: Record<string, string> };
+  let phase: 'init' | 'vu' = 'init';
+  const g = globalThis as unknown as { __ENV: Record<string, string>; __k6node: unknown };
   g.__ENV = { ...opts.env };
-  (globalThis as unknown as { __k6node: unknown }).__k6node = { requestSync, sleepSync, record, execution };
+  g.__k6node = { requestSync, sleepSync, record, execution, phase: () => phase };
+  const jsonLines: string[] = [];
+  if (opts.jsonOut)
+    sampleListeners.push((metric, type, value, tags, t) =>
+      jsonLines.push(JSON.stringify({ metric, type: 'Point', data: { time: new Date(t).toISOString(), value, tags }, metricType: type })),
+    );
+  const empty = { stdout: '', files: [], setupData: undefined, thresholds: [], metrics: {} };
+  const started = Date.now();
   try {
-    const mod = (await import(pathToFileURL(outfile).href)) as {
-      options?: { iterations?: number; vus?: number; scenarios?: Record<string, unknown> };
-      setup?: () => unknown;
-      default?: (d: unknown) => void;
-      teardown?: (d: unknown) => void;
-      handleSummary?: (d: unknown) => Record<string, string>;
-    };
+    let mod: ScriptModule;
+    try {
+      mod = await load(bundle, join(tmp, 'script.mjs'));
+    } catch (e) {
+      throw new RunError(`the script failed in its init context: ${(e as Error).message}`, EXIT.scriptException);
+    }
     const o = mod.options ?? {};
-    if (o.scenarios)
-      throw new Error('k6-node runs one VU without scenarios; arrival-rate scenarios need real k6 (see tools/k6-node/README.md)');
-    if ((o.vus ?? 1) > 1) throw new Error(`k6-node runs one VU; the script asks for ${o.vus}`);
-    const data = mod.setup?.();
-    for (let i = 0; i < (o.iterations ?? 1); i++) mod.default?.(data);
-    mod.teardown?.(data);
-    const summary = {
-      metrics: summaryMetrics(),
-      setup_data: data,
-      options: o,
-      state: { testRunDurationMs: 0 },
-      root_group: { name: '', checks: [], groups: [] },
+    const segment = parseSegment(opts.executionSegment);
+    let schedules: Schedule[];
+    try {
+      schedules = Object.entries(scenariosOf(o)).map(([name, c]) => scheduleOf(name, c, segment));
+    } catch (e) {
+      throw e instanceof RunError ? e : new RunError((e as Error).message, EXIT.invalidConfig);
+    }
+    execution.test.options = {
+      ...o,
+      executionSegment: segment?.text ?? null,
+      executionSegmentSequence: opts.executionSegmentSequence ?? null,
     };
+    phase = 'vu';
+    let data: unknown;
+    try {
+      data = mod.setup?.();
+      // k6 hands setup data to VUs as a JSON copy.
+      data = data === undefined ? undefined : JSON.parse(JSON.stringify(data));
+    } catch (e) {
+      if (e instanceof TestAbort) throw new RunError(e.message, EXIT.scriptAborted);
+      throw new RunError(`setup failed: ${(e as Error).message}`, EXIT.scriptException);
+    }
+    runScenarios(mod, schedules, opts.env, data, log);
+    try {
+      mod.teardown?.(data);
+    } catch (e) {
+      throw new RunError(`teardown failed: ${(e as Error).message}`, EXIT.scriptException);
+    }
+    const durationMs = Date.now() - started;
+    execution.instance.currentTestRunDuration = durationMs;
+    const trendStats = o.summaryTrendStats ?? DEFAULT_TREND_STATS;
+    const thresholds = evaluateThresholds(o.thresholds ?? {}, durationMs);
+    const summary = summaryMetrics(thresholds, durationMs, trendStats);
+    const data_ = {
+      metrics: summary,
+      setup_data: data,
+      options: { summaryTrendStats: trendStats, summaryTimeUnit: '', noColor: true },
+      state: { isStdOutTTY: false, isStdErrTTY: false, testRunDurationMs: durationMs },
+      root_group: { name: '', path: '', id: 'd41d8cd98f00b204e9800998ecf8427e', groups: [], checks: checksOf() },
+    };
+    if (opts.summaryExport) {
+      mkdirSync(dirname(resolve(opts.summaryExport)), { recursive: true });
+      writeFileSync(opts.summaryExport, JSON.stringify(legacyExport(summary, checksOf()), null, 2));
+    }
+    if (opts.jsonOut) writeFileSync(opts.jsonOut, jsonLines.join('\n') + '\n');
     const files: string[] = [];
     let stdout = '';
-    for (const [name, content] of Object.entries(mod.handleSummary?.(summary) ?? {})) {
+    let outputs: Record<string, string>;
+    try {
+      outputs = mod.handleSummary ? mod.handleSummary(data_) : { stdout: defaultSummary(thresholds, summary) };
+    } catch (e) {
+      throw new RunError(`handleSummary failed: ${(e as Error).message}`, EXIT.scriptException);
+    }
+    for (const [name, content] of Object.entries(outputs)) {
       if (name === 'stdout' || name === 'stderr') {
-        stdout += content;
+        if (name === 'stdout') stdout += content;
+        else log(content);
         continue;
       }
       const p = resolve(opts.cwd ?? process.cwd(), name);
@@ -94,9 +284,16 @@ export async function runBundle(bundle: string, opts: RunOptions): Promise<RunRe
       writeFileSync(p, content);
       files.push(p);
     }
-    return { stdout, files, setupData: data, metrics: summaryMetrics() };
+    const failed = thresholds.filter((t) => !t.ok);
+    for (const t of failed) log(`ERRO[k6-node] thresholds on metrics '${t.metric}' have been crossed: ${t.expression} (${t.actual})`);
+    return { exitCode: failed.length ? EXIT.thresholdsFailed : EXIT.ok, stdout, files, setupData: data, thresholds, metrics: summary };
+  } catch (e) {
+    if (!(e instanceof RunError)) throw e;
+    log(`ERRO[k6-node] ${e.message}`);
+    return { ...empty, exitCode: e.exitCode };
   } finally {
     metrics.clear();
     await stopBridge();
+    rmSync(tmp, { recursive: true, force: true });
   }
 }

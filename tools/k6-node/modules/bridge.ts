@@ -3,17 +3,15 @@
  * the runtime share one HTTP bridge and one metrics registry whatever module copies exist.
  */
 import type { SyncRequest, SyncResponse } from '../sync-http';
-import type { MetricState } from './state';
+import type { ExecutionInfo, MetricType, Tags } from './state';
 
 export interface K6NodeBridge {
   requestSync(batch: SyncRequest[]): SyncResponse[];
   sleepSync(ms: number): void;
-  record(name: string, type: MetricState['type'], value: number): void;
-  execution: {
-    scenario: { name: string; iterationInTest: number };
-    vu: { idInTest: number; iterationInScenario: number };
-    instance: { vusActive: number };
-  };
+  record(name: string, type: MetricType, value: number, tags?: Tags): void;
+  execution: ExecutionInfo;
+  /** 'init' while the script's top level runs: k6 refuses execution details there. */
+  phase(): 'init' | 'vu';
 }
 
 export function rt(): K6NodeBridge {

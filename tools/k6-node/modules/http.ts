@@ -57,16 +57,19 @@ function toReq(method: string, url: string, body: unknown, params: Params = {}):
   };
 }
 
-function finish(req: SyncRequest, r: SyncResponse): Response {
-  rt().record('http_reqs', 'counter', 1);
-  rt().record('http_req_duration', 'trend', r.durationMs);
-  rt().record('http_req_failed', 'rate', r.status === 0 || r.status >= 400 ? 1 : 0);
+function finish(req: SyncRequest, r: SyncResponse, tags: Record<string, string> = {}): Response {
+  // k6's system tags; a response outside 200..399 is not an expected response.
+  const failed = r.status === 0 || r.status >= 400;
+  const all = { method: req.method, url: req.url, name: req.url, status: String(r.status), expected_response: String(!failed), ...tags };
+  rt().record('http_reqs', 'counter', 1, all);
+  rt().record('http_req_duration', 'trend', r.durationMs, all);
+  rt().record('http_req_failed', 'rate', failed ? 1 : 0, all);
   return new Response(req, r);
 }
 
 export function request(method: string, url: string, body?: unknown, params?: Params): Response {
   const req = toReq(method, url, body, params);
-  return finish(req, rt().requestSync([req])[0] as SyncResponse);
+  return finish(req, rt().requestSync([req])[0] as SyncResponse, params?.tags);
 }
 export const get = (url: string, params?: Params) => request('GET', url, null, params);
 export const post = (url: string, body?: unknown, params?: Params) => request('POST', url, body, params);
@@ -76,9 +79,10 @@ export const del = (url: string, body?: unknown, params?: Params) => request('DE
 type BatchEntry = [string, string, unknown?, Params?] | { method: string; url: string; body?: unknown; params?: Params };
 
 export function batch(reqs: BatchEntry[]): Response[] {
-  const list = reqs.map((r) => (Array.isArray(r) ? toReq(r[0], r[1], r[2], r[3]) : toReq(r.method, r.url, r.body, r.params)));
+  const params = reqs.map((r) => (Array.isArray(r) ? r[3] : r.params));
+  const list = reqs.map((r, i) => (Array.isArray(r) ? toReq(r[0], r[1], r[2], params[i]) : toReq(r.method, r.url, r.body, params[i])));
   const res = rt().requestSync(list);
-  return list.map((req, i) => finish(req, res[i] as SyncResponse));
+  return list.map((req, i) => finish(req, res[i] as SyncResponse, params[i]?.tags));
 }
 
 export default { request, get, post, put, del, batch };

@@ -1,16 +1,16 @@
 /** Shim of the `k6` module for the k6 double. */
 import { rt } from './bridge';
 
-export function check<T>(value: T, checks: Record<string, (v: T) => boolean>, _tags?: Record<string, string>): boolean {
+export function check<T>(value: T, checks: Record<string, (v: T) => boolean>, tags?: Record<string, string>): boolean {
   let all = true;
-  for (const fn of Object.values(checks)) {
+  for (const [name, fn] of Object.entries(checks)) {
     let ok: boolean;
     try {
       ok = !!fn(value);
     } catch {
       ok = false;
     }
-    rt().record('checks', 'rate', ok ? 1 : 0);
+    rt().record('checks', 'rate', ok ? 1 : 0, { ...tags, check: name });
     all = all && ok;
   }
   return all;

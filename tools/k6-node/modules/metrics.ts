@@ -1,13 +1,14 @@
 /** Shim of `k6/metrics` for the k6 double. */
 import { rt } from './bridge';
+import type { MetricType, Tags } from './state';
 
 class Metric {
   constructor(
     readonly name: string,
-    private readonly type: 'counter' | 'trend' | 'rate' | 'gauge',
+    private readonly type: MetricType,
   ) {}
-  add(value: number | boolean, _tags?: Record<string, string>): void {
-    rt().record(this.name, this.type, typeof value === 'boolean' ? (value ? 1 : 0) : value);
+  add(value: number | boolean, tags?: Tags): void {
+    rt().record(this.name, this.type, typeof value === 'boolean' ? (value ? 1 : 0) : value, tags);
   }
 }
 export class Counter extends Metric {

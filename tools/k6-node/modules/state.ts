@@ -1,64 +1,106 @@
-/** Metrics and checks collected by the k6 double during one run. */
+/**
+ * Metrics, tags and execution state of one run of the k6 double. Aggregation follows k6: trends
+ * interpolate percentiles between neighbours, counters report count and rate per second of the
+ * test run, rates report the share of non-zero samples.
+ */
+export type MetricType = 'counter' | 'trend' | 'rate' | 'gauge';
+export type Tags = Record<string, string>;
+
 export interface MetricState {
-  type: 'counter' | 'trend' | 'rate' | 'gauge';
-  values: number[];
+  type: MetricType;
+  samples: { value: number; tags: Tags; t: number }[];
 }
+
 export const metrics = new Map<string, MetricState>();
-export const execution = {
-  scenario: { name: 'default', iterationInTest: 0 },
-  vu: { idInTest: 1, iterationInScenario: 0 },
-  instance: { vusActive: 1 },
+
+export interface ExecutionInfo {
+  scenario: { name: string; executor: string; iterationInTest: number; startTime: number };
+  vu: { idInTest: number; idInInstance: number; iterationInScenario: number; iterationInInstance: number };
+  instance: { vusActive: number; iterationsCompleted: number; currentTestRunDuration: number };
+  test: { options: Record<string, unknown> };
+}
+
+export const execution: ExecutionInfo = {
+  scenario: { name: 'default', executor: 'shared-iterations', iterationInTest: 0, startTime: 0 },
+  vu: { idInTest: 1, idInInstance: 1, iterationInScenario: 0, iterationInInstance: 0 },
+  instance: { vusActive: 1, iterationsCompleted: 0, currentTestRunDuration: 0 },
+  test: { options: {} },
 };
 
-export function record(name: string, type: MetricState['type'], value: number): void {
+/** Tags every sample of the running iteration gets (scenario name and the scenario's `tags`). */
+export const contextTags: { current: Tags } = { current: {} };
+
+/** Observers of every sample (the `--out json` output). */
+export const sampleListeners: ((name: string, type: MetricType, value: number, tags: Tags, t: number) => void)[] = [];
+
+export function record(name: string, type: MetricType, value: number, tags: Tags = {}): void {
   let m = metrics.get(name);
   if (!m) {
-    m = { type, values: [] };
+    m = { type, samples: [] };
     metrics.set(name, m);
   }
-  m.values.push(value);
+  const all = { ...contextTags.current, ...tags };
+  const t = Date.now();
+  m.samples.push({ value, tags: all, t });
+  for (const l of sampleListeners) l(name, type, value, all, t);
 }
 
 export function resetState(): void {
   metrics.clear();
+  contextTags.current = {};
+  sampleListeners.length = 0;
 }
 
-function pct(sorted: number[], p: number): number {
+/** k6's trend percentile: linear interpolation between the two nearest ranks. */
+export function k6Percentile(sorted: readonly number[], p: number): number {
   if (!sorted.length) return 0;
-  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))] as number;
+  if (sorted.length === 1) return sorted[0] as number;
+  const k = (p / 100) * (sorted.length - 1);
+  const lo = Math.floor(k);
+  const hi = Math.ceil(k);
+  const a = sorted[lo] as number;
+  const b = sorted[hi] as number;
+  return a + (b - a) * (k - lo);
 }
 
-/** The `metrics` part of k6's summary data. */
-export function summaryMetrics(): Record<string, { type: string; contains: string; values: Record<string, number> }> {
-  const out: Record<string, { type: string; contains: string; values: Record<string, number> }> = {};
-  for (const [name, m] of metrics) {
-    const v = m.values;
-    if (m.type === 'trend') {
-      const s = [...v].sort((a, b) => a - b);
-      out[name] = {
-        type: 'trend',
-        contains: 'time',
-        values: {
-          avg: s.reduce((a, b) => a + b, 0) / (s.length || 1),
-          min: s[0] ?? 0,
-          med: pct(s, 50),
-          max: s[s.length - 1] ?? 0,
-          'p(90)': pct(s, 90),
-          'p(95)': pct(s, 95),
-        },
-      };
-    } else if (m.type === 'counter') out[name] = { type: 'counter', contains: 'default', values: { count: v.reduce((a, b) => a + b, 0) } };
-    else if (m.type === 'rate')
-      out[name] = {
-        type: 'rate',
-        contains: 'default',
-        values: {
-          rate: v.filter((x) => x !== 0).length / (v.length || 1),
-          passes: v.filter((x) => x !== 0).length,
-          fails: v.filter((x) => x === 0).length,
-        },
-      };
-    else out[name] = { type: 'gauge', contains: 'default', values: { value: v[v.length - 1] ?? 0 } };
+/** Aggregated values of a metric (or submetric) as k6 names them in the summary and in thresholds. */
+export function aggregate(type: MetricType, values: readonly number[], durationMs: number, trendStats: readonly string[]) {
+  const out: Record<string, number> = {};
+  if (type === 'trend') {
+    const s = [...values].sort((a, b) => a - b);
+    for (const stat of trendStats) out[stat] = trendStat(s, stat);
+  } else if (type === 'counter') {
+    const count = values.reduce((a, b) => a + b, 0);
+    out.count = count;
+    out.rate = durationMs > 0 ? count / (durationMs / 1000) : 0;
+  } else if (type === 'rate') {
+    const passes = values.filter((x) => x !== 0).length;
+    out.rate = values.length ? passes / values.length : 0;
+    out.passes = passes;
+    out.fails = values.length - passes;
+  } else {
+    out.value = values[values.length - 1] ?? 0;
+    out.min = values.length ? Math.min(...values) : 0;
+    out.max = values.length ? Math.max(...values) : 0;
   }
   return out;
+}
+
+export function trendStat(sorted: readonly number[], stat: string): number {
+  if (stat === 'count') return sorted.length;
+  if (stat === 'avg') return sorted.length ? sorted.reduce((a, b) => a + b, 0) / sorted.length : 0;
+  if (stat === 'min') return sorted[0] ?? 0;
+  if (stat === 'max') return sorted[sorted.length - 1] ?? 0;
+  if (stat === 'med') return k6Percentile(sorted, 50);
+  const m = /^p\((\d+(?:\.\d+)?)\)$/.exec(stat);
+  if (m) return k6Percentile(sorted, Number(m[1]));
+  throw new Error(`unknown trend statistic "${stat}" (k6 knows avg, min, med, max, count, p(N))`);
+}
+
+/** Samples of `name` whose tags include every `filter` pair (a k6 submetric such as `{operation:x}`). */
+export function valuesOf(name: string, filter: Tags = {}): number[] {
+  const m = metrics.get(name);
+  if (!m) return [];
+  const keys = Object.keys(filter);
+  return m.samples.filter((s) => keys.every((k) => s.tags[k] === filter[k])).map((s) => s.value);
 }

@@ -1,0 +1,75 @@
+/**
+ * Authentication of business calls (the preHandler step): bearer tokens issued by the token
+ * routes, with the auth drift modes, and the published required headers.
+ */
+import type { FastifyRequest } from 'fastify';
+import type { Family, Operation } from '../catalogue';
+import type { Clock } from './clock';
+import { entryOf, type ErrorBody, type ErrorCodeName } from './errors';
+
+export interface TokenRecord {
+  clientId: string;
+  family: Family;
+  expiresAtMs: number;
+}
+
+export interface Caller {
+  clientId: string | null;
+  family: Family | null;
+}
+
+export interface AuthResult {
+  caller?: Caller;
+  error?: ErrorCodeName;
+}
+
+export class TokenStore {
+  private readonly tokens = new Map<string, TokenRecord>();
+
+  constructor(private readonly clock: Clock) {}
+
+  issue(token: string, rec: TokenRecord): void {
+    this.tokens.set(token, rec);
+  }
+
+  clear(): void {
+    this.tokens.clear();
+  }
+
+  /** Identifies the caller of a business call from its bearer token. */
+  authenticate(req: FastifyRequest, family: Family, drift: (id: string) => boolean): AuthResult {
+    const h = req.headers.authorization;
+    // The common form first, without a regular expression; other spacing and case next.
+    const m = h && h.startsWith('Bearer ') && h.indexOf(' ', 7) === -1 ? [h, h.slice(7)] : h ? /^Bearer\s+(\S+)\s*$/i.exec(h) : null;
+    if (!m || !m[1]) {
+      if (drift('auth.no-token-accepted')) return { caller: { clientId: null, family } };
+      return { error: 'missingToken' };
+    }
+    const rec = this.tokens.get(m[1] as string);
+    if (!rec) {
+      if (drift('auth.garbage-token-accepted')) return { caller: { clientId: null, family } };
+      return { error: 'invalidToken' };
+    }
+    if (rec.expiresAtMs <= this.clock.now() && !drift('auth.expired-accepted')) return { error: 'invalidToken' };
+    if (rec.family !== family && !drift('auth.other-family-accepted')) return { error: 'wrongFamily' };
+    return { caller: { clientId: rec.clientId, family: rec.family } };
+  }
+}
+
+/** The published required headers a request lacks (empty values count as missing). */
+export function missingHeaders(req: FastifyRequest, op: Pick<Operation, 'requiredHeaders'>): string[] {
+  return op.requiredHeaders.filter((name) => {
+    const v = req.headers[name.toLowerCase()];
+    return v === undefined || (typeof v === 'string' && v.trim() === '');
+  });
+}
+
+/** A 400 body naming each missing header in its own entry. */
+export function missingHeadersBody(names: readonly string[]): ErrorBody {
+  return { errors: names.map((n) => entryOf('missingHeader', { field: n, message: `Missing required header ${n}` })) };
+}
+
+/** The required query parameters a request lacks. */
+export function missingQuery(query: Record<string, unknown>, op: Pick<Operation, 'queryParams'>): string[] {
+  return op.queryParams.filter((p) => p.required && (query[p.name] === undefined || query[p.name] === '')).map((p) => p.name);
+}

@@ -1,0 +1,387 @@
+/**
+ * One handler per catalogued reseller operation: the compiler lists what a new operation still
+ * needs. Each gets the validated request and the mock's state, and returns the answer or a coded
+ * error. Limits, authentication, required headers and body schemas ran before (see app.ts).
+ */
+import type { OperationId } from '../catalogue';
+import { round2 } from '../fixtures';
+import type { ErrorCodeName } from './errors';
+import { all, first, MockState, paged, view, type Query } from './resources';
+
+export interface CallContext {
+  params: Record<string, string>;
+  query: Query;
+  body: Record<string, unknown>;
+  nowMs: number;
+  state: MockState;
+  drift: (id: string) => boolean;
+  /** Records a webhook event and pushes it to `targeturl` when the call gave one. */
+  receiveEvent: (event: Record<string, unknown>) => void;
+}
+
+export type Outcome =
+  { status: number; body: unknown; immutable?: boolean } | { error: ErrorCodeName; message?: string; field?: string | null };
+
+export type Handler = (c: CallContext) => Outcome;
+
+const ok = (body: unknown): Outcome => ({ status: 200, body });
+const created = (body: unknown): Outcome => ({ status: 201, body });
+/** An answer of the seeded world, never mutated: its serialisation can be cached. */
+const fixed = (body: unknown): Outcome => ({ status: 200, body, immutable: true });
+const notFound = (what: string): Outcome => ({ error: 'notFound', message: `${what} not found` });
+const { eq, has } = MockState.matches;
+type Rec = Record<string, unknown>;
+const arrayOf = (v: unknown): Rec[] => (Array.isArray(v) ? (v.filter((x) => x && typeof x === 'object') as Rec[]) : []);
+
+export const HANDLERS: Record<OperationId, Handler> = {
+  'catalog.priceAndAvailability': ({ body, query, state, drift }) => {
+    const o = { availability: first(query, 'includeAvailability') !== 'false', pricing: first(query, 'includePricing') !== 'false' };
+    const items = arrayOf(body.products).map((r, i) => view.priceAndAvailability(state.findProduct(r), r, i, o));
+    // Drift: the published top-level array answered as an object.
+    return ok(drift('shapes.pna-object') ? { products: items } : items);
+  },
+  'catalog.search': ({ query, state, drift }) => {
+    const keywords = all(query, 'keyword').map((k) => k.toLowerCase());
+    const vendors = all(query, 'vendor');
+    const items = [...state.products.values()]
+      .filter(
+        (p) =>
+          (!keywords.length || keywords.some((k) => has(p.description, k) || has(p.ingramPartNumber, k) || has(p.vendorPartNumber, k))) &&
+          (!vendors.length || vendors.some((v) => eq(p.vendorName, v))) &&
+          eq(p.vendorPartNumber, first(query, 'vendorPartNumber')) &&
+          eq(p.category, first(query, 'category')) &&
+          (first(query, 'type') === undefined || first(query, 'type') === 'IM::any' || eq(p.type, first(query, 'type'))),
+      )
+      .map(view.productSummary)
+      // Drift: a published field renamed.
+      .map((x) => (drift('shapes.field-renamed') ? renamed(x, 'ingramPartNumber', 'partNumber') : x));
+    return ok(paged('catalog', items, first(query, 'pageNumber'), first(query, 'pageSize')));
+  },
+  'catalog.details': ({ params, state }) => {
+    const p = state.products.get(params.partNumber as string);
+    return p
+      ? fixed(cachedView(state, `product:${p.ingramPartNumber}`, () => view.productDetails(p)))
+      : notFound(`Product ${params.partNumber}`);
+  },
+  'orders.create': ({ body, state, nowMs, drift }) => {
+    const o = state.createOrder(
+      String(body.customerOrderNumber),
+      state.linesOf(arrayOf(body.lines)),
+      nowMs,
+      typeof body.notes === 'string' ? body.notes : '',
+    );
+    // Drift: the number answered is not the one stored, so details do not know it.
+    const number = drift('orders.created-unknown') ? `${o.ingramOrderNumber}9` : o.ingramOrderNumber;
+    return created({
+      customerOrderNumber: o.customerOrderNumber,
+      orderSplit: false,
+      processedPartially: false,
+      purchaseOrderTotal: o.orderTotal,
+      orders: [
+        {
+          numberOfLinesWithSuccess: o.lines.length,
+          numberOfLinesWithError: 0,
+          numberOfLinesWithWarning: 0,
+          ingramOrderNumber: number,
+          ingramOrderDate: o.ingramOrderDate,
+          notes: o.notes,
+          orderType: 'S',
+          orderTotal: o.orderTotal,
+          freightCharges: 0,
+          totalTax: 0,
+          currencyCode: o.currencyCode,
+          lines: view.createdOrderLines(o),
+          links: [{ topic: 'order details', href: `/resellers/v6.1/orders/${number}`, type: 'GET' }],
+        },
+      ],
+    });
+  },
+  'orders.modify': ({ params, body, state, nowMs }) => {
+    const o = state.orders.get(params.orderNumber as string);
+    if (!o) return notFound(`Order ${params.orderNumber}`);
+    if (o.orderStatus === 'CANCELLED')
+      return { error: 'conflict', message: `Order ${o.ingramOrderNumber} is cancelled and cannot be modified` };
+    const rejected: Rec[] = [];
+    for (const l of arrayOf(body.lines)) {
+      const action = String(l.addUpdateDeleteLine ?? 'UPDATE').toUpperCase();
+      const at = o.lines.findIndex(
+        (x) => x.ingramPartNumber === l.ingramPartNumber || String(x.lineNumber).padStart(3, '0') === l.ingramLineNumber,
+      );
+      if (action === 'ADD') {
+        const [line] = state.linesOf([l]);
+        if (line && state.products.has(line.ingramPartNumber)) o.lines.push({ ...line, lineNumber: o.lines.length + 1 });
+        else
+          rejected.push({
+            ingramPartNumber: String(l.ingramPartNumber ?? ''),
+            rejectCode: 'IP',
+            rejectReason: 'Unknown part number',
+            quantityOrdered: Number(l.quantity) || 0,
+          });
+      } else if (at >= 0 && action === 'DELETE') o.lines.splice(at, 1);
+      else if (at >= 0) (o.lines[at] as { quantity: number }).quantity = Math.max(1, Number(l.quantity) || 1);
+    }
+    if (typeof body.notes === 'string') o.notes = body.notes;
+    o.orderTotal = round2(o.lines.reduce((s, l) => s + l.quantity * l.unitPrice, 0));
+    return ok({
+      ingramOrderNumber: o.ingramOrderNumber,
+      changeDescription: 'Order modified',
+      orderModifiedDate: new Date(nowMs).toISOString().slice(0, 10),
+      customerOrderNumber: o.customerOrderNumber,
+      orderTotal: o.orderTotal,
+      orderSubTotal: o.orderTotal,
+      freightCharges: 0,
+      totalTax: 0,
+      orderStatus: o.orderStatus,
+      notes: o.notes,
+      lines: view
+        .createdOrderLines(o)
+        .map(
+          ({
+            subOrderNumber,
+            ingramLineNumber,
+            customerLineNumber,
+            ingramPartNumber,
+            vendorPartNumber,
+            quantityOrdered,
+            quantityConfirmed,
+          }) => ({
+            subOrderNumber,
+            ingramLineNumber,
+            customerLineNumber,
+            ingramPartNumber,
+            vendorPartNumber,
+            quantityOrdered,
+            quantityConfirmed,
+          }),
+        ),
+      rejectedLineItems: rejected,
+    });
+  },
+  'orders.details': ({ params, state, drift }) => {
+    const o = state.orders.get(params.orderNumber as string);
+    if (!o) return notFound(`Order ${params.orderNumber}`);
+    const body = view.orderDetails(o);
+    return ok(drift('shapes.field-renamed') ? renamed(body, 'ingramOrderNumber', 'orderNumber') : body);
+  },
+  'orders.search': ({ query, state }) => {
+    const statuses = all(query, 'orderStatus').concat(all(query, 'orderStatus-in'));
+    const items = [...state.orders.values()]
+      .filter(
+        (o) =>
+          eq(o.ingramOrderNumber, first(query, 'ingramOrderNumber')) &&
+          (!statuses.length || statuses.some((s) => eq(o.orderStatus, s))) &&
+          eq(o.customerOrderNumber, first(query, 'customerOrderNumber')) &&
+          eq(o.vendorName, first(query, 'vendorName')) &&
+          (first(query, 'ingramPartNumber') === undefined || o.lines.some((l) => eq(l.ingramPartNumber, first(query, 'ingramPartNumber')))),
+      )
+      .map(view.orderSummary);
+    return ok(paged('orders', items, first(query, 'pageNumber'), first(query, 'pageSize')));
+  },
+  'orders.cancel': ({ params, state }) => {
+    const o = state.orders.get(params.orderNumber as string);
+    if (!o) return notFound(`Order ${params.orderNumber}`);
+    o.orderStatus = 'CANCELLED';
+    return ok({});
+  },
+  'quotes.search': ({ query, state }) => {
+    const items = [...state.quotes.values()]
+      .filter(
+        (q) =>
+          eq(q.quoteNumber, first(query, 'quoteNumber')) &&
+          has(q.quoteName, first(query, 'quoteName')) &&
+          eq(q.quoteStatus, first(query, 'status')) &&
+          eq(q.vendor, first(query, 'vendorName')),
+      )
+      .map(view.quoteSummary);
+    return ok(paged('quotes', items, first(query, 'pageNumber'), first(query, 'pageSize')));
+  },
+  'quotes.details': ({ params, state }) => {
+    const q = state.quotes.get(params.quoteNumber as string);
+    return q ? fixed(cachedView(state, `quote:${q.quoteNumber}`, () => view.quoteDetails(q))) : notFound(`Quote ${params.quoteNumber}`);
+  },
+  'quotes.validate': ({ query, state }) => {
+    const q = state.quotes.get(first(query, 'quoteNumber') ?? '');
+    return q ? ok(view.quoteValidation(q)) : notFound(`Quote ${first(query, 'quoteNumber')}`);
+  },
+  'quoteToOrder.create': ({ body, state, nowMs }) => {
+    const q = state.quotes.get(String(body.quoteNumber));
+    if (!q) return notFound(`Quote ${String(body.quoteNumber)}`);
+    const o = state.createOrder(
+      String(body.customerOrderNumber),
+      q.lines.map((l) => ({ ...l })),
+      nowMs,
+    );
+    return created({
+      quoteNumber: q.quoteNumber,
+      confirmationNumber: o.ingramOrderNumber,
+      message: `Order ${o.ingramOrderNumber} created from quote ${q.quoteNumber}`,
+    });
+  },
+  'invoices.search': ({ query, state }) => {
+    const items = [...state.invoices.values()]
+      .filter(
+        (i) =>
+          eq(i.invoiceNumber, first(query, 'invoiceNumber')) &&
+          eq(i.ingramOrderNumber, first(query, 'orderNumber')) &&
+          eq(i.customerOrderNumber, first(query, 'customerOrderNumber')) &&
+          eq(i.invoiceStatus, first(query, 'invoiceStatus')),
+      )
+      .map(view.invoiceSummary);
+    return ok(paged('invoices', items, first(query, 'pageNumber'), first(query, 'pageSize')));
+  },
+  'invoices.details': ({ params, state }) => {
+    const i = state.invoices.get(params.invoiceNumber as string);
+    return i
+      ? fixed(cachedView(state, `invoice:${i.invoiceNumber}`, () => view.invoiceDetails(i)))
+      : notFound(`Invoice ${params.invoiceNumber}`);
+  },
+  'renewals.search': ({ body, query, state }) => {
+    const status = ((body.status as Rec | undefined)?.OpporutinyStatus as Rec | undefined)?.value;
+    const items = [...state.renewals.values()]
+      .filter(
+        (r) =>
+          eq(r.status, typeof status === 'string' ? status : undefined) &&
+          eq(r.vendor, typeof body.vendor === 'string' ? body.vendor : undefined) &&
+          eq(r.endUser, typeof body.endUser === 'string' ? body.endUser : undefined) &&
+          eq(r.customerOrderNumber, first(query, 'customerOrderNumber')),
+      )
+      .map(view.renewalSummary);
+    return ok(paged('renewals', items, first(query, 'page'), first(query, 'size')));
+  },
+  'renewals.details': ({ params, state }) => {
+    const r = state.renewals.get(params.renewalId as string);
+    return r ? fixed(cachedView(state, `renewal:${r.renewalId}`, () => view.renewalDetails(r))) : notFound(`Renewal ${params.renewalId}`);
+  },
+  'deals.search': ({ query, state }) => {
+    const items = [...state.deals.values()]
+      .filter(
+        (d) => eq(d.dealId, first(query, 'dealId')) && has(d.vendor, first(query, 'vendor')) && has(d.endUser, first(query, 'endUser')),
+      )
+      .map(view.dealSummary);
+    return ok(paged('deals', items, first(query, 'Page'), first(query, 'Size')));
+  },
+  'deals.details': ({ params, query, state }) => {
+    const d = state.deals.get(params.dealId as string);
+    if (!d || !eq(d.vendor, first(query, 'vendorName'))) return notFound(`Deal ${params.dealId} of vendor ${first(query, 'vendorName')}`);
+    return fixed(cachedView(state, `deal:${d.dealId}`, () => view.dealDetails(d)));
+  },
+  'returns.search': ({ query, state }) => {
+    const statuses = all(query, 'returnStatus-in');
+    const items = [...state.returns.values()]
+      .filter(
+        (r) =>
+          eq(r.caseRequestNumber, first(query, 'caseRequestNumber')) &&
+          eq(r.invoiceNumber, first(query, 'invoiceNumber')) &&
+          (!statuses.length || statuses.some((s) => eq(r.status, s))),
+      )
+      .map(view.returnSummary);
+    return ok(paged('returnsClaims', items, first(query, 'page'), first(query, 'size')));
+  },
+  'returns.details': ({ params, state }) => {
+    const r = state.returns.get(params.caseRequestNumber as string);
+    return r ? ok(view.returnDetails(r)) : notFound(`Return ${params.caseRequestNumber}`);
+  },
+  'returns.create': ({ body, state, nowMs }) => {
+    const claims = arrayOf(body.list).map((item) => {
+      const [line] = state.linesOf([
+        {
+          ingramPartNumber: item.ingramPartNumber ?? state.invoices.get(String(item.invoiceNumber))?.lines[0]?.ingramPartNumber,
+          quantity: item.quantity,
+        },
+      ]);
+      const r = {
+        caseRequestNumber: state.nextNumber('CAS-'),
+        rmaClaimId: state.nextNumber('RMA-'),
+        createdOn: new Date(nowMs).toISOString().slice(0, 10),
+        status: 'OPEN' as const,
+        type: 'Return',
+        returnReason: String(item.primaryReason ?? ''),
+        referenceNumber: String(item.referenceNumber ?? ''),
+        invoiceNumber: String(item.invoiceNumber),
+        lines: line ? [line] : [],
+        total: line ? round2(line.quantity * line.unitPrice) : 0,
+      };
+      state.returns.set(r.caseRequestNumber, r);
+      return {
+        rmaClaimId: r.rmaClaimId,
+        caseRequestNumber: r.caseRequestNumber,
+        referenceNumber: r.referenceNumber,
+        createdOn: r.createdOn,
+        type: r.type,
+        returnReason: r.returnReason,
+        ingramPartNumber: line?.ingramPartNumber ?? '',
+        vendorPartNumber: line?.vendorPartNumber ?? '',
+        quantity: line?.quantity ?? 0,
+        notes: String(item.notes ?? ''),
+        estimatedTotalValue: r.total,
+        credit: 0,
+        status: r.status,
+        links: [{ topic: 'return details', href: `/resellers/v6/returns/${r.caseRequestNumber}`, type: 'GET' }],
+      };
+    });
+    return ok({ returnsClaims: claims });
+  },
+  'freight.estimate': ({ body, state }) => {
+    const lines = arrayOf(body.lines).map((l) => {
+      const p = state.findProduct(l);
+      const quantity = Math.max(1, Number(l.quantity) || 1);
+      const unitPrice = p?.customerPrice ?? 0;
+      return {
+        ingramPartNumber: String(l.ingramPartNumber ?? ''),
+        vendorPartNumber: p?.vendorPartNumber ?? '',
+        warehouseId: String(l.warehouseId ?? '10'),
+        quantity,
+        unitPrice,
+        netAmount: round2(unitPrice * quantity),
+      };
+    });
+    const qty = lines.reduce((s, l) => s + l.quantity, 0);
+    const net = round2(lines.reduce((s, l) => s + l.netAmount, 0));
+    const ground = round2(9.5 + qty * 1.25);
+    return ok({
+      freightEstimateResponse: {
+        currencyCode: 'USD',
+        totalFreightAmount: ground,
+        totalTaxAmount: 0,
+        totalFees: 0,
+        totalNetAmount: net,
+        grossAmount: round2(net + ground),
+        distribution: [
+          {
+            shipFromBranchNumber: '10',
+            carrierCode: 'UPS',
+            shipVia: 'Ground',
+            freightRate: ground,
+            totalWeight: qty * 2.5,
+            transitDays: 5,
+          },
+          {
+            shipFromBranchNumber: '10',
+            carrierCode: 'FEDEX',
+            shipVia: '2Day',
+            freightRate: round2(19 + qty * 2.1),
+            totalWeight: qty * 2.5,
+            transitDays: 2,
+          },
+        ],
+        lines,
+      },
+    });
+  },
+  'webhooks.orderStatus': ({ body, receiveEvent }) => (receiveEvent(body), ok({})),
+  'webhooks.availabilityUpdate': ({ body, receiveEvent }) => (receiveEvent(body), ok({})),
+};
+
+function renamed(o: Record<string, unknown>, from: string, to: string): Record<string, unknown> {
+  const { [from]: v, ...rest } = o;
+  return { [to]: v, ...rest };
+}
+
+function cachedView(state: MockState, key: string, make: () => object): object {
+  let v = state.fixed.get(key);
+  if (!v) {
+    v = make();
+    state.fixed.set(key, v);
+  }
+  return v;
+}

@@ -1,0 +1,77 @@
+/**
+ * The token endpoints of both families in both environments: form POST (documented) and, unless
+ * switched off with `tokenGet: 'reject'`, GET with query parameters (how the distributor's own
+ * clients ask; a finding of the suite either way).
+ */
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { randomBytes } from 'node:crypto';
+import { ENVIRONMENTS, environmentRoot, tokenEndpoints, TOKEN_LIMIT, type EnvironmentName, type Family } from '../catalogue';
+import type { MockContext } from './context';
+import { errorOf, statusOf, type ErrorCodeName } from './errors';
+import { rateState } from './rate-limit';
+
+export type RouteHelpers = {
+  notFound: (req: FastifyRequest, reply: FastifyReply) => FastifyReply;
+  methodNotAllowed: (req: FastifyRequest, reply: FastifyReply, allowed: string) => FastifyReply;
+  disabled: (env: EnvironmentName, version: string | null) => boolean;
+};
+
+export function registerTokenRoutes(app: FastifyInstance, ctx: MockContext, h: RouteHelpers): void {
+  const { config, drift, rate } = ctx;
+  const fail = (reply: FastifyReply, code: ErrorCodeName, field?: string) =>
+    reply.code(statusOf(code)).send(errorOf(code, field ? { field, message: `Missing required field ${field}` } : {}));
+
+  function issue(family: Family, fields: Record<string, unknown>, req: FastifyRequest, reply: FastifyReply): FastifyReply {
+    const clientId = typeof fields.client_id === 'string' ? fields.client_id : undefined;
+    const d = rate.consume(req, `token|${family}|${clientId ?? `ip:${req.ip}`}`, config.limits.token ?? TOKEN_LIMIT);
+    if (!d.allowed) return rate.tooMany(reply);
+    for (const f of ['grant_type', 'client_id', 'client_secret']) {
+      if (typeof fields[f] !== 'string' || fields[f] === '') return fail(reply, 'missingField', f);
+    }
+    if (fields.grant_type !== 'client_credentials') return fail(reply, 'unsupportedGrant');
+    const a = ctx.apps.get(clientId as string);
+    const secretOk = a !== undefined && (a.clientSecret === fields.client_secret || drift('token.wrong-secret-accepted'));
+    if (!a || !secretOk || a.family !== family) return fail(reply, 'invalidClient');
+    const accessToken = randomBytes(24).toString('base64url');
+    ctx.tokens.issue(accessToken, { clientId: a.clientId, family, expiresAtMs: ctx.clock.now() + config.tokenValidityMs });
+    const expiresIn = drift('finding.expires-in-long') ? 315_360_000 : config.expiresInS;
+    const body: Record<string, unknown> = {
+      access_token: accessToken,
+      token_type: drift('token.type-not-bearer') ? 'MAC' : 'Bearer',
+      expires_in: drift('token.expires-in-string') ? String(expiresIn) : expiresIn,
+    };
+    if (drift('token.access-token-missing')) delete body.access_token;
+    return reply.code(200).send(body);
+  }
+
+  for (const env of ENVIRONMENTS) {
+    for (const family of ['reseller', 'vendor'] as const) {
+      const url = `${environmentRoot[env]}${tokenEndpoints[family].path}`;
+      const onRequest = (req: FastifyRequest, _reply: FastifyReply, done: () => void) => {
+        rateState(req).token = true;
+        done();
+      };
+      app.post(url, { onRequest }, (req, reply) => {
+        if (h.disabled(env, null)) return h.notFound(req, reply);
+        const ct = req.headers['content-type'] ?? '';
+        const isForm = ct.startsWith('application/x-www-form-urlencoded');
+        const isJson = ct.startsWith('application/json');
+        if (!isForm && !(isJson && drift('token.json-body-accepted'))) {
+          const d = rate.consume(req, `token|${family}|ip:${req.ip}`, config.limits.token ?? TOKEN_LIMIT);
+          return d.allowed ? reply.code(415).send(errorOf('formRequired')) : rate.tooMany(reply);
+        }
+        return issue(family, (req.body ?? {}) as Record<string, unknown>, req, reply);
+      });
+      app.get(url, { onRequest }, (req, reply) => {
+        if (h.disabled(env, null)) return h.notFound(req, reply);
+        const getAccepted = (config.tokenGet === 'accept' && !drift('finding.token-get-rejected')) || drift('finding.token-get-accepted');
+        if (getAccepted) {
+          return issue(family, req.query as Record<string, unknown>, req, reply);
+        }
+        return h.methodNotAllowed(req, reply, 'POST');
+      });
+      for (const m of ['PUT', 'DELETE', 'PATCH'] as const)
+        app.route({ method: m, url, onRequest, handler: (req, reply) => h.methodNotAllowed(req, reply, 'POST') });
+    }
+  }
+}

@@ -1,0 +1,105 @@
+/**
+ * A distributed probe (k6-operator `parallelism: 3`): three runners with their execution segments
+ * against one target share one app's quota. Each must probe a disjoint slice, so that every
+ * operation is probed exactly once and reads its true limit; `load merge` joins the manifests.
+ */
+import { test, expect } from '@playwright/test';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { allOperations } from '../../catalogue';
+import { DEFAULT_APPS } from '../../mock/app';
+import { spawnMock } from '../../mock/process';
+import { randomLimits } from '../../scripts/load';
+import { mergeManifests } from '../../scripts/load-merge';
+import { inSegment, parseSegment, shareOf } from '../../load/scripts/segment';
+import { load } from './run';
+import { readFileSync } from 'node:fs';
+
+const SEGMENTS = ['0:1/3', '1/3:2/3', '2/3:1'];
+const SEQUENCE = '0,1/3,2/3,1';
+
+test.describe('distributed probes', () => {
+  test('should give every index to exactly one of the segments that tile [0, 1]', () => {
+    for (const n of [1, 2, 3, 7, 24, 27, 100]) {
+      const owners = Array.from({ length: n }, (_, i) => SEGMENTS.filter((s) => inSegment(i, n, parseSegment(s))).length);
+      expect(owners, `n=${n}`).toEqual(Array(n).fill(1));
+    }
+    expect(shareOf(['a', 'b', 'c', 'd'], '50%:100%')).toEqual(['c', 'd']);
+    expect(shareOf(['a', 'b'], undefined)).toEqual(['a', 'b']);
+    expect(() => parseSegment('2/3:1/3')).toThrow(/0 <= from < to <= 1/);
+  });
+
+  test('should probe every operation exactly once with three runners and merge their manifests', async () => {
+    test.setTimeout(120_000);
+    const seed = 31;
+    const readOnly = allOperations().filter((o) => o.readOnly);
+    const expected = randomLimits(readOnly, seed);
+    const mock = await spawnMock({ windowMs: 60_000, limits: expected, control: true });
+    const dir = test.info().outputPath();
+    const reports = join(dir, 'reports');
+    const r = DEFAULT_APPS.find((a) => a.family === 'reseller');
+    const v = DEFAULT_APPS.find((a) => a.family === 'vendor');
+    const creds = {
+      RESELLER_CLIENT_ID: r?.clientId,
+      RESELLER_CLIENT_SECRET: r?.clientSecret,
+      VENDOR_CLIENT_ID: v?.clientId,
+      VENDOR_CLIENT_SECRET: v?.clientSecret,
+    };
+    try {
+      mkdirSync(join(dir, 'bundles'), { recursive: true });
+      // The runners start together, as k6-operator starts them, against the same target and app.
+      const runs = await Promise.all(
+        SEGMENTS.map((s, i) =>
+          load(
+            join(dir, `runner-${i}`),
+            [
+              'probe-limits',
+              '--target',
+              mock.url,
+              '--allow-quota-spend',
+              '--allow-production',
+              '--execution-segment',
+              s,
+              '--execution-segment-sequence',
+              SEQUENCE,
+              '--reports-dir',
+              reports,
+            ],
+            creds,
+          ),
+        ),
+      );
+      for (const run of runs) expect(run.code, run.stderr + run.stdout).toBe(0);
+    } finally {
+      await mock.close();
+    }
+    const merged = await load(dir, ['merge', '--reports-dir', reports]);
+    expect(merged.code, merged.stderr).toBe(0);
+    expect(merged.stdout).toMatch(new RegExp(`merged ${readOnly.length} operations from 3 runners`));
+    const m = JSON.parse(readFileSync(join(reports, 'limits.json'), 'utf8')) as {
+      runners: number;
+      operations: { id: string; observedLimit: number; requestsSpent: number }[];
+    };
+    expect(m.runners).toBe(3);
+    expect(m.operations.map((e) => e.id).sort()).toEqual(readOnly.map((o) => o.id).sort());
+    for (const e of m.operations) {
+      // A second runner on the same operation would meet a spent bucket and read a smaller limit.
+      expect(e.observedLimit, e.id).toBe(expected[e.id]);
+      expect(e.requestsSpent, e.id).toBeLessThanOrEqual((expected[e.id] as number) + 2);
+    }
+  });
+
+  test('should refuse to merge manifests that probed the same operation twice', () => {
+    const dir = test.info().outputPath();
+    for (const runner of ['segment-a', 'segment-b']) {
+      mkdirSync(join(dir, runner), { recursive: true });
+      writeFileSync(
+        join(dir, runner, 'limits.json'),
+        JSON.stringify({ operations: [{ id: 'catalog.search', environment: 'production' }], durationMs: 1, requests: 3 }),
+      );
+    }
+    expect(() => mergeManifests([join(dir, 'segment-a'), join(dir, 'segment-b')])).toThrow(
+      /catalog\.search \(production\) in .*segment-a and .*segment-b/,
+    );
+  });
+});

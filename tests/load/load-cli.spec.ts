@@ -1,0 +1,114 @@
+/**
+ * `npm run load` on its default target (the embedded mock, in its own process) with the k6 double as
+ * K6_BIN: exactly the path a real k6 takes. Time is compressed with short windows and durations.
+ */
+import { test, expect } from '@playwright/test';
+import { existsSync, readFileSync, writeFileSync, chmodSync } from 'node:fs';
+import { join } from 'node:path';
+import { load } from './run';
+
+const READ_ONLY = 'catalog.search,orders.search,invoices.details,quotes.search';
+
+test.describe('npm run load with k6 as K6_BIN', () => {
+  test('should end probe-limits on the default target with the manifest', async () => {
+    const dir = test.info().outputPath();
+    const r = await load(dir, ['probe-limits', '--random-limits', '5', '--ops', READ_ONLY]);
+    expect(r.code, r.stderr + r.stdout).toBe(0);
+    expect(r.stdout).toMatch(/on the embedded mock http:\/\/127\.0\.0\.1:\d+/);
+    expect(r.stdout.trim().split('\n').pop()).toMatch(/^load: manifest .*limits\.json \(\d+ requests in \d+ ms\)$/);
+    const m = JSON.parse(readFileSync(join(dir, 'reports', 'limits.json'), 'utf8')) as { operations: { observedLimit: number }[] };
+    expect(m.operations).toHaveLength(4);
+    for (const e of m.operations) expect(e.observedLimit).toBeGreaterThanOrEqual(3);
+  });
+
+  test('should end probe-reset with a short window with the manifest and a measured window', async () => {
+    const dir = test.info().outputPath();
+    const r = await load(dir, ['probe-reset', '--window-ms', '1000', '--random-limits', '5', '--ops', 'catalog.search,orders.search']);
+    expect(r.code, r.stderr + r.stdout).toBe(0);
+    expect(r.stdout.trim().split('\n').pop()).toMatch(/^load: manifest /);
+    const m = JSON.parse(readFileSync(join(dir, 'reports', 'limits.json'), 'utf8')) as { operations: { windowMs: number | null }[] };
+    for (const e of m.operations) expect(e.windowMs).not.toBeNull();
+  });
+
+  test('should pass smoke on the default target and write a JUnit report of its thresholds', async () => {
+    const dir = test.info().outputPath();
+    const r = await load(dir, ['smoke']);
+    expect(r.code, r.stderr + r.stdout).toBe(0);
+    expect(r.stdout).toMatch(/smoke: 27 checks passed, 0 failed; ok checks rate==1/);
+    const junit = readFileSync(join(dir, 'reports', 'smoke-junit.xml'), 'utf8');
+    expect(junit).toMatch(/<testsuites tests="1" failures="0"/);
+  });
+
+  test('should print the capacity table per operation, write the result and exit 0 under the limits', async () => {
+    const dir = test.info().outputPath();
+    const r = await load(dir, ['capacity', '--window-ms', '1000', '--random-limits', '7', '--duration', '2s', '--ops', READ_ONLY]);
+    expect(r.code, r.stderr + r.stdout).toBe(0);
+    expect(r.stdout).toMatch(/operation\s+target\/s\s+achieved\/s\s+p50 ms\s+p95 ms\s+p99 ms\s+429s\s+errors\s+thresholds/);
+    for (const id of READ_ONLY.split(','))
+      expect(r.stdout).toMatch(new RegExp(`${id.replace('.', '\\.')}\\s+\\d+\\s+\\d+\\.\\d+.*ok http_reqs count>=\\d+`));
+    const file = join(dir, 'reports', 'capacity.json');
+    expect(r.stdout).toContain(`load: capacity passed: 4 of 4 operations within their thresholds; result ${file}`);
+    const result = JSON.parse(readFileSync(file, 'utf8')) as {
+      verdict: string;
+      operations: { targetRate: number; achievedRate: number; p95Ms: number; status429: number; thresholds: { ok: boolean }[] }[];
+    };
+    expect(result.verdict).toBe('passed');
+    for (const o of result.operations) {
+      expect(o.achievedRate).toBeGreaterThanOrEqual(0.9 * o.targetRate);
+      expect(o.p95Ms).toBeGreaterThan(0);
+      expect(o.status429).toBe(0);
+      expect(o.thresholds).toHaveLength(4);
+    }
+  });
+
+  test('should exit 99 with the crossed thresholds when capacity runs above the limits', async () => {
+    const dir = test.info().outputPath();
+    const out = join(dir, 'points.json');
+    const r = await load(dir, [
+      'capacity',
+      '--window-ms',
+      '1000',
+      '--random-limits',
+      '7',
+      '--duration',
+      '2s',
+      '--fraction',
+      '2',
+      '--ops',
+      'catalog.search',
+      '--out',
+      `json=${out}`,
+    ]);
+    expect(r.code, r.stderr + r.stdout).toBe(99);
+    expect(r.stdout).toMatch(/catalog\.search.*FAILED capacity_429 count==0/);
+    expect(r.stdout).toMatch(/load: capacity failed: 0 of 1 operations/);
+    const result = JSON.parse(readFileSync(join(dir, 'reports', 'capacity.json'), 'utf8')) as { operations: { status429: number }[] };
+    expect(result.operations[0]?.status429).toBeGreaterThan(0);
+    expect(readFileSync(join(dir, 'reports', 'capacity-junit.xml'), 'utf8')).toMatch(
+      /<failure message="threshold count==0 on capacity_429\{operation:catalog\.search\} crossed"/,
+    );
+    // --out reached k6: the double wrote its JSON lines.
+    expect(existsSync(out)).toBe(true);
+  });
+
+  test('should stop k6 after --max-duration with k6 exit code 105', async () => {
+    const dir = test.info().outputPath();
+    const started = Date.now();
+    const r = await load(dir, ['capacity', '--duration', '60s', '--max-duration', '2s', '--ops', 'catalog.search']);
+    expect(r.code, r.stderr + r.stdout).toBe(105);
+    expect(r.stderr).toMatch(/k6 ran longer than 2 s \(--max-duration\); stopping it/);
+    expect(Date.now() - started).toBeLessThan(30_000);
+  });
+
+  test('should say how to install k6 when K6_BIN is not an executable', async () => {
+    const dir = test.info().outputPath();
+    const notExecutable = join(dir, 'k6');
+    writeFileSync(notExecutable, 'not a program');
+    chmodSync(notExecutable, 0o644);
+    const r = await load(dir, ['probe-limits'], { K6_BIN: notExecutable });
+    expect(r.code).toBe(3);
+    expect(r.stderr).toMatch(/k6 was not found: set K6_BIN/);
+    expect(r.stderr).toMatch(/install-k6/);
+    expect(r.stderr).toContain(`K6_BIN is "${notExecutable}", which is not an executable file`);
+  });
+});

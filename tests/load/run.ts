@@ -1,0 +1,45 @@
+/** Runs `npm run load` (scripts/load.ts) and the k6 double as child processes, with the double as K6_BIN. */
+import { spawn } from 'node:child_process';
+import { K6_DOUBLE_BIN } from '../../tools/k6-node';
+
+export interface Ran {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Spawns and collects; killed after timeoutMs. */
+export function run(cmd: string, args: string[], env: NodeJS.ProcessEnv = {}, timeoutMs = 90_000): Promise<Ran> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(cmd, args, { env: { ...process.env, K6_BIN: K6_DOUBLE_BIN, ...env } });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
+    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
+    const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
+    child.on('error', reject);
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout, stderr });
+    });
+  });
+}
+
+/** `npm run load -- <args>` with reports and bundles under `dir`. */
+export function load(dir: string, args: string[], env: NodeJS.ProcessEnv = {}): Promise<Ran> {
+  return run(
+    process.execPath,
+    [
+      'node_modules/tsx/dist/cli.mjs',
+      'scripts/load.ts',
+      ...args,
+      '--bundle-dir',
+      `${dir}/bundles`,
+      ...(args.includes('--reports-dir') ? [] : ['--reports-dir', `${dir}/reports`]),
+    ],
+    env,
+  );
+}
+
+/** The k6 double's command line. */
+export const k6 = (args: string[], env: NodeJS.ProcessEnv = {}) => run(K6_DOUBLE_BIN, args, env);

@@ -1,0 +1,144 @@
+/**
+ * Scenario schedules of the k6 double: when each iteration of each scenario starts. Arrival-rate
+ * executors (constant and ramping) start iterations at the rate, as k6 does; iteration executors run
+ * their iterations back to back. Execution segments scale the work as k6 scales it.
+ */
+
+export interface ScenarioConfig {
+  executor: string;
+  exec?: string;
+  env?: Record<string, string>;
+  tags?: Record<string, string>;
+  startTime?: string;
+  // arrival-rate
+  rate?: number;
+  startRate?: number;
+  timeUnit?: string;
+  duration?: string;
+  stages?: { duration: string; target: number }[];
+  preAllocatedVUs?: number;
+  maxVUs?: number;
+  // iterations
+  vus?: number;
+  iterations?: number;
+  maxDuration?: string;
+}
+
+export interface Schedule {
+  name: string;
+  config: ScenarioConfig;
+  /** Iteration start offsets in ms from the test start (arrival-rate), or null: run back to back. */
+  startsMs: number[] | null;
+  /** Iterations to run back to back when startsMs is null. */
+  iterations: number;
+  /** Most iterations that may be late at once before one is dropped (k6's maxVUs). */
+  maxVUs: number;
+}
+
+/** Most iterations a run of the double may schedule: it is a test double, not a load engine. */
+export const MAX_ITERATIONS = 100_000;
+
+/** k6 durations: `90s`, `1m30s`, `500ms`, `1h`. */
+export function parseDuration(d: string | number | undefined, fallbackMs = 0): number {
+  if (d === undefined) return fallbackMs;
+  if (typeof d === 'number') return d;
+  const re = /(\d+(?:\.\d+)?)(ms|s|m|h)/g;
+  let total = 0;
+  let matched = '';
+  for (let m = re.exec(d); m; m = re.exec(d)) {
+    const n = Number(m[1]);
+    total += m[2] === 'ms' ? n : m[2] === 's' ? n * 1000 : m[2] === 'm' ? n * 60_000 : n * 3_600_000;
+    matched += m[0];
+  }
+  if (!matched || matched !== d) throw new Error(`invalid duration "${d}": expected k6 syntax such as 30s, 1m30s, 500ms`);
+  return total;
+}
+
+/** A k6 execution segment `from:to` of fractions (`0:1/3`, `1/3:2/3`, `50%:100%`, `0.5`). */
+export interface Segment {
+  from: number;
+  to: number;
+  text: string;
+}
+
+function fraction(s: string): number {
+  if (s.endsWith('%')) return Number(s.slice(0, -1)) / 100;
+  const [a, b] = s.split('/');
+  const v = b === undefined ? Number(a) : Number(a) / Number(b);
+  if (!Number.isFinite(v)) throw new Error(`invalid execution segment value "${s}": expected a fraction, decimal or percentage`);
+  return v;
+}
+
+export function parseSegment(text: string | undefined): Segment | undefined {
+  if (!text) return undefined;
+  const [a, b] = text.includes(':') ? text.split(':') : ['0', text];
+  const from = fraction(a as string);
+  const to = fraction(b as string);
+  if (!(from >= 0 && from < to && to <= 1))
+    throw new Error(`invalid execution segment "${text}": expected 0 <= from < to <= 1, e.g. 0:1/3`);
+  return { from, to, text };
+}
+
+/** k6's ExecutionSegment.Scale: this segment's share of an indivisible count. */
+export function scaleCount(value: number, seg: Segment | undefined): number {
+  if (!seg) return value;
+  const roundHalfUp = (x: number) => Math.floor(x + 0.5 + 1e-9);
+  return roundHalfUp(value * seg.to - roundHalfUp(value * seg.from));
+}
+
+function arrivalStarts(c: ScenarioConfig, seg: Segment | undefined, offsetMs: number): number[] {
+  const unitMs = parseDuration(c.timeUnit ?? '1s');
+  const share = seg ? seg.to - seg.from : 1;
+  // Piecewise-linear rate in iterations per ms: [startMs, durationMs, r0, r1].
+  const pieces: [number, number, number, number][] = [];
+  if (c.executor === 'constant-arrival-rate') {
+    const r = ((c.rate ?? 1) * share) / unitMs;
+    pieces.push([0, parseDuration(c.duration), r, r]);
+  } else {
+    let at = 0;
+    let r0 = ((c.startRate ?? 0) * share) / unitMs;
+    for (const st of c.stages ?? []) {
+      const d = parseDuration(st.duration);
+      const r1 = (st.target * share) / unitMs;
+      pieces.push([at, d, r0, r1]);
+      at += d;
+      r0 = r1;
+    }
+  }
+  const starts: number[] = [];
+  let done = 0; // iterations whose start lies in earlier pieces (fractional)
+  for (const [at, d, r0, r1] of pieces) {
+    const area = ((r0 + r1) / 2) * d;
+    // Iteration k starts where the cumulative arrivals reach k.
+    for (let k = Math.ceil(done - 1e-9); k < done + area - 1e-9; k++) {
+      if (starts.length >= MAX_ITERATIONS) throw new Error(`the k6 double schedules at most ${MAX_ITERATIONS} iterations per run`);
+      const need = k - done;
+      const slope = (r1 - r0) / (d || 1);
+      const t = Math.abs(slope) < 1e-15 ? need / r0 : (-r0 + Math.sqrt(r0 * r0 + 2 * slope * need)) / slope;
+      starts.push(offsetMs + at + t);
+    }
+    done += area;
+  }
+  return starts;
+}
+
+export function scheduleOf(name: string, c: ScenarioConfig, seg: Segment | undefined): Schedule {
+  const offsetMs = parseDuration(c.startTime, 0);
+  if (c.executor === 'constant-arrival-rate' || c.executor === 'ramping-arrival-rate') {
+    return {
+      name,
+      config: c,
+      startsMs: arrivalStarts(c, seg, offsetMs),
+      iterations: 0,
+      maxVUs: Math.max(1, c.maxVUs ?? c.preAllocatedVUs ?? 1),
+    };
+  }
+  if (c.executor === 'shared-iterations' || c.executor === 'per-vu-iterations') {
+    const perVu = c.executor === 'per-vu-iterations';
+    const total = (c.iterations ?? 1) * (perVu ? (c.vus ?? 1) : 1);
+    return { name, config: c, startsMs: null, iterations: scaleCount(total, seg), maxVUs: 1 };
+  }
+  throw new Error(
+    `scenario "${name}": the k6 double runs constant-arrival-rate, ramping-arrival-rate, shared-iterations and per-vu-iterations, not "${c.executor}" (use k6)`,
+  );
+}
