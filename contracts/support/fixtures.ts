@@ -5,9 +5,27 @@
  */
 import { test as base, type APIRequestContext, type TestInfo } from '@playwright/test';
 import { knownIds, requestFor, DEFAULT_SEED } from '../../fixtures';
-import { familyBase, fillPath, operationsFor, type EnvironmentName, type Family, type Operation } from '../../catalogue';
+import {
+  familyBase,
+  fillPath,
+  operationsFor,
+  type EnvironmentName,
+  type Family,
+  type IdName,
+  type Ids,
+  type Operation,
+} from '../../catalogue';
 import { loadConfig, type HarnessConfig } from '../../clients/config';
-import { ApiClient, RequestBudget, TargetFailure, assertUsable, type ApiRequest, type ApiResponse, type Budget } from '../../clients/http';
+import {
+  ApiClient,
+  RequestBudget,
+  TargetFailure,
+  assertUsable,
+  evidenceOf,
+  type ApiRequest,
+  type ApiResponse,
+  type Budget,
+} from '../../clients/http';
 import { TokenClient, type TokenTransport } from '../../clients/token-client';
 import { TokenError, type Credentials } from '../../clients/token-core';
 import { redact, registerSecret } from '../../clients/redact';
@@ -19,6 +37,8 @@ import { advertisedResetMs, intHeader } from '../../catalogue/rules';
 import { loadOpenApi, type OpenApiContract } from '../../openapi/import';
 import { RUN_DIR_ENV, SharedRequestBudget } from './run-budget';
 import { CheckSkipped, currentCheck } from './checks';
+import { ID_SOURCE_ANNOTATION, IdResolver, describeId, type ResolvedId } from './ids';
+import { recordFinding } from './findings';
 
 export { expect };
 
@@ -66,9 +86,57 @@ export class Session {
     return `${familyBase(op.family, env)}${fillPath(op.path, { ...this.ids(), ...(params ?? {}) })}`;
   }
 
-  /** A valid request of the operation (catalogue definition, fixture world). */
-  request(op: Operation, n = 0): ReturnType<typeof requestFor> {
-    return requestFor(op, this.config.mock.seed || DEFAULT_SEED, n, this.ids());
+  /** A valid request of the operation (catalogue definition, fixture world; `ids` from the target). */
+  request(op: Operation, n = 0, ids: Ids = {}): ReturnType<typeof requestFor> {
+    return requestFor(op, this.config.mock.seed || DEFAULT_SEED, n, { ...this.ids(), ...ids });
+  }
+
+  /** Resolves ids from KNOWN_IDS, the target's search answers or created resources (set by the session fixture). */
+  idResolver: IdResolver | undefined;
+
+  /**
+   * The ids an operation needs, from the target (see ids.ts); ids the check passes itself are used as
+   * given. Without one, the check is not run with the reason.
+   */
+  private async idsFor(op: Operation, env: EnvironmentName, o: CallOptions): Promise<{ ids: Ids; used: ResolvedId[] }> {
+    const ids: Partial<Record<IdName, string>> = {};
+    const used: ResolvedId[] = [];
+    for (const need of op.needs) {
+      const given = need.in === 'path' ? o.params?.[need.as] : need.in === 'query' ? o.query?.[need.as] : undefined;
+      if (given !== undefined || (need.in === 'body' && o.body !== undefined)) continue;
+      const r = this.idResolver ? await this.idResolver.resolve(need.id, env) : undefined;
+      if (!r) continue;
+      if (!IdResolver.isResolved(r)) notRun(base.info(), r.reason);
+      ids[need.id] = r.value;
+      used.push(r);
+    }
+    const info = base.info();
+    for (const u of used) {
+      const description = JSON.stringify(u);
+      if (!info.annotations.some((a) => a.type === ID_SOURCE_ANNOTATION && a.description === description))
+        info.annotations.push({ type: ID_SOURCE_ANNOTATION, description });
+    }
+    return { ids, used };
+  }
+
+  /**
+   * A 404 for ids the target itself listed (or the run created) is a failure of the target; for
+   * configured ids it is a finding about the configuration, and the check is not run.
+   */
+  private notFoundWithIds(op: Operation, env: EnvironmentName, res: ApiResponse, used: ResolvedId[]): never {
+    const ids = used.map(describeId).join(', ');
+    if (used.some((u) => u.origin === 'discovered' || u.origin === 'created')) {
+      throw new Error(
+        `Broken fact: ${op.id} answers for the ids the target itself listed (${env})\nExpected: 2xx for ${ids}\nReceived: ${evidenceOf(res)}`,
+      );
+    }
+    recordFinding('errors.fixture-unknown', 'not-found', `configured ${ids} unknown to the target: ${evidenceOf(res)}`, {
+      environment: env,
+      operationId: op.id,
+      family: op.family,
+      policyFile: this.config.policyFile,
+    });
+    notRun(base.info(), `the configured ${ids} is unknown to the target (404): check KNOWN_IDS`);
   }
 
   validBody(op: Operation, n = 0): unknown {
@@ -78,7 +146,8 @@ export class Session {
   /** Calls an operation with a valid request unless told otherwise; token defaults to the family's. */
   async call(op: Operation, env: EnvironmentName, o: CallOptions = {}): Promise<ApiResponse> {
     const token = o.token === null ? undefined : (o.token ?? (await this.token(op.family, env)));
-    const valid = this.request(op);
+    const { ids, used } = await this.idsFor(op, env, o);
+    const valid = this.request(op, 0, ids);
     const req: ApiRequest = {
       method: op.method,
       path: this.pathOf(op, env, { ...valid.params, ...(o.params ?? {}) }),
@@ -98,6 +167,7 @@ export class Session {
     // A 429 under test is returned as it came (its body is judged by the check, not classified here).
     if (res.status === 429 && o.allow429) return res;
     if (res.status === 429) res = await this.waitOutLimit(res, req);
+    if (res.status === 404 && used.length) this.notFoundWithIds(op, env, res, used);
     // A 5xx, an HTML page or broken JSON is classified (server-error, malformed-body) with its evidence.
     assertUsable(res);
     return res;
@@ -304,7 +374,7 @@ export const test = base.extend<object, WorkerFixtures>({
   ],
 
   session: [
-    async ({ target, playwright }, use) => {
+    async ({ target, playwright }, use, workerInfo) => {
       const cfg = target.config;
       const ctx: APIRequestContext = await playwright.request.newContext({ ignoreHTTPSErrors: false });
       // The run's budget (global setup) when there is one; a worker's own otherwise (a run without global setup).
@@ -325,7 +395,18 @@ export const test = base.extend<object, WorkerFixtures>({
         credentials: cfg.credentials,
         transport: tokenTransport(api, target.baseUrl),
       });
-      await use(new Session(target, api, tokens, budget));
+      const session = new Session(target, api, tokens, budget);
+      const project = workerInfo.project.name.replace(/[^\w.-]/g, '_');
+      session.idResolver = new IdResolver({
+        configured: cfg.knownIds,
+        operations: target.operations,
+        allowWrites: cfg.allowWrites,
+        call: (op, env, body) => session.call(op, env, body === undefined ? {} : { body }),
+        validBody: (op) => session.validBody(op),
+        // Shared by the run's workers per project (the detection matrix runs one project per drift mode).
+        cacheFile: (env) => (runDir ? join(runDir, `ids-${project}-${env}.json`) : undefined),
+      });
+      await use(session);
       await ctx.dispose();
     },
     { scope: 'worker' },

@@ -18,6 +18,10 @@ import {
 import { redact } from '../../clients/redact';
 import { BUDGET_SPENT, RUN_DIR_ENV, runBudgetUsage } from './run-budget';
 import { CHECK_RESULT, type CheckResult } from './checks';
+import { ID_SOURCE_ANNOTATION, describeId, type ResolvedId } from './ids';
+
+/** reports/summary.json of a certification run: the shared run summary plus requests and ids. */
+export type CertifySummary = RunSummary & { requests?: RequestsSummary; ids?: ResolvedId[] };
 
 /** What the run sent, read from the run's request counter (run-budget.ts). */
 export interface RequestsSummary {
@@ -62,14 +66,14 @@ function unitsOf(t: TestCase, r: PwResult): Unit[] {
       title: c.title,
       status: c.status,
       durationMs: c.durationMs,
-      ...(c.error ? { error: c.error } : {}),
+      ...(c.error ? { error: withIds(t, c.error) } : {}),
       ...(c.reason ? { reason: c.reason } : {}),
       ...(c.operation ? { operation: c.operation } : {}),
       ...(c.environment ? { environment: c.environment } : {}),
       ...(c.check ? { check: c.check } : {}),
     }));
   }
-  const errorText = r.errors.map((e) => e.message ?? '').join('\n');
+  const errorText = withIds(t, r.errors.map((e) => e.message ?? '').join('\n'));
   const operation = ann(t, 'operation')[0];
   const environment = ann(t, 'environment')[0] as EnvironmentName | undefined;
   const check = ann(t, 'check')[0];
@@ -86,6 +90,17 @@ function unitsOf(t: TestCase, r: PwResult): Unit[] {
       ...(check ? { check } : {}),
     },
   ];
+}
+
+/** Ids a test used, with where each came from (support/ids.ts). */
+function idsOf(t: TestCase): ResolvedId[] {
+  return ann(t, ID_SOURCE_ANNOTATION).map((d) => JSON.parse(d) as ResolvedId);
+}
+
+/** A failure's text with the ids it used and their origin, so the evidence says where each came from. */
+function withIds(t: TestCase, error: string): string {
+  const ids = idsOf(t);
+  return error && ids.length ? `${error}\nIds used: ${ids.map(describeId).join('; ')}` : error;
 }
 
 /** Folds one check's verdict (and what the test observed) into its operation's row. */
@@ -219,7 +234,10 @@ export default class SummaryReporter implements Reporter {
       budget: usage.limit,
       checksLeftOutByBudget: leftOutByBudget,
     };
-    const summary: RunSummary & { requests?: RequestsSummary } = {
+    const idsUsed = new Map<string, ResolvedId>();
+    for (const { test } of this.results) for (const id of idsOf(test)) idsUsed.set(`${id.environment}|${id.name}|${id.value}`, id);
+    const ids = [...idsUsed.values()].sort((a, b) => a.name.localeCompare(b.name) || a.environment.localeCompare(b.environment));
+    const summary: CertifySummary = {
       harnessVersion: this.version,
       target: this.opts.target ?? 'unknown',
       environments: (this.opts.environments ?? '').split(',').filter(Boolean) as EnvironmentName[],
@@ -233,6 +251,7 @@ export default class SummaryReporter implements Reporter {
       timings,
       ...(openapi ? { openapi } : {}),
       ...(requests ? { requests } : {}),
+      ...(ids.length ? { ids } : {}),
     };
     mkdirSync(this.out, { recursive: true });
     writeFileSync(join(this.out, 'summary.json'), redact(JSON.stringify(summary, null, 2)));
@@ -259,6 +278,7 @@ export default class SummaryReporter implements Reporter {
           (requests.checksLeftOutByBudget ? `; ${requests.checksLeftOutByBudget} checks not run: budget spent` : ''),
       );
     }
+    if (ids.length) lines.push(`Ids from the target: ${ids.map(describeId).join('; ')}`);
     const byId = new Map<string, Set<string>>();
     for (const f of findings) {
       const base = f.id.split('@')[0] as string;

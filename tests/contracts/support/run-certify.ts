@@ -6,8 +6,8 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Finding, RunSummary } from '../../../catalogue';
-import type { RequestsSummary } from '../../../contracts/support/summary-reporter';
+import type { Finding } from '../../../catalogue';
+import type { CertifySummary } from '../../../contracts/support/summary-reporter';
 
 export interface CertifyRun {
   status: number | null;
@@ -15,7 +15,7 @@ export interface CertifyRun {
   stderr: string;
   out: string;
   seconds: number;
-  summary(): RunSummary & { requests?: RequestsSummary };
+  summary(): CertifySummary;
   findings(): Finding[];
 }
 
@@ -46,7 +46,7 @@ export async function certify(env: Record<string, string>, args: string[] = [], 
     stderr,
     out,
     seconds: (Date.now() - started) / 1000,
-    summary: () => JSON.parse(readFileSync(join(out, 'summary.json'), 'utf8')) as RunSummary & { requests?: RequestsSummary },
+    summary: () => JSON.parse(readFileSync(join(out, 'summary.json'), 'utf8')) as CertifySummary,
     findings: () => JSON.parse(readFileSync(join(out, 'findings.json'), 'utf8')) as Finding[],
   };
 }
