@@ -127,7 +127,7 @@ export class Session {
     const ids = used.map(describeId).join(', ');
     if (used.some((u) => u.origin === 'discovered' || u.origin === 'created')) {
       throw new Error(
-        `Broken fact: ${op.id} answers for the ids the target itself listed (${env})\nExpected: 2xx for ${ids}\nReceived: ${evidenceOf(res)}`,
+        `Broken fact: ${op.id} is served at ${op.path} and answers for the ids the target itself listed (${env})\nExpected: 2xx for ${ids}\nReceived: ${evidenceOf(res)}`,
       );
     }
     recordFinding('errors.fixture-unknown', 'not-found', `configured ${ids} unknown to the target: ${evidenceOf(res)}`, {

@@ -10,7 +10,7 @@
  */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { idSources, type EnvironmentName, type IdName, type Operation } from '../../catalogue';
-import type { ApiResponse } from '../../clients/http';
+import { TargetFailure, type ApiResponse } from '../../clients/http';
 
 export type IdOrigin = 'configured' | 'discovered' | 'created' | 'given';
 
@@ -91,6 +91,8 @@ export class IdResolver {
     if (!p) {
       p = this.find(name, env);
       this.memo.set(key, p);
+      // A stopped check (budget spent) must not stop the next one's search.
+      p.catch(() => this.memo.delete(key));
     }
     return p;
   }
@@ -107,7 +109,14 @@ export class IdResolver {
     let reason: string;
     if (!searchOp) reason = `no ${name}: ${source.from}, which lists them, is not selected (FAMILIES); set KNOWN_IDS`;
     else {
-      const res = await this.deps.call(searchOp, env);
+      let res: ApiResponse;
+      try {
+        res = await this.deps.call(searchOp, env);
+      } catch (e) {
+        // A search the target could not answer leaves the id unknown: the search's own check reports it.
+        if (!(e instanceof TargetFailure) || e.kind === 'budget') throw e;
+        return { name, reason: `no ${name} found by ${source.from} (${e.message}); set KNOWN_IDS` };
+      }
       const value = res.status < 300 ? idFromList(res.json, source.items, source.field) : undefined;
       if (value !== undefined) {
         const found: ResolvedId = { name, value, origin: 'discovered', from: source.from, environment: env };

@@ -103,6 +103,16 @@ function withIds(t: TestCase, error: string): string {
   return error && ids.length ? `${error}\nIds used: ${ids.map(describeId).join('; ')}` : error;
 }
 
+/** "orderNumber 20-1 (listed by orders.search, production, sandbox); ..." : one entry per id and origin. */
+function idLine(ids: readonly ResolvedId[]): string {
+  const byId = new Map<string, string[]>();
+  for (const id of ids) {
+    const key = describeId(id).replace(/, [a-z]+\)$/, '');
+    byId.set(key, [...(byId.get(key) ?? []), id.environment]);
+  }
+  return [...byId.entries()].map(([k, envs]) => `${k}, ${envs.join(', ')})`).join('; ');
+}
+
 /** Folds one check's verdict (and what the test observed) into its operation's row. */
 function addCheck(row: OperationResult, unit: Unit, observed: string[]): void {
   const check = unit.check as string;
@@ -278,7 +288,7 @@ export default class SummaryReporter implements Reporter {
           (requests.checksLeftOutByBudget ? `; ${requests.checksLeftOutByBudget} checks not run: budget spent` : ''),
       );
     }
-    if (ids.length) lines.push(`Ids from the target: ${ids.map(describeId).join('; ')}`);
+    if (ids.length) lines.push(`Ids from the target: ${idLine(ids)}`);
     const byId = new Map<string, Set<string>>();
     for (const f of findings) {
       const base = f.id.split('@')[0] as string;
