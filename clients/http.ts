@@ -86,6 +86,8 @@ export interface ApiClientOptions {
   imHeaders?: Record<string, string>;
   /** A fresh correlation id per request. Default a random UUID. */
   correlationId?: () => string;
+  /** Called with every answer (the suite keeps the last correlation ids of a check for its evidence). */
+  onExchange?: (res: ApiResponse) => void;
 }
 
 function classifyError(e: unknown, method: string, url: string, timeoutMs: number): TargetFailure {
@@ -173,7 +175,9 @@ export class ApiClient {
     } catch {
       json = undefined;
     }
-    return { method: req.method, url, status: res.status(), headers: h, text, json, durationMs, correlationId };
+    const out: ApiResponse = { method: req.method, url, status: res.status(), headers: h, text, json, durationMs, correlationId };
+    this.opts.onExchange?.(out);
+    return out;
   }
 }
 

@@ -35,6 +35,7 @@ import { parseDrift } from './drift';
 import { errorOf, statusOf, type ErrorBody } from './errors';
 import { HANDLERS, type Outcome } from './handlers';
 import { FixedWindowLimiter, type Limiter } from './limiter';
+import { LimiterSet, type HeaderFamily, type LimiterSetOptions } from './limiter-algorithms';
 import { RateLimits } from './rate-limit';
 import { MockState, type Query } from './resources';
 import { registerTokenRoutes, type RouteHelpers } from './token-routes';
@@ -80,6 +81,14 @@ export interface MockOptions {
   clock?: Clock;
   /** The limiter (a decision per key and limit). Default a fixed window of `windowMs` on the clock. */
   limiter?: Limiter;
+  /**
+   * Without `limiter`: the rate-limit algorithms on the mock's clock (fixed, sliding-log,
+   * sliding-counter, token-bucket, leaky-bucket), by default and per operation id, and whether a
+   * refused call consumes quota. Default a fixed window for every operation.
+   */
+  algorithms?: LimiterSetOptions;
+  /** Rate-limit headers: 'x-ratelimit' (default), 'ietf' (RateLimit, RateLimit-Policy, Retry-After) or 'none'. */
+  headers?: HeaderFamily;
   /** Serve the /__mock control API. Default false. */
   control?: boolean;
   /** Drift mode ids (mock/drift.ts). Default none. */
@@ -111,11 +120,16 @@ function serialised(o: object): string {
   return s;
 }
 
+const noEvents = (): void => undefined;
 const toFastifyPath = (p: string): string => p.replace(/\{([^}]+)\}/g, ':$1');
 const ALL_METHODS = ['GET', 'POST', 'PUT', 'DELETE', 'PATCH'] as const;
 
-/** Per-request results of the business onRequest step. */
-const auths = new WeakMap<FastifyRequest, AuthResult>();
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** Who the business onRequest step identified (null elsewhere). */
+    mockAuth: AuthResult | null;
+  }
+}
 
 export async function buildMockApp(opts: MockOptions = {}): Promise<FastifyInstance> {
   const windowMs = opts.windowMs ?? DEFAULT_WINDOW_MS;
@@ -132,13 +146,14 @@ export async function buildMockApp(opts: MockOptions = {}): Promise<FastifyInsta
     limits: { ...(opts.limits ?? {}) },
   };
   const clock = new SwitchableClock(opts.clock ?? systemClock);
-  const limiter = opts.limiter ?? new FixedWindowLimiter(clock, windowMs);
+  const limiter =
+    opts.limiter ?? (opts.algorithms ? new LimiterSet(clock, windowMs, opts.algorithms) : new FixedWindowLimiter(clock, windowMs));
   const drift = (id: string): boolean => config.drift.has(id);
   const ctx: MockContext = {
     config,
     clock,
     limiter,
-    rate: new RateLimits(limiter, clock, () => config),
+    rate: new RateLimits(limiter, clock, () => config, opts.headers),
     state: new MockState(opts.seed ?? DEFAULT_SEED),
     tokens: new TokenStore(clock),
     apps: new Map((opts.apps ?? DEFAULT_APPS).map((a) => [a.clientId, a])),
@@ -173,6 +188,8 @@ export async function buildMockApp(opts: MockOptions = {}): Promise<FastifyInsta
   // Route body schemas are the catalogue's, registered once in the project's Ajv; routes refer to them by $id.
   const ajv = createAjv({ allErrors: false });
   app.setValidatorCompiler(({ schema }) => ajv.compile(schema));
+  app.decorateRequest('mockRate', null);
+  app.decorateRequest('mockAuth', null);
   app.addHook('onSend', (req, reply, payload, done) => {
     rate.writeHeaders(req, reply);
     done(null, payload);
@@ -207,24 +224,28 @@ export async function buildMockApp(opts: MockOptions = {}): Promise<FastifyInsta
         onRequest: (req, reply, done) => {
           if (disabled(env, op.version)) return void helpers.notFound(req, reply);
           const auth = ctx.tokens.authenticate(req, op.family, drift);
-          auths.set(req, auth);
+          req.mockAuth = auth;
           const who = auth.caller?.clientId ?? `ip:${req.ip}`;
           const key = drift('limits.shared-across-operations') ? who : drift('limits.shared-across-apps') ? opKey : `${who}|${opKey}`;
-          if (!rate.consume(req, key, ctx.limitOf(op)).allowed) return void rate.tooMany(reply);
+          if (!rate.consume(req, key, ctx.limitOf(op), op.id).allowed) return void rate.tooMany(reply);
           done();
         },
-        preValidation: (req, _reply, done) => {
-          // No body at all where a JSON body is optional reads as {} too.
-          if (op.jsonBody && req.body === undefined) req.body = {};
-          done();
-        },
+        ...(op.jsonBody
+          ? {
+              preValidation: (req: FastifyRequest, _reply: FastifyReply, done: () => void) => {
+                // No body at all where a JSON body is optional reads as {} too.
+                if (req.body === undefined) req.body = {};
+                done();
+              },
+            }
+          : {}),
         preHandler: (req, reply, done) => {
-          const auth = auths.get(req);
+          const auth = req.mockAuth;
           if (auth?.error) return void send(reply, statusOf(auth.error), errorOf(auth.error));
           const missing = missingHeaders(req, op);
-          if (missing.length && !drift('finding.missing-header-accepted')) return void send(reply, 400, missingHeadersBody(missing));
+          if (missing && !drift('finding.missing-header-accepted')) return void send(reply, 400, missingHeadersBody(missing));
           const q = missingQuery(req.query as Record<string, unknown>, op);
-          if (q.length) {
+          if (q) {
             const body = {
               errors: q.map(
                 (name) => errorOf('missingQuery', { field: name, message: `Missing required query parameter ${name}` }).errors[0],
@@ -265,7 +286,7 @@ export async function buildMockApp(opts: MockOptions = {}): Promise<FastifyInsta
               nowMs: clock.now(),
               state: ctx.state,
               drift,
-              receiveEvent: (event) => receiveEvent(req, op, env, event),
+              receiveEvent: op.webhook ? (event) => receiveEvent(req, op, env, event) : noEvents,
             });
           } else {
             outcome = vendorCall(ctx.state, op.id, params);
@@ -290,7 +311,7 @@ export async function buildMockApp(opts: MockOptions = {}): Promise<FastifyInsta
   }
 
   function receiveEvent(req: FastifyRequest, op: Operation, env: EnvironmentName, ev: Record<string, unknown>): void {
-    const caller = auths.get(req)?.caller;
+    const caller = req.mockAuth?.caller;
     const eventId = typeof ev.eventId === 'string' && ev.eventId ? ev.eventId : `EVT-${Date.now().toString(36)}`;
     ctx.outbox.receive({ operationId: op.id, environment: env, clientId: caller?.clientId ?? null, event: ev, receivedAtMs: clock.now() });
     const target = req.headers.targeturl;

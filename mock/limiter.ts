@@ -27,6 +27,8 @@ export interface ConsumeOptions {
   extra?: number;
   /** Delay between the advertised window end and the actual refill (drift). */
   lateRefillMs?: number;
+  /** The operation the call is for: a limiter may pick its algorithm by it. */
+  operationId?: string;
 }
 
 /**

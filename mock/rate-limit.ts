@@ -9,6 +9,7 @@ import { RATE_LIMIT_HEADERS, TOO_MANY_REQUESTS_MESSAGE } from '../catalogue/rule
 import type { Clock } from './clock';
 import { errorOf } from './errors';
 import type { Decision, Limiter } from './limiter';
+import { rateLimitHeaders, type HeaderFamily } from './limiter-algorithms';
 
 const HDR_LIMIT = RATE_LIMIT_HEADERS.limit;
 const HDR_REMAINING = RATE_LIMIT_HEADERS.remaining;
@@ -16,6 +17,7 @@ const HDR_RESET = RATE_LIMIT_HEADERS.reset;
 
 export interface RateLimitSettings {
   resetUnit: 'epoch' | 'seconds';
+  windowMs: number;
   drift: ReadonlySet<string>;
   limits: Readonly<Record<string, number>>;
 }
@@ -29,21 +31,23 @@ export interface RateState {
   none?: boolean;
 }
 
-const states = new WeakMap<FastifyRequest, RateState>();
-export const rateState = (req: FastifyRequest): RateState => {
-  let s = states.get(req);
-  if (!s) {
-    s = {};
-    states.set(req, s);
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The rate-limit state of the request (decorated by the mock; null until a step sets it). */
+    mockRate: RateState | null;
   }
-  return s;
-};
+}
+
+/** The rate-limit state of a request (the app decorates requests with `mockRate`). */
+export const rateState = (req: FastifyRequest): RateState => (req.mockRate ??= {});
 
 export class RateLimits {
   constructor(
     private readonly limiter: Limiter,
     private readonly clock: Clock,
     private readonly settings: () => RateLimitSettings,
+    /** Which rate-limit headers the mock sends (the drift modes apply to x-ratelimit). */
+    private readonly family: HeaderFamily = 'x-ratelimit',
   ) {}
 
   private drift(id: string): boolean {
@@ -51,10 +55,11 @@ export class RateLimits {
   }
 
   /** Takes the decision for a request and remembers it for the headers. */
-  consume(req: FastifyRequest, key: string, limit: number): Decision {
+  consume(req: FastifyRequest, key: string, limit: number, operationId?: string): Decision {
     const d = this.limiter.consume(key, limit, {
       extra: this.drift('limits.extra-call') ? 1 : 0,
       lateRefillMs: this.drift('limits.late-refill') ? 1500 : 0,
+      ...(operationId !== undefined ? { operationId } : {}),
     });
     rateState(req).decision = d;
     return d;
@@ -72,14 +77,18 @@ export class RateLimits {
 
   /** onSend: writes the headers of the request's decision (a fallback bucket when none was taken). */
   writeHeaders(req: FastifyRequest, reply: FastifyReply): void {
-    const s = rateState(req);
+    const s = req.mockRate ?? {};
     if (s.none) return;
     const d = s.decision ?? this.limiter.consume(`ip:${req.ip}|unrouted`, this.settings().limits.unrouted ?? 60);
     this.setHeaders(reply, d, reply.statusCode, s.token === true);
   }
 
   private setHeaders(reply: FastifyReply, d: Decision, status: number, isToken: boolean): void {
-    const { drift, resetUnit } = this.settings();
+    const { drift, resetUnit, windowMs } = this.settings();
+    if (this.family !== 'x-ratelimit') {
+      reply.headers(rateLimitHeaders(d, this.family, { nowMs: this.clock.now(), status, windowMs, resetUnit }));
+      return;
+    }
     // Hot path of the conforming mock: no drift, epoch reset.
     if (drift.size === 0 && resetUnit === 'epoch') {
       reply.header(HDR_LIMIT, String(d.limit));

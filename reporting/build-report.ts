@@ -8,6 +8,7 @@ import { dirname, join } from 'node:path';
 import { findingDefinitions, type Finding, type LimitsManifestEntry, type OperationResult, type RunSummary } from '../catalogue';
 import { redact } from '../clients/redact';
 import { diffRuns, type RunDiff } from './diff';
+import { renderRateLimitSection, type FingerprintRow, type FingerprintTimeline } from './rate-limit-section';
 import { capacitySection, type CapacityResult } from './capacity-section';
 
 export interface BuildReportOptions {
@@ -111,6 +112,9 @@ export function renderReport(
               ...diff.limitsChanged.map(
                 (l) => `<li>${esc(l.source)} limit of ${esc(l.id)} (${esc(l.environment)}): ${esc(l.before)} → ${esc(l.after)}</li>`,
               ),
+              ...diff.algorithmsChanged.map(
+                (a) => `<li class="bad">rate limiter of ${esc(a.id)} (${esc(a.environment)}): ${esc(a.before)} → ${esc(a.after)}</li>`,
+              ),
               ...diff.findingsChanged.map(
                 (f) => `<li>finding ${esc(f.id)}: ${esc(f.before ?? 'absent')} → ${esc(f.after ?? 'absent')}</li>`,
               ),
@@ -148,6 +152,7 @@ export function renderReport(
     ? ''
     : '<p class="note">No probe run found (reports/load/probe-timeline.json): run <code>npm run load -- probe-reset</code> to measure limits and reset timing.</p>';
   const json = JSON.stringify(chartData).replace(/</g, '\\u003c');
+  const limiters = renderRateLimitSection(limits as FingerprintRow[] | undefined, timeline as FingerprintTimeline | undefined, esc);
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>Certification: ${esc(summary.target)} — ${esc(summary.verdict)}</title>
 <meta name="viewport" content="width=device-width, initial-scale=1">
@@ -178,9 +183,11 @@ ${capacitySection(load.capacity, esc)}
 ${ledger}
 </tbody></table></section>
 <section><h2>Plots</h2>${loadNote}<div class="charts"><div><h3>Remaining during the limit probe</h3><div class="chart"><canvas id="remaining"></canvas></div></div><div><h3>Reset timing: advertised vs observed refill (ms after exhaustion start)</h3><div class="chart"><canvas id="reset"></canvas></div></div><div><h3>Latency distribution of the valid calls (ms)</h3><div class="chart"><canvas id="latency"></canvas></div></div></div></section>
+${limiters.html}
 </main>
 <script id="chart-data" type="application/json">${json}</script>
 <script>${chartJs.replace(/<\/script/gi, '<\\/script')}</script>
+<script>${limiters.script}</script>
 <script>
 (function(){
   var d = JSON.parse(document.getElementById('chart-data').textContent);
@@ -212,7 +219,9 @@ export async function buildReport(o: BuildReportOptions = {}): Promise<BuildRepo
   if (o.baseline) {
     const base = readJson<RunSummary>(o.baseline);
     if (!base) throw new Error(`baseline ${o.baseline} does not exist; give an older reports/summary.json`);
-    diff = diffRuns(base, summary);
+    // The baseline's probe manifest sits beside its summary, as this run's does.
+    const baseLimits = readJson<{ operations: LimitsManifestEntry[] }>(join(dirname(o.baseline), 'load', 'limits.json'))?.operations;
+    diff = diffRuns(base, summary, { ...(baseLimits ? { before: baseLimits } : {}), ...(limits ? { after: limits } : {}) });
     diffPath = join(dir, 'diff.json');
     mkdirSync(dir, { recursive: true });
     writeFileSync(diffPath, redact(JSON.stringify(diff, null, 2)));

@@ -8,6 +8,8 @@ export interface RunDiff {
   newlyPassing: string[];
   limitsChanged: { id: string; environment: string; before: number | null; after: number | null; source: 'advertised' | 'measured' }[];
   findingsChanged: { id: string; before: string | null; after: string | null }[];
+  /** The probe identified another rate-limit algorithm than in the baseline: a regression. */
+  algorithmsChanged: { id: string; environment: string; before: string; after: string }[];
   headersAppeared: { row: string; header: string }[];
   headersDisappeared: { row: string; header: string }[];
   fieldsAppeared: { row: string; field: string }[];
@@ -55,10 +57,15 @@ export function diffRuns(
     }
   }
   const lb = new Map((limits?.before ?? []).map((e) => [`${e.id}|${e.environment}`, e]));
+  const algorithmsChanged: RunDiff['algorithmsChanged'] = [];
   for (const e of limits?.after ?? []) {
     const b = lb.get(`${e.id}|${e.environment}`);
     if (b && b.observedLimit !== e.observedLimit)
       limitsChanged.push({ id: e.id, environment: e.environment, before: b.observedLimit, after: e.observedLimit, source: 'measured' });
+    // Manifests of probe-reset carry the fingerprint: an algorithm seen in both runs that differs.
+    const [ba, aa] = [(b as { algorithm?: string } | undefined)?.algorithm, (e as { algorithm?: string }).algorithm];
+    if (ba !== undefined && aa !== undefined && ba !== aa)
+      algorithmsChanged.push({ id: e.id, environment: e.environment, before: ba, after: aa });
   }
   const fmap = (fs: Finding[]) => new Map(fs.map((f) => [f.id, f.observed]));
   const bfm = fmap(before.findings);
@@ -76,6 +83,7 @@ export function diffRuns(
     newlyPassing,
     limitsChanged,
     findingsChanged,
+    algorithmsChanged,
     headersAppeared,
     headersDisappeared,
     fieldsAppeared,

@@ -1,27 +1,43 @@
 /**
- * `npm run bench [-- --quick] [--json]`: mock throughput against a bare node:http ceiling (same load
- * generator, alternating rounds), server CPU per request at a fixed rate, certify wall time, probe
- * efficiency and bundle time. Prints one table; --json writes reports/bench.json. Never a CI gate.
+ * `npm run bench [-- --quick | --smoke] [--json] [--out dir]`: mock throughput against a bare node:http
+ * ceiling and server CPU per request at a fixed rate, each measured in several alternating rounds and
+ * reported as median and range of the per-round ratios; certify wall time, probe efficiency, bundle
+ * time and the import of a 1 MB OpenAPI document. Prints one table; --json writes <out>/bench.json
+ * (default reports/). Never a CI gate. Everything else it builds or writes goes to a temporary folder.
  */
 import autocannon from 'autocannon';
+import { Command } from 'commander';
 import { build } from 'esbuild';
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { knownIds, requestBody, validQuery } from '../fixtures';
 import { imHeadersFrom } from '../clients/config';
-import { startServer, cpuSeconds, rssMb, type Server } from '../bench/proc';
-import { buildLoadScripts } from './load-build';
 import { K6_DOUBLE_BIN } from '../tools/k6-node';
+import { startServer, cpuSeconds, rssMb, type Server } from '../bench/proc';
+import { writeLargeOpenApi } from '../bench/openapi-doc';
+import { loadOpenApi } from '../openapi/import';
+import { buildLoadScripts } from './load-build';
 
-const QUICK = process.argv.includes('--quick');
-const JSON_OUT = process.argv.includes('--json');
-const ROUNDS = QUICK ? 1 : 3;
-const DURATION_S = QUICK ? 2 : 8;
+const opts = new Command()
+  .name('bench')
+  .option('--quick', 'three short rounds (about a minute)', false)
+  .option('--smoke', 'the smallest run that yields every figure (for the harness tests; the figures mean little)', false)
+  .option('--rounds <n>', 'alternating rounds of each ratio')
+  .option('--duration <s>', 'seconds of load per server and round')
+  .option('--json', 'write bench.json', false)
+  .option('--out <dir>', 'folder of bench.json', 'reports')
+  .parse()
+  .opts<{ quick: boolean; smoke: boolean; rounds?: string; duration?: string; json: boolean; out: string }>();
+
+const PRESET = opts.smoke ? { rounds: 2, durationS: 0.3 } : opts.quick ? { rounds: 3, durationS: 1 } : { rounds: 5, durationS: 5 };
+const ROUNDS = Number(opts.rounds ?? PRESET.rounds);
+const DURATION_S = Number(opts.duration ?? PRESET.durationS);
 const CONNECTIONS = 50;
 const FIXED_RATE = 15_000;
 const TSX = 'node_modules/tsx/dist/cli.mjs';
+const PROBE_WINDOW_MS = 2000;
 
 interface Round {
   rps: number;
@@ -30,21 +46,39 @@ interface Round {
   requests: number;
 }
 
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] as number;
+/** A figure measured in several rounds: median and range, with every value. */
+export interface Spread {
+  median: number;
+  min: number;
+  max: number;
+  values: number[];
+}
+
+function spread(values: number[]): Spread {
+  if (!values.length || values.some((v) => !Number.isFinite(v)))
+    throw new Error(`bench: a figure has no finite values: [${values.join(', ')}]`);
+  const s = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(s.length / 2);
+  const median = s.length % 2 ? (s[mid] as number) : ((s[mid - 1] as number) + (s[mid] as number)) / 2;
+  return { median, min: s[0] as number, max: s[s.length - 1] as number, values };
+}
+
+const fmt = (s: Spread, digits = 2) =>
+  `${s.median.toFixed(digits)} (${s.min.toFixed(digits)}–${s.max.toFixed(digits)}, ${s.values.length} rounds)`;
 
 async function load(
   url: string,
   headers: Record<string, string>,
-  opts: { method?: 'GET' | 'POST'; body?: string; rate?: number } = {},
+  o: { method?: 'GET' | 'POST'; body?: string; rate?: number } = {},
 ): Promise<Round> {
   const r = await autocannon({
     url,
     connections: CONNECTIONS,
     duration: DURATION_S,
     headers,
-    method: opts.method ?? 'GET',
-    ...(opts.body ? { body: opts.body } : {}),
-    ...(opts.rate ? { overallRate: opts.rate } : {}),
+    method: o.method ?? 'GET',
+    ...(o.body ? { body: o.body } : {}),
+    ...(o.rate ? { overallRate: o.rate } : {}),
   });
   if (r.non2xx > 0) throw new Error(`${url}: ${r.non2xx} non-2xx answers during the benchmark (a 429 means the limits were too low)`);
   return { rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, requests: r.requests.total };
@@ -59,17 +93,147 @@ async function token(base: string): Promise<string> {
   return ((await r.json()) as { access_token: string }).access_token;
 }
 
+/** Server CPU microseconds per request at a fixed rate. */
 async function cpuPerRequest(s: Server, url: string, headers: Record<string, string>): Promise<number> {
   const before = cpuSeconds(s.pid);
   const r = await load(url, headers, { rate: FIXED_RATE });
   return ((cpuSeconds(s.pid) - before) / r.requests) * 1e6;
 }
 
+interface Side {
+  url: string;
+  headers: Record<string, string>;
+  server: Server;
+}
+
+/**
+ * Throughput and CPU per request of the mock against the bare server, in alternating rounds (the order
+ * flips every round, so a drift of the machine does not favour one side): one ratio per round.
+ */
+async function serverRounds(mock: Side, bare: Side, progress: (m: string) => void) {
+  const rounds: { mock: Round; bare: Round; cpuMock: number; cpuBare: number }[] = [];
+  for (let i = 0; i < ROUNDS; i++) {
+    const order: ['mock' | 'bare', Side][] =
+      i % 2
+        ? [
+            ['mock', mock],
+            ['bare', bare],
+          ]
+        : [
+            ['bare', bare],
+            ['mock', mock],
+          ];
+    const r: Partial<(typeof rounds)[0]> = {};
+    for (const [name, side] of order) {
+      progress(`round ${i + 1}/${ROUNDS}: ${name} throughput`);
+      r[name] = await load(side.url, side.headers);
+    }
+    for (const [name, side] of order) {
+      progress(`round ${i + 1}/${ROUNDS}: ${name} CPU per request at ${FIXED_RATE} req/s`);
+      r[name === 'mock' ? 'cpuMock' : 'cpuBare'] = await cpuPerRequest(side.server, side.url, side.headers);
+    }
+    rounds.push(r as (typeof rounds)[0]);
+  }
+  return rounds;
+}
+
+function certifyWallTime(work: string) {
+  const out = join(work, 'certify');
+  const started = Date.now();
+  // The smoke run certifies the token checks only: it proves the figure is produced, not its size.
+  const c = spawnSync(process.execPath, [TSX, 'scripts/certify.ts', ...(opts.smoke ? ['-g', '@tokens'] : [])], {
+    env: { ...process.env, REPORTS_DIR: out, CI: '' },
+    encoding: 'utf8',
+  });
+  const wallS = (Date.now() - started) / 1000;
+  const summary = JSON.parse(readFileSync(join(out, 'summary.json'), 'utf8')) as {
+    durationMs: number;
+    timings: Record<string, number>;
+    verdict: string;
+  };
+  return {
+    wallS,
+    suiteS: summary.durationMs / 1000,
+    verdict: summary.verdict,
+    perFileS: Object.fromEntries(Object.entries(summary.timings).map(([k, v]) => [k, v / 1000])),
+    exit: c.status,
+  };
+}
+
+function probeEfficiency(work: string, bundleDir: string) {
+  const out = join(work, 'load');
+  const ops = opts.smoke ? ['--ops', 'catalog.search,orders.create,deals.details'] : [];
+  const p = spawnSync(
+    process.execPath,
+    [
+      TSX,
+      'scripts/load.ts',
+      'probe-reset',
+      '--window-ms',
+      String(PROBE_WINDOW_MS),
+      '--random-limits',
+      '11',
+      '--reports-dir',
+      out,
+      '--bundle-dir',
+      bundleDir,
+      '--skip-build',
+      ...ops,
+    ],
+    // The k6 test double, driven like k6: the figure is the probe's requests, not a load engine's speed.
+    { encoding: 'utf8', env: { ...process.env, K6_BIN: K6_DOUBLE_BIN } },
+  );
+  if (p.status !== 0) throw new Error(`probe-reset exited ${p.status}: ${p.stderr.slice(-1000)}`);
+  const manifest = JSON.parse(readFileSync(join(out, 'limits.json'), 'utf8')) as {
+    operations: { advertisedLimit: number; resetErrorMs: number | null; windowMs: number | null }[];
+    durationMs: number;
+    requests: number;
+  };
+  const timeline = JSON.parse(readFileSync(join(out, 'probe-timeline.json'), 'utf8')) as {
+    operations: { samples: { status: number }[] }[];
+  };
+  // Requests of the exhaustion phase (up to the first 429) versus the bound L+1.
+  const exhaustion = timeline.operations.map((o) => o.samples.findIndex((x) => x.status === 429) + 1).reduce((a, b) => a + b, 0);
+  const resetErrors = manifest.operations.map((e) => e.resetErrorMs ?? NaN);
+  return {
+    exit: p.status,
+    operations: manifest.operations.length,
+    requests: manifest.requests,
+    durationMs: manifest.durationMs,
+    windowMs: PROBE_WINDOW_MS,
+    exhaustionRequests: exhaustion,
+    exhaustionBoundLPlus1: manifest.operations.reduce((a, e) => a + e.advertisedLimit + 1, 0),
+    pollRequests: manifest.requests - exhaustion,
+    maxAbsWindowErrorMs: Math.max(...manifest.operations.map((e) => Math.abs((e.windowMs ?? NaN) - PROBE_WINDOW_MS))),
+    resetErrorMs: { min: Math.min(...resetErrors), max: Math.max(...resetErrors) },
+  };
+}
+
+async function bundleTimes(bundleDir: string): Promise<Spread> {
+  const ms: number[] = [];
+  for (let i = 0; i < Math.max(3, ROUNDS); i++) ms.push((await buildLoadScripts(bundleDir)).ms);
+  return spread(ms);
+}
+
+async function openApiImportTimes(work: string) {
+  const file = join(work, 'big-openapi.yaml');
+  writeLargeOpenApi(file);
+  const ms: number[] = [];
+  await loadOpenApi(file); // warm-up: the parser's own modules load once
+  for (let i = 0; i < Math.max(3, ROUNDS); i++) {
+    const started = performance.now();
+    await loadOpenApi(file);
+    ms.push(performance.now() - started);
+  }
+  return { sizeMb: statSync(file).size / 1024 / 1024, ms: spread(ms) };
+}
+
 async function main(): Promise<void> {
   const progress = (m: string) => process.stderr.write(`bench: ${m}\n`);
+  const work = mkdtempSync(join(tmpdir(), 'bench-'));
   // The mock is bundled to plain JavaScript first: no TypeScript loader in the measured process, and
   // the pid read from /proc is the server's own.
-  const mockJs = join('dist', 'bench', 'mock-server.mjs');
+  const mockJs = join(work, 'mock-server.mjs');
   await build({
     entryPoints: ['bench/mock-server.ts'],
     bundle: true,
@@ -80,187 +244,118 @@ async function main(): Promise<void> {
     logLevel: 'error',
     absWorkingDir: process.cwd(),
   });
-  const mock = await startServer([mockJs]);
+  // The bundle's package imports resolve from the project's node_modules, seen from the temporary folder.
+  symlinkSync(join(process.cwd(), 'node_modules'), join(work, 'node_modules'), 'dir');
+  const mockServer = await startServer([mockJs]);
+  const path = `/resellers/v6/catalog/details/${knownIds().partNumber}`;
   // The published IM-* headers (mock defaults), so the measured path is the 2xx one, not the missing-header 400.
-  const bearer = {
+  const headers = {
     ...imHeadersFrom({}),
     'IM-CorrelationID': '00000000-0000-4000-8000-00000000b0b0',
-    authorization: `Bearer ${await token(mock.url)}`,
+    authorization: `Bearer ${await token(mockServer.url)}`,
   };
-  const path = `/resellers/v6/catalog/details/${knownIds().partNumber}`;
-  const sample = await fetch(`${mock.url}${path}`, { headers: bearer });
-  const size = (await sample.text()).length;
-  const bare = await startServer(['bench/bare-server.mjs', String(size)]);
-  const mockRounds: Round[] = [];
-  const bareRounds: Round[] = [];
+  const mock: Side = { server: mockServer, url: `${mockServer.url}${path}`, headers };
+  const size = (await (await fetch(mock.url, { headers: mock.headers })).text()).length;
+  const bareServer = await startServer(['bench/bare-server.mjs', String(size)]);
+  const bare: Side = { server: bareServer, url: `${bareServer.url}${path}`, headers: {} };
   try {
-    await load(`${mock.url}${path}`, bearer); // warm-up of both, so the JIT is not measured
-    await load(`${bare.url}${path}`, {});
-    for (let i = 0; i < ROUNDS; i++) {
-      progress(`round ${i + 1}/${ROUNDS}: bare node:http`);
-      bareRounds.push(await load(`${bare.url}${path}`, {}));
-      progress(`round ${i + 1}/${ROUNDS}: mock (GET catalog.details, accounting on)`);
-      mockRounds.push(await load(`${mock.url}${path}`, bearer));
+    if (!opts.smoke) {
+      await load(mock.url, mock.headers); // warm-up of both, so the JIT is not measured
+      await load(bare.url, bare.headers);
     }
+    const rounds = await serverRounds(mock, bare, progress);
     progress(`POST catalog.priceAndAvailability on the mock`);
     const post = await load(
-      `${mock.url}/resellers/v6/catalog/priceandavailability?${new URLSearchParams(validQuery('catalog.priceAndAvailability')).toString()}`,
-      { ...bearer, 'content-type': 'application/json' },
+      `${mockServer.url}/resellers/v6/catalog/priceandavailability?${new URLSearchParams(validQuery('catalog.priceAndAvailability')).toString()}`,
+      { ...mock.headers, 'content-type': 'application/json' },
       { method: 'POST', body: JSON.stringify(requestBody('catalog.priceAndAvailability')) },
     );
-    progress(`CPU per request at ${FIXED_RATE} req/s`);
-    const cpuBare = await cpuPerRequest(bare, `${bare.url}${path}`, {});
-    const cpuMock = await cpuPerRequest(mock, `${mock.url}${path}`, bearer);
-    const rss = { mock: rssMb(mock.pid), bare: rssMb(bare.pid) };
-    await mock.stop();
-    await bare.stop();
+    const rss = { mock: rssMb(mockServer.pid), bare: rssMb(bareServer.pid) };
+    await mockServer.stop();
+    await bareServer.stop();
 
     progress('certify wall time on the embedded mock');
-    const out = mkdtempSync(join(tmpdir(), 'bench-certify-'));
-    const started = Date.now();
-    const c = spawnSync(process.execPath, [TSX, 'scripts/certify.ts'], {
-      env: { ...process.env, REPORTS_DIR: out, CI: '' },
-      encoding: 'utf8',
+    const certify = certifyWallTime(work);
+    progress('bundle times');
+    const bundleDir = join(work, 'bundles');
+    const bundleMs = await bundleTimes(bundleDir);
+    progress(`probe efficiency (probe-reset in the k6 test double, window ${PROBE_WINDOW_MS} ms, random limits)`);
+    const probe = probeEfficiency(work, bundleDir);
+    progress('OpenAPI import of a 1 MB document');
+    const openapi = await openApiImportTimes(work);
+
+    const side = (name: 'mock' | 'bare') => ({
+      rps: spread(rounds.map((r) => r[name].rps)),
+      p50: spread(rounds.map((r) => r[name].p50)),
+      p99: spread(rounds.map((r) => r[name].p99)),
+      cpuUsPerRequest: spread(rounds.map((r) => (name === 'mock' ? r.cpuMock : r.cpuBare))),
+      rssMb: rss[name],
     });
-    const certifyS = (Date.now() - started) / 1000;
-    const summary = JSON.parse(readFileSync(join(out, 'summary.json'), 'utf8')) as {
-      durationMs: number;
-      timings: Record<string, number>;
-      verdict: string;
-    };
-
-    progress('probe efficiency (probe-reset in the k6 test double, window 2000 ms, random limits)');
-    const lout = mkdtempSync(join(tmpdir(), 'bench-load-'));
-    const windowMs = 2000;
-    const p = spawnSync(
-      process.execPath,
-      [
-        TSX,
-        'scripts/load.ts',
-        'probe-reset',
-        '--window-ms',
-        String(windowMs),
-        '--random-limits',
-        '11',
-        '--reports-dir',
-        lout,
-        '--bundle-dir',
-        join(lout, 'bundles'),
-      ],
-      { encoding: 'utf8', env: { ...process.env, K6_BIN: K6_DOUBLE_BIN } },
-    );
-    const manifest = JSON.parse(readFileSync(join(lout, 'limits.json'), 'utf8')) as {
-      operations: {
-        id: string;
-        observedLimit: number;
-        advertisedLimit: number;
-        requestsSpent: number;
-        resetErrorMs: number | null;
-        windowMs: number | null;
-      }[];
-      durationMs: number;
-      requests: number;
-    };
-    const timeline = JSON.parse(readFileSync(join(lout, 'probe-timeline.json'), 'utf8')) as {
-      operations: { samples: { status: number }[] }[];
-    };
-    // Requests of the exhaustion phase (up to the first 429) versus the bound L+1.
-    const exhaustion = timeline.operations.map((o) => o.samples.findIndex((x) => x.status === 429) + 1);
-    const bound = manifest.operations.reduce((a, e) => a + e.advertisedLimit + 1, 0);
-    const bundle = await buildLoadScripts(join(lout, 'bundle-timing'));
-
-    const mockMed = median(mockRounds.map((r) => r.rps));
-    const bareMed = median(bareRounds.map((r) => r.rps));
     const result = {
       machine: {
         cores: cpus().length,
         node: process.version,
-        quick: QUICK,
+        preset: opts.smoke ? 'smoke' : opts.quick ? 'quick' : 'full',
         rounds: ROUNDS,
         durationS: DURATION_S,
         connections: CONNECTIONS,
       },
-      throughputRatio: mockMed / bareMed,
-      cpuPerRequestRatio: cpuMock / cpuBare,
-      mock: {
-        rps: mockMed,
-        p50: median(mockRounds.map((r) => r.p50)),
-        p99: median(mockRounds.map((r) => r.p99)),
-        rssMb: rss.mock,
-        cpuUsPerRequest: cpuMock,
-        startMs: Number(/startMs=([\d.]+)/.exec(mock.extra)?.[1] ?? NaN),
-      },
-      bare: {
-        rps: bareMed,
-        p50: median(bareRounds.map((r) => r.p50)),
-        p99: median(bareRounds.map((r) => r.p99)),
-        rssMb: rss.bare,
-        cpuUsPerRequest: cpuBare,
-      },
+      throughputRatio: spread(rounds.map((r) => r.mock.rps / r.bare.rps)),
+      cpuPerRequestRatio: spread(rounds.map((r) => r.cpuMock / r.cpuBare)),
+      mock: { ...side('mock'), startMs: Number(/startMs=([\d.]+)/.exec(mockServer.extra)?.[1] ?? NaN) },
+      bare: side('bare'),
       post: { rps: post.rps, p50: post.p50, p99: post.p99 },
-      certify: {
-        wallS: certifyS,
-        suiteS: summary.durationMs / 1000,
-        verdict: summary.verdict,
-        perFileS: Object.fromEntries(Object.entries(summary.timings).map(([k, v]) => [k, v / 1000])),
-        exit: c.status,
-      },
-      probe: {
-        exit: p.status,
-        operations: manifest.operations.length,
-        requests: manifest.requests,
-        durationMs: manifest.durationMs,
-        windowMs,
-        exhaustionRequests: exhaustion.reduce((a, b) => a + b, 0),
-        exhaustionBoundLPlus1: bound,
-        pollRequests: manifest.requests - exhaustion.reduce((a, b) => a + b, 0),
-        maxAbsWindowErrorMs: Math.max(...manifest.operations.map((e) => Math.abs((e.windowMs ?? NaN) - windowMs))),
-        resetErrorMs: {
-          min: Math.min(...manifest.operations.map((e) => e.resetErrorMs ?? NaN)),
-          max: Math.max(...manifest.operations.map((e) => e.resetErrorMs ?? NaN)),
-        },
-      },
-      bundleMs: bundle.ms,
+      certify,
+      probe,
+      bundleMs,
+      openapiImport: openapi,
     };
+    const m = result.mock;
+    const b = result.bare;
     const rows: [string, string][] = [
-      ['machine', `${result.machine.cores} cores, Node ${result.machine.node}${QUICK ? ' (quick)' : ''}`],
+      [
+        'machine',
+        `${result.machine.cores} cores, Node ${result.machine.node}, ${ROUNDS} alternating rounds of ${DURATION_S} s (${result.machine.preset})`,
+      ],
       [
         'bare node:http GET',
-        `${bareMed.toFixed(0)} req/s, p50 ${result.bare.p50} ms, p99 ${result.bare.p99} ms, RSS ${rss.bare.toFixed(0)} MB`,
+        `${b.rps.median.toFixed(0)} req/s (${b.rps.min.toFixed(0)}–${b.rps.max.toFixed(0)}), p99 ${b.p99.median} ms, RSS ${rss.bare.toFixed(0)} MB`,
       ],
       [
         'mock GET catalog.details',
-        `${mockMed.toFixed(0)} req/s, p50 ${result.mock.p50} ms, p99 ${result.mock.p99} ms, RSS ${rss.mock.toFixed(0)} MB`,
+        `${m.rps.median.toFixed(0)} req/s (${m.rps.min.toFixed(0)}–${m.rps.max.toFixed(0)}), p99 ${m.p99.median} ms, RSS ${rss.mock.toFixed(0)} MB`,
       ],
-      ['throughput ratio mock/bare', `${result.throughputRatio.toFixed(2)} (goal >= 0.8)`],
+      ['throughput ratio mock/bare', `${fmt(result.throughputRatio)} (goal >= 0.8)`],
       [
-        'CPU per request at 15k req/s',
-        `mock ${cpuMock.toFixed(1)} us, bare ${cpuBare.toFixed(1)} us, ratio ${result.cpuPerRequestRatio.toFixed(2)} (goal <= 1.25)`,
+        `CPU per request at ${FIXED_RATE / 1000}k req/s`,
+        `mock ${m.cpuUsPerRequest.median.toFixed(1)} us, bare ${b.cpuUsPerRequest.median.toFixed(1)} us; ratio ${fmt(result.cpuPerRequestRatio)} (goal <= 1.25)`,
       ],
       ['mock POST priceAndAvailability', `${post.rps.toFixed(0)} req/s, p50 ${post.p50} ms, p99 ${post.p99} ms`],
-      ['mock start', `${result.mock.startMs.toFixed(0)} ms`],
+      ['mock start', `${m.startMs.toFixed(0)} ms`],
       [
         'certify wall time (mock)',
-        `${certifyS.toFixed(1)} s (suite ${result.certify.suiteS.toFixed(1)} s; ${Object.entries(result.certify.perFileS)
+        `${certify.wallS.toFixed(1)} s (suite ${certify.suiteS.toFixed(1)} s; ${Object.entries(certify.perFileS)
           .map(([k, v]) => `${k} ${v.toFixed(1)} s`)
-          .join(', ')})`,
+          .join(', ')})${opts.smoke ? ' @tokens only' : ''}`,
       ],
       [
         'probe all operations',
-        `${manifest.operations.length} ops, ${manifest.requests} requests, ${manifest.durationMs} ms for a ${windowMs} ms window; exhaustion ${result.probe.exhaustionRequests} requests for a bound of ${bound} (sum of L+1), ${result.probe.pollRequests} reset polls; window error <= ${result.probe.maxAbsWindowErrorMs} ms; reset error ${result.probe.resetErrorMs.min}..${result.probe.resetErrorMs.max} ms`,
+        `${probe.operations} ops, ${probe.requests} requests, ${probe.durationMs} ms for a ${PROBE_WINDOW_MS} ms window; exhaustion ${probe.exhaustionRequests} requests for a bound of ${probe.exhaustionBoundLPlus1} (sum of L+1), ${probe.pollRequests} reset polls; window error <= ${probe.maxAbsWindowErrorMs} ms; reset error ${probe.resetErrorMs.min}..${probe.resetErrorMs.max} ms`,
       ],
-      ['bundle all load scripts', `${bundle.ms.toFixed(0)} ms`],
+      ['bundle all load scripts', `${fmt(bundleMs, 0)} ms`],
+      ['import a 1 MB OpenAPI document', `${openapi.sizeMb.toFixed(2)} MB in ${fmt(openapi.ms, 0)} ms`],
     ];
     const w = Math.max(...rows.map(([k]) => k.length));
     console.log(`\n${'figure'.padEnd(w)}  value\n${rows.map(([k, v]) => `${k.padEnd(w)}  ${v}`).join('\n')}`);
-    if (JSON_OUT) {
-      mkdirSync('reports', { recursive: true });
-      writeFileSync('reports/bench.json', JSON.stringify(result, null, 2));
-      console.log('bench: wrote reports/bench.json');
+    if (opts.json) {
+      mkdirSync(opts.out, { recursive: true });
+      writeFileSync(join(opts.out, 'bench.json'), JSON.stringify(result, null, 2));
+      console.log(`bench: wrote ${join(opts.out, 'bench.json')}`);
     }
   } finally {
-    await mock.stop().catch(() => undefined);
-    await bare.stop().catch(() => undefined);
+    await mockServer.stop().catch(() => undefined);
+    await bareServer.stop().catch(() => undefined);
+    rmSync(work, { recursive: true, force: true });
   }
 }
 

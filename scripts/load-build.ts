@@ -7,7 +7,7 @@ import { readdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-export const LOAD_SCRIPTS = ['probe-limits', 'probe-reset', 'capacity', 'smoke'] as const;
+export const LOAD_SCRIPTS = ['probe-limits', 'probe-reset', 'verify-pacing', 'capacity', 'smoke'] as const;
 export type LoadScript = (typeof LOAD_SCRIPTS)[number];
 
 /** Default bundle directory. */

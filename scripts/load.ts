@@ -6,10 +6,10 @@
  */
 import { Command } from 'commander';
 import { spawn } from 'node:child_process';
-import { accessSync, constants, existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { accessSync, constants, existsSync, mkdirSync, readFileSync, statSync } from 'node:fs';
 import { delimiter, join } from 'node:path';
 import { allOperations, familyBase, fillPath, limitFor, type EnvironmentName, type Operation } from '../catalogue';
-import { knownIds, requestFor } from '../fixtures';
+import { knownIds, requestFor, world } from '../fixtures';
 import { imHeadersFrom } from '../clients/config';
 import { DEFAULT_APPS } from '../mock/app';
 import { spawnMock } from '../mock/process';
@@ -17,6 +17,8 @@ import { buildLoadScripts, bundleDir, type LoadScript } from './load-build';
 import { mergeManifests, segmentDirs, writeMerged } from './load-merge';
 import type { Plan, PlannedOperation } from '../load/scripts/common';
 import { durationMs } from '../load/scripts/duration';
+import { segmentDirName } from '../load/scripts/segment';
+import type { PacingPlan } from '../load/lib/pacer';
 
 export const K6_HELP = [
   'k6 was not found: set K6_BIN to the k6 binary or put k6 on PATH (k6 v0.46 or later, v1.x included).',
@@ -56,6 +58,16 @@ export function randomLimits(ops: readonly Operation[], seed: number, min = 3, m
   return Object.fromEntries(ops.map((o) => [o.id, min + Math.floor(draw(o.id) * (max - min + 1))]));
 }
 
+/**
+ * The ids an operation's requests use. A DELETE ends its resource's life (orders.cancel cancels the
+ * order that orders.modify changes), so in a plan that runs both, the DELETE gets the next order.
+ */
+function idsFor(op: Operation, seed: number): Record<string, string> {
+  const ids = knownIds(seed);
+  const next = world(seed).orders[1];
+  return op.method === 'DELETE' && next && op.pathParams.includes('orderNumber') ? { ...ids, orderNumber: next.ingramOrderNumber } : ids;
+}
+
 export function buildPlan(o: {
   baseUrl: string;
   environment: EnvironmentName;
@@ -68,20 +80,20 @@ export function buildPlan(o: {
   fraction?: number;
   duration?: string;
 }): Plan {
-  const ids = knownIds(o.seed);
   const im = imHeadersFrom(process.env);
   const operations: PlannedOperation[] = o.ops.map((op) => {
-    const r = requestFor(op, o.seed, 0, ids);
-    const body = r.body;
+    const ids = idsFor(op, o.seed);
+    const parts = requestFor(op, o.seed, 0, ids);
+    const required = Object.fromEntries(op.requiredHeaders.filter((h) => im[h] !== undefined).map((h) => [h, im[h] as string]));
     return {
       id: op.id,
       family: op.family,
       method: op.method,
       pathTemplate: op.path,
-      path: `${familyBase(op.family, o.environment)}${fillPath(op.path, { ...ids, ...r.params })}`,
-      query: new URLSearchParams(r.query).toString(),
-      headers: Object.fromEntries(op.requiredHeaders.filter((h) => im[h] !== undefined).map((h) => [h, im[h] as string])),
-      body: body === undefined ? (op.jsonBody ? '{}' : null) : JSON.stringify(body),
+      path: `${familyBase(op.family, o.environment)}${fillPath(op.path, { ...ids, ...parts.params })}`,
+      query: new URLSearchParams(parts.query).toString(),
+      headers: { ...required, ...parts.headers },
+      body: parts.body === undefined ? (op.jsonBody ? '{}' : null) : JSON.stringify(parts.body),
       catalogueLimit: limitFor(op, o.limits),
     };
   });
@@ -120,12 +132,22 @@ export interface LoadOptions {
   webDashboard: boolean;
   webDashboardExport?: string;
   maxDuration: string;
+  probeWaitMs?: string;
+  probeMaxMs?: string;
+  manifest?: string;
 }
 
-/** What a k6 command needs after k6 ended: the files it wrote. */
+/** What a k6 command needs after k6 ended: where this run wrote (its segment's folder in a distributed run). */
 interface K6Context {
-  reportsDir: string;
+  outDir: string;
   exitCode: number;
+  startedMs: number;
+}
+
+/** A file this run wrote (not one left by an earlier run), or undefined. */
+function written(c: K6Context, name: string): string | undefined {
+  const f = join(c.outDir, name);
+  return existsSync(f) && statSync(f).mtimeMs >= c.startedMs - 1000 ? f : undefined;
 }
 
 interface K6Step {
@@ -134,7 +156,11 @@ interface K6Step {
   bundle: LoadScript;
   /** Probes spend a window of the app quota of every operation: refused on remote targets unless confirmed. */
   spendsQuota: boolean;
+  /** Takes only its execution segment's operations and writes under <reports>/segment-<from>-<to> (runnerPlan). */
+  splitsBySegment: boolean;
   after?: (c: K6Context) => void;
+  /** What the step adds to the run plan. */
+  planExtras?: (o: LoadOptions) => Partial<Plan>;
 }
 interface OwnStep {
   kind: 'own';
@@ -143,22 +169,25 @@ interface OwnStep {
 }
 
 function printManifest(c: K6Context): void {
-  const f = join(c.reportsDir, 'limits.json');
-  if (!existsSync(f)) return;
+  const f = written(c, 'limits.json');
+  if (!f) {
+    console.error(`load: the probe wrote no manifest in ${c.outDir} (k6 exit ${c.exitCode})`);
+    return;
+  }
   const m = JSON.parse(readFileSync(f, 'utf8')) as { durationMs: number; requests: number };
   console.log(`load: manifest ${f} (${m.requests} requests in ${m.durationMs} ms)`);
 }
 
 function printCapacity(c: K6Context): void {
-  const f = join(c.reportsDir, 'capacity.json');
-  if (!existsSync(f)) {
-    console.error(`load: capacity wrote no result at ${f} (k6 exit ${c.exitCode})`);
+  const f = written(c, 'capacity.json');
+  if (!f) {
+    console.error(`load: capacity wrote no result in ${c.outDir} (k6 exit ${c.exitCode})`);
     return;
   }
   const r = JSON.parse(readFileSync(f, 'utf8')) as { verdict: string; operations: { verdict: string }[] };
   const failed = r.operations.filter((o) => o.verdict !== 'passed').length;
   console.log(
-    `load: capacity ${r.verdict}: ${r.operations.length - failed} of ${r.operations.length} operations within their thresholds; result ${f}, JUnit ${join(c.reportsDir, 'capacity-junit.xml')}`,
+    `load: capacity ${r.verdict}: ${r.operations.length - failed} of ${r.operations.length} operations within their thresholds; result ${f}, JUnit ${join(c.outDir, 'capacity-junit.xml')}`,
   );
 }
 
@@ -168,15 +197,40 @@ export const COMMANDS: Record<string, K6Step | OwnStep> = {
     kind: 'k6',
     bundle: 'probe-limits',
     spendsQuota: true,
+    splitsBySegment: true,
     about: 'exhaust each bucket, record its limit',
     after: printManifest,
   },
-  'probe-reset': { kind: 'k6', bundle: 'probe-reset', spendsQuota: true, about: 'exhaust, then time each refill', after: printManifest },
-  smoke: { kind: 'k6', bundle: 'smoke', spendsQuota: false, about: 'one valid call per operation' },
+  'probe-reset': {
+    kind: 'k6',
+    bundle: 'probe-reset',
+    spendsQuota: true,
+    splitsBySegment: true,
+    about: 'identify each limiter (algorithm, burst, sustained rate, window, pacing); exit 99 for an operation without a result',
+    after: printManifest,
+    planExtras: (o) => ({
+      ...(o.probeWaitMs !== undefined ? { probeWaitMs: Number(o.probeWaitMs) } : {}),
+      ...(o.probeMaxMs !== undefined ? { probeMaxMs: Number(o.probeMaxMs) } : {}),
+    }),
+  },
+  'verify-pacing': {
+    kind: 'k6',
+    bundle: 'verify-pacing',
+    spendsQuota: true,
+    splitsBySegment: false,
+    about: 'run each operation at the pacing of the probe-reset manifest: 0 429s and >= 90 % of the measured rate, else exit 99',
+    after: (c) => {
+      const f = written(c, 'pacing.json');
+      if (f) console.log(`load: pacing verdicts ${f}`);
+    },
+    planExtras: (o) => ({ pacing: readPacing(o.manifest ?? join(o.reportsDir, 'limits.json')) }),
+  },
+  smoke: { kind: 'k6', bundle: 'smoke', spendsQuota: false, splitsBySegment: false, about: 'one valid call per operation' },
   capacity: {
     kind: 'k6',
     bundle: 'capacity',
     spendsQuota: false,
+    splitsBySegment: false,
     about: 'arrival rate at a share of each limit, thresholds',
     after: printCapacity,
   },
@@ -204,6 +258,26 @@ export const COMMANDS: Record<string, K6Step | OwnStep> = {
     },
   },
 };
+
+/** The pacing of each fingerprinted operation of a probe-reset manifest. */
+export function readPacing(file: string): Record<string, PacingPlan> {
+  if (!existsSync(file))
+    throw new Error(
+      `verify-pacing needs a probe-reset manifest: ${file} does not exist (run \`npm run load -- probe-reset\` first, or pass --manifest <file>)`,
+    );
+  const m = JSON.parse(readFileSync(file, 'utf8')) as { operations: (Partial<PacingPlan> & { id: string })[] };
+  const out: Record<string, PacingPlan> = {};
+  for (const e of m.operations)
+    if (e.pacing && e.algorithm)
+      out[e.id] = {
+        algorithm: e.algorithm,
+        burst: e.burst ?? null,
+        sustainedPerSecond: e.sustainedPerSecond ?? null,
+        windowMs: e.windowMs ?? null,
+        pacing: e.pacing,
+      };
+  return out;
+}
 
 /** A path given to --out (the reports directory before --reports-dir existed); k6 outputs look like `json=f`. */
 const looksLikeDir = (v: string) => !v.includes('=') && /[/\\]|^\./.test(v);
@@ -301,11 +375,7 @@ async function runK6Step(name: string, step: K6Step, o: LoadOptions): Promise<nu
   const limits = o.randomLimits !== undefined ? randomLimits(ops, Number(o.randomLimits)) : {};
   const dir = bundleDir(o.bundleDir);
   const bundle = join(dir, `${step.bundle}.js`);
-  let buildNote = `bundles from ${dir}`;
-  if (!o.skipBuild) {
-    const built = await buildLoadScripts(dir);
-    buildNote = `bundles built in ${built.ms.toFixed(0)} ms`;
-  } else if (!existsSync(bundle)) {
+  if (o.skipBuild && !existsSync(bundle)) {
     console.error(`load: --skip-build, but ${bundle} does not exist; run \`npm run load:build -- --bundle-dir ${dir}\` first`);
     return 2;
   }
@@ -313,9 +383,12 @@ async function runK6Step(name: string, step: K6Step, o: LoadOptions): Promise<nu
   const env: NodeJS.ProcessEnv = { ...process.env };
   if (o.webDashboard || o.webDashboardExport) env.K6_WEB_DASHBOARD = 'true';
   if (o.webDashboardExport) env.K6_WEB_DASHBOARD_EXPORT = o.webDashboardExport;
-  // The mock runs in its own process whatever runs k6: k6 and its double may block their own thread.
-  const mock = isMock
-    ? await spawnMock({
+  // Only the report asked for: no dashboard server, so k6 exits when the run ends (k6's advice for CI).
+  if (o.webDashboardExport && !o.webDashboard && env.K6_WEB_DASHBOARD_PORT === undefined) env.K6_WEB_DASHBOARD_PORT = '-1';
+  // The mock runs in its own process whatever runs k6 (k6 and its double may block their own thread);
+  // it starts listening while the bundles and the plan are built.
+  const starting = isMock
+    ? spawnMock({
         windowMs,
         limits,
         control: true,
@@ -323,7 +396,11 @@ async function runK6Step(name: string, step: K6Step, o: LoadOptions): Promise<nu
         ...(o.mockArgs ? { extraArgs: o.mockArgs.split(/\s+/).filter(Boolean) } : {}),
       })
     : undefined;
+  starting?.catch(() => undefined); // awaited below; a failed start must not count as unhandled meanwhile
   try {
+    const buildNote = o.skipBuild ? `bundles from ${dir}` : `bundles built in ${(await buildLoadScripts(dir)).ms.toFixed(0)} ms`;
+    const plan: Plan = { ...planFor(o, baseUrl0 ?? '', ops, limits, isMock ? windowMs : 60_000), ...step.planExtras?.(o) };
+    const mock = await starting;
     if (mock) {
       const r = DEFAULT_APPS.find((a) => a.family === 'reseller');
       const v = DEFAULT_APPS.find((a) => a.family === 'vendor');
@@ -335,20 +412,24 @@ async function runK6Step(name: string, step: K6Step, o: LoadOptions): Promise<nu
       });
     }
     const baseUrl = mock?.url ?? (baseUrl0 as string);
-    const plan = planFor(o, baseUrl, ops, limits, isMock ? windowMs : 60_000);
+    plan.baseUrl = baseUrl;
     // k6 run passes the system environment to __ENV; the plan holds no secrets.
     env.PLAN = JSON.stringify(plan);
     console.log(
       `load: ${name} on ${isMock ? `the embedded mock ${baseUrl} (window ${windowMs} ms)` : baseUrl}, ${ops.length} operations, ${buildNote}, k6 ${k6}`,
     );
     const summaryExport = o.summaryExport ?? join(o.reportsDir, `${step.bundle}-k6-summary.json`);
+    const startedMs = Date.now();
     const exitCode = await runK6(k6, k6Args(bundle, o, summaryExport), env, durationMs(o.maxDuration));
-    step.after?.({ reportsDir: o.reportsDir, exitCode });
+    // Probes in a distributed run write into their segment's folder (load/scripts/common.ts runnerPlan).
+    const segment = step.splitsBySegment ? (o.executionSegment ?? process.env.LOAD_SEGMENT) : undefined;
+    step.after?.({ outDir: segment ? join(o.reportsDir, segmentDirName(segment)) : o.reportsDir, exitCode, startedMs });
     if (exitCode === 99) console.error(`load: ${name}: k6 exit 99, thresholds crossed (see the table above and ${summaryExport})`);
     else if (exitCode !== 0) console.error(`load: ${name}: k6 exited with ${exitCode}`);
     return exitCode;
   } finally {
-    await mock?.close();
+    // Whatever failed, a mock that started is stopped.
+    await (await starting?.catch(() => undefined))?.close();
   }
 }
 
@@ -382,6 +463,9 @@ async function main(): Promise<number> {
     .option('--execution-segment <segment>', "k6's --execution-segment, e.g. 0:1/3 (probes take that share of the operations)")
     .option('--execution-segment-sequence <seq>', "k6's --execution-segment-sequence, e.g. 0,1/3,2/3,1")
     .option('--max-duration <d>', 'stop k6 after this long (exit 105)', '30m')
+    .option('--probe-wait-ms <n>', 'probe-reset: longest wait for a bucket to reopen (default 3 windows, at least 5 s)')
+    .option('--probe-max-ms <n>', 'probe-reset: longest fingerprint of one operation (default 25 windows)')
+    .option('--manifest <file>', 'verify-pacing: the probe-reset manifest with the pacings (default <reports-dir>/limits.json)')
     .option('--bundle-dir <dir>', 'bundle directory (default LOAD_BUNDLE_DIR, else dist/load)')
     .option('--skip-build', 'use the bundles already in the bundle directory', false)
     .option('--openapi <file>', 'embedded mock: answer with bodies from this OpenAPI document (default: OPENAPI)', process.env.OPENAPI)

@@ -1,9 +1,11 @@
 /**
- * `npm run mock -- --port 4010 [--window-ms 60000] [--seed 1] [--control] [--drift a,b] [--reset-unit seconds] [--openapi <file>]`
+ * `npm run mock -- --port 4010 [--window-ms 60000] [--seed 1] [--control] [--drift a,b] [--reset-unit seconds] [--openapi <file>]
+ *   [--limiter fixed|sliding-log|sliding-counter|token-bucket|leaky-bucket|<op>=<algorithm>,...] [--count-refused] [--headers x-ratelimit|ietf|none]`
  * Runs the embedded mock on 127.0.0.1 until interrupted.
  */
 import { Command, InvalidArgumentError } from 'commander';
 import { DEFAULT_APPS, startMock, type MockOptions, DRIFT_MODES } from '../mock';
+import { HEADER_FAMILIES, LIMITER_ALGORITHMS, parseLimiterSpec, type HeaderFamily } from '../mock/limiter-algorithms';
 import { DEFAULT_WINDOW_MS, parseVendorOperations } from '../catalogue';
 
 const int = (name: string) => (v: string) => {
@@ -29,6 +31,12 @@ const program = new Command()
   .option('--limits <json>', 'per-operation limit overrides as JSON, e.g. {"orders.create":5}')
   .option('--vendor-operations <list>', 'vendor operations, e.g. "GET /orders/search, GET /orders/{orderNumber}"')
   .option('--openapi <file>', 'generate response bodies from an OpenAPI document')
+  .option(
+    '--limiter <spec>',
+    `rate-limit algorithm (${LIMITER_ALGORITHMS.join(', ')}), per operation too: "token-bucket,orders.create=sliding-log"`,
+  )
+  .option('--count-refused', 'a refused call consumes quota too', false)
+  .option('--headers <family>', `rate-limit headers: ${HEADER_FAMILIES.join(', ')}`, 'x-ratelimit')
   .option('--log', 'log every request', false)
   .parse();
 
@@ -43,6 +51,9 @@ const o = program.opts<{
   limits?: string;
   vendorOperations?: string;
   openapi?: string;
+  limiter?: string;
+  countRefused: boolean;
+  headers: string;
   log: boolean;
 }>();
 
@@ -65,6 +76,10 @@ async function main(): Promise<void> {
     tokenGet: o.tokenGet,
     logger: o.log,
   };
+  if (!(HEADER_FAMILIES as readonly string[]).includes(o.headers))
+    throw new Error(`--headers must be one of ${HEADER_FAMILIES.join(', ')}, received "${o.headers}"`);
+  opts.headers = o.headers as HeaderFamily;
+  if (o.limiter || o.countRefused) opts.algorithms = { ...(o.limiter ? parseLimiterSpec(o.limiter) : {}), countRefused: o.countRefused };
   if (o.limits) {
     try {
       opts.limits = JSON.parse(o.limits) as Record<string, number>;
@@ -90,6 +105,8 @@ async function main(): Promise<void> {
   console.log('  demo apps (public test credentials of the mock):');
   for (const a of DEFAULT_APPS) console.log(`    ${a.family.padEnd(8)} client_id=${a.clientId}  client_secret=${a.clientSecret}`);
   if (opts.drift?.length) console.log(`  drift modes: ${opts.drift.join(', ')}`);
+  if (o.limiter || o.countRefused || o.headers !== 'x-ratelimit')
+    console.log(`  rate limiter: ${o.limiter ?? 'fixed'}${o.countRefused ? ', refused calls count' : ''}, headers ${o.headers}`);
   if (o.control) console.log(`  control API: ${mock.url}/__mock (reset, clock, limits, drift, webhooks, config)`);
   const stop = async () => {
     await mock.close();

@@ -2,22 +2,45 @@
  * The harness's own tests (`npm test`): unit tests, the mock, the contract suite end to end,
  * the detection matrix, the load scripts in the k6 test double, the report page in Chromium.
  * The certification suite itself is configured in ../playwright.config.ts.
+ *
+ * Hermetic: the load scripts are bundled once per run (global-setup.ts) into the run's temporary
+ * folder, every test writes under its own output directory there (testInfo.outputPath), and only the
+ * run's reports (gitignored reports/harness-tests/) land in the working tree.
+ *
+ * The detection matrix runs in the background from the start (project `matrix-start`) while the other
+ * tests run; its per-mode tests come last (project `detection-matrix`) and judge what it found.
  */
 import { defineConfig } from '@playwright/test';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { OUTPUT_DIR } from './run-dir';
 
 const CI = !!process.env.CI;
+/** The run's reports (Playwright JSON read by scripts/test-summary.ts, JUnit, detection matrix): gitignored. */
+const REPORTS = fileURLToPath(new URL('../reports/harness-tests/', import.meta.url));
+const MATRIX_TESTS = 'contracts/detection-matrix.spec.ts';
 
 export default defineConfig({
   testDir: '.',
-  testMatch: '**/*.spec.ts',
   forbidOnly: CI,
   fullyParallel: true,
   workers: 2,
   timeout: 120_000,
+  globalSetup: './global-setup.ts',
   reporter: [
     [CI ? 'line' : 'list'],
-    ['json', { outputFile: '../reports/harness-tests/results.json' }],
-    ['junit', { outputFile: '../reports/harness-tests/junit.xml' }],
+    ['json', { outputFile: join(REPORTS, 'results.json') }],
+    ['junit', { outputFile: join(REPORTS, 'junit.xml') }],
+    ['./contracts/matrix-table-reporter.ts', { outputDir: REPORTS }],
   ],
-  outputDir: '../reports/harness-tests/artifacts',
+  outputDir: OUTPUT_DIR,
+  // Output of passing tests is removed; a failing test's files stay in the run folder for inspection.
+  preserveOutput: 'failures-only',
+  projects: [
+    { name: 'matrix-start', testMatch: 'contracts/matrix.setup.ts', teardown: 'matrix-stop' },
+    { name: 'matrix-stop', testMatch: 'contracts/matrix.teardown.ts' },
+    { name: 'harness', testMatch: '**/*.spec.ts', testIgnore: MATRIX_TESTS },
+    // A dependent project runs in a later phase, after `harness` too: by then the matrix has had its time.
+    { name: 'detection-matrix', testMatch: MATRIX_TESTS, dependencies: ['matrix-start'] },
+  ],
 });

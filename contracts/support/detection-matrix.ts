@@ -143,3 +143,8 @@ export const DETECTIONS: Readonly<Record<string, Detection>> = {
     finding: { id: 'token.lifetime', observed: 'beyond-24h', evidence: /expires_in=315360000/ },
   },
 };
+
+/** Must this check fail in this drift mode (its failure is what catches the drift)? */
+export function mustFailIn(mode: string, title: string): boolean {
+  return !!mode && !!DETECTIONS[mode]?.mustFail?.test(title);
+}

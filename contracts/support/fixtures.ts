@@ -39,6 +39,7 @@ import { RUN_DIR_ENV, SharedRequestBudget } from './run-budget';
 import { CheckSkipped, currentCheck } from './checks';
 import { ID_SOURCE_ANNOTATION, IdResolver, describeId, type ResolvedId } from './ids';
 import { recordFinding } from './findings';
+import { mustFailIn } from './detection-matrix';
 
 export { expect };
 
@@ -257,6 +258,22 @@ export function tokenTransport(api: ApiClient, baseUrl: string): TokenTransport 
   };
 }
 
+/** Keeps the IM-CorrelationID of the last three requests of the running check, for its evidence in the summary. */
+function keepCorrelationId(res: ApiResponse): void {
+  let info: TestInfo;
+  try {
+    info = base.info();
+  } catch {
+    return; // outside a test (fixture set-up)
+  }
+  const kept = info.annotations.filter((a) => a.type === 'correlation-id');
+  if (kept.length >= 3) info.annotations.splice(info.annotations.indexOf(kept[0] as (typeof kept)[number]), 1);
+  info.annotations.push({
+    type: 'correlation-id',
+    description: `${res.method} ${res.url} → ${res.status}: IM-CorrelationID ${res.correlationId}`,
+  });
+}
+
 /** Marks the running test (or grouped check) as blocked by the environment (not a contract failure) and stops it. */
 export function blocked(info: TestInfo, reason: string): never {
   if (currentCheck()) throw new CheckSkipped('blocked', reason);
@@ -315,8 +332,18 @@ interface WorkerFixtures {
   openapi: OpenApiContract | undefined;
 }
 
-export const test = base.extend<object, WorkerFixtures>({
+export const test = base.extend<{ driftExpectation: void }, WorkerFixtures>({
   mockDrift: [process.env.MOCK_DRIFT ?? '', { option: true, scope: 'worker' }],
+
+  // Detection matrix runs only (DRIFT_MATRIX=1): a check that must catch the mode's drift is expected to
+  // fail, so its failure is recorded with its text but does not cost a worker restart.
+  driftExpectation: [
+    async ({ mockDrift }, use, testInfo) => {
+      if (process.env.DRIFT_MATRIX === '1' && mustFailIn(mockDrift, testInfo.title)) testInfo.fail();
+      await use();
+    },
+    { auto: true },
+  ],
 
   target: [
     async ({ mockDrift }, use) => {
@@ -389,6 +416,7 @@ export const test = base.extend<object, WorkerFixtures>({
         maxBodyBytes: cfg.maxBodyBytes,
         extraHeaders: cfg.extraHeaders,
         imHeaders: cfg.imHeaders,
+        onExchange: keepCorrelationId,
       });
       const tokens = new TokenClient({
         baseUrl: target.baseUrl,

@@ -114,7 +114,7 @@ function idLine(ids: readonly ResolvedId[]): string {
 }
 
 /** Folds one check's verdict (and what the test observed) into its operation's row. */
-function addCheck(row: OperationResult, unit: Unit, observed: string[]): void {
+function addCheck(row: OperationResult, unit: Unit, observed: string[], correlationIds: string[]): void {
   const check = unit.check as string;
   const prev = row.checks[check];
   row.checks[check] = prev === 'failed' || unit.status === 'failed' ? 'failed' : prev === 'passed' ? 'passed' : unit.status;
@@ -129,7 +129,11 @@ function addCheck(row: OperationResult, unit: Unit, observed: string[]): void {
       /* ignored */
     }
   }
-  if (unit.status === 'failed') row.evidence = redact(unit.error ?? '').slice(0, 1500);
+  if (unit.status === 'failed') {
+    // The correlation ids of the check's last requests, to quote to the distributor's support.
+    const last = correlationIds.length ? `\nLast requests: ${correlationIds.join('; ')}` : '';
+    row.evidence = redact(`${(unit.error ?? '').slice(0, 1500)}${last}`).slice(0, 2000);
+  }
   const vals = Object.values(row.checks);
   row.status = vals.includes('failed')
     ? 'failed'
@@ -211,7 +215,7 @@ export default class SummaryReporter implements Reporter {
             status: 'passed' as CheckStatus,
             checks: {},
           };
-          addCheck(row, unit, ann(test, 'observed'));
+          addCheck(row, unit, ann(test, 'observed'), ann(test, 'correlation-id'));
           rows.set(key, row);
         }
       }

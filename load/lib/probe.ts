@@ -1,6 +1,7 @@
 /**
  * Decisions of the limit and reset probes: pure TypeScript, no k6 imports, unit-tested in Node.
  */
+import { canonicalHeader } from '../../clients/header-names';
 
 export interface Sample {
   /** Epoch ms when the response arrived. */
@@ -75,14 +76,7 @@ export function nextPollAt(nowMs: number, advertisedMs: number | null, plan: Pol
   return Math.max(nowMs + plan.fineMs, Math.min(fineFrom, nowMs + plan.coarseMs));
 }
 
-/** Go's CanonicalMIMEHeaderKey: the header names k6 gives scripts (x-ratelimit-limit → X-Ratelimit-Limit). */
-export function canonicalHeader(name: string): string {
-  return name
-    .toLowerCase()
-    .split('-')
-    .map((p) => (p ? (p[0] as string).toUpperCase() + p.slice(1) : p))
-    .join('-');
-}
+export { canonicalHeader };
 
 /** Reads a header whatever its case (k6 canonicalises, other runtimes may not). */
 export function header(headers: Record<string, string>, name: string): string | undefined {

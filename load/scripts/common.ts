@@ -9,6 +9,7 @@ import { buildTokenRequest, parseTokenResponse } from '../../clients/token-core'
 import type { Family, EnvironmentName } from '../../catalogue';
 import { IM_HEADERS } from '../../catalogue/rules';
 import { header, intHeader, type Sample } from '../lib/probe';
+import type { PacingPlan } from '../lib/pacer';
 import { segmentDirName, shareOf } from './segment';
 
 /** A fresh UUID-shaped correlation id per request (k6 has no crypto.randomUUID on every version). */
@@ -41,6 +42,12 @@ export interface Plan {
   /** Most requests the whole run may send. */
   budget: number;
   operations: PlannedOperation[];
+  /** probe-reset: longest wait for a bucket to reopen, ms. Default 3 windows (at least 5 s). */
+  probeWaitMs?: number;
+  /** probe-reset: longest fingerprint of one operation, ms. Default 25 windows. */
+  probeMaxMs?: number;
+  /** verify-pacing: the pacing of each operation, from a probe-reset manifest. */
+  pacing?: Record<string, PacingPlan>;
   /** Capacity runs: share of the limit and duration. */
   fraction?: number;
   duration?: string;

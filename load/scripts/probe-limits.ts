@@ -10,7 +10,7 @@ export const options = {
 };
 
 export function setup(): ProbeResult {
-  return runProbe(runnerPlan(), false);
+  return runProbe(runnerPlan());
 }
 
 export default function (): void {

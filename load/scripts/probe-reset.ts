@@ -1,11 +1,26 @@
-/** probe-reset: exhausts every selected bucket, then finds when each refills versus its advertised reset. */
+/**
+ * probe-reset: identifies every selected operation's limiter (fixed window, sliding window, token
+ * bucket) with the fingerprint experiments, and measures its burst, sustained rate, window and a
+ * pacing that never draws a 429. An operation without a result fails the `probe_unresolved`
+ * threshold, so k6 exits non-zero.
+ */
+import { Counter } from 'k6/metrics';
 import { runnerPlan } from './common';
-import { runProbe, probeSummary, type ProbeResult } from './probe';
+import { manifestOf, probeSummary, runFingerprint, unresolved, type ProbeResult } from './probe';
 
-export const options = { vus: 1, iterations: 1, setupTimeout: __ENV.SETUP_TIMEOUT ?? '10m' };
+const probeUnresolved = new Counter('probe_unresolved');
+
+export const options = {
+  vus: 1,
+  iterations: 1,
+  setupTimeout: __ENV.SETUP_TIMEOUT ?? '30m',
+  thresholds: { probe_unresolved: ['count==0'] },
+};
 
 export function setup(): ProbeResult {
-  return runProbe(runnerPlan(), true);
+  const r = runFingerprint(runnerPlan());
+  probeUnresolved.add(unresolved(manifestOf(r)).length);
+  return r;
 }
 
 export default function (): void {

@@ -3,8 +3,11 @@
  * (one batch per round, one request per unfinished operation), then optionally polled until it refills.
  */
 import http from 'k6/http';
+import type { RefinedResponse, ResponseType } from 'k6/http';
 import { sleep } from 'k6';
-import { analyseLimit, advertisedResetMs, detectResetUnit, nextPollAt, probeCap, type Sample } from '../lib/probe';
+import { analyseLimit, advertisedResetMs, detectResetUnit, probeCap, type Sample } from '../lib/probe';
+import { Fingerprinter, type FingerprintConfig, type RateLimitFingerprint, type TimelinePoint } from '../lib/fingerprint';
+import { readRateLimitHeaders } from '../lib/rate-limit-headers';
 import type { LimitsManifestEntry } from '../../catalogue';
 import { fetchTokens, requestOf, sampleOf, stamp, type Plan, type PlannedOperation } from './common';
 
@@ -16,6 +19,8 @@ export interface OperationProbe {
   advertisedResetMs: number | null;
   observedRefillMs: number | null;
   polls: number;
+  /** probe-reset: the fingerprint of the limiter. */
+  result?: RateLimitFingerprint & { timeline: TimelinePoint[] };
 }
 
 export interface ProbeResult {
@@ -31,7 +36,7 @@ function sleepUntil(ms: number): void {
   if (wait > 0) sleep(wait / 1000);
 }
 
-export function runProbe(p: Plan, withReset: boolean): ProbeResult {
+export function runProbe(p: Plan): ProbeResult {
   const started = Date.now();
   const tokens = fetchTokens(p);
   let requests = 0;
@@ -44,7 +49,7 @@ export function runProbe(p: Plan, withReset: boolean): ProbeResult {
     polls: 0,
   }));
   const done = new Set<string>();
-  // Phase 1: exhaust every bucket, at most L+2 requests each.
+  // Exhaust every bucket, at most L+2 requests each.
   for (let round = 0; done.size < probes.length && requests < p.budget; round++) {
     const active = probes.filter((pr) => !done.has(pr.op.id));
     const responses = http.batch(active.map((pr) => requestOf(p, pr.op, tokens)) as never);
@@ -62,38 +67,88 @@ export function runProbe(p: Plan, withReset: boolean): ProbeResult {
       }
     });
   }
-  if (withReset) {
-    // Phase 2: poll each exhausted bucket, coarsely far from its advertised reset and finely near it.
-    const waiting = probes.filter((pr) => pr.samples[pr.samples.length - 1]?.status === 429);
-    const nextAt = new Map(waiting.map((pr) => [pr.op.id, nextPollAt(Date.now(), pr.advertisedResetMs)]));
-    const deadline = Date.now() + p.windowMs * 3 + 5000;
-    while (nextAt.size && Date.now() < deadline && requests < p.budget) {
-      const soonest = Math.min(...nextAt.values());
-      sleepUntil(soonest);
-      const due = waiting.filter((pr) => nextAt.has(pr.op.id) && (nextAt.get(pr.op.id) as number) <= Date.now() + 1);
-      if (!due.length) continue;
-      const responses = http.batch(due.map((pr) => requestOf(p, pr.op, tokens)) as never);
-      requests += due.length;
-      due.forEach((pr, i) => {
-        const s = sampleOf((responses as never[])[i] as never);
-        pr.samples.push(s);
-        pr.polls += 1;
-        if (s.status !== 429) {
-          pr.observedRefillMs = s.tMs;
-          nextAt.delete(pr.op.id);
-        } else nextAt.set(pr.op.id, nextPollAt(Date.now(), pr.advertisedResetMs));
-      });
+  const { operations: _ops, ...meta } = p;
+  return { plan: meta, probes, durationMs: Date.now() - started, requests };
+}
+
+/** Caps of one operation's fingerprint: its share of the run budget, and times from the window. */
+export function fingerprintConfig(p: Plan, op: PlannedOperation): FingerprintConfig {
+  return {
+    burstCap: op.catalogueLimit + 2,
+    maxRequests: Math.max(4 * op.catalogueLimit + 20, Math.floor(p.budget / p.operations.length)),
+    maxWaitMs: p.probeWaitMs ?? Math.max(3 * p.windowMs, 5000),
+    maxDurationMs: p.probeMaxMs ?? 25 * p.windowMs,
+  };
+}
+
+/**
+ * probe-reset: the fingerprint experiments on every operation at once. Each round sends one call
+ * to every operation whose next call is due (one batch), then sleeps until the next one is due.
+ */
+/** Rounds of warm-up calls before the fingerprint (one call per operation each). */
+const WARMUP_ROUNDS = 4;
+
+export function runFingerprint(p: Plan): ProbeResult {
+  const started = Date.now();
+  const tokens = fetchTokens(p);
+  let requests = 0;
+  const probes: OperationProbe[] = p.operations.map((op) => ({
+    op,
+    samples: [],
+    startedMs: 0,
+    advertisedResetMs: null,
+    observedRefillMs: null,
+    polls: 0,
+  }));
+  // Warm the connections and the code paths on a path no limiter counts per operation, so the
+  // exhaustion is not slowed by the first calls (a slow exhaustion spreads a sliding log's slots).
+  for (let i = 0; i < WARMUP_ROUNDS; i++)
+    http.batch(probes.map(() => ['GET', `${p.baseUrl}/`, null, { tags: { operation: 'warmup' } }]) as never);
+  // Kept out of the probes: setup data must be plain JSON.
+  const fps = probes.map((pr) => new Fingerprinter(fingerprintConfig(p, pr.op)));
+  const fpOf = (pr: OperationProbe): Fingerprinter => fps[probes.indexOf(pr)] as Fingerprinter;
+  for (;;) {
+    const pending = probes.filter((pr) => !fpOf(pr).done);
+    if (!pending.length) break;
+    if (requests >= p.budget) {
+      for (const pr of pending) fpOf(pr).abandon(`the run's budget of ${p.budget} requests is spent`);
+      break;
     }
+    sleepUntil(Math.min(...pending.map((pr) => fpOf(pr).nextAt() as number)));
+    const now = Date.now();
+    const due = pending.filter((pr) => (fpOf(pr).nextAt() as number) <= now + 1);
+    const responses = http.batch(due.map((pr) => requestOf(p, pr.op, tokens)) as never) as unknown as RefinedResponse<
+      ResponseType | undefined
+    >[];
+    requests += due.length;
+    due.forEach((pr, i) => {
+      const res = responses[i] as RefinedResponse<ResponseType | undefined>;
+      const s = sampleOf(res);
+      if (pr.samples.length === 0) pr.startedMs = s.tMs;
+      pr.samples.push(s);
+      fpOf(pr).record({ tMs: s.tMs, status: s.status, hints: readRateLimitHeaders(res.headers as Record<string, string>, s.tMs) });
+    });
+  }
+  for (const pr of probes) {
+    const fp = fpOf(pr).result();
+    pr.result = fp;
+    const first429 = pr.samples.find((s) => s.status === 429);
+    pr.advertisedResetMs = first429 ? advertisedResetMs(first429.reset, first429.tMs) : null;
+    // The first window ends one window after the first call (the refine measured it).
+    pr.observedRefillMs = fp.windowMs !== null && fp.algorithm !== 'token-bucket' ? pr.startedMs + fp.windowMs : null;
+    pr.polls = fp.requestsSpent;
   }
   const { operations: _ops, ...meta } = p;
   return { plan: meta, probes, durationMs: Date.now() - started, requests };
 }
 
-export function manifestOf(r: ProbeResult): LimitsManifestEntry[] {
+export type FingerprintManifestEntry = LimitsManifestEntry & Partial<RateLimitFingerprint>;
+
+export function manifestOf(r: ProbeResult): FingerprintManifestEntry[] {
   return r.probes.map((pr) => {
     const a = analyseLimit(pr.samples);
     const unit = detectResetUnit(pr.samples.find((s) => s.status === 429)?.reset ?? pr.samples[0]?.reset ?? null);
-    return {
+    const base: LimitsManifestEntry = {
       id: pr.op.id,
       method: pr.op.method,
       path: pr.op.pathTemplate,
@@ -106,16 +161,29 @@ export function manifestOf(r: ProbeResult): LimitsManifestEntry[] {
       resetErrorMs: pr.observedRefillMs !== null && pr.advertisedResetMs !== null ? pr.observedRefillMs - pr.advertisedResetMs : null,
       requestsSpent: a.requestsSpent,
     };
+    if (!pr.result) return base;
+    const { timeline: _t, ...fp } = pr.result;
+    return { ...base, ...fp, resetUnit: fp.resetUnit === 'unknown' ? unit : fp.resetUnit };
   });
 }
 
-function table(entries: LimitsManifestEntry[]): string {
-  const head = `${'operation'.padEnd(30)}${'advertised'.padStart(11)}${'observed'.padStart(10)}${'step1'.padStart(7)}${'window ms'.padStart(11)}${'reset err'.padStart(11)}${'requests'.padStart(10)}`;
+/** Operations the probe could not fingerprint (a verdict, or no algorithm named). */
+export function unresolved(entries: FingerprintManifestEntry[]): FingerprintManifestEntry[] {
+  return entries.filter((e) => e.algorithm !== undefined && (e.verdict !== null || e.algorithm === 'unknown'));
+}
+
+function table(entries: FingerprintManifestEntry[]): string {
+  const withFp = entries.some((e) => e.algorithm !== undefined);
+  const head = `${'operation'.padEnd(30)}${'advertised'.padStart(11)}${'observed'.padStart(10)}${'step1'.padStart(7)}${'window ms'.padStart(11)}${'reset err'.padStart(11)}${'requests'.padStart(10)}${withFp ? `  ${'algorithm'.padEnd(15)}${'burst'.padStart(6)}${'per s'.padStart(9)}  refused count` : ''}`;
   const rows = entries.map(
     (e) =>
-      `${e.id.padEnd(30)}${String(e.advertisedLimit ?? '-').padStart(11)}${String(e.observedLimit ?? '-').padStart(10)}${String(e.remainingStep).padStart(7)}${String(e.windowMs ?? '-').padStart(11)}${String(e.resetErrorMs ?? '-').padStart(11)}${String(e.requestsSpent).padStart(10)}`,
+      `${e.id.padEnd(30)}${String(e.advertisedLimit ?? '-').padStart(11)}${String(e.observedLimit ?? '-').padStart(10)}${String(e.remainingStep).padStart(7)}${String(e.windowMs ?? '-').padStart(11)}${String(e.resetErrorMs ?? '-').padStart(11)}${String(e.requestsSpent).padStart(10)}${withFp ? `  ${String(e.algorithm).padEnd(15)}${String(e.burst ?? '-').padStart(6)}${String(e.sustainedPerSecond ?? '-').padStart(9)}  ${String(e.refusedCallsCount ?? '-')}` : ''}`,
   );
-  return [head, ...rows].join('\n');
+  const notes = entries.flatMap((e) => [
+    ...(e.pacing ? [`  ${e.id}: pace ${e.pacing.schedule}`] : []),
+    ...(e.verdict ? [`  ${e.id}: NO RESULT: ${e.verdict}`] : []),
+  ]);
+  return [head, ...rows, ...notes].join('\n');
 }
 
 /** handleSummary of both probes: the manifest, the timeline, the raw summary and a table. */
@@ -132,6 +200,7 @@ export function probeSummary(script: string, data: { setup_data?: ProbeResult } 
       advertisedResetMs: pr.advertisedResetMs,
       observedRefillMs: pr.observedRefillMs,
       samples: pr.samples.map((s) => ({ ...s, tMs: s.tMs - pr.startedMs })),
+      ...(pr.result ? { algorithm: pr.result.algorithm, points: pr.result.timeline } : {}),
     })),
   };
   const { setup_data: _drop, ...metrics } = data;

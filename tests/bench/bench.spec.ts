@@ -1,12 +1,15 @@
 import { test, expect } from '@playwright/test';
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Spread } from '../../scripts/bench';
 
-test('should run the quick benchmark, print the table and write reports/bench.json (figures are not gated)', () => {
-  test.setTimeout(240_000);
-  const r = spawnSync(process.execPath, ['node_modules/tsx/dist/cli.mjs', 'scripts/bench.ts', '--quick', '--json'], {
+test('should run the smallest benchmark, print every figure and write bench.json with median and range (figures are not gated)', () => {
+  test.setTimeout(180_000);
+  const out = test.info().outputPath();
+  const r = spawnSync(process.execPath, ['node_modules/tsx/dist/cli.mjs', 'scripts/bench.ts', '--smoke', '--json', '--out', out], {
     encoding: 'utf8',
-    timeout: 230_000,
+    timeout: 170_000,
   });
   expect(r.status, r.stderr.slice(-2000)).toBe(0);
   for (const row of [
@@ -17,15 +20,21 @@ test('should run the quick benchmark, print the table and write reports/bench.js
     'certify wall time',
     'probe all operations',
     'bundle all load scripts',
+    'import a 1 MB OpenAPI document',
   ]) {
     expect(r.stdout).toContain(row);
   }
-  const b = JSON.parse(readFileSync('reports/bench.json', 'utf8')) as Record<string, unknown>;
-  // toBeGreaterThan fails for NaN, null and strings alike (typeof 'number' would accept NaN).
-  expect(b.throughputRatio as number).toBeGreaterThan(0);
-  expect(b.cpuPerRequestRatio as number).toBeGreaterThan(0);
+  expect(r.stdout).toMatch(/throughput ratio mock\/bare\s+\d+\.\d\d \(\d+\.\d\d–\d+\.\d\d, 2 rounds\)/);
+  const b = JSON.parse(readFileSync(join(out, 'bench.json'), 'utf8')) as Record<string, Spread>;
+  for (const ratio of [b.throughputRatio, b.cpuPerRequestRatio]) {
+    expect(ratio?.values).toHaveLength(2);
+    const { median, min, max } = ratio as Spread;
+    expect(min).toBeGreaterThan(0);
+    expect(min).toBeLessThanOrEqual(median);
+    expect(median).toBeLessThanOrEqual(max);
+  }
   test.info().annotations.push({
     type: 'bench',
-    description: `throughput ratio ${(b.throughputRatio as number).toFixed(2)}, CPU ratio ${(b.cpuPerRequestRatio as number).toFixed(2)}`,
+    description: `throughput ratio ${b.throughputRatio?.median.toFixed(2)}, CPU ratio ${b.cpuPerRequestRatio?.median.toFixed(2)} (smoke)`,
   });
 });

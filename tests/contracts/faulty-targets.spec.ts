@@ -5,7 +5,6 @@
 import { test, expect, request } from '@playwright/test';
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startFaultyTarget, type FaultKind } from '../../mock';
 import { ApiClient, RequestBudget, TargetFailure, assertUsable, type FailureKind } from '../../clients/http';
@@ -61,7 +60,7 @@ test.describe('faulty targets', () => {
   test('should end a certification run against a dead target with failures and a summary, not a hang', async () => {
     test.setTimeout(120_000);
     const target = await startFaultyTarget('never-answers');
-    const out = mkdtempSync(join(tmpdir(), 'certify-faulty-'));
+    const out = mkdtempSync(test.info().outputPath('certify-faulty-'));
     try {
       const started = Date.now();
       const r = spawnSync(process.execPath, ['node_modules/tsx/dist/cli.mjs', 'scripts/certify.ts', '-g', '@tokens'], {

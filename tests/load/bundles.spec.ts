@@ -6,11 +6,11 @@ import { buildLoadScripts, LOAD_SCRIPTS } from '../../scripts/load-build';
 import { findK6 } from '../../scripts/load';
 
 test.describe('load bundles', () => {
-  test('should bundle every script quickly into ES2017 modules that import only k6 modules', async () => {
+  test('should bundle every script into ES2017 modules that import only k6 modules', async () => {
+    // Bundle time is a benchmark figure (npm run bench), not a test: here only what the bundles contain.
     const { files, ms } = await buildLoadScripts(test.info().outputPath('bundles'));
     expect(files.map((f) => f.replace(/^.*\//, '').replace(/\.js$/, '')).sort()).toEqual([...LOAD_SCRIPTS].sort());
     test.info().annotations.push({ type: 'bundle-time', description: `${ms.toFixed(0)} ms` });
-    expect(ms, 'bundling all scripts takes at most 1 s').toBeLessThan(1000);
     for (const f of files) {
       const code = readFileSync(f, 'utf8');
       // Throws on ?., ??, object spread and any other syntax newer than ES2017.

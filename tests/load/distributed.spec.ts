@@ -11,7 +11,7 @@ import { DEFAULT_APPS } from '../../mock/app';
 import { spawnMock } from '../../mock/process';
 import { randomLimits } from '../../scripts/load';
 import { mergeManifests } from '../../scripts/load-merge';
-import { inSegment, parseSegment, shareOf } from '../../load/scripts/segment';
+import { inSegment, parseSegment, segmentDirName, shareOf } from '../../load/scripts/segment';
 import { load } from './run';
 import { readFileSync } from 'node:fs';
 
@@ -69,7 +69,10 @@ test.describe('distributed probes', () => {
           ),
         ),
       );
-      for (const run of runs) expect(run.code, run.stderr + run.stdout).toBe(0);
+      runs.forEach((run, i) => {
+        expect(run.code, run.stderr + run.stdout).toBe(0);
+        expect(run.stdout).toContain(`load: manifest ${join(reports, segmentDirName(SEGMENTS[i] as string), 'limits.json')}`);
+      });
     } finally {
       await mock.close();
     }

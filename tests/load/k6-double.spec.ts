@@ -7,15 +7,15 @@ import { test, expect } from '@playwright/test';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { k6 } from './run';
 
-/** A plain k6 script (no bundling needed): counts iterations of an arrival-rate scenario. */
+/** A plain k6 script (no bundling needed): counts iterations of arrival-rate scenarios (maxVUs high: a loaded CI machine must not drop any). */
 const SCRIPT = `
 import { Counter } from 'k6/metrics';
 import exec from 'k6/execution';
 const hits = new Counter('hits');
 export const options = {
   scenarios: {
-    steady: { executor: 'constant-arrival-rate', rate: __ENV.RATE ? Number(__ENV.RATE) : 20, timeUnit: '1s', duration: '1s', preAllocatedVUs: 1, maxVUs: 2, exec: 'hit', tags: { kind: 'steady' } },
-    ramp: { executor: 'ramping-arrival-rate', startRate: 0, timeUnit: '1s', stages: [{ duration: '1s', target: 20 }], preAllocatedVUs: 1, maxVUs: 2, exec: 'hit', tags: { kind: 'ramp' } },
+    steady: { executor: 'constant-arrival-rate', rate: __ENV.RATE ? Number(__ENV.RATE) : 20, timeUnit: '1s', duration: '1s', preAllocatedVUs: 1, maxVUs: 50, exec: 'hit', tags: { kind: 'steady' } },
+    ramp: { executor: 'ramping-arrival-rate', startRate: 0, timeUnit: '1s', stages: [{ duration: '1s', target: 20 }], preAllocatedVUs: 1, maxVUs: 50, exec: 'hit', tags: { kind: 'ramp' } },
   },
   thresholds: { 'hits{kind:steady}': [__ENV.STEADY_THRESHOLD || 'count>=1'], 'hits{kind:ramp}': ['count>=1'] },
 };
@@ -60,15 +60,17 @@ test.describe('the k6 test double command line', () => {
   test('should exit 99 when a threshold is crossed, 107 on a script exception and 255 on an unknown flag', async () => {
     const f = test.info().outputPath('script.js');
     writeFileSync(f, SCRIPT);
-    const crossed = await k6(['run', '-e', 'STEADY_THRESHOLD=count>1000', f]);
-    expect(crossed.code).toBe(99);
-    expect(crossed.stderr).toMatch(/hits\{kind:steady\}.*count>1000/);
     const broken = test.info().outputPath('broken.js');
     writeFileSync(broken, `export function setup() { throw new Error('no token'); }\nexport default function () {}\n`);
-    const exception = await k6(['run', broken]);
+    const [crossed, exception, flag] = await Promise.all([
+      k6(['run', '-e', 'STEADY_THRESHOLD=count>1000', f]),
+      k6(['run', broken]),
+      k6(['run', '--no-such-flag', f]),
+    ]);
+    expect(crossed.code).toBe(99);
+    expect(crossed.stderr).toMatch(/hits\{kind:steady\}.*count>1000/);
     expect(exception.code).toBe(107);
     expect(exception.stderr).toMatch(/setup failed: no token/);
-    const flag = await k6(['run', '--no-such-flag', f]);
     expect(flag.code).toBe(255);
     expect(flag.stderr).toMatch(/unknown flag: --no-such-flag/);
   });
@@ -81,5 +83,24 @@ test.describe('the k6 test double command line', () => {
     const out = JSON.parse(r.stdout) as { segment: string; steady: { values: { count: number } } };
     expect(out.segment).toBe('1/3:2/3');
     expect(out.steady.values.count).toBe(10);
+  });
+
+  test('should drop iterations when more than maxVUs are overdue, as k6 does when it runs out of VUs', async () => {
+    const f = test.info().outputPath('slow.js');
+    writeFileSync(
+      f,
+      `import { sleep } from 'k6';
+export const options = { scenarios: { slow: { executor: 'constant-arrival-rate', rate: 50, timeUnit: '1s', duration: '1s', preAllocatedVUs: 1, maxVUs: 1 } } };
+export default function () { sleep(0.1); }
+export function handleSummary(d) { return { stdout: JSON.stringify({ done: d.metrics.iterations.values.count, dropped: d.metrics.dropped_iterations.values.count }) }; }
+`,
+    );
+    const r = await k6(['run', f]);
+    expect(r.code, r.stderr).toBe(0);
+    const { done, dropped } = JSON.parse(r.stdout) as { done: number; dropped: number };
+    expect(done + dropped).toBe(50);
+    // One VU of 100 ms iterations completes about 10 of the 50 in a second.
+    expect(done).toBeLessThan(20);
+    expect(dropped).toBeGreaterThan(30);
   });
 });

@@ -21,15 +21,6 @@ test.describe('npm run load with k6 as K6_BIN', () => {
     for (const e of m.operations) expect(e.observedLimit).toBeGreaterThanOrEqual(3);
   });
 
-  test('should end probe-reset with a short window with the manifest and a measured window', async () => {
-    const dir = test.info().outputPath();
-    const r = await load(dir, ['probe-reset', '--window-ms', '1000', '--random-limits', '5', '--ops', 'catalog.search,orders.search']);
-    expect(r.code, r.stderr + r.stdout).toBe(0);
-    expect(r.stdout.trim().split('\n').pop()).toMatch(/^load: manifest /);
-    const m = JSON.parse(readFileSync(join(dir, 'reports', 'limits.json'), 'utf8')) as { operations: { windowMs: number | null }[] };
-    for (const e of m.operations) expect(e.windowMs).not.toBeNull();
-  });
-
   test('should pass smoke on the default target and write a JUnit report of its thresholds', async () => {
     const dir = test.info().outputPath();
     const r = await load(dir, ['smoke']);
@@ -41,22 +32,31 @@ test.describe('npm run load with k6 as K6_BIN', () => {
 
   test('should print the capacity table per operation, write the result and exit 0 under the limits', async () => {
     const dir = test.info().outputPath();
-    const r = await load(dir, ['capacity', '--window-ms', '1000', '--random-limits', '7', '--duration', '2s', '--ops', READ_ONLY]);
+    // Every operation of the default plan, short: the plan must not make its own operations fail (a cancel and a modify of one order).
+    const r = await load(dir, ['capacity', '--duration', '2s']);
     expect(r.code, r.stderr + r.stdout).toBe(0);
     expect(r.stdout).toMatch(/operation\s+target\/s\s+achieved\/s\s+p50 ms\s+p95 ms\s+p99 ms\s+429s\s+errors\s+thresholds/);
     for (const id of READ_ONLY.split(','))
       expect(r.stdout).toMatch(new RegExp(`${id.replace('.', '\\.')}\\s+\\d+\\s+\\d+\\.\\d+.*ok http_reqs count>=\\d+`));
     const file = join(dir, 'reports', 'capacity.json');
-    expect(r.stdout).toContain(`load: capacity passed: 4 of 4 operations within their thresholds; result ${file}`);
+    expect(r.stdout).toContain(`load: capacity passed: 27 of 27 operations within their thresholds; result ${file}`);
     const result = JSON.parse(readFileSync(file, 'utf8')) as {
       verdict: string;
-      operations: { targetRate: number; achievedRate: number; p95Ms: number; status429: number; thresholds: { ok: boolean }[] }[];
+      operations: {
+        targetRate: number;
+        achievedRate: number;
+        p95Ms: number;
+        status429: number;
+        errors: number;
+        thresholds: { ok: boolean }[];
+      }[];
     };
     expect(result.verdict).toBe('passed');
     for (const o of result.operations) {
       expect(o.achievedRate).toBeGreaterThanOrEqual(0.9 * o.targetRate);
       expect(o.p95Ms).toBeGreaterThan(0);
       expect(o.status429).toBe(0);
+      expect(o.errors).toBe(0);
       expect(o.thresholds).toHaveLength(4);
     }
   });
@@ -98,6 +98,49 @@ test.describe('npm run load with k6 as K6_BIN', () => {
     expect(r.code, r.stderr + r.stdout).toBe(105);
     expect(r.stderr).toMatch(/k6 ran longer than 2 s \(--max-duration\); stopping it/);
     expect(Date.now() - started).toBeLessThan(30_000);
+  });
+
+  test('should hand k6 its command line and the environment k6 reads (outputs, dashboard, segment, plan)', async () => {
+    const dir = test.info().outputPath();
+    // A stand-in k6 that records what it was given.
+    const fake = join(dir, 'k6');
+    writeFileSync(fake, `#!/bin/sh\nprintf '%s\\n' "$@" > "${dir}/args"\nenv > "${dir}/env"\nexit 0\n`);
+    chmodSync(fake, 0o755);
+    const r = await load(
+      dir,
+      [
+        'smoke',
+        '--out',
+        'json=points.json',
+        '--out',
+        'experimental-prometheus-rw',
+        '--web-dashboard-export',
+        'report.html',
+        '--execution-segment',
+        '0:1/2',
+      ],
+      { K6_BIN: fake },
+    );
+    expect(r.code, r.stderr + r.stdout).toBe(0);
+    const args = readFileSync(join(dir, 'args'), 'utf8').trim().split('\n');
+    expect(args).toEqual([
+      'run',
+      '--quiet',
+      '--summary-export',
+      join(dir, 'reports', 'smoke-k6-summary.json'),
+      '--out',
+      'json=points.json',
+      '--out',
+      'experimental-prometheus-rw',
+      '--execution-segment',
+      '0:1/2',
+      expect.stringMatching(/smoke\.js$/),
+    ]);
+    const env = readFileSync(join(dir, 'env'), 'utf8');
+    expect(env).toMatch(/^K6_WEB_DASHBOARD=true$/m);
+    expect(env).toMatch(/^K6_WEB_DASHBOARD_EXPORT=report\.html$/m);
+    expect(env).toMatch(/^K6_WEB_DASHBOARD_PORT=-1$/m);
+    expect(env).toMatch(/^PLAN=\{"baseUrl":"http:\/\/127\.0\.0\.1:\d+"/m);
   });
 
   test('should say how to install k6 when K6_BIN is not an executable', async () => {

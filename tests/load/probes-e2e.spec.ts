@@ -5,14 +5,13 @@
 import { test, expect } from '@playwright/test';
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { allOperations, type LimitsManifestEntry } from '../../catalogue';
 import { randomLimits } from '../../scripts/load';
 import { K6_DOUBLE_BIN } from '../../tools/k6-node';
 
 function runLoad(script: string, args: string[]) {
-  const out = mkdtempSync(join(tmpdir(), 'load-'));
+  const out = mkdtempSync(test.info().outputPath('load-'));
   const started = Date.now();
   const r = spawnSync(
     process.execPath,

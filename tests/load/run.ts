@@ -25,20 +25,15 @@ export function run(cmd: string, args: string[], env: NodeJS.ProcessEnv = {}, ti
   });
 }
 
-/** `npm run load -- <args>` with reports and bundles under `dir`. */
+/**
+ * `npm run load -- <args>` with reports under `dir`. Bundles: the run's own when LOAD_BUNDLE_DIR is
+ * set (built once, reused with --skip-build), else built into `dir`.
+ */
 export function load(dir: string, args: string[], env: NodeJS.ProcessEnv = {}): Promise<Ran> {
-  return run(
-    process.execPath,
-    [
-      'node_modules/tsx/dist/cli.mjs',
-      'scripts/load.ts',
-      ...args,
-      '--bundle-dir',
-      `${dir}/bundles`,
-      ...(args.includes('--reports-dir') ? [] : ['--reports-dir', `${dir}/reports`]),
-    ],
-    env,
-  );
+  const shared = process.env.LOAD_BUNDLE_DIR;
+  const bundles = shared ? ['--bundle-dir', shared, '--skip-build'] : ['--bundle-dir', `${dir}/bundles`];
+  const reports = args.includes('--reports-dir') ? [] : ['--reports-dir', `${dir}/reports`];
+  return run(process.execPath, ['node_modules/tsx/dist/cli.mjs', 'scripts/load.ts', ...args, ...bundles, ...reports], env);
 }
 
 /** The k6 double's command line. */

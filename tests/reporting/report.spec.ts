@@ -1,6 +1,5 @@
 import { test, expect, chromium } from '@playwright/test';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { buildReport } from '../../reporting/build-report';
@@ -21,7 +20,7 @@ const ARGS = [
 ];
 
 function dirWith(withLoad: boolean, summary = sampleSummary()): string {
-  const dir = mkdtempSync(join(tmpdir(), 'report-'));
+  const dir = mkdtempSync(test.info().outputPath('report-'));
   writeFileSync(join(dir, 'summary.json'), JSON.stringify(summary));
   writeFileSync(join(dir, 'findings.json'), JSON.stringify(summary.findings));
   if (withLoad) {

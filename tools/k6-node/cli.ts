@@ -78,6 +78,8 @@ async function run(argv: string[]): Promise<number> {
     log(`k6-node: ${(e as Error).message}`);
     return USAGE_ERROR;
   }
+  // Whoever reads this run's output learns that no load engine produced it.
+  log('k6-node: the harness test double of k6 (tools/k6-node), not a load engine: measure with k6');
   let jsonOut: string | undefined;
   for (const o of a.outs) {
     const [type, arg] = [o.split('=')[0], o.slice(o.indexOf('=') + 1)];

@@ -135,7 +135,7 @@ function runScenarios(
   // k6's default gracefulStop: iterations still due 30 s after the last scheduled start are not run.
   const hardStop = started + lastStart + 30_000;
   let errors = 0;
-  let inTest = 0;
+  let inInstance = 0;
   for (const due of queue) {
     const wait = started + due.at - Date.now();
     if (wait > 0) sleepSync(wait);
@@ -156,8 +156,8 @@ function runScenarios(
         EXIT.invalidConfig,
       );
     (globalThis as unknown as { __ENV: Record<string, string> }).__ENV = { ...env, ...c.env };
-    Object.assign(execution.scenario, { name: due.s.name, executor: c.executor, iterationInTest: inTest++, startTime: started });
-    Object.assign(execution.vu, { iterationInScenario: due.i, iterationInInstance: inTest - 1 });
+    Object.assign(execution.scenario, { name: due.s.name, executor: c.executor, iterationInTest: due.i, startTime: started });
+    Object.assign(execution.vu, { iterationInScenario: due.i, iterationInInstance: inInstance++ });
     contextTags.current = { scenario: due.s.name, ...c.tags };
     const t0 = performance.now();
     try {

@@ -2,9 +2,9 @@
  * Runs `npm run certify` in a child process with its reports in a fresh temporary folder. Asynchronous,
  * so loopback targets served by the calling process keep answering.
  */
+import { test } from '@playwright/test';
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Finding } from '../../../catalogue';
 import type { CertifySummary } from '../../../contracts/support/summary-reporter';
@@ -28,7 +28,8 @@ export const MOCK_APPS_ENV = {
 } as const;
 
 export async function certify(env: Record<string, string>, args: string[] = [], timeoutMs = 240_000): Promise<CertifyRun> {
-  const out = mkdtempSync(join(tmpdir(), 'certify-'));
+  // Under the test's own output folder: nothing is written into the working tree.
+  const out = mkdtempSync(test.info().outputPath('certify-'));
   const started = Date.now();
   const child = spawn(process.execPath, ['node_modules/tsx/dist/cli.mjs', 'scripts/certify.ts', ...args], {
     env: { ...process.env, REPORTS_DIR: out, CI: '', ...env },

@@ -1,0 +1,774 @@
+/**
+ * Identifies the limiter of one operation with designed experiments, each bounded in requests and
+ * time. Pure TypeScript (no k6, no Node): the k6 probe drives it over HTTP, the unit tests drive it
+ * against the mock's limiter algorithms with a manual clock.
+ *
+ * The experiments, in order:
+ * 1. exhaustion: calls back to back until the first refusal (at most cap) → burst;
+ * 2. reopening: waits for the first allowed call, following Retry-After and every new Reset value,
+ *    backing off without them; gives up with a verdict at the wait cap;
+ * 3. refill sampling: drains (calls until refused) spaced to measure the refill rather than the
+ *    first reopening: zeros then a full bucket = a window, steady counts = continuous refill;
+ * 4. refine (windows): polls finely around the next predicted reopening → window length;
+ * 5. split: half the burst, half a window later the other half, then drains one window after the
+ *    start: a fixed window gives a full burst, a sliding window only the first half;
+ * 6. refused calls: the same cycle twice, the second with extra calls while refused: fewer calls
+ *    allowed afterwards means refused calls consume quota.
+ *
+ * Usage: `nextAt()` is when the next call is due (null when finished); `record()` its outcome.
+ */
+import type { RateLimitHints } from './rate-limit-headers';
+import type { ResetUnit } from './probe';
+
+export type Algorithm = 'fixed-window' | 'sliding-window' | 'token-bucket' | 'unknown';
+
+export interface Observation {
+  /** Epoch ms when the response arrived. */
+  tMs: number;
+  status: number;
+  hints: RateLimitHints;
+}
+
+export interface TimelinePoint {
+  /** ms since the probe's first call. */
+  tMs: number;
+  status: number;
+  allowed: boolean;
+  phase: string;
+}
+
+export interface BottleneckConfig {
+  reservoir: number | null;
+  reservoirRefreshAmount: number | null;
+  reservoirRefreshInterval: number | null;
+  /** Token bucket: Bottleneck's reservoirIncrease* settings refill one call at a time. */
+  reservoirIncreaseAmount?: number;
+  reservoirIncreaseInterval?: number;
+  reservoirIncreaseMaximum?: number;
+  minTime: number;
+  maxConcurrent: number;
+}
+
+export interface K6ArrivalRate {
+  executor: 'constant-arrival-rate';
+  rate: number;
+  timeUnit: string;
+  preAllocatedVUs: number;
+}
+
+export interface Pacing {
+  /** The fastest schedule that never draws a 429, in words. */
+  schedule: string;
+  kind: 'burst-per-window' | 'even' | 'burst-then-even';
+  /** Calls sent back to back at the start (and, for windows, at the start of each period). */
+  burst: number;
+  /** ms between the single calls after the burst (even / burst-then-even). */
+  intervalMs: number | null;
+  /** ms between bursts (burst-per-window). */
+  periodMs: number | null;
+  /** Share of the measured sustained rate this pacing uses. */
+  share: number;
+  bottleneck: BottleneckConfig;
+  k6: K6ArrivalRate;
+}
+
+/** What the probes add to each operation of the limits manifest. */
+export interface RateLimitFingerprint {
+  algorithm: Algorithm;
+  evidence: string[];
+  burst: number | null;
+  sustainedPerSecond: number | null;
+  windowMs: number | null;
+  refusedCallsCount: boolean | null;
+  headers: string[];
+  resetUnit: ResetUnit;
+  resetMoves: boolean | null;
+  pacing: Pacing | null;
+  /** Set when the probe stopped without a result: why, in words. */
+  verdict: string | null;
+  requestsSpent: number;
+  durationMs: number;
+}
+
+export interface FingerprintConfig {
+  /** Most calls the exhaustion may send (advertised limit + 2, or a fallback). */
+  burstCap: number;
+  /** Most requests for the whole fingerprint of this operation. */
+  maxRequests: number;
+  /** Longest time the whole fingerprint may take, ms. */
+  maxDurationMs: number;
+  /** Longest wait for a reopening after a refusal, ms. */
+  maxWaitMs: number;
+  /** Spacing of fine polls, ms. Default 20. */
+  fineMs?: number;
+  /** First back-off gap without rate-limit headers, ms (doubles each poll). Default 25. */
+  backoffStartMs?: number;
+  /** Share of the measured rate the recommended pacing uses. Default 0.95. */
+  pacingShare?: number;
+}
+
+interface Drain {
+  firstMs: number;
+  allowed: number;
+  /** Time of the refusal that ended it (bucket empty then), or null if the cap ended it. */
+  refusedMs: number | null;
+  refusedFirst: boolean;
+}
+
+type Action =
+  | { kind: 'drain'; at: number; phase: string; cap: number; then: (d: Drain) => void; d?: Drain }
+  | { kind: 'spend'; at: number; phase: string; n: number; then: (allowed: number, refused: number) => void; sent?: number; ok?: number }
+  | { kind: 'poll'; at: number; phase: string; then: (o: Observation) => void };
+
+const SECOND = 1000;
+
+export class Fingerprinter {
+  private action: Action | null;
+  private startMs: number | null = null;
+  private lastMs = 0;
+  private requests = 0;
+  private readonly timeline: TimelinePoint[] = [];
+  private readonly observations: Observation[] = [];
+  private readonly evidence: string[] = [];
+  private verdict: string | null = null;
+  private finished = false;
+  private readonly fineMs: number;
+  // Measurements.
+  private burstObserved: number | null = null;
+  /** Continuous refill: the burst less the calls refilled during the exhaustion. */
+  private burstRefilled: number | null = null;
+  private exhaust: Drain | null = null;
+  private firstHints: RateLimitHints | null = null;
+  private refusedMovesHint: boolean | null = null;
+  private reopenMs: number | null = null;
+  private reopenDrain: Drain | null = null;
+  private readonly samples: { gapMs: number; drain: Drain }[] = [];
+  private sampleGapMs = 0;
+  private maxSampleGapMs = 0;
+  private windowLike: boolean | null = null;
+  /** The drains that show a window: a full bucket (ref), the last empty drain, the next full bucket. */
+  private windowRef: { ref: Drain; before: Drain; boundary: Drain } | null = null;
+  private rateMeasured: number | null = null;
+  private refillPausedMs: number | null = null;
+  private rateSpan: { allowed: number; elapsedMs: number; refusals: number } | null = null;
+  private windowMeasured: number | null = null;
+  private windowPrecise = false;
+  private splitResult: { drained: number; h1: number; h2: number; burst: number } | null = null;
+  private refusedTest: { control: number; test: number; extraRefused: number } | null = null;
+
+  constructor(private readonly cfg: FingerprintConfig) {
+    this.fineMs = cfg.fineMs ?? 20;
+    this.action = { kind: 'drain', at: 0, phase: 'exhaustion', cap: cfg.burstCap, then: (d) => this.afterExhaustion(d) };
+  }
+
+  /** Epoch ms at which the next call is due; null once finished. */
+  nextAt(): number | null {
+    if (this.finished || !this.action) return null;
+    return this.action.at;
+  }
+
+  get done(): boolean {
+    return this.finished;
+  }
+
+  record(o: Observation): void {
+    const a = this.action;
+    if (!a || this.finished) return;
+    if (this.startMs === null) this.startMs = o.tMs;
+    this.lastMs = o.tMs;
+    this.requests += 1;
+    const allowed = o.status !== 429;
+    this.observations.push(o);
+    this.timeline.push({ tMs: o.tMs - this.startMs, status: o.status, allowed, phase: a.phase });
+    if (o.status === 0 || o.status === 401 || o.status === 404 || o.status >= 500) {
+      this.stop(`the target answered ${o.status} during the ${a.phase} experiment: the limiter cannot be probed on this operation`);
+      return;
+    }
+    if (a.kind === 'poll') {
+      a.then(o);
+    } else if (a.kind === 'spend') {
+      a.sent = (a.sent ?? 0) + 1;
+      a.ok = (a.ok ?? 0) + (allowed ? 1 : 0);
+      if (a.sent >= a.n) a.then(a.ok, a.sent - a.ok);
+      else a.at = o.tMs;
+    } else {
+      const d = a.d ?? { firstMs: o.tMs, allowed: 0, refusedMs: null, refusedFirst: !allowed };
+      a.d = d;
+      if (allowed) d.allowed += 1;
+      else d.refusedMs = o.tMs;
+      if (!allowed || d.allowed >= a.cap) a.then(d);
+      else a.at = o.tMs;
+    }
+    if (!this.finished && this.requests >= this.cfg.maxRequests)
+      this.stop(`request cap of ${this.cfg.maxRequests} reached during the ${this.action?.phase ?? a.phase} experiment`);
+    if (!this.finished && this.action && this.startMs !== null && this.action.at - this.startMs > this.cfg.maxDurationMs)
+      this.stop(`time cap of ${this.cfg.maxDurationMs} ms reached before the ${this.action.phase} experiment`);
+  }
+
+  /** Ends the experiments from outside (the run's budget or time is spent). */
+  abandon(verdict: string): void {
+    if (!this.finished) this.stop(verdict);
+  }
+
+  private stop(verdict: string): void {
+    this.verdict = verdict;
+    this.finished = true;
+    this.action = null;
+  }
+
+  private finish(): void {
+    this.finished = true;
+    this.action = null;
+  }
+
+  private at(ms: number): number {
+    return Math.max(ms, this.lastMs);
+  }
+
+  // 1. Exhaustion -------------------------------------------------------------------------
+  private afterExhaustion(d: Drain): void {
+    this.exhaust = d;
+    this.burstObserved = d.allowed;
+    if (d.refusedMs === null) {
+      const last = this.observations[this.observations.length - 1];
+      if (last && d.allowed < 2 * this.cfg.burstCap) {
+        // A bucket refilling during the exhaustion may pass more calls than the cap: drain on, to twice the cap.
+        this.action = {
+          kind: 'drain',
+          at: last.tMs,
+          phase: 'exhaustion',
+          cap: 2 * this.cfg.burstCap,
+          d,
+          then: (r) => this.afterExhaustion(r),
+        };
+        return;
+      }
+      this.stop(`no 429 after ${d.allowed} calls: the limit is above ${d.allowed} or there is none`);
+      return;
+    }
+    const refusal = this.observations[this.observations.length - 1] as Observation;
+    this.firstHints = this.observations[0]?.hints ?? null;
+    this.evidence.push(`exhaustion: ${d.allowed} calls allowed, then 429`);
+    this.startReopen(refusal);
+  }
+
+  // 2. Reopening --------------------------------------------------------------------------
+  private startReopen(refusal: Observation): void {
+    const refusedAt = refusal.tMs;
+    const deadline = refusedAt + this.cfg.maxWaitMs;
+    let gap = this.cfg.backoffStartMs ?? 25;
+    let lastHint: number | null = null;
+    let promised: number | null = null;
+    let moved = false;
+    let polls = 0;
+    const schedule = (o: Observation): void => {
+      // The full reset first (a full bucket gives a clean drain), else the time of the next call.
+      const hint = o.hints.resetAtMs ?? o.hints.retryAtMs;
+      // The first advertised time passed and the call was still refused, or the advertised time jumped.
+      const broken = promised !== null && o.status === 429 && o.tMs >= promised;
+      if (hint !== null && lastHint !== null && (hint - lastHint >= SECOND || broken) && !moved) {
+        moved = true;
+        this.evidence.push(
+          `the advertised reopening moved from +${lastHint - refusedAt} ms to +${hint - refusedAt} ms after refused calls: they count`,
+        );
+      }
+      if (hint !== null) lastHint = hint;
+      if (promised === null) promised = hint;
+      // One poll at the advertised time (it is rounded up, so never early); the refill sampling
+      // measures the timing, not this poll. Without a usable hint: back off, doubling the gap.
+      let next: number;
+      if (hint === null || hint <= o.tMs) {
+        next = o.tMs + gap;
+        gap *= 2;
+      } else next = hint + 5;
+      if (next > deadline) {
+        const why = moved || hint !== null ? 'refused calls appear to count' : 'refused calls appear to count, or the window is longer';
+        this.refusedMovesHint = moved || null;
+        this.stop(
+          `did not reopen within ${Math.round(this.cfg.maxWaitMs / 1000)} s (${polls} polls${hint === null ? `, spaced up to ${gap / 2} ms` : ', following the advertised reset'}); ${why}`,
+        );
+        return;
+      }
+      this.action = { kind: 'poll', at: this.at(next), phase: 'reopening', then: onPoll };
+    };
+    const onPoll = (o: Observation): void => {
+      polls += 1;
+      if (o.status === 429) return schedule(o);
+      this.refusedMovesHint = moved;
+      this.reopenMs = o.tMs;
+      this.evidence.push(`reopened ${o.tMs - refusedAt} ms after the 429 (${polls} polls)`);
+      // The allowed poll is the first call of a drain.
+      const d: Drain = { firstMs: o.tMs, allowed: 1, refusedMs: null, refusedFirst: false };
+      this.action = { kind: 'drain', at: o.tMs, phase: 'reopening', cap: 2 * this.cfg.burstCap, d, then: (r) => this.afterReopenDrain(r) };
+    };
+    schedule(refusal);
+  }
+
+  // 3. Refill sampling ---------------------------------------------------------------------
+  private afterReopenDrain(d: Drain, redrained = false): void {
+    const B = this.burstObserved as number;
+    const ex = this.exhaust as Drain;
+    // Time the bucket took from empty to this drain.
+    const S = d.firstMs - (redrained ? ((this.reopenDrain as Drain).refusedMs as number) : (ex.refusedMs as number));
+    this.reopenDrain = d;
+    if (!redrained && d.allowed < B / 2 && d.refusedMs !== null) {
+      // A partial reopening (a sliding log freeing the slots of a slow exhaustion one by one): rest
+      // until all of them are free and drain again, so the calls after it start from a clustered full bucket.
+      const spread = ex.refusedMs === null ? 0 : ex.refusedMs - ex.firstMs;
+      const first = d;
+      this.evidence.push(`partial reopening (${d.allowed} calls): resting ${Math.round(S + 2 * spread)} ms for a full bucket`);
+      this.action = {
+        kind: 'drain',
+        at: this.at((d.refusedMs as number) + S + 2 * spread),
+        phase: 'reopening',
+        cap: 2 * this.cfg.burstCap,
+        then: (again) => {
+          this.reopenDrain = first;
+          this.afterReopenDrain(again, true);
+        },
+      };
+      return;
+    }
+    const r0 = d.allowed / Math.max(S, 1);
+    // Spaced so that a continuous refill brings ~3 calls per drain, and a window shows empty drains.
+    // S may overstate the refill time by the hint's rounding (up to 1 s): start short, and widen
+    // the gap while drains come back (nearly) empty.
+    this.sampleGapMs = Math.max(this.fineMs, Math.min(3 / r0, S / 8));
+    this.maxSampleGapMs = Math.max(this.sampleGapMs, Math.max(S, B / r0) / 2);
+    this.evidence.push(`reopening drain: ${d.allowed} calls; sampling every ${Math.round(this.sampleGapMs)} ms`);
+    if (d.refusedMs === null) return this.stop(`the bucket did not empty after ${d.allowed} calls on reopening`);
+    this.nextSample(d.refusedMs);
+  }
+
+  private nextSample(fromMs: number): void {
+    const gap = this.sampleGapMs;
+    this.action = {
+      kind: 'drain',
+      at: this.at(fromMs + gap),
+      phase: 'refill sampling',
+      cap: 2 * this.cfg.burstCap,
+      then: (d) => {
+        this.samples.push({ gapMs: gap, drain: d });
+        if (d.refusedMs === null) return this.stop(`a refill drain did not empty after ${d.allowed} calls`);
+        // Too little refill per drain to measure: widen the gap (a window keeps showing empty drains).
+        if (d.allowed <= 1) this.sampleGapMs = Math.min(this.sampleGapMs * 1.6, this.maxSampleGapMs);
+        const decided = this.classifySamples(false);
+        if (decided) this.afterSampling();
+        else this.nextSample(d.refusedMs);
+      },
+    };
+  }
+
+  /** Decides window-like or continuous from the sampling drains; null while undecided. */
+  private classifySamples(force: boolean): boolean {
+    const B = this.burstObserved as number;
+    const counts = this.samples.map((s) => s.drain.allowed);
+    const full = Math.max(2, Math.ceil(0.7 * B));
+    // A window: a full bucket drained, only empty drains, then a full bucket again.
+    const drains = [this.reopenDrain as Drain, ...this.samples.map((x) => x.drain)];
+    for (let i = 2; i < drains.length && !this.windowRef; i++) {
+      if ((drains[i] as Drain).allowed < full || (drains[i - 1] as Drain).allowed !== 0) continue;
+      let j = i - 1;
+      while (j > 0 && (drains[j] as Drain).allowed === 0) j--;
+      if ((drains[j] as Drain).allowed >= full || (j === 0 && (drains[0] as Drain).allowed >= 1))
+        this.windowRef = { ref: drains[j] as Drain, before: drains[i - 1] as Drain, boundary: drains[i] as Drain };
+    }
+    if (this.windowRef) {
+      this.windowLike = true;
+      return true;
+    }
+    const total = counts.reduce((a, b) => a + b, 0);
+    if (counts.length >= 4 && total >= Math.max(15, 1.5 * B) && counts.filter((c) => c > 0).length >= counts.length / 2) {
+      this.windowLike = false;
+      return true;
+    }
+    if (force || counts.length >= 20) {
+      this.windowLike = false;
+      return true;
+    }
+    return false;
+  }
+
+  private afterSampling(): void {
+    const counts = this.samples.map((s) => s.drain.allowed);
+    this.evidence.push(`refill sampling: ${counts.join(', ')} calls per drain`);
+    if (this.windowLike) this.refineWindow();
+    else this.measureRate();
+  }
+
+  // 3b. Continuous refill: the rate from the sampling drains --------------------------------
+  private measureRate(): void {
+    // Leading empty drains are a pause before the refill starts (a sliding counter's current
+    // aligned window): measure from the last of them.
+    const lead = this.samples.findIndex((s) => s.drain.allowed > 0);
+    const measured = lead === -1 ? [] : this.samples.slice(lead);
+    const start = (lead > 0 ? this.samples[lead - 1]?.drain.refusedMs : (this.reopenDrain as Drain).refusedMs) as number;
+    const last = measured[measured.length - 1]?.drain;
+    const allowed = measured.reduce((a, s) => a + s.drain.allowed, 0);
+    if (!last || last.refusedMs === null || last.refusedMs <= start || allowed === 0) {
+      this.evidence.push('no refill seen between drains');
+      return this.finish();
+    }
+    // Both ends are an empty bucket: allowed calls / elapsed is the refill rate (±1 call).
+    this.rateSpan = { allowed, elapsedMs: last.refusedMs - start, refusals: measured.length };
+    this.rateMeasured = allowed / (last.refusedMs - start);
+    // A token bucket refills from the moment it empties; a sliding counter not before its next aligned window.
+    // The last empty drain bounds the pause from below.
+    const lastEmpty = lead > 0 ? (this.samples[lead - 1]?.drain.firstMs ?? start) : start;
+    const emptied = (this.reopenDrain as Drain).refusedMs as number;
+    if (lastEmpty - emptied > 2 / this.rateMeasured) {
+      this.refillPausedMs = lastEmpty - emptied;
+      this.evidence.push(
+        `the refill paused for ${Math.round(this.refillPausedMs)} ms after the bucket emptied (a token bucket refills at once)`,
+      );
+    }
+    this.evidence.push(
+      `continuous refill: ${allowed} calls in ${last.refusedMs - start} ms = ${(this.rateMeasured * 1000).toFixed(2)}/s between empty buckets`,
+    );
+    this.burstRefilled = this.refillCorrectedBurst();
+    if (this.burstRefilled !== this.burstObserved)
+      this.evidence.push(`a full bucket holds ${this.burstRefilled} calls: the exhaustion's ${this.burstObserved} include its refill`);
+    const B = this.burstRefilled;
+    const fullMs = B / this.rateMeasured;
+    this.split(this.at(last.refusedMs + fullMs * 1.1 + this.margin(fullMs)), fullMs);
+  }
+
+  // 4. Refine the window -------------------------------------------------------------------
+  private refineWindow(): void {
+    const { ref, before, boundary: b } = this.windowRef as { ref: Drain; before: Drain; boundary: Drain };
+    const boundary = { drain: b };
+    const windowStart = ref.firstMs;
+    const lo = before.firstMs - windowStart;
+    const hi = boundary.drain.firstMs - windowStart;
+    this.windowMeasured = hi;
+    this.evidence.push(`window-like refill: a full bucket ${lo}..${hi} ms after the previous reopening`);
+    if (this.refusedMovesHint)
+      return this.stop(
+        `refused calls count (the advertised reopening moved after refused calls): stopped before the window refine and split tests, which need refused calls; window ${lo}..${hi} ms`,
+      );
+    const t0 = boundary.drain.firstMs;
+    const from = t0 + lo - this.fineMs;
+    const until = t0 + hi + 2 * this.fineMs;
+    let polls = 0;
+    const poll = (at: number): void => {
+      this.action = {
+        kind: 'poll',
+        at: this.at(at),
+        phase: 'window refine',
+        then: (o) => {
+          polls += 1;
+          if (o.status !== 429) {
+            this.windowMeasured = o.tMs - t0;
+            this.windowPrecise = true;
+            this.evidence.push(
+              `window ${this.windowMeasured} ms: reopened again ${this.windowMeasured} ms after the previous full bucket (${polls} fine polls)`,
+            );
+            return this.splitFrom(o.tMs, this.windowMeasured, 1);
+          }
+          if (o.tMs + this.fineMs > until) {
+            return this.stop(
+              `no reopening between +${lo} and +${hi} ms after the previous full bucket although the sampling saw one there (${polls} polls); refused calls appear to count`,
+            );
+          }
+          poll(o.tMs + this.fineMs);
+        },
+      };
+    };
+    poll(from);
+  }
+
+  private margin(periodMs: number): number {
+    const B = this.burstObserved ?? 1;
+    // Continuous refill: room for an odd half and the rate's error.
+    return Math.max(2 * this.fineMs, Math.ceil(this.windowLike ? 0.05 * periodMs : Math.max(0.1, 1.5 / B) * periodMs));
+  }
+
+  // 5. Split pattern -----------------------------------------------------------------------
+  private split(at: number, periodMs: number): void {
+    this.action = {
+      kind: 'spend',
+      at,
+      phase: 'split',
+      n: 1,
+      then: (ok) => {
+        if (ok === 0) {
+          this.evidence.push('split: the bucket was not full at the start of the split test');
+          return this.finish();
+        }
+        this.splitFrom(this.lastMs, periodMs, 1);
+      },
+    };
+  }
+
+  /** The bucket was full at `startMs` and `spent` calls were already made from it. */
+  private splitFrom(startMs: number, periodMs: number, spent: number): void {
+    const B = (this.burstRefilled ?? this.burstObserved) as number;
+    if (B < 2) return this.finish();
+    const h1 = Math.floor(B / 2);
+    const h2 = B - h1;
+    const second = (): void => {
+      this.action = {
+        kind: 'spend',
+        at: this.at(startMs + periodMs / 2),
+        phase: 'split',
+        n: h2,
+        then: () => {
+          this.action = {
+            kind: 'drain',
+            at: this.at(startMs + periodMs + this.margin(periodMs)),
+            phase: 'split',
+            cap: 2 * this.cfg.burstCap,
+            then: (d) => {
+              this.splitResult = { drained: d.allowed, h1, h2, burst: B };
+              this.evidence.push(
+                `split: ${h1} calls at 0, ${h2} at +${Math.round(periodMs / 2)} ms, then ${d.allowed} allowed at +${Math.round(periodMs + this.margin(periodMs))} ms (a full bucket is ${B})`,
+              );
+              if (d.refusedMs === null) return this.finish();
+              if (this.windowLike && d.allowed < h1 - 1)
+                return this.stop(
+                  `split: ${d.allowed} calls allowed one window after the start although ${h1} calls had left any window by then: the window model does not hold; refused calls appear to count`,
+                );
+              if (!this.windowLike && d.allowed < B - 1) {
+                // A weighted sliding counter: its refill depends on where the calls fall in its
+                // aligned windows, so two cycles are not comparable.
+                this.evidence.push('refused calls: not tested (a sliding counter refills by the phase of its aligned windows)');
+                return this.finish();
+              }
+              this.refusedCallTest(d.refusedMs, periodMs);
+            },
+          };
+        },
+      };
+    };
+    if (h1 - spent > 0) this.action = { kind: 'spend', at: this.at(startMs), phase: 'split', n: h1 - spent, then: () => second() };
+    else second();
+  }
+
+  // 6. Refused-call test -------------------------------------------------------------------
+  private refusedCallTest(emptyAtMs: number, periodMs: number): void {
+    const B = (this.burstRefilled ?? this.burstObserved) as number;
+    const continuous = !this.windowLike;
+    // Each cycle starts from a rested bucket (two periods clear a sliding counter's weighted
+    // window), empties it, and drains again one period later. The test cycle adds k calls while
+    // the bucket is empty: right away (continuous refill) or mid-window (still inside a sliding
+    // window at the second drain).
+    const rest = (continuous ? 2 : 1.1) * periodMs;
+    const extraAt = continuous ? 0 : 0.6 * periodMs;
+    const k = Math.max(2, Math.min(5, Math.floor(B / 2)));
+    const cycle = (from: number, extras: number, done: (allowed: number, refused: number) => void): void => {
+      this.action = {
+        kind: 'drain',
+        at: this.at(from + rest),
+        phase: 'refused calls',
+        cap: 2 * this.cfg.burstCap,
+        then: (first) => {
+          if (first.refusedMs === null) return this.finish();
+          const t = first.refusedMs;
+          const last = (okExtra: number, refusedExtra: number): void => {
+            this.action = {
+              kind: 'drain',
+              at: this.at(t + (continuous ? 0.6 * periodMs : periodMs + this.margin(periodMs))),
+              phase: 'refused calls',
+              cap: 2 * this.cfg.burstCap,
+              then: (d) => (d.refusedMs === null ? this.finish() : done(d.allowed + okExtra, refusedExtra)),
+            };
+          };
+          if (extras === 0) return last(0, 0);
+          this.action = { kind: 'spend', at: this.at(t + extraAt), phase: 'refused calls', n: extras, then: last };
+        },
+      };
+    };
+    cycle(emptyAtMs, 0, (control) => {
+      const expected = continuous ? 0.6 * B : B;
+      if (control < Math.floor(0.7 * expected))
+        return this.stop(
+          `refused calls: a quiet cycle gave ${control} calls where the model gives ${Math.round(expected)}: refused calls appear to count`,
+        );
+      cycle(this.lastMs, k, (test, extraRefused) => {
+        this.refusedTest = { control, test, extraRefused };
+        this.evidence.push(`refused calls: ${control} allowed after a quiet cycle, ${test} after one with ${extraRefused} refused calls`);
+        this.finish();
+      });
+    });
+  }
+
+  // Result ---------------------------------------------------------------------------------
+  result(): RateLimitFingerprint & { timeline: TimelinePoint[] } {
+    const families = new Set<string>();
+    for (const o of this.observations) for (const f of o.hints.families) families.add(f);
+    const unit = this.observations.find((o) => o.hints.resetUnit !== 'unknown')?.hints.resetUnit ?? 'unknown';
+    // A probe that stopped with a verdict names no algorithm: its partial measurements stay.
+    const algorithm = this.verdict === null ? this.algorithm() : 'unknown';
+    const refusedCallsCount = this.refusedCallsCount();
+    if (refusedCallsCount && this.rateSpan) {
+      // Each sampling drain ended with a refusal that consumed a call too.
+      const { allowed, elapsedMs, refusals } = this.rateSpan;
+      this.rateMeasured = (allowed + refusals) / elapsedMs;
+    }
+    const burst = this.burst();
+    const windowMs = this.windowMs(algorithm);
+    const sustained =
+      this.rateMeasured !== null
+        ? this.rateMeasured * 1000
+        : burst !== null && windowMs !== null && algorithm !== 'unknown'
+          ? (burst / windowMs) * 1000
+          : null;
+    const fp: RateLimitFingerprint = {
+      algorithm,
+      evidence:
+        this.windowLike && !this.splitResult
+          ? [...this.evidence, 'split test not run: fixed or sliding window undecided']
+          : [...this.evidence],
+      burst,
+      sustainedPerSecond: sustained === null ? null : Math.round(sustained * 1000) / 1000,
+      windowMs: windowMs === null ? null : Math.round(windowMs),
+      refusedCallsCount,
+      headers: [...families],
+      resetUnit: unit,
+      resetMoves: this.resetMoves(),
+      pacing: null,
+      verdict: this.verdict,
+      requestsSpent: this.requests,
+      durationMs: this.startMs === null ? 0 : this.lastMs - this.startMs,
+    };
+    fp.pacing = pacingFor(fp, this.cfg.pacingShare ?? 0.95);
+    return { ...fp, timeline: [...this.timeline] };
+  }
+
+  private algorithm(): Algorithm {
+    const s = this.splitResult;
+    if (this.windowLike === null || !s) return 'unknown';
+    // A token bucket is full again too, give or take the rate estimate's error on large buckets.
+    const fullAgain = s.drained >= s.burst - (this.windowLike ? 0 : Math.floor(s.burst / 10));
+    const halfBack = s.drained <= s.burst - Math.max(1, s.h2 / 2);
+    if (this.windowLike) {
+      if (fullAgain) return 'fixed-window';
+      if (halfBack) return 'sliding-window';
+      return 'unknown';
+    }
+    // A refill that waits for an aligned window is a sliding counter, whatever the split shows.
+    if (halfBack || this.refillPausedMs !== null) return 'sliding-window';
+    if (fullAgain) return 'token-bucket';
+    return 'unknown';
+  }
+
+  /** The exhaustion's count less what a continuous refill added while it ran (±1), or the advertised limit if consistent. */
+  private refillCorrectedBurst(): number {
+    const B = this.burstObserved as number;
+    const d = this.exhaust as Drain;
+    const lastAllowed = this.observations[Math.max(0, d.allowed - 1)]?.tMs ?? d.firstMs;
+    const refill = (this.rateMeasured ?? 0) * (lastAllowed - d.firstMs);
+    const advertised = this.firstHints?.limit ?? null;
+    if (advertised !== null && B >= advertised && B <= advertised + Math.ceil(refill) + 1) return advertised;
+    return Math.max(1, B - Math.floor(refill));
+  }
+
+  private burst(): number | null {
+    if (this.burstObserved === null || this.verdict?.startsWith('no 429')) return null;
+    const algorithm = this.algorithm();
+    // A sliding counter does not refill within its first window: only a token bucket's count is corrected.
+    if (algorithm === 'token-bucket' && this.burstRefilled !== null) return this.burstRefilled;
+    if (algorithm === 'sliding-window' && !this.windowLike) {
+      // A sliding counter's exhaustion may straddle its aligned windows and pass more than a full bucket.
+      const advertised = this.firstHints?.limit ?? null;
+      if (advertised !== null && advertised <= this.burstObserved) return advertised;
+    }
+    return this.burstObserved;
+  }
+
+  private windowMs(algorithm: Algorithm): number | null {
+    if (algorithm === 'token-bucket' || algorithm === 'unknown') return this.windowLike ? this.windowMeasured : null;
+    if (this.windowLike) return this.windowMeasured;
+    // A sliding counter measured as a continuous refill: the window is burst / rate.
+    const b = this.burst();
+    return b !== null && this.rateMeasured ? Math.round(b / this.rateMeasured) : null;
+  }
+
+  private refusedCallsCount(): boolean | null {
+    if (this.refusedMovesHint) return true;
+    const t = this.refusedTest;
+    if (t && t.extraRefused >= 2) return t.test <= t.control - Math.max(1, t.extraRefused / 2);
+    if (this.verdict?.includes('refused calls appear to count')) return true;
+    return null;
+  }
+
+  private resetMoves(): boolean | null {
+    const d = this.exhaust;
+    if (!d) return null;
+    const values = this.observations
+      .slice(0, d.allowed)
+      .map((o) => o.hints.resetAtMs)
+      .filter((v): v is number => v !== null);
+    if (values.length < 2) return null;
+    return Math.max(...values) - Math.min(...values) >= SECOND;
+  }
+
+  /** Whether the window estimate came from a fine poll (±fineMs) rather than a sampling gap. */
+  get windowIsPrecise(): boolean {
+    return this.windowPrecise;
+  }
+}
+
+/** The fastest schedule that never draws a 429, from a fingerprint. Null when it is not known. */
+export function pacingFor(
+  fp: Pick<RateLimitFingerprint, 'algorithm' | 'burst' | 'sustainedPerSecond' | 'windowMs'>,
+  share = 0.95,
+): Pacing | null {
+  const B = fp.burst;
+  // NaN and absent values never make a pacing.
+  if (B === null || !(B >= 1) || fp.sustainedPerSecond === null || !(fp.sustainedPerSecond > 0)) return null;
+  const k6 = (rate: number, unitMs: number): K6ArrivalRate => ({
+    executor: 'constant-arrival-rate',
+    rate,
+    timeUnit: `${unitMs}ms`,
+    preAllocatedVUs: 2,
+  });
+  if (fp.algorithm === 'fixed-window' && fp.windowMs !== null) {
+    const period = Math.ceil(fp.windowMs / share);
+    return {
+      schedule: `burst ${B} then wait until Reset (one burst every ${period} ms)`,
+      kind: 'burst-per-window',
+      burst: B,
+      intervalMs: null,
+      periodMs: period,
+      share,
+      bottleneck: { reservoir: B, reservoirRefreshAmount: B, reservoirRefreshInterval: period, minTime: 0, maxConcurrent: 1 },
+      k6: k6(B, period),
+    };
+  }
+  const interval = Math.ceil(1000 / fp.sustainedPerSecond / share);
+  if (fp.algorithm === 'sliding-window') {
+    return {
+      schedule: `1 call every ${interval} ms, no burst (a burst is refused until it leaves the sliding window)`,
+      kind: 'even',
+      burst: 1,
+      intervalMs: interval,
+      periodMs: null,
+      share,
+      bottleneck: { reservoir: null, reservoirRefreshAmount: null, reservoirRefreshInterval: null, minTime: interval, maxConcurrent: 1 },
+      k6: k6(1, interval),
+    };
+  }
+  if (fp.algorithm === 'token-bucket') {
+    return {
+      schedule: `burst ${B} then 1 call every ${interval} ms`,
+      kind: 'burst-then-even',
+      burst: B,
+      intervalMs: interval,
+      periodMs: null,
+      share,
+      bottleneck: {
+        reservoir: B,
+        reservoirRefreshAmount: null,
+        reservoirRefreshInterval: null,
+        reservoirIncreaseAmount: 1,
+        reservoirIncreaseInterval: interval,
+        reservoirIncreaseMaximum: B,
+        minTime: 0,
+        maxConcurrent: 1,
+      },
+      k6: k6(1, interval),
+    };
+  }
+  return null;
+}

@@ -1,0 +1,300 @@
+/**
+ * The rate-limiting algorithms real gateways use, so the probes can be tested against each of them:
+ * fixed window, sliding log, sliding counter (weighted previous window), token bucket and leaky
+ * bucket (as a meter: GCRA). Each has the `consume(key, limit)` shape of FixedWindowLimiter and the
+ * mock's injectable clock. `countRefused` makes a refused call consume quota as well (some gateways
+ * do; a client that polls while refused then never gets through).
+ *
+ * Every algorithm gives `limit` calls from a full bucket and `limit` calls per `windowMs` in the
+ * long run; they differ in when the quota comes back.
+ */
+import type { Clock } from './clock';
+import type { ConsumeOptions, Decision } from './limiter';
+
+export const LIMITER_ALGORITHMS = ['fixed', 'sliding-log', 'sliding-counter', 'token-bucket', 'leaky-bucket'] as const;
+export type LimiterAlgorithm = (typeof LIMITER_ALGORITHMS)[number];
+
+export const HEADER_FAMILIES = ['x-ratelimit', 'ietf', 'none'] as const;
+export type HeaderFamily = (typeof HEADER_FAMILIES)[number];
+
+export interface AlgorithmDecision extends Decision {
+  /** Refused calls: ms until a call would be allowed (if no other call comes). */
+  retryAfterMs?: number;
+}
+
+export interface Limiter {
+  readonly windowMs: number;
+  consume(key: string, limit: number, opts?: ConsumeOptions): AlgorithmDecision;
+  reset(): void;
+}
+
+export interface LimiterOptions {
+  /** A refused call consumes quota too. Default false. */
+  countRefused?: boolean;
+}
+
+abstract class BaseLimiter implements Limiter {
+  constructor(
+    protected readonly clock: Clock,
+    readonly windowMs: number,
+    protected readonly o: LimiterOptions = {},
+  ) {}
+  abstract consume(key: string, limit: number, opts?: ConsumeOptions): AlgorithmDecision;
+  abstract reset(): void;
+}
+
+/** Fixed window opened by the first call after the previous one ended (as FixedWindowLimiter). */
+export class FixedWindow extends BaseLimiter {
+  private readonly buckets = new Map<string, { endMs: number; count: number }>();
+
+  consume(key: string, limit: number, opts?: ConsumeOptions): AlgorithmDecision {
+    const now = this.clock.now();
+    let b = this.buckets.get(key);
+    if (b === undefined || now >= b.endMs + (opts?.lateRefillMs ?? 0)) {
+      b = { endMs: now + this.windowMs, count: 0 };
+      this.buckets.set(key, b);
+    }
+    const cap = limit + (opts?.extra ?? 0);
+    if (b.count >= cap) {
+      if (this.o.countRefused) b.count += 1;
+      return { allowed: false, limit, remaining: 0, windowEndMs: b.endMs, retryAfterMs: b.endMs - now };
+    }
+    b.count += 1;
+    return { allowed: true, limit, remaining: Math.max(0, limit - b.count), windowEndMs: b.endMs };
+  }
+
+  reset(): void {
+    this.buckets.clear();
+  }
+}
+
+/** Sliding log: a call is allowed while fewer than `limit` calls were logged in the last window. */
+export class SlidingLog extends BaseLimiter {
+  private readonly logs = new Map<string, number[]>();
+
+  consume(key: string, limit: number, opts?: ConsumeOptions): AlgorithmDecision {
+    const now = this.clock.now();
+    const log = (this.logs.get(key) ?? []).filter((t) => t > now - this.windowMs);
+    this.logs.set(key, log);
+    const cap = limit + (opts?.extra ?? 0);
+    const allowed = log.length < cap;
+    if (allowed || this.o.countRefused) log.push(now);
+    const newest = log[log.length - 1] ?? now;
+    const windowEndMs = newest + this.windowMs;
+    if (!allowed) {
+      // The call is allowed once enough entries left the window that fewer than `cap` remain.
+      const freeAt = (log[log.length - cap] ?? now) + this.windowMs;
+      return { allowed, limit, remaining: 0, windowEndMs, retryAfterMs: Math.max(0, freeAt - now) };
+    }
+    return { allowed, limit, remaining: Math.max(0, limit - log.length), windowEndMs };
+  }
+
+  reset(): void {
+    this.logs.clear();
+  }
+}
+
+/**
+ * Sliding counter: windows aligned on multiples of `windowMs`; the estimate is the previous
+ * window's count weighted by the part of it still inside the sliding window, plus the current count.
+ */
+export class SlidingCounter extends BaseLimiter {
+  private readonly counters = new Map<string, { start: number; prev: number; curr: number }>();
+
+  private estimate(c: { start: number; prev: number; curr: number }, at: number): number {
+    const start = Math.floor(at / this.windowMs) * this.windowMs;
+    const [prev, curr] = start === c.start ? [c.prev, c.curr] : start === c.start + this.windowMs ? [c.curr, 0] : [0, 0];
+    return (prev * (this.windowMs - (at - start))) / this.windowMs + curr;
+  }
+
+  consume(key: string, limit: number, opts?: ConsumeOptions): AlgorithmDecision {
+    const now = this.clock.now();
+    const W = this.windowMs;
+    const start = Math.floor(now / W) * W;
+    let c = this.counters.get(key);
+    if (c === undefined) c = { start, prev: 0, curr: 0 };
+    if (c.start !== start) c = { start, prev: start === c.start + W ? c.curr : 0, curr: 0 };
+    this.counters.set(key, c);
+    const cap = limit + (opts?.extra ?? 0);
+    const est = this.estimate(c, now);
+    const allowed = est < cap;
+    if (allowed || this.o.countRefused) c.curr += 1;
+    // Quota fully back once both windows holding calls have slid out.
+    const windowEndMs = c.curr > 0 ? start + 2 * W : start + W;
+    if (allowed) return { allowed, limit, remaining: Math.max(0, Math.ceil(limit - this.estimate(c, now) - 1e-9)), windowEndMs };
+    return { allowed, limit, remaining: 0, windowEndMs, retryAfterMs: this.nextAllowed(c, now, cap) - now };
+  }
+
+  /** First ms at which one more call fits, if no other call comes (the estimate only falls). */
+  private nextAllowed(c: { start: number; prev: number; curr: number }, now: number, cap: number): number {
+    const W = this.windowMs;
+    for (const start of [c.start, c.start + W, c.start + 2 * W]) {
+      const [prev, curr] = start === c.start ? [c.prev, c.curr] : start === c.start + W ? [c.curr, 0] : [0, 0];
+      // prev * (W - (t - start)) / W + curr < cap  ⇔  t > start + W - (cap - curr) * W / prev
+      const from = Math.max(now, start);
+      if (curr >= cap) continue;
+      const t = prev === 0 ? from : Math.max(from, Math.floor(start + W - ((cap - curr) * W) / prev) + 1);
+      if (t < start + W) return t;
+    }
+    return c.start + 2 * W;
+  }
+
+  reset(): void {
+    this.counters.clear();
+  }
+}
+
+/** Token bucket: `limit` tokens, refilled continuously at `limit` per window. */
+export class TokenBucket extends BaseLimiter {
+  private readonly buckets = new Map<string, { tokens: number; atMs: number }>();
+
+  consume(key: string, limit: number, opts?: ConsumeOptions): AlgorithmDecision {
+    const now = this.clock.now();
+    const cap = limit + (opts?.extra ?? 0);
+    const perMs = limit / this.windowMs;
+    const b = this.buckets.get(key) ?? { tokens: cap, atMs: now };
+    b.tokens = Math.min(cap, b.tokens + (now - b.atMs) * perMs);
+    b.atMs = now;
+    this.buckets.set(key, b);
+    const allowed = b.tokens >= 1;
+    // A counted refusal leaves a debt, bounded so that a pause of one window always pays it.
+    if (allowed) b.tokens -= 1;
+    else if (this.o.countRefused) b.tokens = Math.max(-cap, b.tokens - 1);
+    const windowEndMs = now + Math.ceil((cap - b.tokens) / perMs);
+    if (allowed) return { allowed, limit, remaining: Math.max(0, Math.floor(b.tokens)), windowEndMs };
+    return { allowed, limit, remaining: 0, windowEndMs, retryAfterMs: Math.ceil((1 - b.tokens) / perMs) };
+  }
+
+  reset(): void {
+    this.buckets.clear();
+  }
+}
+
+/**
+ * Leaky bucket as a meter (GCRA): one call leaks every windowMs / limit; a call is allowed while
+ * the theoretical arrival time stays within one window ahead of now (a burst of `limit`).
+ */
+export class LeakyBucket extends BaseLimiter {
+  private readonly tat = new Map<string, number>();
+
+  consume(key: string, limit: number, opts?: ConsumeOptions): AlgorithmDecision {
+    const now = this.clock.now();
+    const cap = limit + (opts?.extra ?? 0);
+    const interval = this.windowMs / limit;
+    const tolerance = cap * interval;
+    const base = Math.max(this.tat.get(key) ?? now, now);
+    const next = base + interval;
+    const allowed = next - now <= tolerance + 1e-9;
+    if (allowed) this.tat.set(key, next);
+    else if (this.o.countRefused) this.tat.set(key, Math.min(next, now + 2 * tolerance));
+    const tat = this.tat.get(key) ?? now;
+    const windowEndMs = Math.ceil(tat);
+    if (allowed) return { allowed, limit, remaining: Math.max(0, Math.floor((tolerance - (tat - now)) / interval + 1e-9)), windowEndMs };
+    return { allowed, limit, remaining: 0, windowEndMs, retryAfterMs: Math.max(0, Math.ceil(tat + interval - tolerance - now)) };
+  }
+
+  reset(): void {
+    this.tat.clear();
+  }
+}
+
+export function createLimiter(algorithm: LimiterAlgorithm, clock: Clock, windowMs: number, o: LimiterOptions = {}): Limiter {
+  switch (algorithm) {
+    case 'fixed':
+      return new FixedWindow(clock, windowMs, o);
+    case 'sliding-log':
+      return new SlidingLog(clock, windowMs, o);
+    case 'sliding-counter':
+      return new SlidingCounter(clock, windowMs, o);
+    case 'token-bucket':
+      return new TokenBucket(clock, windowMs, o);
+    case 'leaky-bucket':
+      return new LeakyBucket(clock, windowMs, o);
+  }
+}
+
+/** Parses `--limiter fixed` or `--limiter orders.create=token-bucket,catalog.search=sliding-log`. */
+export function parseLimiterSpec(spec: string): { default?: LimiterAlgorithm; byOperation: Record<string, LimiterAlgorithm> } {
+  const out: { default?: LimiterAlgorithm; byOperation: Record<string, LimiterAlgorithm> } = { byOperation: {} };
+  for (const part of spec
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean)) {
+    const eq = part.lastIndexOf('=');
+    const [op, name] = eq === -1 ? [undefined, part] : [part.slice(0, eq), part.slice(eq + 1)];
+    if (!(LIMITER_ALGORITHMS as readonly string[]).includes(name))
+      throw new Error(`--limiter: unknown algorithm "${name}" in "${part}"; expected one of ${LIMITER_ALGORITHMS.join(', ')}`);
+    if (op === undefined) out.default = name as LimiterAlgorithm;
+    else out.byOperation[op] = name as LimiterAlgorithm;
+  }
+  return out;
+}
+
+export interface HeaderContext {
+  /** Time of the response, epoch ms. */
+  nowMs: number;
+  /** The HTTP status sent (headers on a 429 say Remaining 0). */
+  status: number;
+  windowMs: number;
+  /** X-RateLimit-Reset as an epoch second (default) or seconds to wait. */
+  resetUnit?: 'epoch' | 'seconds';
+}
+
+const ceilS = (ms: number): number => Math.max(0, Math.ceil(ms / 1000));
+
+/**
+ * The rate-limit response headers of a decision in one family:
+ * - `x-ratelimit`: X-RateLimit-Limit / -Remaining / -Reset (Reset = quota fully back).
+ * - `ietf`: the IETF httpapi fields `RateLimit-Policy: "default";q=L;w=S` and
+ *   `RateLimit: "default";r=R;t=S`, plus `Retry-After` (delta seconds) on a 429.
+ * - `none`: nothing (nginx limit_req and many gateways).
+ */
+export function rateLimitHeaders(d: AlgorithmDecision, family: HeaderFamily, ctx: HeaderContext): Record<string, string> {
+  const remaining = ctx.status === 429 ? 0 : d.remaining;
+  if (family === 'none') return {};
+  if (family === 'x-ratelimit') {
+    const reset = ctx.resetUnit === 'seconds' ? ceilS(d.windowEndMs - ctx.nowMs) : Math.ceil(d.windowEndMs / 1000);
+    return { 'X-RateLimit-Limit': String(d.limit), 'X-RateLimit-Remaining': String(remaining), 'X-RateLimit-Reset': String(reset) };
+  }
+  const h: Record<string, string> = {
+    'RateLimit-Policy': `"default";q=${d.limit};w=${ceilS(ctx.windowMs)}`,
+    RateLimit: `"default";r=${remaining};t=${ceilS(d.windowEndMs - ctx.nowMs)}`,
+  };
+  if (ctx.status === 429) h['Retry-After'] = String(Math.max(1, ceilS(d.retryAfterMs ?? d.windowEndMs - ctx.nowMs)));
+  return h;
+}
+
+export interface LimiterSetOptions extends LimiterOptions {
+  /** Algorithm of operations without their own. Default 'fixed'. */
+  default?: LimiterAlgorithm;
+  /** Algorithm per operation id. */
+  byOperation?: Readonly<Record<string, LimiterAlgorithm>>;
+}
+
+/** One limiter per algorithm in use, each operation routed to its own algorithm. */
+export class LimiterSet {
+  private readonly limiters = new Map<LimiterAlgorithm, Limiter>();
+  constructor(
+    private readonly clock: Clock,
+    readonly windowMs: number,
+    private readonly o: LimiterSetOptions = {},
+  ) {}
+
+  algorithmOf(operationId: string | undefined): LimiterAlgorithm {
+    return (operationId !== undefined ? this.o.byOperation?.[operationId] : undefined) ?? this.o.default ?? 'fixed';
+  }
+
+  consume(key: string, limit: number, opts?: ConsumeOptions): AlgorithmDecision {
+    const algorithm = this.algorithmOf(opts?.operationId);
+    let l = this.limiters.get(algorithm);
+    if (!l) {
+      l = createLimiter(algorithm, this.clock, this.windowMs, { countRefused: this.o.countRefused ?? false });
+      this.limiters.set(algorithm, l);
+    }
+    return l.consume(key, limit, opts);
+  }
+
+  reset(): void {
+    for (const l of this.limiters.values()) l.reset();
+  }
+}

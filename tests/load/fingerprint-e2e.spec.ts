@@ -1,0 +1,138 @@
+/**
+ * probe-reset and verify-pacing end to end: the bundles in the k6 test double against the mock in
+ * each limiter mode, with compressed windows. Each mode must be identified with its burst, rate and
+ * window, and its recommended pacing must draw no 429 at >= 90 % of the measured rate.
+ */
+import { test, expect } from '@playwright/test';
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { allOperations } from '../../catalogue';
+import { randomLimits } from '../../scripts/load';
+import type { FingerprintManifestEntry } from '../../load/scripts/probe';
+import type { VerifyResult } from '../../load/scripts/verify-pacing';
+import { load } from './run';
+
+const WINDOW_MS = 1200;
+const SEED = 92;
+/** One operation per algorithm, side by side in one mock (`--limiter <op>=<algorithm>`). */
+const ALGORITHMS = {
+  'catalog.search': { limiter: 'fixed', algorithm: 'fixed-window' },
+  'orders.create': { limiter: 'sliding-log', algorithm: 'sliding-window' },
+  'deals.details': { limiter: 'sliding-counter', algorithm: 'sliding-window' },
+  'invoices.details': { limiter: 'token-bucket', algorithm: 'token-bucket' },
+  'renewals.search': { limiter: 'leaky-bucket', algorithm: 'token-bucket' },
+} as const;
+type OpId = keyof typeof ALGORITHMS;
+const OPS = Object.keys(ALGORITHMS) as OpId[];
+const LIMITER = OPS.map((id) => `${id}=${ALGORITHMS[id].limiter}`).join(',');
+const LIMITS = randomLimits(
+  allOperations().filter((o) => OPS.includes(o.id as OpId)),
+  SEED,
+);
+
+async function probe(command: string, out: string, mockArgs: string[], extra: string[] = []) {
+  const started = Date.now();
+  const r = await load(out, [
+    command,
+    '--reports-dir',
+    out,
+    '--window-ms',
+    String(WINDOW_MS),
+    '--random-limits',
+    String(SEED),
+    '--ops',
+    OPS.join(','),
+    '--mock-args',
+    mockArgs.join(' '),
+    ...extra,
+  ]);
+  return { r, ms: Date.now() - started };
+}
+
+function manifest(out: string) {
+  const file = join(out, 'limits.json');
+  expect(existsSync(file), `${file} written`).toBe(true);
+  return JSON.parse(readFileSync(file, 'utf8')) as { operations: FingerprintManifestEntry[]; durationMs: number; requests: number };
+}
+
+test.describe('rate-limit fingerprint end to end in the k6 test double', () => {
+  for (const headers of ['x-ratelimit', 'ietf', 'none'] as const) {
+    test(`should identify each algorithm behind ${headers} headers and verify its pacing with no 429`, async () => {
+      test.setTimeout(150_000);
+      const out = mkdtempSync(test.info().outputPath(`fingerprint-${headers}-`));
+      const mock = ['--limiter', LIMITER, '--headers', headers];
+      const probed = await probe('probe-reset', out, mock);
+      expect(probed.r.code, probed.r.stderr + probed.r.stdout).toBe(0);
+      const m = manifest(out);
+      expect(m.operations.map((e) => e.id).sort()).toEqual([...OPS].sort());
+      const notes: string[] = [];
+      for (const e of m.operations) {
+        const mode = ALGORITHMS[e.id as OpId];
+        const L = LIMITS[e.id] as number;
+        const rate = (L / WINDOW_MS) * 1000;
+        const label = `${mode.limiter}/${headers} ${e.id} (L=${L})\n${(e.evidence ?? []).join('\n')}`;
+        expect(e.verdict, label).toBeNull();
+        expect(e.algorithm, label).toBe(mode.algorithm);
+        expect(e.burst, label).toBe(L);
+        const sustained = e.sustainedPerSecond as number;
+        if (mode.limiter === 'sliding-counter') {
+          // Drains get fewer calls from a weighted counter than even pacing does: read low (safe), never high.
+          expect(sustained / rate, `${label}\nsustained ${sustained}/s`).toBeGreaterThanOrEqual(0.7);
+          expect(sustained / rate, `${label}\nsustained ${sustained}/s`).toBeLessThanOrEqual(1.05);
+        } else expect(Math.abs(sustained - rate) / rate, `${label}\nsustained ${sustained}/s`).toBeLessThanOrEqual(0.1);
+        if (mode.limiter === 'fixed' || mode.limiter === 'sliding-log')
+          expect(Math.abs((e.windowMs as number) - WINDOW_MS), `${label}\nwindow ${e.windowMs}`).toBeLessThanOrEqual(100);
+        if (mode.algorithm === 'token-bucket') expect(e.windowMs, label).toBeNull();
+        expect(e.refusedCallsCount, label).not.toBe(true);
+        expect(e.headers, label).toEqual(headers === 'none' ? [] : headers === 'ietf' ? ['ietf', 'retry-after'] : ['x-ratelimit']);
+        // Lower bound: L+1 for the burst; for the rate, one reopening after a window, or 10 refilled calls (±1 → 10 %).
+        const window = mode.algorithm !== 'token-bucket';
+        const lbRequests = L + 1 + (window ? 1 : 11);
+        const lbMs = window ? WINDOW_MS : (10 / rate) * 1000;
+        notes.push(
+          `${mode.limiter} (${e.id}, L=${L}): ${e.requestsSpent} requests (lower bound ${lbRequests}), ${Math.round(e.durationMs ?? 0)} ms (lower bound ${Math.round(lbMs)} ms), burst ${e.burst}, ${sustained}/s (true ${rate.toFixed(2)}), window ${e.windowMs ?? '-'}`,
+        );
+      }
+      const verify = await probe('verify-pacing', out, mock);
+      expect(verify.r.code, verify.r.stderr + verify.r.stdout).toBe(0);
+      const v = JSON.parse(readFileSync(join(out, 'pacing.json'), 'utf8')) as VerifyResult;
+      expect(v.skipped).toEqual([]);
+      expect(v.operations).toHaveLength(OPS.length);
+      for (const o of v.operations) {
+        expect(o.verdict.refused, `${o.id}: ${o.verdict.summary}`).toBe(0);
+        expect(o.verdict.share as number, `${o.id}: ${o.verdict.summary}`).toBeGreaterThanOrEqual(0.9);
+        notes.push(`${o.id} pacing "${o.schedule}": ${o.verdict.summary}`);
+      }
+      notes.push(`probe-reset wall time ${probed.ms} ms (run ${m.durationMs} ms, ${m.requests} requests), verify-pacing ${verify.ms} ms`);
+      test.info().annotations.push({ type: `fingerprint/${headers}`, description: notes.join('; ') });
+      console.log(`[${headers}] ${notes.join('\n  ')}`);
+    });
+  }
+
+  test('should stop a limiter that counts refused calls with a verdict within its cap and a non-zero exit', async () => {
+    test.setTimeout(120_000);
+    const out = mkdtempSync(test.info().outputPath('fingerprint-count-refused-'));
+    const capMs = 4000;
+    const ran = await probe(
+      'probe-reset',
+      out,
+      ['--limiter', 'sliding-log', '--count-refused', '--headers', 'none'],
+      ['--probe-wait-ms', String(capMs), '--probe-max-ms', String(6 * WINDOW_MS)],
+    );
+    // k6's exit code for crossed thresholds: probe_unresolved counts the operations without a result.
+    expect(ran.r.code, ran.r.stdout + ran.r.stderr).toBe(99);
+    expect(ran.r.stdout).toMatch(/NO RESULT: .*refused calls/);
+    const m = manifest(out);
+    for (const e of m.operations) {
+      expect(e.verdict, `${e.id}\n${(e.evidence ?? []).join('\n')}`).toMatch(/refused calls (appear to )?count/);
+      expect(e.algorithm).toBe('unknown');
+      expect(e.refusedCallsCount).toBe(true);
+      expect(e.pacing).toBeNull();
+      expect(e.durationMs as number, `${e.id} within its caps`).toBeLessThanOrEqual(capMs + 6 * WINDOW_MS);
+      expect(e.requestsSpent, e.id).toBeLessThanOrEqual(10 * (LIMITS[e.id] as number));
+    }
+    console.log(
+      `[sliding-log counting refused/none] ${m.operations.map((e) => `${e.id}: ${e.requestsSpent} requests, ${Math.round(e.durationMs ?? 0)} ms: ${e.verdict}`).join('\n  ')}`,
+    );
+  });
+});

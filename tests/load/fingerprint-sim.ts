@@ -1,0 +1,41 @@
+/** Drives the fingerprint experiments against the mock's limiter algorithms on a manual clock. */
+import { ManualClock } from '../../mock/clock';
+import { createLimiter, rateLimitHeaders, type HeaderFamily, type LimiterAlgorithm } from '../../mock/limiter-algorithms';
+import { Fingerprinter, type FingerprintConfig } from '../../load/lib/fingerprint';
+import { readRateLimitHeaders } from '../../load/lib/rate-limit-headers';
+
+export interface SimOptions {
+  limit: number;
+  windowMs: number;
+  countRefused?: boolean;
+  resetUnit?: 'epoch' | 'seconds';
+  /** ms each call takes (or a function of the call's index). Default 2. */
+  latencyMs?: number | ((call: number) => number);
+  startMs?: number;
+  config?: Partial<FingerprintConfig>;
+}
+
+export function simulate(algorithm: LimiterAlgorithm, family: HeaderFamily, o: SimOptions) {
+  const clock = new ManualClock(o.startMs ?? 1_800_000_000_123);
+  const limiter = createLimiter(algorithm, clock, o.windowMs, { countRefused: o.countRefused ?? false });
+  const fp = new Fingerprinter({
+    burstCap: o.limit + 2,
+    maxRequests: 20 * o.limit + 100,
+    maxDurationMs: 30 * o.windowMs,
+    maxWaitMs: 5 * o.windowMs,
+    ...o.config,
+  });
+  const latency = typeof o.latencyMs === 'function' ? o.latencyMs : () => (o.latencyMs as number | undefined) ?? 2;
+  for (let guard = 0; guard < 10_000; guard++) {
+    const at = fp.nextAt();
+    if (at === null) break;
+    if (at > clock.now()) clock.set(at);
+    clock.advance(latency(guard));
+    const now = clock.now();
+    const d = limiter.consume('k', o.limit);
+    const status = d.allowed ? 200 : 429;
+    const headers = rateLimitHeaders(d, family, { nowMs: now, status, windowMs: o.windowMs, resetUnit: o.resetUnit ?? 'epoch' });
+    fp.record({ tMs: now, status, hints: readRateLimitHeaders(headers, now) });
+  }
+  return fp.result();
+}

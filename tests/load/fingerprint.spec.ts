@@ -1,0 +1,170 @@
+/**
+ * The fingerprint experiments against each limiter algorithm of the mock and each header family,
+ * on a manual clock: deterministic timelines, no sockets, no real waits.
+ */
+import { test, expect } from '@playwright/test';
+import { HEADER_FAMILIES, LIMITER_ALGORITHMS, type LimiterAlgorithm } from '../../mock/limiter-algorithms';
+import { pacingFor, type Algorithm } from '../../load/lib/fingerprint';
+import { readRateLimitHeaders, retryAfterAt } from '../../load/lib/rate-limit-headers';
+import { simulate } from './fingerprint-sim';
+
+const EXPECTED: Record<LimiterAlgorithm, Algorithm> = {
+  fixed: 'fixed-window',
+  'sliding-log': 'sliding-window',
+  'sliding-counter': 'sliding-window',
+  'token-bucket': 'token-bucket',
+  'leaky-bucket': 'token-bucket',
+};
+
+const cases = [
+  { limit: 10, windowMs: 1000 },
+  { limit: 4, windowMs: 600 },
+  { limit: 25, windowMs: 2000 },
+  { limit: 3, windowMs: 500 },
+  { limit: 60, windowMs: 1500 },
+];
+
+test.describe('rate-limit fingerprint on synthetic timelines', () => {
+  for (const algorithm of LIMITER_ALGORITHMS) {
+    for (const family of HEADER_FAMILIES) {
+      test(`should identify ${algorithm} behind ${family} headers, its burst, rate and window`, () => {
+        // A weighted counter with a handful of calls per window is too coarse to read (see README).
+        for (const c of algorithm === 'sliding-counter' ? cases.filter((x) => x.limit >= 10) : cases) {
+          const label = `${algorithm}/${family} L=${c.limit} W=${c.windowMs}`;
+          const fp = simulate(algorithm, family, c);
+          expect(fp.verdict, label).toBeNull();
+          expect(fp.algorithm, `${label}\n${fp.evidence.join('\n')}`).toBe(EXPECTED[algorithm]);
+          expect(fp.burst, label).toBe(c.limit);
+          const rate = (c.limit / c.windowMs) * 1000;
+          const sustained = fp.sustainedPerSecond as number;
+          if (algorithm === 'sliding-counter') {
+            // A weighted counter passes fewer calls to drains than to even pacing: read low (safe), never high.
+            expect(sustained / rate, `${label}: ${sustained}/s`).toBeLessThanOrEqual(1.05);
+            expect(sustained / rate, `${label}: ${sustained}/s`).toBeGreaterThanOrEqual(0.7);
+          } else expect(Math.abs(sustained - rate) / rate, `${label}: ${sustained}/s`).toBeLessThanOrEqual(0.1);
+          if (EXPECTED[algorithm] === 'fixed-window' || algorithm === 'sliding-log')
+            expect(Math.abs((fp.windowMs as number) - c.windowMs), `${label}: window ${fp.windowMs}`).toBeLessThanOrEqual(100);
+          if (EXPECTED[algorithm] === 'token-bucket') expect(fp.windowMs, label).toBeNull();
+          if (algorithm !== 'sliding-counter') expect(fp.refusedCallsCount, label).toBe(false);
+          expect(fp.headers, label).toEqual(family === 'none' ? [] : family === 'ietf' ? ['ietf', 'retry-after'] : ['x-ratelimit']);
+          expect(fp.pacing, label).not.toBeNull();
+          expect(fp.requestsSpent, label).toBeLessThanOrEqual(20 * c.limit);
+        }
+      });
+    }
+  }
+
+  test('should notice refused calls that consume quota, with and without headers', () => {
+    for (const algorithm of ['token-bucket', 'leaky-bucket'] as const)
+      for (const family of HEADER_FAMILIES) {
+        const fp = simulate(algorithm, family, { limit: 10, windowMs: 1000, countRefused: true });
+        expect(fp.algorithm, `${algorithm}/${family}`).toBe('token-bucket');
+        expect(fp.refusedCallsCount, `${algorithm}/${family}\n${fp.evidence.join('\n')}`).toBe(true);
+        expect(Math.abs((fp.sustainedPerSecond as number) - 10), `${algorithm}/${family}`).toBeLessThanOrEqual(1);
+      }
+    const fixed = simulate('fixed', 'none', { limit: 10, windowMs: 1000, countRefused: true });
+    expect(fixed.refusedCallsCount).toBe(false);
+  });
+
+  test('should stop a sliding log that counts refused calls with a verdict, within its caps', () => {
+    for (const family of HEADER_FAMILIES) {
+      const fp = simulate('sliding-log', family, { limit: 10, windowMs: 1000, countRefused: true });
+      expect(fp.verdict, family).toMatch(/refused calls (count|appear to count)/);
+      expect(fp.refusedCallsCount, family).toBe(true);
+      expect(fp.algorithm, family).toBe('unknown');
+      expect(fp.pacing, family).toBeNull();
+      expect(fp.durationMs, family).toBeLessThanOrEqual(10_000);
+      expect(fp.requestsSpent, family).toBeLessThanOrEqual(200);
+    }
+  });
+
+  test('should give up waiting for a reopening at the wait cap, saying why', () => {
+    const fp = simulate('sliding-log', 'none', {
+      limit: 5,
+      windowMs: 4000,
+      countRefused: true,
+      config: { maxWaitMs: 2000 },
+    });
+    expect(fp.verdict).toMatch(/^did not reopen within 2 s \(\d+ polls, spaced up to \d+ ms\); refused calls appear to count/);
+    expect(fp.durationMs).toBeLessThanOrEqual(2000);
+    expect(fp.burst).toBe(5);
+  });
+
+  test('should report no limit when no call is refused within the cap', () => {
+    const fp = simulate('fixed', 'x-ratelimit', { limit: 50, windowMs: 1000, config: { burstCap: 12 } });
+    // Twice the cap: a bucket refilling during the exhaustion may pass more calls than its limit.
+    expect(fp.verdict).toBe('no 429 after 24 calls: the limit is above 24 or there is none');
+    expect(fp.algorithm).toBe('unknown');
+    expect(fp.burst).toBeNull();
+    expect(fp.requestsSpent).toBe(24);
+  });
+
+  test('should record Reset moving between calls for a token bucket and not for a fixed window', () => {
+    expect(simulate('token-bucket', 'x-ratelimit', { limit: 10, windowMs: 3000 }).resetMoves).toBe(true);
+    expect(simulate('fixed', 'x-ratelimit', { limit: 10, windowMs: 3000 }).resetMoves).toBe(false);
+    expect(simulate('fixed', 'x-ratelimit', { limit: 10, windowMs: 3000, resetUnit: 'seconds' }).resetUnit).toBe('seconds');
+    expect(simulate('fixed', 'none', { limit: 10, windowMs: 3000 }).resetMoves).toBeNull();
+  });
+});
+
+test.describe('rate-limit headers', () => {
+  test('should read each family and Retry-After as seconds or a date', () => {
+    const at = 1_800_000_000_000;
+    expect(
+      readRateLimitHeaders({ 'X-Ratelimit-Limit': '5', 'X-Ratelimit-Remaining': '4', 'X-Ratelimit-Reset': '1800000060' }, at),
+    ).toMatchObject({
+      families: ['x-ratelimit'],
+      limit: 5,
+      remaining: 4,
+      resetAtMs: 1_800_000_060_000,
+      resetUnit: 'epoch',
+    });
+    expect(readRateLimitHeaders({ 'Ratelimit-Policy': '"default";q=100;w=60', Ratelimit: '"default";r=42;t=7' }, at)).toMatchObject({
+      families: ['ietf'],
+      limit: 100,
+      remaining: 42,
+      resetAtMs: at + 7000,
+      policyWindowMs: 60_000,
+      resetUnit: 'seconds',
+    });
+    expect(
+      readRateLimitHeaders({ 'ratelimit-limit': '10', 'ratelimit-remaining': '0', 'ratelimit-reset': '3', 'retry-after': '2' }, at),
+    ).toMatchObject({
+      families: ['ietf', 'retry-after'],
+      limit: 10,
+      remaining: 0,
+      resetAtMs: at + 3000,
+      retryAtMs: at + 2000,
+    });
+    expect(readRateLimitHeaders({}, at)).toMatchObject({ families: [], limit: null, resetAtMs: null, retryAtMs: null });
+    expect(retryAfterAt('Wed, 21 Oct 2026 07:28:00 GMT', at)).toBe(Date.parse('2026-10-21T07:28:00Z'));
+    expect(retryAfterAt('soon', at)).toBeNull();
+    expect(readRateLimitHeaders({ 'X-RateLimit-Remaining': 'NaN' }, at).remaining).toBeNull();
+  });
+});
+
+test.describe('pacing', () => {
+  test('should pace a fixed window by bursts, a sliding window evenly and a token bucket by burst then rate', () => {
+    expect(pacingFor({ algorithm: 'fixed-window', burst: 60, sustainedPerSecond: 1, windowMs: 60_000 })).toMatchObject({
+      kind: 'burst-per-window',
+      periodMs: 63_158,
+      bottleneck: { reservoir: 60, reservoirRefreshAmount: 60, reservoirRefreshInterval: 63_158, minTime: 0, maxConcurrent: 1 },
+      k6: { executor: 'constant-arrival-rate', rate: 60, timeUnit: '63158ms' },
+    });
+    expect(pacingFor({ algorithm: 'sliding-window', burst: 10, sustainedPerSecond: 10, windowMs: 1000 })).toMatchObject({
+      kind: 'even',
+      intervalMs: 106,
+      bottleneck: { reservoir: null, minTime: 106 },
+    });
+    const tb = pacingFor({ algorithm: 'token-bucket', burst: 20, sustainedPerSecond: 2, windowMs: null });
+    expect(tb?.schedule).toBe('burst 20 then 1 call every 527 ms');
+    expect(tb?.bottleneck).toMatchObject({
+      reservoir: 20,
+      reservoirIncreaseAmount: 1,
+      reservoirIncreaseInterval: 527,
+      reservoirIncreaseMaximum: 20,
+    });
+    expect(pacingFor({ algorithm: 'unknown', burst: 20, sustainedPerSecond: 2, windowMs: null })).toBeNull();
+    expect(pacingFor({ algorithm: 'token-bucket', burst: 20, sustainedPerSecond: Number.NaN, windowMs: null })).toBeNull();
+  });
+});
