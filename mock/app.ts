@@ -120,11 +120,16 @@ function serialised(o: object): string {
   return s;
 }
 
+const noEvents = (): void => undefined;
 const toFastifyPath = (p: string): string => p.replace(/\{([^}]+)\}/g, ':$1');
 const ALL_METHODS = ['GET', 'POST', 'PUT', 'DELETE', 'PATCH'] as const;
 
-/** Per-request results of the business onRequest step. */
-const auths = new WeakMap<FastifyRequest, AuthResult>();
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** Who the business onRequest step identified (null elsewhere). */
+    mockAuth: AuthResult | null;
+  }
+}
 
 export async function buildMockApp(opts: MockOptions = {}): Promise<FastifyInstance> {
   const windowMs = opts.windowMs ?? DEFAULT_WINDOW_MS;
@@ -183,6 +188,8 @@ export async function buildMockApp(opts: MockOptions = {}): Promise<FastifyInsta
   // Route body schemas are the catalogue's, registered once in the project's Ajv; routes refer to them by $id.
   const ajv = createAjv({ allErrors: false });
   app.setValidatorCompiler(({ schema }) => ajv.compile(schema));
+  app.decorateRequest('mockRate', null);
+  app.decorateRequest('mockAuth', null);
   app.addHook('onSend', (req, reply, payload, done) => {
     rate.writeHeaders(req, reply);
     done(null, payload);
@@ -217,24 +224,28 @@ export async function buildMockApp(opts: MockOptions = {}): Promise<FastifyInsta
         onRequest: (req, reply, done) => {
           if (disabled(env, op.version)) return void helpers.notFound(req, reply);
           const auth = ctx.tokens.authenticate(req, op.family, drift);
-          auths.set(req, auth);
+          req.mockAuth = auth;
           const who = auth.caller?.clientId ?? `ip:${req.ip}`;
           const key = drift('limits.shared-across-operations') ? who : drift('limits.shared-across-apps') ? opKey : `${who}|${opKey}`;
           if (!rate.consume(req, key, ctx.limitOf(op), op.id).allowed) return void rate.tooMany(reply);
           done();
         },
-        preValidation: (req, _reply, done) => {
-          // No body at all where a JSON body is optional reads as {} too.
-          if (op.jsonBody && req.body === undefined) req.body = {};
-          done();
-        },
+        ...(op.jsonBody
+          ? {
+              preValidation: (req: FastifyRequest, _reply: FastifyReply, done: () => void) => {
+                // No body at all where a JSON body is optional reads as {} too.
+                if (req.body === undefined) req.body = {};
+                done();
+              },
+            }
+          : {}),
         preHandler: (req, reply, done) => {
-          const auth = auths.get(req);
+          const auth = req.mockAuth;
           if (auth?.error) return void send(reply, statusOf(auth.error), errorOf(auth.error));
           const missing = missingHeaders(req, op);
-          if (missing.length && !drift('finding.missing-header-accepted')) return void send(reply, 400, missingHeadersBody(missing));
+          if (missing && !drift('finding.missing-header-accepted')) return void send(reply, 400, missingHeadersBody(missing));
           const q = missingQuery(req.query as Record<string, unknown>, op);
-          if (q.length) {
+          if (q) {
             const body = {
               errors: q.map(
                 (name) => errorOf('missingQuery', { field: name, message: `Missing required query parameter ${name}` }).errors[0],
@@ -275,7 +286,7 @@ export async function buildMockApp(opts: MockOptions = {}): Promise<FastifyInsta
               nowMs: clock.now(),
               state: ctx.state,
               drift,
-              receiveEvent: (event) => receiveEvent(req, op, env, event),
+              receiveEvent: op.webhook ? (event) => receiveEvent(req, op, env, event) : noEvents,
             });
           } else {
             outcome = vendorCall(ctx.state, op.id, params);
@@ -300,7 +311,7 @@ export async function buildMockApp(opts: MockOptions = {}): Promise<FastifyInsta
   }
 
   function receiveEvent(req: FastifyRequest, op: Operation, env: EnvironmentName, ev: Record<string, unknown>): void {
-    const caller = auths.get(req)?.caller;
+    const caller = req.mockAuth?.caller;
     const eventId = typeof ev.eventId === 'string' && ev.eventId ? ev.eventId : `EVT-${Date.now().toString(36)}`;
     ctx.outbox.receive({ operationId: op.id, environment: env, clientId: caller?.clientId ?? null, event: ev, receivedAtMs: clock.now() });
     const target = req.headers.targeturl;

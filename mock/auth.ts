@@ -56,12 +56,14 @@ export class TokenStore {
   }
 }
 
-/** The published required headers a request lacks (empty values count as missing). */
-export function missingHeaders(req: FastifyRequest, op: Pick<Operation, 'requiredHeaders'>): string[] {
-  return op.requiredHeaders.filter((name) => {
+/** The published required headers a request lacks (empty values count as missing); null when none (no allocation on the hot path). */
+export function missingHeaders(req: FastifyRequest, op: Pick<Operation, 'requiredHeaders'>): string[] | null {
+  let out: string[] | null = null;
+  for (const name of op.requiredHeaders) {
     const v = req.headers[name.toLowerCase()];
-    return v === undefined || (typeof v === 'string' && v.trim() === '');
-  });
+    if (v === undefined || (typeof v === 'string' && v.trim() === '')) (out ??= []).push(name);
+  }
+  return out;
 }
 
 /** A 400 body naming each missing header in its own entry. */
@@ -69,7 +71,9 @@ export function missingHeadersBody(names: readonly string[]): ErrorBody {
   return { errors: names.map((n) => entryOf('missingHeader', { field: n, message: `Missing required header ${n}` })) };
 }
 
-/** The required query parameters a request lacks. */
-export function missingQuery(query: Record<string, unknown>, op: Pick<Operation, 'queryParams'>): string[] {
-  return op.queryParams.filter((p) => p.required && (query[p.name] === undefined || query[p.name] === '')).map((p) => p.name);
+/** The required query parameters a request lacks; null when none. */
+export function missingQuery(query: Record<string, unknown>, op: Pick<Operation, 'queryParams'>): string[] | null {
+  let out: string[] | null = null;
+  for (const p of op.queryParams) if (p.required && (query[p.name] === undefined || query[p.name] === '')) (out ??= []).push(p.name);
+  return out;
 }

@@ -31,15 +31,15 @@ export interface RateState {
   none?: boolean;
 }
 
-const states = new WeakMap<FastifyRequest, RateState>();
-export const rateState = (req: FastifyRequest): RateState => {
-  let s = states.get(req);
-  if (!s) {
-    s = {};
-    states.set(req, s);
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The rate-limit state of the request (decorated by the mock; null until a step sets it). */
+    mockRate: RateState | null;
   }
-  return s;
-};
+}
+
+/** The rate-limit state of a request (the app decorates requests with `mockRate`). */
+export const rateState = (req: FastifyRequest): RateState => (req.mockRate ??= {});
 
 export class RateLimits {
   constructor(
@@ -77,7 +77,7 @@ export class RateLimits {
 
   /** onSend: writes the headers of the request's decision (a fallback bucket when none was taken). */
   writeHeaders(req: FastifyRequest, reply: FastifyReply): void {
-    const s = rateState(req);
+    const s = req.mockRate ?? {};
     if (s.none) return;
     const d = s.decision ?? this.limiter.consume(`ip:${req.ip}|unrouted`, this.settings().limits.unrouted ?? 60);
     this.setHeaders(reply, d, reply.statusCode, s.token === true);

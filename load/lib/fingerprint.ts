@@ -137,6 +137,9 @@ export class Fingerprinter {
   private burstObserved: number | null = null;
   /** Continuous refill: the burst less the calls refilled during the exhaustion. */
   private burstRefilled: number | null = null;
+  /** A drain after a rest long enough to fill the bucket (after a partial reopening). */
+  private restedDrain: Drain | null = null;
+  private restFromMs: number | null = null;
   private exhaust: Drain | null = null;
   private firstHints: RateLimitHints | null = null;
   private refusedMovesHint: boolean | null = null;
@@ -324,6 +327,8 @@ export class Fingerprinter {
         cap: 2 * this.cfg.burstCap,
         then: (again) => {
           this.reopenDrain = first;
+          this.restedDrain = again;
+          this.restFromMs = first.refusedMs;
           this.afterReopenDrain(again, true);
         },
       };
@@ -450,6 +455,7 @@ export class Fingerprinter {
     const from = t0 + lo - this.fineMs;
     const until = t0 + hi + 2 * this.fineMs;
     let polls = 0;
+    let lastRefused: number | null = null;
     const poll = (at: number): void => {
       this.action = {
         kind: 'poll',
@@ -458,10 +464,13 @@ export class Fingerprinter {
         then: (o) => {
           polls += 1;
           if (o.status !== 429) {
-            this.windowMeasured = o.tMs - t0;
-            this.windowPrecise = true;
+            // A late call (a stalled client) leaves the reopening anywhere since the last refusal: its middle.
+            const gap = lastRefused === null ? 0 : o.tMs - lastRefused;
+            const late = gap > 2 * this.fineMs;
+            this.windowMeasured = Math.round((late ? o.tMs - gap / 2 : o.tMs) - t0);
+            this.windowPrecise = !late;
             this.evidence.push(
-              `window ${this.windowMeasured} ms: reopened again ${this.windowMeasured} ms after the previous full bucket (${polls} fine polls)`,
+              `window ${this.windowMeasured} ms${late ? ` ±${Math.round(gap / 2)} ms (a call came ${Math.round(gap)} ms after the previous refusal)` : ''}: reopened again after the previous full bucket (${polls} fine polls)`,
             );
             return this.splitFrom(o.tMs, this.windowMeasured, 1);
           }
@@ -470,6 +479,7 @@ export class Fingerprinter {
               `no reopening between +${lo} and +${hi} ms after the previous full bucket although the sampling saw one there (${polls} polls); refused calls appear to count`,
             );
           }
+          lastRefused = o.tMs;
           poll(o.tMs + this.fineMs);
         },
       };
@@ -552,7 +562,8 @@ export class Fingerprinter {
     // window), empties it, and drains again one period later. The test cycle adds k calls while
     // the bucket is empty: right away (continuous refill) or mid-window (still inside a sliding
     // window at the second drain).
-    const rest = (continuous ? 2 : 1.1) * periodMs;
+    // Two periods also clear a sliding counter's weighted window; a fixed window needs one.
+    const rest = (continuous || this.splitSaysSliding() ? 2.1 : 1.1) * periodMs;
     const extraAt = continuous ? 0 : 0.6 * periodMs;
     const k = Math.max(2, Math.min(5, Math.floor(B / 2)));
     const cycle = (from: number, extras: number, done: (allowed: number, refused: number) => void): void => {
@@ -567,7 +578,7 @@ export class Fingerprinter {
           const last = (okExtra: number, refusedExtra: number): void => {
             this.action = {
               kind: 'drain',
-              at: this.at(t + (continuous ? 0.6 * periodMs : periodMs + this.margin(periodMs))),
+              at: this.at(t + (continuous ? 0.6 : 1.5) * periodMs),
               phase: 'refused calls',
               cap: 2 * this.cfg.burstCap,
               then: (d) => (d.refusedMs === null ? this.finish() : done(d.allowed + okExtra, refusedExtra)),
@@ -579,8 +590,9 @@ export class Fingerprinter {
       };
     };
     cycle(emptyAtMs, 0, (control) => {
+      // Nothing at all after a quiet cycle: every algorithm that ignores refused calls gives some back.
       const expected = continuous ? 0.6 * B : B;
-      if (control < Math.floor(0.7 * expected))
+      if (control === 0)
         return this.stop(
           `refused calls: a quiet cycle gave ${control} calls where the model gives ${Math.round(expected)}: refused calls appear to count`,
         );
@@ -590,6 +602,11 @@ export class Fingerprinter {
         this.finish();
       });
     });
+  }
+
+  private splitSaysSliding(): boolean {
+    const s = this.splitResult;
+    return s !== null && s.drained <= s.burst - Math.max(1, s.h2 / 2);
   }
 
   // Result ---------------------------------------------------------------------------------
@@ -660,7 +677,15 @@ export class Fingerprinter {
     const refill = (this.rateMeasured ?? 0) * (lastAllowed - d.firstMs);
     const advertised = this.firstHints?.limit ?? null;
     if (advertised !== null && B >= advertised && B <= advertised + Math.ceil(refill) + 1) return advertised;
-    return Math.max(1, B - Math.floor(refill));
+    // The drain after a rest started from a full bucket too; its calls came faster (warm), so it refilled less.
+    const fromExhaustion = B - Math.floor(refill);
+    const rested = this.restedDrain;
+    const r = this.rateMeasured ?? 0;
+    // Only a rest long enough to refill the whole bucket makes its drain a burst.
+    const restMs = rested ? rested.firstMs - (this.restFromMs ?? rested.firstMs) : 0;
+    const full = rested !== null && rested.refusedMs !== null && restMs * r >= 1.1 * fromExhaustion;
+    const fromRest = full ? rested.allowed - Math.floor(r * ((rested.refusedMs as number) - rested.firstMs)) : Infinity;
+    return Math.max(1, Math.min(fromExhaustion, fromRest));
   }
 
   private burst(): number | null {

@@ -57,25 +57,6 @@ export function probeCap(advertisedLimit: number | null, fallback: number): numb
   return advertisedLimit === null ? fallback : advertisedLimit + 2;
 }
 
-export interface PollPlan {
-  /** Poll spacing far from the advertised reset. */
-  coarseMs: number;
-  /** Poll spacing near it. */
-  fineMs: number;
-  /** How long before the advertised reset fine polling starts (covers rounding to whole seconds). */
-  fineLeadMs: number;
-}
-
-export const DEFAULT_POLL_PLAN: PollPlan = { coarseMs: 1000, fineMs: 20, fineLeadMs: 1100 };
-
-/** When to poll next: coarse until the advertised reset is near, then fine. */
-export function nextPollAt(nowMs: number, advertisedMs: number | null, plan: PollPlan = DEFAULT_POLL_PLAN): number {
-  if (advertisedMs === null) return nowMs + plan.coarseMs;
-  const fineFrom = advertisedMs - plan.fineLeadMs;
-  if (nowMs + plan.coarseMs < fineFrom) return nowMs + plan.coarseMs;
-  return Math.max(nowMs + plan.fineMs, Math.min(fineFrom, nowMs + plan.coarseMs));
-}
-
 export { canonicalHeader };
 
 /** Reads a header whatever its case (k6 canonicalises, other runtimes may not). */

@@ -10,9 +10,9 @@ import { allOperations } from '../../catalogue';
 import { randomLimits } from '../../scripts/load';
 import type { FingerprintManifestEntry } from '../../load/scripts/probe';
 import type { VerifyResult } from '../../load/scripts/verify-pacing';
-import { load } from './run';
+import { run } from './run';
 
-const WINDOW_MS = 1200;
+const WINDOW_MS = 2000;
 const SEED = 92;
 /** One operation per algorithm, side by side in one mock (`--limiter <op>=<algorithm>`). */
 const ALGORITHMS = {
@@ -32,20 +32,31 @@ const LIMITS = randomLimits(
 
 async function probe(command: string, out: string, mockArgs: string[], extra: string[] = []) {
   const started = Date.now();
-  const r = await load(out, [
-    command,
-    '--reports-dir',
-    out,
-    '--window-ms',
-    String(WINDOW_MS),
-    '--random-limits',
-    String(SEED),
-    '--ops',
-    OPS.join(','),
-    '--mock-args',
-    mockArgs.join(' '),
-    ...extra,
-  ]);
+  const shared = process.env.LOAD_BUNDLE_DIR;
+  const bundles = shared ? ['--bundle-dir', shared, '--skip-build'] : ['--bundle-dir', join(out, 'bundles')];
+  // A probe of ~12 compressed windows: more than the helper's 90 s default on a busy machine.
+  const r = await run(
+    process.execPath,
+    [
+      'node_modules/tsx/dist/cli.mjs',
+      'scripts/load.ts',
+      command,
+      ...bundles,
+      '--reports-dir',
+      out,
+      '--window-ms',
+      String(WINDOW_MS),
+      '--random-limits',
+      String(SEED),
+      '--ops',
+      OPS.join(','),
+      '--mock-args',
+      mockArgs.join(' '),
+      ...extra,
+    ],
+    {},
+    180_000,
+  );
   return { r, ms: Date.now() - started };
 }
 
@@ -73,7 +84,10 @@ test.describe('rate-limit fingerprint end to end in the k6 test double', () => {
         const label = `${mode.limiter}/${headers} ${e.id} (L=${L})\n${(e.evidence ?? []).join('\n')}`;
         expect(e.verdict, label).toBeNull();
         expect(e.algorithm, label).toBe(mode.algorithm);
-        expect(e.burst, label).toBe(L);
+        // Without headers a weighted counter's exhaustion can straddle its aligned windows (a slow client
+        // passes more than a full bucket) and nothing tells the two apart: at least the limit, never less.
+        if (mode.limiter === 'sliding-counter' && headers === 'none') expect(e.burst as number, label).toBeGreaterThanOrEqual(L);
+        else expect(e.burst, label).toBe(L);
         const sustained = e.sustainedPerSecond as number;
         if (mode.limiter === 'sliding-counter') {
           // Drains get fewer calls from a weighted counter than even pacing does: read low (safe), never high.
@@ -113,11 +127,12 @@ test.describe('rate-limit fingerprint end to end in the k6 test double', () => {
     test.setTimeout(120_000);
     const out = mkdtempSync(test.info().outputPath('fingerprint-count-refused-'));
     const capMs = 4000;
+    const MAX_MS = 15 * WINDOW_MS;
     const ran = await probe(
       'probe-reset',
       out,
       ['--limiter', 'sliding-log', '--count-refused', '--headers', 'none'],
-      ['--probe-wait-ms', String(capMs), '--probe-max-ms', String(6 * WINDOW_MS)],
+      ['--probe-wait-ms', String(capMs), '--probe-max-ms', String(MAX_MS)],
     );
     // k6's exit code for crossed thresholds: probe_unresolved counts the operations without a result.
     expect(ran.r.code, ran.r.stdout + ran.r.stderr).toBe(99);
@@ -128,7 +143,7 @@ test.describe('rate-limit fingerprint end to end in the k6 test double', () => {
       expect(e.algorithm).toBe('unknown');
       expect(e.refusedCallsCount).toBe(true);
       expect(e.pacing).toBeNull();
-      expect(e.durationMs as number, `${e.id} within its caps`).toBeLessThanOrEqual(capMs + 6 * WINDOW_MS);
+      expect(e.durationMs as number, `${e.id} within its caps`).toBeLessThanOrEqual(MAX_MS);
       expect(e.requestsSpent, e.id).toBeLessThanOrEqual(10 * (LIMITS[e.id] as number));
     }
     console.log(

@@ -5,7 +5,6 @@ import {
   canonicalHeader,
   detectResetUnit,
   header,
-  nextPollAt,
   percentile,
   probeCap,
   type Sample,
@@ -45,14 +44,6 @@ test.describe('probe decisions', () => {
     expect(detectResetUnit(null)).toBe('unknown');
     expect(advertisedResetMs(1_800_000_000, 5)).toBe(1_800_000_000_000);
     expect(advertisedResetMs(3, 10_000)).toBe(13_000);
-  });
-
-  test('should poll coarsely far from the advertised reset and finely near it', () => {
-    const plan = { coarseMs: 1000, fineMs: 20, fineLeadMs: 1100 };
-    expect(nextPollAt(0, 10_000, plan)).toBe(1000);
-    expect(nextPollAt(8_000, 10_000, plan)).toBe(8_900);
-    expect(nextPollAt(9_000, 10_000, plan)).toBe(9_020);
-    expect(nextPollAt(0, null, plan)).toBe(1000);
   });
 
   test('should cap requests at L+2 and compute percentiles, rates and Go header names', () => {
