@@ -50,6 +50,8 @@ export default defineConfig<object, { mockDrift: string }>({
           { outputDir: REPORTS_DIR, target: IS_MOCK ? 'embedded mock' : TARGET.replace(/\/\/[^@/]*@/, '//'), environments: ENVIRONMENTS },
         ],
       ],
+  // One request budget for the whole run, drawn from by every worker (contracts/support/run-budget.ts).
+  globalSetup: './contracts/support/global-setup.ts',
   use: { trace: 'off' },
   projects,
 });

@@ -6,9 +6,11 @@ import { readFileSync } from 'node:fs';
 import {
   DEFAULT_VENDOR_OPERATIONS,
   IM_HEADERS,
+  idSources,
   parseVendorOperations,
   type EnvironmentName,
   type Family,
+  type IdName,
   type VendorOperationSpec,
 } from '../catalogue';
 import type { Credentials } from './token-core';
@@ -45,6 +47,8 @@ export interface HarnessConfig {
   /** Longest wait for a rate-limit reset in a test that is not about limits. */
   max429WaitMs: number;
   mock: { windowMs: number; drift: string[]; apps: unknown[] | undefined; seed: number };
+  /** Ids of the target's data given by the user (KNOWN_IDS), used before any discovery. */
+  knownIds: Partial<Record<IdName, string>>;
 }
 
 export class ConfigError extends Error {
@@ -113,6 +117,37 @@ function headersFrom(env: NodeJS.ProcessEnv): Record<string, string> {
     merge(text, `HEADERS_PROFILE (${env.HEADERS_PROFILE})`);
   }
   if (env.EXTRA_HEADERS) merge(env.EXTRA_HEADERS, 'EXTRA_HEADERS');
+  return out;
+}
+
+/** KNOWN_IDS: a JSON object of id names to values, or the path of a JSON file holding one. */
+function knownIdsFrom(env: NodeJS.ProcessEnv): Partial<Record<IdName, string>> {
+  const raw = (env.KNOWN_IDS ?? '').trim();
+  if (!raw) return {};
+  let text = raw;
+  if (!raw.startsWith('{')) {
+    try {
+      text = readFileSync(raw, 'utf8');
+    } catch {
+      throw new ConfigError(
+        `KNOWN_IDS is neither a JSON object nor a readable file: "${raw}"; give e.g. {"orderNumber":"20-12345"} or a file path`,
+      );
+    }
+  }
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    throw new ConfigError(`KNOWN_IDS must be a JSON object of id names to values, e.g. {"partNumber":"ABC123","orderNumber":"20-12345"}`);
+  }
+  if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) throw new ConfigError('KNOWN_IDS must be a JSON object');
+  const out: Partial<Record<IdName, string>> = {};
+  for (const [k, v] of Object.entries(parsed)) {
+    if (!(k in idSources)) {
+      throw new ConfigError(`KNOWN_IDS names an unknown id "${k}"; known ids: ${Object.keys(idSources).join(', ')}`);
+    }
+    out[k as IdName] = String(v);
+  }
   return out;
 }
 
@@ -231,6 +266,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): HarnessConfig 
     requestTimeoutMs: num(env, 'REQUEST_TIMEOUT_MS', DEFAULTS.requestTimeoutMs),
     maxBodyBytes: num(env, 'MAX_BODY_BYTES', DEFAULTS.maxBodyBytes),
     max429WaitMs: num(env, 'MAX_429_WAIT_MS', DEFAULTS.max429WaitMs),
+    knownIds: knownIdsFrom(env),
     mock: {
       windowMs: num(env, 'MOCK_WINDOW_MS', DEFAULTS.mockWindowMs),
       drift: (env.MOCK_DRIFT ?? '')

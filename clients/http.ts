@@ -21,7 +21,15 @@ export class TargetFailure extends Error {
   }
 }
 
-export class RequestBudget {
+/** Draws one request from a budget; throws (or stops the check) when it is spent. */
+export interface Budget {
+  take(what: string): void;
+  /** Requests this holder sent. */
+  readonly spent: number;
+}
+
+/** A budget held by one process (the run-wide one lives in contracts/support/run-budget.ts). */
+export class RequestBudget implements Budget {
   private used = 0;
   constructor(readonly limit: number) {}
   take(what: string): void {
@@ -70,7 +78,7 @@ export interface ApiResponse {
 
 export interface ApiClientOptions {
   baseUrl: string;
-  budget: RequestBudget;
+  budget: Budget;
   timeoutMs: number;
   maxBodyBytes: number;
   extraHeaders: Record<string, string>;

@@ -1,69 +1,69 @@
 import type { Family } from '../catalogue';
 import { evidenceOf } from '../clients/http';
-import { test, expect, harnessConfig, label, notRun, selectedOperations } from './support/fixtures';
+import { test, expect, harnessConfig, label, notRun, selectedOperations, type Session } from './support/fixtures';
+import { CheckGroup } from './support/checks';
 import { recordFinding } from './support/findings';
 
 const cfg = harnessConfig();
 const ops = selectedOperations(cfg);
 
 for (const env of cfg.environments) {
+  // One test per environment, one check per operation and family (see support/checks.ts).
+  const refusals = new CheckGroup<{ session: Session }>();
   for (const op of ops) {
-    test(
-      `should refuse ${op.id} without a token and with a garbage token (${env})`,
-      { tag: ['@auth', `@${op.id}`] },
-      async ({ session }) => {
-        label(test.info(), op, env, 'auth');
-        const none = await session.call(op, env, { token: null });
-        expect(
-          none.status,
-          `Broken fact: every call carries a valid access token\nExpected: 401 or 403 without Authorization\nReceived: ${evidenceOf(none)}`,
-        ).toBeGreaterThanOrEqual(401);
-        expect(
-          none.status,
-          `Broken fact: every call carries a valid access token\nExpected: 401 or 403 without Authorization\nReceived: ${evidenceOf(none)}`,
-        ).toBeLessThanOrEqual(403);
-        const garbage = await session.call(op, env, { token: 'garbage-token-for-certification' });
-        expect(
-          garbage.status,
-          `Broken fact: every call carries a valid access token\nExpected: 401 or 403 for a garbage token\nReceived: ${evidenceOf(garbage)}`,
-        ).toBeGreaterThanOrEqual(401);
-        expect(
-          garbage.status,
-          `Broken fact: every call carries a valid access token\nExpected: 401 or 403 for a garbage token\nReceived: ${evidenceOf(garbage)}`,
-        ).toBeLessThanOrEqual(403);
-        expect.soft(none).toHaveRateLimitHeaders({ nowMs: Date.now(), windowMs: session.target.windowMs });
-        if (op === ops.find((o) => o.family === op.family)) {
-          recordFinding(
-            'auth.missing-token-status',
-            String(none.status === 401 || none.status === 403 ? none.status : 'other'),
-            evidenceOf(none),
-            { family: op.family, environment: env, policyFile: cfg.policyFile },
-          );
-        }
-      },
-    );
+    refusals.check(`should refuse ${op.id} without a token and with a garbage token (${env})`, async ({ session }) => {
+      label(test.info(), op, env, 'auth');
+      const none = await session.call(op, env, { token: null });
+      expect(
+        none.status,
+        `Broken fact: every call carries a valid access token\nExpected: 401 or 403 without Authorization\nReceived: ${evidenceOf(none)}`,
+      ).toBeGreaterThanOrEqual(401);
+      expect(
+        none.status,
+        `Broken fact: every call carries a valid access token\nExpected: 401 or 403 without Authorization\nReceived: ${evidenceOf(none)}`,
+      ).toBeLessThanOrEqual(403);
+      const garbage = await session.call(op, env, { token: 'garbage-token-for-certification' });
+      expect(
+        garbage.status,
+        `Broken fact: every call carries a valid access token\nExpected: 401 or 403 for a garbage token\nReceived: ${evidenceOf(garbage)}`,
+      ).toBeGreaterThanOrEqual(401);
+      expect(
+        garbage.status,
+        `Broken fact: every call carries a valid access token\nExpected: 401 or 403 for a garbage token\nReceived: ${evidenceOf(garbage)}`,
+      ).toBeLessThanOrEqual(403);
+      expect(none).toHaveRateLimitHeaders({ nowMs: Date.now(), windowMs: session.target.windowMs });
+      if (op === ops.find((o) => o.family === op.family)) {
+        recordFinding(
+          'auth.missing-token-status',
+          String(none.status === 401 || none.status === 403 ? none.status : 'other'),
+          evidenceOf(none),
+          { family: op.family, environment: env, policyFile: cfg.policyFile },
+        );
+      }
+    });
   }
-
   for (const family of cfg.families) {
     const other: Family = family === 'reseller' ? 'vendor' : 'reseller';
-    test(
-      `should record whether a ${other} token is refused on a ${family} call (${env})`,
-      { tag: ['@auth', `@${family}`] },
-      async ({ session }) => {
-        label(test.info(), `auth.${family}`, env, 'other-family');
-        if (!cfg.credentials[other]) notRun(test.info(), `needs ${other.toUpperCase()}_CLIENT_ID and ${other.toUpperCase()}_CLIENT_SECRET`);
-        const op = ops.find((o) => o.family === family && o.method === 'GET');
-        if (!op) notRun(test.info(), `no GET operation of the ${family} family is selected`);
-        const token = await session.tokens.token(other, env);
-        const res = await session.call(op, env, { token });
-        const accepted = res.status >= 200 && res.status < 300;
-        recordFinding('auth.other-family-token', accepted ? 'accepted' : 'rejected', `${other} token on ${op.id} → ${evidenceOf(res)}`, {
-          family,
-          environment: env,
-          operationId: op.id,
-          policyFile: cfg.policyFile,
-        });
-      },
-    );
+    refusals.check(`should record whether a ${other} token is refused on a ${family} call (${env})`, async ({ session }) => {
+      label(test.info(), `auth.${family}`, env, 'other-family');
+      if (!cfg.credentials[other]) notRun(test.info(), `needs ${other.toUpperCase()}_CLIENT_ID and ${other.toUpperCase()}_CLIENT_SECRET`);
+      const op = ops.find((o) => o.family === family && o.method === 'GET');
+      if (!op) notRun(test.info(), `no GET operation of the ${family} family is selected`);
+      const token = await session.token(other, env);
+      const res = await session.call(op, env, { token });
+      const accepted = res.status >= 200 && res.status < 300;
+      recordFinding('auth.other-family-token', accepted ? 'accepted' : 'rejected', `${other} token on ${op.id} → ${evidenceOf(res)}`, {
+        family,
+        environment: env,
+        operationId: op.id,
+        policyFile: cfg.policyFile,
+      });
+    });
   }
+
+  test(
+    `should refuse every operation without a valid token and record other-family tokens (${env})`,
+    { tag: ['@auth', ...ops.map((o) => `@${o.id}`)] },
+    async ({ session }) => refusals.run({ session }),
+  );
 }

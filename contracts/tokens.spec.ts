@@ -1,8 +1,8 @@
 import { GUIDANCE_TOKEN_LIFETIME_S, tokenEndpoints, environmentRoot, type EnvironmentName, type Family } from '../catalogue';
-import { buildTokenRequest } from '../clients/token-core';
 import { evidenceOf, type ApiResponse } from '../clients/http';
 import { registerSecret } from '../clients/redact';
-import { test, expect, harnessConfig, label, notRun } from './support/fixtures';
+import { test, expect, harnessConfig, label, notRun, type Session } from './support/fixtures';
+import { CheckGroup } from './support/checks';
 import { recordFinding } from './support/findings';
 
 const cfg = harnessConfig();
@@ -12,27 +12,28 @@ function tokenPath(family: Family, env: EnvironmentName): string {
   return `${environmentRoot[env]}${tokenEndpoints[family].path}`;
 }
 
-for (const family of cfg.families) {
-  for (const env of cfg.environments) {
-    test.describe(`${family} token (${env})`, { tag: ['@tokens', `@${family}`] }, () => {
-      const form = () => {
-        const c = cfg.credentials[family];
-        if (!c) throw new Error(`no ${family} credentials`);
-        return { grant_type: 'client_credentials', client_id: c.clientId, client_secret: c.clientSecret };
-      };
-      const post = (session: { send: (r: never) => Promise<ApiResponse> }, f: Record<string, string>) =>
-        session.send({ method: 'POST', path: tokenPath(family, env), form: f } as never);
+for (const env of cfg.environments) {
+  // One test per environment, one check per fact and family (see support/checks.ts).
+  const group = new CheckGroup<{ session: Session }>();
+  for (const family of cfg.families) {
+    const form = () => {
+      const c = cfg.credentials[family];
+      if (!c) throw new Error(`no ${family} credentials`);
+      return { grant_type: 'client_credentials', client_id: c.clientId, client_secret: c.clientSecret };
+    };
+    const post = (session: { send: (r: never) => Promise<ApiResponse> }, f: Record<string, string>) =>
+      session.send({ method: 'POST', path: tokenPath(family, env), form: f } as never);
 
-      test(`should issue a ${family} token for valid client credentials (${env})`, async ({ session }) => {
-        label(test.info(), `token.${family}`, env, 'token');
-        const res = await post(session, form());
-        expect(res.status, `Broken fact: the form-body POST returns a token\nEvidence: ${evidenceOf(res)}`).toBe(200);
-        expect(res).toBeJsonResponse();
-      });
+    group.check(`should issue a ${family} token for valid client credentials (${env})`, async ({ session }) => {
+      label(test.info(), `token.${family}`, env, 'token');
+      const res = await post(session, form());
+      expect(res.status, `Broken fact: the form-body POST returns a token\nEvidence: ${evidenceOf(res)}`).toBe(200);
+      expect(res).toBeJsonResponse();
+    });
 
-      test(`should return a ${family} token response with access_token, token_type Bearer and integer expires_in (${env})`, async ({
-        session,
-      }) => {
+    group.check(
+      `should return a ${family} token response with access_token, token_type Bearer and integer expires_in (${env})`,
+      async ({ session }) => {
         label(test.info(), `token.${family}`, env, 'shape');
         const res = await post(session, form());
         expect(res.status).toBe(200);
@@ -40,70 +41,73 @@ for (const family of cfg.families) {
           TOKEN_SCHEMA,
           'the token response has a non-empty access_token, token_type exactly Bearer and an integer expires_in > 0',
         );
-      });
+      },
+    );
 
-      test(`should send the rate-limit headers on the ${family} token response (${env})`, async ({ session }) => {
-        label(test.info(), `token.${family}`, env, 'headers');
-        const res = await post(session, form());
-        expect(res).toHaveRateLimitHeaders({ nowMs: Date.now(), windowMs: session.target.windowMs });
-      });
+    group.check(`should send the rate-limit headers on the ${family} token response (${env})`, async ({ session }) => {
+      label(test.info(), `token.${family}`, env, 'headers');
+      const res = await post(session, form());
+      expect(res).toHaveRateLimitHeaders({ nowMs: Date.now(), windowMs: session.target.windowMs });
+    });
 
-      test(`should reject a wrong client secret for the ${family} token (${env})`, async ({ session }) => {
-        label(test.info(), `token.${family}`, env, 'auth');
-        const res = await post(session, { ...form(), client_secret: 'wrong-secret-for-certification' });
-        expect(
-          res.status,
-          `Broken fact: a token needs the app's client secret\nExpected: 4xx\nReceived: ${evidenceOf(res)}`,
-        ).toBeGreaterThanOrEqual(400);
-        expect(res.status).toBeLessThan(500);
-        let shapeOk = true;
-        try {
-          expect(res).toBeErrorBody();
-        } catch {
-          shapeOk = false;
-        }
-        recordFinding('token.rejection-shape', shapeOk ? 'error-body' : 'other-body', `status ${res.status}; ${evidenceOf(res)}`, {
-          family,
-          environment: env,
-          policyFile: cfg.policyFile,
-        });
-      });
-
-      for (const missing of ['client_id', 'client_secret', 'grant_type']) {
-        test(`should reject a ${family} token request without ${missing} (${env})`, async ({ session }) => {
-          label(test.info(), `token.${family}`, env, 'rejections');
-          const f: Record<string, string> = form();
-          delete f[missing];
-          const res = await post(session, f);
-          expect(
-            res.status,
-            `Broken fact: ${missing} is a required form field\nExpected: 4xx\nReceived: ${evidenceOf(res)}`,
-          ).toBeGreaterThanOrEqual(400);
-          expect(res.status).toBeLessThan(500);
-        });
+    group.check(`should reject a wrong client secret for the ${family} token (${env})`, async ({ session }) => {
+      label(test.info(), `token.${family}`, env, 'auth');
+      const res = await post(session, { ...form(), client_secret: 'wrong-secret-for-certification' });
+      expect(
+        res.status,
+        `Broken fact: a token needs the app's client secret\nExpected: 4xx\nReceived: ${evidenceOf(res)}`,
+      ).toBeGreaterThanOrEqual(400);
+      expect(res.status).toBeLessThan(500);
+      let shapeOk = true;
+      try {
+        expect(res).toBeErrorBody();
+      } catch {
+        shapeOk = false;
       }
+      recordFinding('token.rejection-shape', shapeOk ? 'error-body' : 'other-body', `status ${res.status}; ${evidenceOf(res)}`, {
+        family,
+        environment: env,
+        policyFile: cfg.policyFile,
+      });
+    });
 
-      test(`should reject a ${family} token request whose grant_type is not client_credentials (${env})`, async ({ session }) => {
+    for (const missing of ['client_id', 'client_secret', 'grant_type']) {
+      group.check(`should reject a ${family} token request without ${missing} (${env})`, async ({ session }) => {
         label(test.info(), `token.${family}`, env, 'rejections');
-        const res = await post(session, { ...form(), grant_type: 'password' });
+        const f: Record<string, string> = form();
+        delete f[missing];
+        const res = await post(session, f);
         expect(
           res.status,
-          `Broken fact: grant_type must be client_credentials\nExpected: 4xx\nReceived: ${evidenceOf(res)}`,
+          `Broken fact: ${missing} is a required form field\nExpected: 4xx\nReceived: ${evidenceOf(res)}`,
         ).toBeGreaterThanOrEqual(400);
         expect(res.status).toBeLessThan(500);
       });
+    }
 
-      test(`should reject a ${family} token request with a JSON body instead of a form (${env})`, async ({ session }) => {
-        label(test.info(), `token.${family}`, env, 'rejections');
-        const res = await session.send({ method: 'POST', path: tokenPath(family, env), json: form() });
-        expect(
-          res.status,
-          `Broken fact: the token request Content-Type is application/x-www-form-urlencoded\nExpected: 4xx for a JSON body\nReceived: ${evidenceOf(res)}`,
-        ).toBeGreaterThanOrEqual(400);
-        expect(res.status).toBeLessThan(500);
-      });
+    group.check(`should reject a ${family} token request whose grant_type is not client_credentials (${env})`, async ({ session }) => {
+      label(test.info(), `token.${family}`, env, 'rejections');
+      const res = await post(session, { ...form(), grant_type: 'password' });
+      expect(
+        res.status,
+        `Broken fact: grant_type must be client_credentials\nExpected: 4xx\nReceived: ${evidenceOf(res)}`,
+      ).toBeGreaterThanOrEqual(400);
+      expect(res.status).toBeLessThan(500);
+    });
 
-      test(`should record whether the ${family} token endpoint also answers GET with query parameters (${env})`, async ({ session }) => {
+    group.check(`should reject a ${family} token request with a JSON body instead of a form (${env})`, async ({ session }) => {
+      label(test.info(), `token.${family}`, env, 'rejections');
+      const res = await session.send({ method: 'POST', path: tokenPath(family, env), json: form() });
+      expect(
+        res.status,
+        `Broken fact: the token request Content-Type is application/x-www-form-urlencoded\nExpected: 4xx for a JSON body\nReceived: ${evidenceOf(res)}`,
+      ).toBeGreaterThanOrEqual(400);
+      expect(res.status).toBeLessThan(500);
+    });
+
+    group.check(
+      `should record whether the ${family} token endpoint also answers GET with query parameters (${env})`,
+      async ({ session }) => {
         label(test.info(), `token.${family}`, env, 'finding');
         const res = await session.send({ method: 'GET', path: tokenPath(family, env), query: form() });
         const accepted =
@@ -113,22 +117,33 @@ for (const family of cfg.families) {
           environment: env,
           policyFile: cfg.policyFile,
         });
-      });
+      },
+    );
 
-      test(`should record the ${family} token's expires_in against the 24 h guidance (${env})`, async ({ session }) => {
-        label(test.info(), `token.${family}`, env, 'finding');
-        const res = await post(session, form());
-        expect(res.status).toBe(200);
-        const expiresIn = Number((res.json as { expires_in?: unknown }).expires_in);
-        recordFinding(
-          'token.lifetime',
-          expiresIn <= GUIDANCE_TOKEN_LIFETIME_S ? 'within-24h' : 'beyond-24h',
-          `expires_in=${expiresIn} s (${(expiresIn / 3600).toFixed(1)} h) vs guidance ${GUIDANCE_TOKEN_LIFETIME_S} s (24 h); the client refreshes at the earlier`,
-          { family, environment: env, policyFile: cfg.policyFile },
-        );
-      });
+    group.check(`should record the ${family} token's expires_in against the 24 h guidance (${env})`, async ({ session }) => {
+      label(test.info(), `token.${family}`, env, 'finding');
+      const res = await post(session, form());
+      expect(res.status).toBe(200);
+      const raw = (res.json as { expires_in?: unknown } | undefined)?.expires_in;
+      const expiresIn = Number(raw);
+      // An absent or non-numeric expires_in is no lifetime at all: never "within" or "beyond" 24 h.
+      expect(
+        typeof raw === 'number' || typeof raw === 'string' ? Number.isFinite(expiresIn) && expiresIn > 0 : false,
+        `Broken fact: the token response carries expires_in, a number of seconds\nReceived: expires_in ${JSON.stringify(raw) ?? 'absent'}; ${evidenceOf(res)}`,
+      ).toBe(true);
+      recordFinding(
+        'token.lifetime',
+        expiresIn <= GUIDANCE_TOKEN_LIFETIME_S ? 'within-24h' : 'beyond-24h',
+        `expires_in=${expiresIn} s (${(expiresIn / 3600).toFixed(1)} h) vs guidance ${GUIDANCE_TOKEN_LIFETIME_S} s (24 h); the client refreshes at the earlier`,
+        { family, environment: env, policyFile: cfg.policyFile },
+      );
     });
   }
+  test(
+    `should answer the token requests as documented (${env})`,
+    { tag: ['@tokens', ...cfg.families.map((f) => `@${f}`)] },
+    async ({ session }) => group.run({ session }),
+  );
 }
 
 test.describe('token lifetime on the embedded mock', { tag: ['@tokens', '@clock'] }, () => {
@@ -161,7 +176,5 @@ test.describe('token lifetime on the embedded mock', { tag: ['@tokens', '@clock'
       `Broken fact: a token expires after 24 hours and must be replaced\nExpected: 401/403 for a token issued 24 h ago\nReceived: ${evidenceOf(expired)}`,
     ).toBeGreaterThanOrEqual(401);
     expect(expired.status).toBeLessThanOrEqual(403);
-    const fresh = buildTokenRequest(session.target.baseUrl, family, env, client.credentials(family));
-    expect(fresh.body).toContain('grant_type=client_credentials');
   });
 });

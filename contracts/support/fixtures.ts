@@ -5,16 +5,40 @@
  */
 import { test as base, type APIRequestContext, type TestInfo } from '@playwright/test';
 import { knownIds, requestFor, DEFAULT_SEED } from '../../fixtures';
-import { familyBase, fillPath, operationsFor, type EnvironmentName, type Family, type Operation } from '../../catalogue';
+import {
+  familyBase,
+  fillPath,
+  operationsFor,
+  type EnvironmentName,
+  type Family,
+  type IdName,
+  type Ids,
+  type Operation,
+} from '../../catalogue';
 import { loadConfig, type HarnessConfig } from '../../clients/config';
-import { ApiClient, RequestBudget, TargetFailure, assertUsable, type ApiRequest, type ApiResponse } from '../../clients/http';
+import {
+  ApiClient,
+  RequestBudget,
+  TargetFailure,
+  assertUsable,
+  evidenceOf,
+  type ApiRequest,
+  type ApiResponse,
+  type Budget,
+} from '../../clients/http';
 import { TokenClient, type TokenTransport } from '../../clients/token-client';
-import type { Credentials } from '../../clients/token-core';
-import { registerSecret } from '../../clients/redact';
+import { TokenError, type Credentials } from '../../clients/token-core';
+import { redact, registerSecret } from '../../clients/redact';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { startMock, type MockApp, type RunningMock } from '../../mock';
 import { expect } from './matchers';
 import { advertisedResetMs, intHeader } from '../../catalogue/rules';
 import { loadOpenApi, type OpenApiContract } from '../../openapi/import';
+import { RUN_DIR_ENV, SharedRequestBudget } from './run-budget';
+import { CheckSkipped, currentCheck } from './checks';
+import { ID_SOURCE_ANNOTATION, IdResolver, describeId, type ResolvedId } from './ids';
+import { recordFinding } from './findings';
 import { mustFailIn } from './detection-matrix';
 
 export { expect };
@@ -48,7 +72,7 @@ export class Session {
     readonly target: Target,
     readonly api: ApiClient,
     readonly tokens: TokenClient,
-    readonly budget: RequestBudget,
+    readonly budget: Budget,
   ) {}
 
   get config(): HarnessConfig {
@@ -63,9 +87,57 @@ export class Session {
     return `${familyBase(op.family, env)}${fillPath(op.path, { ...this.ids(), ...(params ?? {}) })}`;
   }
 
-  /** A valid request of the operation (catalogue definition, fixture world). */
-  request(op: Operation, n = 0): ReturnType<typeof requestFor> {
-    return requestFor(op, this.config.mock.seed || DEFAULT_SEED, n, this.ids());
+  /** A valid request of the operation (catalogue definition, fixture world; `ids` from the target). */
+  request(op: Operation, n = 0, ids: Ids = {}): ReturnType<typeof requestFor> {
+    return requestFor(op, this.config.mock.seed || DEFAULT_SEED, n, { ...this.ids(), ...ids });
+  }
+
+  /** Resolves ids from KNOWN_IDS, the target's search answers or created resources (set by the session fixture). */
+  idResolver: IdResolver | undefined;
+
+  /**
+   * The ids an operation needs, from the target (see ids.ts); ids the check passes itself are used as
+   * given. Without one, the check is not run with the reason.
+   */
+  private async idsFor(op: Operation, env: EnvironmentName, o: CallOptions): Promise<{ ids: Ids; used: ResolvedId[] }> {
+    const ids: Partial<Record<IdName, string>> = {};
+    const used: ResolvedId[] = [];
+    for (const need of op.needs) {
+      const given = need.in === 'path' ? o.params?.[need.as] : need.in === 'query' ? o.query?.[need.as] : undefined;
+      if (given !== undefined || (need.in === 'body' && o.body !== undefined)) continue;
+      const r = this.idResolver ? await this.idResolver.resolve(need.id, env) : undefined;
+      if (!r) continue;
+      if (!IdResolver.isResolved(r)) notRun(base.info(), r.reason);
+      ids[need.id] = r.value;
+      used.push(r);
+    }
+    const info = base.info();
+    for (const u of used) {
+      const description = JSON.stringify(u);
+      if (!info.annotations.some((a) => a.type === ID_SOURCE_ANNOTATION && a.description === description))
+        info.annotations.push({ type: ID_SOURCE_ANNOTATION, description });
+    }
+    return { ids, used };
+  }
+
+  /**
+   * A 404 for ids the target itself listed (or the run created) is a failure of the target; for
+   * configured ids it is a finding about the configuration, and the check is not run.
+   */
+  private notFoundWithIds(op: Operation, env: EnvironmentName, res: ApiResponse, used: ResolvedId[]): never {
+    const ids = used.map(describeId).join(', ');
+    if (used.some((u) => u.origin === 'discovered' || u.origin === 'created')) {
+      throw new Error(
+        `Broken fact: ${op.id} is served at ${op.path} and answers for the ids the target itself listed (${env})\nExpected: 2xx for ${ids}\nReceived: ${evidenceOf(res)}`,
+      );
+    }
+    recordFinding('errors.fixture-unknown', 'not-found', `configured ${ids} unknown to the target: ${evidenceOf(res)}`, {
+      environment: env,
+      operationId: op.id,
+      family: op.family,
+      policyFile: this.config.policyFile,
+    });
+    notRun(base.info(), `the configured ${ids} is unknown to the target (404): check KNOWN_IDS`);
   }
 
   validBody(op: Operation, n = 0): unknown {
@@ -74,8 +146,9 @@ export class Session {
 
   /** Calls an operation with a valid request unless told otherwise; token defaults to the family's. */
   async call(op: Operation, env: EnvironmentName, o: CallOptions = {}): Promise<ApiResponse> {
-    const token = o.token === null ? undefined : (o.token ?? (await this.tokens.token(op.family, env)));
-    const valid = this.request(op);
+    const token = o.token === null ? undefined : (o.token ?? (await this.token(op.family, env)));
+    const { ids, used } = await this.idsFor(op, env, o);
+    const valid = this.request(op, 0, ids);
     const req: ApiRequest = {
       method: op.method,
       path: this.pathOf(op, env, { ...valid.params, ...(o.params ?? {}) }),
@@ -89,17 +162,27 @@ export class Session {
     if (res.status === 401 && token && o.token === undefined) {
       // One re-fetch after a 401: the cached token may have expired on the target's side.
       this.tokens.invalidate(op.family, env);
-      req.token = await this.tokens.token(op.family, env);
+      req.token = await this.token(op.family, env);
       res = await this.api.send(req);
     }
-    if (res.status === 429 && !o.allow429) res = await this.waitOutLimit(res, req);
+    // A 429 under test is returned as it came (its body is judged by the check, not classified here).
+    if (res.status === 429 && o.allow429) return res;
+    if (res.status === 429) res = await this.waitOutLimit(res, req);
+    if (res.status === 404 && used.length) this.notFoundWithIds(op, env, res, used);
     // A 5xx, an HTML page or broken JSON is classified (server-error, malformed-body) with its evidence.
     assertUsable(res);
     return res;
   }
 
-  /** A 429 in a test that is not about limits: wait for the reset if allowed, else block the test. */
+  /**
+   * A 429 in a test that is not about limits: on the mock, drop its windows (no real wait); elsewhere
+   * wait for the reset if allowed, else block the test.
+   */
   private async waitOutLimit(res: ApiResponse, req: ApiRequest): Promise<ApiResponse> {
+    if (this.target.control) {
+      await this.target.control('PUT', '/limits', {});
+      return this.api.send(req);
+    }
     const now = Date.now();
     const resetAt = advertisedResetMs(intHeader(res.headers['x-ratelimit-reset']), now);
     const waitMs = resetAt === null ? this.target.windowMs : resetAt - now + 250;
@@ -116,6 +199,25 @@ export class Session {
     return again;
   }
 
+  /**
+   * The family's token. When the target could not issue it, the checks that need it are blocked with
+   * that reason for the rest of the run (every worker): the token checks themselves report the
+   * failure, once, instead of every check failing on the same cause.
+   */
+  async token(family: Family, env: EnvironmentName): Promise<string> {
+    const memo = tokenFailureFile(family, env);
+    if (memo && existsSync(memo)) {
+      blocked(base.info(), `no ${family} token for ${env}: ${readFileSync(memo, 'utf8')} (see the ${family} token checks)`);
+    }
+    try {
+      return await this.tokens.token(family, env);
+    } catch (e) {
+      const targetsFault = (e instanceof TargetFailure && e.kind !== 'budget') || e instanceof TokenError;
+      if (memo && targetsFault) writeFileSync(memo, redact((e as Error).message).slice(0, 500));
+      throw e;
+    }
+  }
+
   /** A separate token client on this target (another app, or an injected clock). */
   tokenClient(credentials: Partial<Record<Family, Credentials>>, now?: () => number): TokenClient {
     return new TokenClient({
@@ -128,16 +230,24 @@ export class Session {
 
   /** Sends a request with the family's token, re-fetching the token once after a 401. */
   async sendAuthed(family: Family, env: EnvironmentName, req: Omit<ApiRequest, 'token'>): Promise<ApiResponse> {
-    const res = await this.api.send({ ...req, token: await this.tokens.token(family, env) });
+    const res = await this.api.send({ ...req, token: await this.token(family, env) });
     if (res.status !== 401) return res;
     this.tokens.invalidate(family, env);
-    return this.api.send({ ...req, token: await this.tokens.token(family, env) });
+    return this.api.send({ ...req, token: await this.token(family, env) });
   }
 
   /** Sends a raw request (token flows, bad inputs). */
   send(req: ApiRequest): Promise<ApiResponse> {
     return this.api.send(req);
   }
+}
+
+/** Where the run remembers that a family's token could not be obtained (undefined without a run folder). */
+function tokenFailureFile(family: Family, env: EnvironmentName): string | undefined {
+  const dir = process.env[RUN_DIR_ENV];
+  // Per project: the detection matrix runs one project per drift mode of the mock in one run.
+  const project = base.info().project.name.replace(/[^\w.-]/g, '_');
+  return dir ? join(dir, `token-failure-${project}-${family}-${env}.txt`) : undefined;
 }
 
 /** The token requests of a TokenClient, sent through the suite's HTTP client (budget, timeouts). */
@@ -164,8 +274,9 @@ function keepCorrelationId(res: ApiResponse): void {
   });
 }
 
-/** Marks the running test as blocked by the environment (not a contract failure) and stops it. */
+/** Marks the running test (or grouped check) as blocked by the environment (not a contract failure) and stops it. */
 export function blocked(info: TestInfo, reason: string): never {
+  if (currentCheck()) throw new CheckSkipped('blocked', reason);
   info.annotations.push({ type: 'blocked', description: reason });
   base.skip(true, `blocked by environment: ${reason}`);
   throw new Error('unreachable');
@@ -173,6 +284,7 @@ export function blocked(info: TestInfo, reason: string): never {
 
 /** Marks a check as not run on this target, with the reason (never a silent skip). */
 export function notRun(info: TestInfo, reason: string): never {
+  if (currentCheck()) throw new CheckSkipped('not-run', reason);
   info.annotations.push({ type: 'not-run', description: reason });
   base.skip(true, `not run: ${reason}`);
   throw new Error('unreachable');
@@ -180,6 +292,13 @@ export function notRun(info: TestInfo, reason: string): never {
 
 /** Labels the running test with the operation, environment and check, for the summary. */
 export function label(info: TestInfo, op: Pick<Operation, 'id'> | string, env: EnvironmentName | undefined, check: string): void {
+  const grouped = currentCheck();
+  if (grouped) {
+    grouped.operation = typeof op === 'string' ? op : op.id;
+    if (env) grouped.environment = env;
+    grouped.check = check;
+    return;
+  }
   info.annotations.push({ type: 'operation', description: typeof op === 'string' ? op : op.id });
   if (env) info.annotations.push({ type: 'environment', description: env });
   info.annotations.push({ type: 'check', description: check });
@@ -282,10 +401,14 @@ export const test = base.extend<{ driftExpectation: void }, WorkerFixtures>({
   ],
 
   session: [
-    async ({ target, playwright }, use) => {
+    async ({ target, playwright }, use, workerInfo) => {
       const cfg = target.config;
       const ctx: APIRequestContext = await playwright.request.newContext({ ignoreHTTPSErrors: false });
-      const budget = new RequestBudget(cfg.requestBudget);
+      // The run's budget (global setup) when there is one; a worker's own otherwise (a run without global setup).
+      const runDir = process.env[RUN_DIR_ENV];
+      const budget: Budget = runDir
+        ? new SharedRequestBudget(runDir, (message) => notRun(base.info(), message))
+        : new RequestBudget(cfg.requestBudget);
       const api = new ApiClient(ctx, {
         baseUrl: target.baseUrl,
         budget,
@@ -300,7 +423,18 @@ export const test = base.extend<{ driftExpectation: void }, WorkerFixtures>({
         credentials: cfg.credentials,
         transport: tokenTransport(api, target.baseUrl),
       });
-      await use(new Session(target, api, tokens, budget));
+      const session = new Session(target, api, tokens, budget);
+      const project = workerInfo.project.name.replace(/[^\w.-]/g, '_');
+      session.idResolver = new IdResolver({
+        configured: cfg.knownIds,
+        operations: target.operations,
+        allowWrites: cfg.allowWrites,
+        call: (op, env, body) => session.call(op, env, body === undefined ? {} : { body }),
+        validBody: (op) => session.validBody(op),
+        // Shared by the run's workers per project (the detection matrix runs one project per drift mode).
+        cacheFile: (env) => (runDir ? join(runDir, `ids-${project}-${env}.json`) : undefined),
+      });
+      await use(session);
       await ctx.dispose();
     },
     { scope: 'worker' },

@@ -16,6 +16,22 @@ import {
   parseVendorOperations,
 } from '../../catalogue';
 import { redact } from '../../clients/redact';
+import { BUDGET_SPENT, RUN_DIR_ENV, runBudgetUsage } from './run-budget';
+import { CHECK_RESULT, type CheckResult } from './checks';
+import { ID_SOURCE_ANNOTATION, describeId, type ResolvedId } from './ids';
+
+/** reports/summary.json of a certification run: the shared run summary plus requests and ids. */
+export type CertifySummary = RunSummary & { requests?: RequestsSummary; ids?: ResolvedId[] };
+
+/** What the run sent, read from the run's request counter (run-budget.ts). */
+export interface RequestsSummary {
+  /** Requests sent to the target (token requests and retries included). */
+  sent: number;
+  /** REQUEST_BUDGET; null when unlimited. */
+  budget: number | null;
+  /** Checks not run because the budget was spent. */
+  checksLeftOutByBudget: number;
+}
 
 interface Options {
   outputDir?: string;
@@ -28,6 +44,104 @@ const ann = (t: TestCase, type: string): string[] => t.annotations.filter((a) =>
 function statusOf(t: TestCase, r: PwResult): CheckStatus {
   if (r.status === 'skipped') return ann(t, 'blocked').length ? 'blocked' : 'skipped';
   return r.status === 'passed' ? 'passed' : 'failed';
+}
+
+/** One check: a test, or one check of a grouped test (support/checks.ts). */
+interface Unit {
+  title: string;
+  status: CheckStatus;
+  durationMs: number;
+  error?: string;
+  /** Why it was not run or blocked. */
+  reason?: string;
+  operation?: string;
+  environment?: EnvironmentName;
+  check?: string;
+}
+
+function unitsOf(t: TestCase, r: PwResult): Unit[] {
+  const grouped = ann(t, CHECK_RESULT).map((d) => JSON.parse(d) as CheckResult);
+  if (grouped.length) {
+    return grouped.map((c) => ({
+      title: c.title,
+      status: c.status,
+      durationMs: c.durationMs,
+      ...(c.error ? { error: withIds(t, c.error) } : {}),
+      ...(c.reason ? { reason: c.reason } : {}),
+      ...(c.operation ? { operation: c.operation } : {}),
+      ...(c.environment ? { environment: c.environment } : {}),
+      ...(c.check ? { check: c.check } : {}),
+    }));
+  }
+  const errorText = withIds(t, r.errors.map((e) => e.message ?? '').join('\n'));
+  const operation = ann(t, 'operation')[0];
+  const environment = ann(t, 'environment')[0] as EnvironmentName | undefined;
+  const check = ann(t, 'check')[0];
+  const reason = [...ann(t, 'not-run'), ...ann(t, 'blocked')][0];
+  return [
+    {
+      title: t.title,
+      status: statusOf(t, r),
+      durationMs: r.duration,
+      ...(errorText ? { error: errorText } : {}),
+      ...(reason ? { reason } : {}),
+      ...(operation ? { operation } : {}),
+      ...(environment ? { environment } : {}),
+      ...(check ? { check } : {}),
+    },
+  ];
+}
+
+/** Ids a test used, with where each came from (support/ids.ts). */
+function idsOf(t: TestCase): ResolvedId[] {
+  return ann(t, ID_SOURCE_ANNOTATION).map((d) => JSON.parse(d) as ResolvedId);
+}
+
+/** A failure's text with the ids it used and their origin, so the evidence says where each came from. */
+function withIds(t: TestCase, error: string): string {
+  const ids = idsOf(t);
+  return error && ids.length ? `${error}\nIds used: ${ids.map(describeId).join('; ')}` : error;
+}
+
+/** "orderNumber 20-1 (listed by orders.search, production, sandbox); ..." : one entry per id and origin. */
+function idLine(ids: readonly ResolvedId[]): string {
+  const byId = new Map<string, string[]>();
+  for (const id of ids) {
+    const key = describeId(id).replace(/, [a-z]+\)$/, '');
+    byId.set(key, [...(byId.get(key) ?? []), id.environment]);
+  }
+  return [...byId.entries()].map(([k, envs]) => `${k}, ${envs.join(', ')})`).join('; ');
+}
+
+/** Folds one check's verdict (and what the test observed) into its operation's row. */
+function addCheck(row: OperationResult, unit: Unit, observed: string[], correlationIds: string[]): void {
+  const check = unit.check as string;
+  const prev = row.checks[check];
+  row.checks[check] = prev === 'failed' || unit.status === 'failed' ? 'failed' : prev === 'passed' ? 'passed' : unit.status;
+  for (const o of observed) {
+    try {
+      const obs = JSON.parse(o) as { headers?: string[]; fields?: string[]; latencyMs?: number; limit?: string | null };
+      if (obs.headers) row.headers = obs.headers;
+      if (obs.fields) row.fields = obs.fields;
+      if (obs.latencyMs !== undefined) row.latencyMs = [...(row.latencyMs ?? []), obs.latencyMs];
+      if (obs.limit) row.advertisedLimit = Number(obs.limit);
+    } catch {
+      /* ignored */
+    }
+  }
+  if (unit.status === 'failed') {
+    // The correlation ids of the check's last requests, to quote to the distributor's support.
+    const last = correlationIds.length ? `\nLast requests: ${correlationIds.join('; ')}` : '';
+    row.evidence = redact(`${(unit.error ?? '').slice(0, 1500)}${last}`).slice(0, 2000);
+  }
+  const vals = Object.values(row.checks);
+  row.status = vals.includes('failed')
+    ? 'failed'
+    : vals.includes('blocked')
+      ? 'blocked'
+      : vals.every((v) => v === 'skipped')
+        ? 'skipped'
+        : 'passed';
 }
 
 export default class SummaryReporter implements Reporter {
@@ -63,23 +177,12 @@ export default class SummaryReporter implements Reporter {
     const groups = new Map<string, { passed: number; failed: number; blocked: number; skipped: number; findings: number }>();
     const timings: Record<string, number> = {};
 
+    let leftOutByBudget = 0;
     for (const { test, result: r } of this.results) {
-      const status = statusOf(test, r);
       const file = test.location.file.split(/[\\/]/).pop() ?? test.location.file;
       timings[file] = (timings[file] ?? 0) + r.duration;
-      const tags = test.tags;
-      const errorText = r.errors.map((e) => e.message ?? '').join('\n');
-      tests.push({
-        title: test.title,
-        file,
-        status,
-        durationMs: r.duration,
-        tags,
-        ...(errorText ? { error: redact(errorText).slice(0, 4000) } : {}),
-      });
       const group = file.replace(/\.spec\.ts$/, '');
       const g = groups.get(group) ?? { passed: 0, failed: 0, blocked: 0, skipped: 0, findings: 0 };
-      g[status] += 1;
       for (const f of ann(test, 'finding')) {
         try {
           findings.push(JSON.parse(f) as Finding);
@@ -89,49 +192,32 @@ export default class SummaryReporter implements Reporter {
         }
       }
       groups.set(group, g);
-
-      const opId = ann(test, 'operation')[0];
-      const env = ann(test, 'environment')[0] as EnvironmentName | undefined;
-      const check = ann(test, 'check')[0];
-      const op = opId ? (catalogue.get(opId) ?? [...catalogue.values()].find((o) => o.id === opId)) : undefined;
-      if (op && env && check) {
-        const key = `${op.id}|${env}`;
-        const row = rows.get(key) ?? {
-          id: op.id,
-          family: op.family,
-          environment: env,
-          method: op.method,
-          path: op.path,
-          status: 'passed' as CheckStatus,
-          checks: {},
-        };
-        const prev = row.checks[check];
-        row.checks[check] = prev === 'failed' || status === 'failed' ? 'failed' : prev === 'passed' ? 'passed' : status;
-        for (const o of ann(test, 'observed')) {
-          try {
-            const obs = JSON.parse(o) as { headers?: string[]; fields?: string[]; latencyMs?: number; limit?: string | null };
-            if (obs.headers) row.headers = obs.headers;
-            if (obs.fields) row.fields = obs.fields;
-            if (obs.latencyMs !== undefined) row.latencyMs = [...(row.latencyMs ?? []), obs.latencyMs];
-            if (obs.limit) row.advertisedLimit = Number(obs.limit);
-          } catch {
-            /* ignored */
-          }
+      for (const unit of unitsOf(test, r)) {
+        if (unit.reason?.startsWith(BUDGET_SPENT)) leftOutByBudget += 1;
+        tests.push({
+          title: unit.title,
+          file,
+          status: unit.status,
+          durationMs: unit.durationMs,
+          tags: test.tags,
+          ...(unit.error ? { error: redact(unit.error).slice(0, 4000) } : {}),
+        });
+        g[unit.status] += 1;
+        const op = unit.operation ? catalogue.get(unit.operation) : undefined;
+        if (op && unit.environment && unit.check) {
+          const key = `${op.id}|${unit.environment}`;
+          const row = rows.get(key) ?? {
+            id: op.id,
+            family: op.family,
+            environment: unit.environment,
+            method: op.method,
+            path: op.path,
+            status: 'passed' as CheckStatus,
+            checks: {},
+          };
+          addCheck(row, unit, ann(test, 'observed'), ann(test, 'correlation-id'));
+          rows.set(key, row);
         }
-        if (status === 'failed') {
-          // The correlation ids of the check's last requests, to quote to the distributor's support.
-          const ids = ann(test, 'correlation-id');
-          row.evidence = redact(`${errorText.slice(0, 1500)}${ids.length ? `\nLast requests: ${ids.join('; ')}` : ''}`).slice(0, 2000);
-        }
-        const vals = Object.values(row.checks);
-        row.status = vals.includes('failed')
-          ? 'failed'
-          : vals.includes('blocked')
-            ? 'blocked'
-            : vals.every((v) => v === 'skipped')
-              ? 'skipped'
-              : 'passed';
-        rows.set(key, row);
       }
     }
     let openapi: Record<string, unknown> | undefined;
@@ -156,7 +242,16 @@ export default class SummaryReporter implements Reporter {
     }
     const totals = { passed: 0, failed: 0, blocked: 0, skipped: 0, findings: findings.length };
     for (const t of tests) totals[t.status] += 1;
-    const summary: RunSummary = {
+    const usage = runBudgetUsage(process.env[RUN_DIR_ENV]);
+    const requests: RequestsSummary | undefined = usage && {
+      sent: usage.sent,
+      budget: usage.limit,
+      checksLeftOutByBudget: leftOutByBudget,
+    };
+    const idsUsed = new Map<string, ResolvedId>();
+    for (const { test } of this.results) for (const id of idsOf(test)) idsUsed.set(`${id.environment}|${id.name}|${id.value}`, id);
+    const ids = [...idsUsed.values()].sort((a, b) => a.name.localeCompare(b.name) || a.environment.localeCompare(b.environment));
+    const summary: CertifySummary = {
       harnessVersion: this.version,
       target: this.opts.target ?? 'unknown',
       environments: (this.opts.environments ?? '').split(',').filter(Boolean) as EnvironmentName[],
@@ -169,6 +264,8 @@ export default class SummaryReporter implements Reporter {
       findings,
       timings,
       ...(openapi ? { openapi } : {}),
+      ...(requests ? { requests } : {}),
+      ...(ids.length ? { ids } : {}),
     };
     mkdirSync(this.out, { recursive: true });
     writeFileSync(join(this.out, 'summary.json'), redact(JSON.stringify(summary, null, 2)));
@@ -189,6 +286,13 @@ export default class SummaryReporter implements Reporter {
     lines.push(
       `${'total'.padEnd(14)}${String(totals.passed).padStart(8)}${String(totals.failed).padStart(8)}${String(totals.blocked).padStart(9)}${String(totals.skipped).padStart(9)}${String(totals.findings).padStart(10)}`,
     );
+    if (requests) {
+      lines.push(
+        `Requests sent: ${requests.sent}${requests.budget === null ? '' : ` of a budget of ${requests.budget}`}` +
+          (requests.checksLeftOutByBudget ? `; ${requests.checksLeftOutByBudget} checks not run: budget spent` : ''),
+      );
+    }
+    if (ids.length) lines.push(`Ids from the target: ${idLine(ids)}`);
     const byId = new Map<string, Set<string>>();
     for (const f of findings) {
       const base = f.id.split('@')[0] as string;

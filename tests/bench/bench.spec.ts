@@ -5,11 +5,11 @@ import { join } from 'node:path';
 import type { Spread } from '../../scripts/bench';
 
 test('should run the smallest benchmark, print every figure and write bench.json with median and range (figures are not gated)', () => {
-  test.setTimeout(180_000);
+  test.setTimeout(300_000);
   const out = test.info().outputPath();
   const r = spawnSync(process.execPath, ['node_modules/tsx/dist/cli.mjs', 'scripts/bench.ts', '--smoke', '--json', '--out', out], {
     encoding: 'utf8',
-    timeout: 170_000,
+    timeout: 280_000,
   });
   expect(r.status, r.stderr.slice(-2000)).toBe(0);
   for (const row of [

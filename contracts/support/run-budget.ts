@@ -1,0 +1,93 @@
+/**
+ * The request budget of a certification run: one counter owned by the run (created in global setup)
+ * that every worker draws from, so the budget holds across workers and across the worker restarts
+ * Playwright makes after each failed test. Token requests and retries draw from it like any call.
+ *
+ * The counter is two append-only files in the run's folder: each attempt appends one byte to
+ * `attempts` and reads the file's size (appends are atomic across processes); an attempt whose size
+ * is within the limit is granted and appends one byte to `sent`. Two racing attempts at the edge may
+ * both be refused: the budget can be under-used by a request, never exceeded.
+ */
+import { appendFileSync, closeSync, fstatSync, mkdirSync, openSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Budget } from '../../clients/http';
+
+/** Environment variable naming the run's folder (set by global setup, inherited by workers). */
+export const RUN_DIR_ENV = 'CERTIFY_RUN_DIR';
+
+/** Annotation prefix of a check the spent budget left out (read by the summary reporter). */
+export const BUDGET_SPENT = 'budget spent';
+
+interface RunBudgetFile {
+  limit: number | null;
+}
+
+/** Creates the run's counter (global setup). `limit` Infinity counts without limiting. */
+export function createRunBudget(dir: string, limit: number): void {
+  mkdirSync(dir, { recursive: true });
+  const spec: RunBudgetFile = { limit: Number.isFinite(limit) ? limit : null };
+  writeFileSync(join(dir, 'budget.json'), JSON.stringify(spec));
+  writeFileSync(join(dir, 'attempts'), '');
+  writeFileSync(join(dir, 'sent'), '');
+}
+
+function sizeOf(file: string): number {
+  try {
+    return statSync(file).size;
+  } catch {
+    return 0;
+  }
+}
+
+/** What the run spent: requests sent and attempts refused (0 when the run has no counter). */
+export function runBudgetUsage(dir: string | undefined): { limit: number | null; sent: number; refused: number } | undefined {
+  if (!dir) return undefined;
+  let spec: RunBudgetFile;
+  try {
+    spec = JSON.parse(readFileSync(join(dir, 'budget.json'), 'utf8')) as RunBudgetFile;
+  } catch {
+    return undefined;
+  }
+  const sent = sizeOf(join(dir, 'sent'));
+  return { limit: spec.limit, sent, refused: sizeOf(join(dir, 'attempts')) - sent };
+}
+
+/**
+ * A worker's handle on the run's counter. `onSpent` is called instead of sending when the budget is
+ * spent (it must throw: the suite marks the check "not run: budget spent").
+ */
+export class SharedRequestBudget implements Budget {
+  private readonly limit: number;
+  private mine = 0;
+
+  constructor(
+    private readonly dir: string,
+    private readonly onSpent: (message: string) => never,
+  ) {
+    const spec = JSON.parse(readFileSync(join(dir, 'budget.json'), 'utf8')) as RunBudgetFile;
+    this.limit = spec.limit ?? Infinity;
+  }
+
+  take(what: string): void {
+    const attempts = openSync(join(this.dir, 'attempts'), 'a');
+    let position: number;
+    try {
+      appendFileSync(attempts, '.');
+      position = fstatSync(attempts).size;
+    } finally {
+      closeSync(attempts);
+    }
+    if (position > this.limit) {
+      this.onSpent(
+        `${BUDGET_SPENT}: the run's request budget of ${this.limit} requests is spent; ${what} was not sent. Raise REQUEST_BUDGET or certify fewer environments/families.`,
+      );
+    }
+    appendFileSync(join(this.dir, 'sent'), '.');
+    this.mine += 1;
+  }
+
+  /** Requests this worker sent. */
+  get spent(): number {
+    return this.mine;
+  }
+}

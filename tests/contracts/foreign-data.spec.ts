@@ -1,0 +1,60 @@
+/**
+ * Certify a deployment whose data the harness does not know: the mock started with another seed is
+ * a URL target (same API, other data). Ids come from the target's own search answers.
+ */
+import { test, expect } from '@playwright/test';
+import { resellerOperations } from '../../catalogue';
+import { startMock, type RunningMock } from '../../mock';
+import { MOCK_APPS_ENV, certify } from './support/run-certify';
+
+let mock: RunningMock;
+test.beforeEach(async () => {
+  mock = await startMock({ seed: 7, windowMs: 60_000 });
+});
+test.afterEach(async () => {
+  await mock.close();
+});
+
+const DETAILS = resellerOperations.filter((o) => o.needs.some((n) => n.in === 'path') && o.readOnly);
+
+test('should certify a target with other data through ids it lists itself: 0 failures, every details operation answered', async () => {
+  test.setTimeout(240_000);
+  const r = await certify({ ...MOCK_APPS_ENV, TARGET: mock.url });
+  const s = r.summary();
+  expect(s.totals.failed, r.stdout.slice(-3000)).toBe(0);
+  expect(r.status).toBe(0);
+  expect(DETAILS.map((o) => o.id)).toEqual(expect.arrayContaining(['catalog.details', 'orders.details', 'deals.details']));
+  for (const op of DETAILS) {
+    for (const env of ['production', 'sandbox'] as const) {
+      const row = s.operations.find((o) => o.id === op.id && o.environment === env);
+      expect(row?.checks['valid-call'], `${op.id} (${env}) answered 2xx with its shape`).toBe('passed');
+    }
+  }
+  const ids = s.ids ?? [];
+  for (const need of new Set(DETAILS.flatMap((o) => o.needs.map((n) => n.id)))) {
+    expect(
+      ids.some((i) => i.name === need && i.origin === 'discovered'),
+      `${need} was discovered from the target`,
+    ).toBe(true);
+  }
+  expect(
+    r.findings().some((f) => f.id.startsWith('errors.fixture-unknown')),
+    'no fixture id was tried',
+  ).toBe(false);
+  expect(r.stdout).toMatch(/Ids from the target: .*orderNumber \S+ \(listed by orders\.search/);
+});
+
+test('should record an unknown configured id as a configuration finding, not a failure', async () => {
+  test.setTimeout(180_000);
+  const r = await certify({ ...MOCK_APPS_ENV, TARGET: mock.url, ENVIRONMENTS: 'production', KNOWN_IDS: '{"orderNumber":"20-00000"}' }, [
+    '-g',
+    'valid orders.details call',
+  ]);
+  const s = r.summary();
+  expect(s.totals.failed, r.stdout.slice(-3000)).toBe(0);
+  const t = s.tests.find((x) => /valid orders\.details call/.test(x.title));
+  expect(t?.status, 'not run: the configured id is unknown').toBe('skipped');
+  const f = r.findings().find((x) => x.id.startsWith('errors.fixture-unknown'));
+  expect(f?.observed).toBe('not-found');
+  expect(f?.evidence).toMatch(/orderNumber 20-00000 \(configured in KNOWN_IDS, production\)/);
+});

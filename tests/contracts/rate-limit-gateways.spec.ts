@@ -1,0 +1,63 @@
+/**
+ * The rate-limit checks behind gateways that differ from the mock: no rate-limit headers at all, and
+ * a 429 with a plain-text body. Certify runs against a loopback proxy in front of the mock (a URL
+ * target, so nothing of the mock's control API is used).
+ */
+import { test, expect } from '@playwright/test';
+import { startMock, type RunningMock } from '../../mock';
+import { startProxy, type CountingTarget } from './support/targets';
+import { MOCK_APPS_ENV, certify } from './support/run-certify';
+
+const URL_TARGET = { ...MOCK_APPS_ENV, PROBE_LIMITS: '1', FAMILIES: 'reseller', ENVIRONMENTS: 'production' };
+
+let mock: RunningMock;
+test.beforeEach(async () => {
+  mock = await startMock({ windowMs: 60_000 });
+});
+test.afterEach(async () => {
+  await mock.close();
+});
+
+async function behind<T>(mode: 'strip-rate-limit-headers' | 'plain-text-429', run: (t: CountingTarget) => Promise<T>): Promise<T> {
+  const proxy = await startProxy(mode, mock.url);
+  try {
+    return await run(proxy);
+  } finally {
+    await proxy.close();
+  }
+}
+
+test('should fail every rate-limit header check with "absent" against a target that sends no rate-limit headers', async () => {
+  test.setTimeout(180_000);
+  await behind('strip-rate-limit-headers', async (proxy) => {
+    const r = await certify({ ...URL_TARGET, TARGET: proxy.url }, ['-g', '@rate-limit']);
+    const tests = r.summary().tests;
+    expect(tests.length, r.stdout.slice(-2000)).toBeGreaterThan(5);
+    const passed = tests.filter((t) => t.status === 'passed').map((t) => t.title);
+    expect(passed, 'no rate-limit check passes without rate-limit headers').toEqual([]);
+    const failed = tests.filter((t) => t.status === 'failed');
+    for (const t of failed) expect(t.error, t.title).toMatch(/X-RateLimit-\w+ absent|x-ratelimit-\w+ is absent/);
+    expect(failed.map((t) => t.title)).toEqual(
+      expect.arrayContaining([
+        expect.stringMatching(/decrease X-RateLimit-Remaining/),
+        expect.stringMatching(/allow exactly the advertised number/),
+        expect.stringMatching(/60 calls per window/),
+        expect.stringMatching(/rate-limit headers on 4xx/),
+      ]),
+    );
+    const finding = tests.find((t) => /epoch time or a count of seconds/.test(t.title));
+    expect(finding?.status, 'the reset-unit finding has nothing to read: not run, never passed').toBe('skipped');
+  });
+});
+
+test('should fail only the 429-body check against a target whose 429 body is plain text, and still count and record the reset unit', async () => {
+  test.setTimeout(180_000);
+  await behind('plain-text-429', async (proxy) => {
+    const r = await certify({ ...URL_TARGET, TARGET: proxy.url }, ['-g', "advertised number|spec's error body|epoch time"]);
+    const byTitle = (re: RegExp) => r.summary().tests.find((t) => re.test(t.title));
+    expect(byTitle(/spec's error body/)?.status, r.stdout.slice(-2000)).toBe('failed');
+    expect(byTitle(/spec's error body/)?.error).toMatch(/the body is not JSON/);
+    expect(byTitle(/allow exactly the advertised number/)?.status).toBe('passed');
+    expect(r.findings().find((f) => f.id.startsWith('ratelimit.reset-unit'))?.observed).toBe('epoch');
+  });
+});
