@@ -37,12 +37,13 @@ interface Run {
   lastSent: number;
 }
 
-/** The least time between two spaced calls: the interval, or the period between bursts. */
+/** The least time between two spaced calls: the interval (sliding window), or the period between bursts (fixed window). */
 function minGap(r: Run): number {
   const p = r.plan.pacing;
   const k = r.calls.length;
   if (p.kind === 'burst-per-window') return k % p.burst === 0 ? (p.periodMs as number) : 0;
-  if (p.kind === 'burst-then-even' && k < p.burst) return 0;
+  // A token bucket keeps what a late call left: catching up is safe there.
+  if (p.kind === 'burst-then-even') return 0;
   return p.intervalMs as number;
 }
 
