@@ -23,6 +23,7 @@ const failedSteps = steps
   .filter(([, rc]) => rc !== '0')
   .map(([name]) => name);
 for (const name of failedSteps) console.error(`${name} failed: counted as 1 failed`);
+if (stats.flaky > 0) console.error(`${stats.flaky} test(s) passed only on a retry (flaky): see the report's flaky list`);
 const passed = stats.expected + stats.flaky;
 const failed = stats.unexpected + failedSteps.length;
 console.log(`${passed} passed, ${failed} failed, ${stats.skipped} skipped`);
