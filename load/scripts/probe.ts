@@ -36,18 +36,16 @@ function sleepUntil(ms: number): void {
   if (wait > 0) sleep(wait / 1000);
 }
 
+/** One empty probe per planned operation. */
+function newProbes(p: Plan): OperationProbe[] {
+  return p.operations.map((op) => ({ op, samples: [], startedMs: 0, advertisedResetMs: null, observedRefillMs: null, polls: 0 }));
+}
+
 export function runProbe(p: Plan): ProbeResult {
   const started = Date.now();
   const tokens = fetchTokens(p);
   let requests = 0;
-  const probes: OperationProbe[] = p.operations.map((op) => ({
-    op,
-    samples: [],
-    startedMs: 0,
-    advertisedResetMs: null,
-    observedRefillMs: null,
-    polls: 0,
-  }));
+  const probes = newProbes(p);
   const done = new Set<string>();
   // Exhaust every bucket, at most L+2 requests each.
   for (let round = 0; done.size < probes.length && requests < p.budget; round++) {
@@ -92,14 +90,7 @@ export function runFingerprint(p: Plan): ProbeResult {
   const started = Date.now();
   const tokens = fetchTokens(p);
   let requests = 0;
-  const probes: OperationProbe[] = p.operations.map((op) => ({
-    op,
-    samples: [],
-    startedMs: 0,
-    advertisedResetMs: null,
-    observedRefillMs: null,
-    polls: 0,
-  }));
+  const probes = newProbes(p);
   // Warm the connections and the code paths on a path no limiter counts per operation, so the
   // exhaustion is not slowed by the first calls (a slow exhaustion spreads a sliding log's slots).
   for (let i = 0; i < WARMUP_ROUNDS; i++)
