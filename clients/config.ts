@@ -75,6 +75,11 @@ export function imHeadersFrom(env: NodeJS.ProcessEnv): Record<string, string> {
   return out;
 }
 
+/** The IM-* variables left unset (their headers carry the mock's values), in declaration order. */
+export function imHeaderDefaultsUsed(env: NodeJS.ProcessEnv): string[] {
+  return Object.keys(IM_HEADER_VARIABLES).filter((name) => !(env[name] ?? '').trim());
+}
+
 export const DEFAULTS = {
   requestBudget: 300,
   requestTimeoutMs: 10_000,

@@ -7,7 +7,7 @@
 import { spawnSync } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { existsSync, rmSync } from 'node:fs';
-import { loadConfig, ConfigError } from '../clients/config';
+import { loadConfig, ConfigError, imHeaderDefaultsUsed } from '../clients/config';
 import { redact, registerSecret } from '../clients/redact';
 import { buildReport } from '../reporting/build-report';
 
@@ -19,6 +19,13 @@ function main(): number {
   try {
     const cfg = loadConfig();
     label = cfg.targetLabel;
+    const unset = cfg.kind === 'mock' ? [] : imHeaderDefaultsUsed(process.env);
+    if (unset.length) {
+      console.warn(
+        `certify: ${unset.join(', ')} not set: the IM-* headers carry the embedded mock's values, which a real ` +
+          `deployment may refuse (400) or attribute to another customer; set your account's values (see .env.example)`,
+      );
+    }
     for (const c of Object.values(cfg.credentials)) registerSecret(c?.clientSecret);
   } catch (e) {
     if (e instanceof ConfigError) {
