@@ -215,6 +215,8 @@ export async function buildMockApp(opts: MockOptions = {}): Promise<FastifyInsta
     for (const op of ctx.operations) {
       const url = toFastifyPath(`${familyBase(op.family, env)}${op.path}`);
       const opKey = `${env}:${op.id}`;
+      // The operation's handler, chosen once per route (vendor operations share the generic one).
+      const businessHandler = isOperationId(op.id) ? HANDLERS[op.id] : null;
       if (!served.has(url)) served.set(url, new Set());
       (served.get(url) as Set<string>).add(op.method);
       app.route({
@@ -278,8 +280,8 @@ export async function buildMockApp(opts: MockOptions = {}): Promise<FastifyInsta
           const query = req.query as Query;
           const body = (req.body ?? {}) as Record<string, unknown>;
           let outcome: Outcome;
-          if (isOperationId(op.id)) {
-            outcome = HANDLERS[op.id]({
+          if (businessHandler) {
+            outcome = businessHandler({
               params,
               query,
               body,
