@@ -27,6 +27,7 @@ import {
 } from '../catalogue';
 import { DEFAULT_SEED } from '../fixtures';
 import { createAjv } from '../clients/ajv';
+import type { ValidateFunction } from 'ajv';
 import { missingHeaders, missingHeadersBody, missingQuery, TokenStore, type AuthResult } from './auth';
 import { SwitchableClock, systemClock, type Clock } from './clock';
 import type { MockApp, MockConfig, MockContext } from './context';
@@ -35,7 +36,7 @@ import { parseDrift } from './drift';
 import { errorOf, statusOf, type ErrorBody } from './errors';
 import { HANDLERS, type Outcome } from './handlers';
 import { FixedWindowLimiter, type Limiter } from './limiter';
-import { LimiterSet, type HeaderFamily, type LimiterSetOptions } from './limiter-algorithms';
+import { LimiterSet, type HeaderFamily, type LimiterSetOptions, type PerOperation } from './limiter-algorithms';
 import { RateLimits } from './rate-limit';
 import { MockState, type Query } from './resources';
 import { registerTokenRoutes, type RouteHelpers } from './token-routes';
@@ -87,8 +88,11 @@ export interface MockOptions {
    * refused call consumes quota. Default a fixed window for every operation.
    */
   algorithms?: LimiterSetOptions;
-  /** Rate-limit headers: 'x-ratelimit' (default), 'ietf' (RateLimit, RateLimit-Policy, Retry-After) or 'none'. */
-  headers?: HeaderFamily;
+  /**
+   * Rate-limit headers: 'x-ratelimit' (default), 'ietf' (RateLimit, RateLimit-Policy, Retry-After) or 'none',
+   * for every operation or per operation (a gateway in front of some routes only).
+   */
+  headers?: HeaderFamily | PerOperation<HeaderFamily>;
   /** Serve the /__mock control API. Default false. */
   control?: boolean;
   /** Drift mode ids (mock/drift.ts). Default none. */
@@ -186,8 +190,20 @@ export async function buildMockApp(opts: MockOptions = {}): Promise<FastifyInsta
     }
   });
   // Route body schemas are the catalogue's, registered once in the project's Ajv; routes refer to them by $id.
+  // Compiled on a route's first body, not at start: a mock serving one check compiles one schema (compiling
+  // them all was most of the mock's start time, paid by every worker of the suite).
   const ajv = createAjv({ allErrors: false });
-  app.setValidatorCompiler(({ schema }) => ajv.compile(schema));
+  app.setValidatorCompiler(({ schema }) => {
+    let compiled: ValidateFunction | undefined;
+    const validate = (data: unknown): boolean => {
+      compiled ??= ajv.compile(schema);
+      const ok = compiled(data) as boolean;
+      validate.errors = compiled.errors;
+      return ok;
+    };
+    validate.errors = null as ValidateFunction['errors'];
+    return validate;
+  });
   app.decorateRequest('mockRate', null);
   app.decorateRequest('mockAuth', null);
   app.addHook('onSend', (req, reply, payload, done) => {

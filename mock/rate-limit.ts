@@ -9,7 +9,7 @@ import { RATE_LIMIT_HEADERS, TOO_MANY_REQUESTS_MESSAGE } from '../catalogue/rule
 import type { Clock } from './clock';
 import { errorOf } from './errors';
 import type { Decision, Limiter } from './limiter';
-import { rateLimitHeaders, type HeaderFamily } from './limiter-algorithms';
+import { rateLimitHeaders, type HeaderFamily, type PerOperation } from './limiter-algorithms';
 
 const HDR_LIMIT = RATE_LIMIT_HEADERS.limit;
 const HDR_REMAINING = RATE_LIMIT_HEADERS.remaining;
@@ -29,6 +29,8 @@ export interface RateState {
   token?: boolean;
   /** No rate-limit headers at all (control API). */
   none?: boolean;
+  /** The operation the decision was taken for (per-operation header families). */
+  operationId?: string;
 }
 
 declare module 'fastify' {
@@ -46,9 +48,15 @@ export class RateLimits {
     private readonly limiter: Limiter,
     private readonly clock: Clock,
     private readonly settings: () => RateLimitSettings,
-    /** Which rate-limit headers the mock sends (the drift modes apply to x-ratelimit). */
-    private readonly family: HeaderFamily = 'x-ratelimit',
+    /** Which rate-limit headers the mock sends, for all operations or per operation (the drift modes apply to x-ratelimit). */
+    private readonly families: HeaderFamily | PerOperation<HeaderFamily> = 'x-ratelimit',
   ) {}
+
+  private familyOf(operationId: string | undefined): HeaderFamily {
+    const f = this.families;
+    if (typeof f === 'string') return f;
+    return (operationId !== undefined ? f.byOperation[operationId] : undefined) ?? f.default ?? 'x-ratelimit';
+  }
 
   private drift(id: string): boolean {
     return this.settings().drift.has(id);
@@ -61,7 +69,9 @@ export class RateLimits {
       lateRefillMs: this.drift('limits.late-refill') ? 1500 : 0,
       ...(operationId !== undefined ? { operationId } : {}),
     });
-    rateState(req).decision = d;
+    const state = rateState(req);
+    state.decision = d;
+    if (operationId !== undefined) state.operationId = operationId;
     return d;
   }
 
@@ -80,13 +90,13 @@ export class RateLimits {
     const s = req.mockRate ?? {};
     if (s.none) return;
     const d = s.decision ?? this.limiter.consume(`ip:${req.ip}|unrouted`, this.settings().limits.unrouted ?? 60);
-    this.setHeaders(reply, d, reply.statusCode, s.token === true);
+    this.setHeaders(reply, d, reply.statusCode, s.token === true, this.familyOf(s.operationId));
   }
 
-  private setHeaders(reply: FastifyReply, d: Decision, status: number, isToken: boolean): void {
+  private setHeaders(reply: FastifyReply, d: Decision, status: number, isToken: boolean, family: HeaderFamily): void {
     const { drift, resetUnit, windowMs } = this.settings();
-    if (this.family !== 'x-ratelimit') {
-      reply.headers(rateLimitHeaders(d, this.family, { nowMs: this.clock.now(), status, windowMs, resetUnit }));
+    if (family !== 'x-ratelimit') {
+      reply.headers(rateLimitHeaders(d, family, { nowMs: this.clock.now(), status, windowMs, resetUnit }));
       return;
     }
     // Hot path of the conforming mock: no drift, epoch reset.

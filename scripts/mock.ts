@@ -1,11 +1,11 @@
 /**
  * `npm run mock -- --port 4010 [--window-ms 60000] [--seed 1] [--control] [--drift a,b] [--reset-unit seconds] [--openapi <file>]
- *   [--limiter fixed|sliding-log|sliding-counter|token-bucket|leaky-bucket|<op>=<algorithm>,...] [--count-refused] [--headers x-ratelimit|ietf|none]`
+ *   [--limiter fixed|sliding-log|sliding-counter|token-bucket|leaky-bucket|<op>=<algorithm>,...] [--count-refused] [--headers x-ratelimit|ietf|none|<op>=<family>,...]`
  * Runs the embedded mock on 127.0.0.1 until interrupted.
  */
 import { Command, InvalidArgumentError } from 'commander';
 import { DEFAULT_APPS, startMock, type MockOptions, DRIFT_MODES } from '../mock';
-import { HEADER_FAMILIES, LIMITER_ALGORITHMS, parseLimiterSpec, type HeaderFamily } from '../mock/limiter-algorithms';
+import { HEADER_FAMILIES, LIMITER_ALGORITHMS, parseHeaderSpec, parseLimiterSpec } from '../mock/limiter-algorithms';
 import { DEFAULT_WINDOW_MS, parseVendorOperations } from '../catalogue';
 
 const int = (name: string) => (v: string) => {
@@ -36,7 +36,11 @@ const program = new Command()
     `rate-limit algorithm (${LIMITER_ALGORITHMS.join(', ')}), per operation too: "token-bucket,orders.create=sliding-log"`,
   )
   .option('--count-refused', 'a refused call consumes quota too', false)
-  .option('--headers <family>', `rate-limit headers: ${HEADER_FAMILIES.join(', ')}`, 'x-ratelimit')
+  .option(
+    '--headers <spec>',
+    `rate-limit headers (${HEADER_FAMILIES.join(', ')}), per operation too: "x-ratelimit,orders.create=ietf"`,
+    'x-ratelimit',
+  )
   .option('--log', 'log every request', false)
   .parse();
 
@@ -76,9 +80,8 @@ async function main(): Promise<void> {
     tokenGet: o.tokenGet,
     logger: o.log,
   };
-  if (!(HEADER_FAMILIES as readonly string[]).includes(o.headers))
-    throw new Error(`--headers must be one of ${HEADER_FAMILIES.join(', ')}, received "${o.headers}"`);
-  opts.headers = o.headers as HeaderFamily;
+  const headers = parseHeaderSpec(o.headers);
+  opts.headers = Object.keys(headers.byOperation).length ? headers : (headers.default ?? 'x-ratelimit');
   if (o.limiter || o.countRefused) opts.algorithms = { ...(o.limiter ? parseLimiterSpec(o.limiter) : {}), countRefused: o.countRefused };
   if (o.limits) {
     try {

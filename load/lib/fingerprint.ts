@@ -126,6 +126,7 @@ export class Fingerprinter {
   private action: Action | null;
   private startMs: number | null = null;
   private lastMs = 0;
+  private lastAllowedMs = 0;
   private requests = 0;
   private readonly timeline: TimelinePoint[] = [];
   private readonly observations: Observation[] = [];
@@ -158,6 +159,8 @@ export class Fingerprinter {
   private windowPrecise = false;
   private splitResult: { drained: number; h1: number; h2: number; burst: number } | null = null;
   private refusedTest: { control: number; test: number; extraRefused: number } | null = null;
+  /** Sliding counter: the burst from empty aligned windows (no straddling exhaustion). */
+  private restedBurst: number | null = null;
 
   constructor(private readonly cfg: FingerprintConfig) {
     this.fineMs = cfg.fineMs ?? 20;
@@ -181,6 +184,7 @@ export class Fingerprinter {
     this.lastMs = o.tMs;
     this.requests += 1;
     const allowed = o.status !== 429;
+    if (allowed) this.lastAllowedMs = o.tMs;
     this.observations.push(o);
     this.timeline.push({ tMs: o.tMs - this.startMs, status: o.status, allowed, phase: a.phase });
     if (o.status === 0 || o.status === 401 || o.status === 404 || o.status >= 500) {
@@ -538,10 +542,11 @@ export class Fingerprinter {
                 return this.stop(
                   `split: ${d.allowed} calls allowed one window after the start although ${h1} calls had left any window by then: the window model does not hold; refused calls appear to count`,
                 );
-              if (!this.windowLike && d.allowed < B - 1) {
+              if (!this.windowLike && (d.allowed < B - 1 || this.refillPausedMs !== null)) {
                 // A weighted sliding counter: its refill depends on where the calls fall in its
                 // aligned windows, so two cycles are not comparable.
                 this.evidence.push('refused calls: not tested (a sliding counter refills by the phase of its aligned windows)');
+                if (this.algorithm() === 'sliding-window') return this.firstWindowRate(d.refusedMs, periodMs);
                 return this.finish();
               }
               this.refusedCallTest(d.refusedMs, periodMs);
@@ -602,6 +607,81 @@ export class Fingerprinter {
         this.finish();
       });
     });
+  }
+
+  // 7. Sliding counter: the rate in the first window after a full one -----------------------
+  /**
+   * Drains read a weighted counter low: each drain leaves the current aligned window short of a
+   * full bucket, so the next window refills from less. Only the window right after one that holds a
+   * full bucket refills at the true rate: its weight falls linearly from a full bucket to none, so
+   * one call passes every window / burst. So: rest until both aligned windows are empty, burst, and
+   * time the calls that pass in the next window with short drains, up to one less than a full bucket
+   * (all of them inside that window). Reads low (safe), never high: the span starts at the last
+   * refused call before the first allowed one and ends at the last allowed call.
+   */
+  private firstWindowRate(emptyAtMs: number, periodMs: number, attempt = 1): void {
+    const expected = Math.min(this.burstObserved as number, this.firstHints?.limit ?? Infinity);
+    this.action = {
+      kind: 'drain',
+      at: this.at(emptyAtMs + 2.1 * periodMs),
+      phase: 'first window',
+      cap: 2 * this.cfg.burstCap,
+      then: (burst) => {
+        if (burst.refusedMs === null) {
+          this.evidence.push(`first window: the bucket did not empty after ${burst.allowed} calls`);
+          return this.finish();
+        }
+        if (burst.allowed > expected && attempt < 3) {
+          // The burst straddled an aligned boundary: the next window starts from less than a full bucket.
+          this.evidence.push(
+            `first window: a rested burst of ${burst.allowed} > ${expected} straddled a boundary; again, a third of a window later`,
+          );
+          return this.firstWindowRate(burst.refusedMs + periodMs / 3, periodMs, attempt + 1);
+        }
+        this.restedBurst = burst.allowed;
+        const target = Math.max(2, Math.min(burst.allowed, expected) - 1);
+        const gap = Math.max(this.fineMs, periodMs / (4 * target));
+        const deadline = burst.refusedMs + 2.2 * periodMs;
+        let passed = 0;
+        let startMs: number | null = null;
+        let lastAllowedMs = 0;
+        let lastRefusedMs = burst.refusedMs;
+        const drain = (at: number): void => {
+          this.action = {
+            kind: 'drain',
+            at: this.at(at),
+            phase: 'first window',
+            cap: target + 1,
+            then: (d) => {
+              if (d.allowed > 0) {
+                if (startMs === null) startMs = lastRefusedMs;
+                passed += d.allowed;
+                lastAllowedMs = this.lastAllowedMs;
+              }
+              if (d.refusedMs !== null) lastRefusedMs = d.refusedMs;
+              if (passed >= target || this.lastMs + gap > deadline)
+                return this.afterFirstWindow(burst.allowed, startMs, passed, lastAllowedMs);
+              drain(this.lastMs + gap);
+            },
+          };
+        };
+        drain(burst.refusedMs + gap);
+      },
+    };
+  }
+
+  private afterFirstWindow(burst: number, startMs: number | null, passed: number, lastAllowedMs: number): void {
+    if (startMs === null || passed < 2 || lastAllowedMs <= startMs) {
+      this.evidence.push(`first window: ${passed} calls passed after a rested burst of ${burst}; the drains' rate stays`);
+      return this.finish();
+    }
+    const rate = (passed - 1) / (lastAllowedMs - startMs);
+    this.evidence.push(
+      `first window: after a rested burst of ${burst}, ${passed} calls passed in ${Math.round(lastAllowedMs - startMs)} ms from the boundary = ${(rate * 1000).toFixed(2)}/s (the drains read ${((this.rateMeasured ?? 0) * 1000).toFixed(2)}/s)`,
+    );
+    // Never below what the drains already got through.
+    if (this.rateMeasured === null || rate > this.rateMeasured) this.rateMeasured = rate;
+    this.finish();
   }
 
   private splitSaysSliding(): boolean {
@@ -697,6 +777,7 @@ export class Fingerprinter {
       // A sliding counter's exhaustion may straddle its aligned windows and pass more than a full bucket.
       const advertised = this.firstHints?.limit ?? null;
       if (advertised !== null && advertised <= this.burstObserved) return advertised;
+      if (this.restedBurst !== null) return Math.min(this.restedBurst, this.burstObserved);
     }
     return this.burstObserved;
   }

@@ -3,11 +3,13 @@ import { ManualClock } from '../../mock/clock';
 import {
   createLimiter,
   LIMITER_ALGORITHMS,
+  parseHeaderSpec,
   parseLimiterSpec,
   rateLimitHeaders,
   type AlgorithmDecision,
   type LimiterAlgorithm,
 } from '../../mock/limiter-algorithms';
+import { app, authed, token } from './helpers';
 
 const W = 1000;
 const L = 4;
@@ -160,5 +162,21 @@ test.describe('limiter algorithms', () => {
       byOperation: { 'orders.create': 'sliding-log' },
     });
     expect(() => parseLimiterSpec('orders.create=gcra')).toThrow(/unknown algorithm "gcra".*fixed, sliding-log/);
+  });
+
+  test('should send each operation its own header family, and name the known families on a typo', async () => {
+    expect(parseHeaderSpec('none,catalog.search=ietf')).toEqual({ default: 'none', byOperation: { 'catalog.search': 'ietf' } });
+    expect(() => parseHeaderSpec('catalog.search=draft-7')).toThrow(/--headers: unknown family "draft-7".*x-ratelimit, ietf, none/);
+    const a = await app({ headers: { byOperation: { 'catalog.search': 'ietf', 'deals.search': 'none' } } });
+    const t = authed(await token(a));
+    const ietf = await a.inject({ method: 'GET', url: '/resellers/v6/catalog', headers: t });
+    expect(ietf.headers['ratelimit-policy']).toBeDefined();
+    expect(ietf.headers['x-ratelimit-limit']).toBeUndefined();
+    const none = await a.inject({ method: 'GET', url: '/resellers/v6/deals/search', headers: t });
+    expect(Object.keys(none.headers).filter((h) => /ratelimit/i.test(h))).toEqual([]);
+    // Any other operation keeps the default family.
+    const other = await a.inject({ method: 'GET', url: '/resellers/v6/orders/search', headers: t });
+    expect(other.headers['x-ratelimit-limit']).toBeDefined();
+    await a.close();
   });
 });
