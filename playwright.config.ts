@@ -12,22 +12,31 @@ const TARGET = process.env.TARGET ?? 'mock';
 const IS_MOCK = TARGET === 'mock';
 const ENVIRONMENTS =
   process.env.ENVIRONMENTS ?? (TARGET === 'sandbox' ? 'sandbox' : TARGET === 'production' ? 'production' : 'production,sandbox');
-/** DRIFT_MATRIX=1 runs the suite once per drift mode of the mock (one project each), for the detection matrix. */
+/** DRIFT_MATRIX=1 runs the suite under the drift modes of the mock, for the detection matrix. */
 const DRIFT_MATRIX = process.env.DRIFT_MATRIX === '1';
 const MATRIX_MODES = (process.env.DRIFT_MATRIX_MODES ?? '').split(',').filter(Boolean);
+/**
+ * DRIFT_MATRIX_GROUPS (JSON, set by the matrix runner): modes packed so that one project serves several
+ * (their tests do not overlap; each test runs under its own mode, switched on the mock before it). Without
+ * it, one project per mode.
+ */
+const MATRIX_GROUPS: string[][] = process.env.DRIFT_MATRIX_GROUPS
+  ? (JSON.parse(process.env.DRIFT_MATRIX_GROUPS) as string[][])
+  : DRIFT_MODES.filter((m) => !MATRIX_MODES.length || MATRIX_MODES.includes(m.id)).map((m) => [m.id]);
 
 const projects = DRIFT_MATRIX
   ? [
-      { name: 'conforming', use: { mockDrift: '' } },
-      ...DRIFT_MODES.filter((m) => !MATRIX_MODES.length || MATRIX_MODES.includes(m.id)).map((m) => ({
-        name: m.id,
-        grep: DETECTIONS[m.id]?.grep ?? /$^/,
-        use: { mockDrift: m.id },
+      // Run only when no groups are given (a manual DRIFT_MATRIX=1 run): the matrix runner's run is the drift modes only.
+      ...(process.env.DRIFT_MATRIX_GROUPS ? [] : [{ name: 'conforming', use: { mockDrift: '' } }]),
+      ...MATRIX_GROUPS.map((modes) => ({
+        name: modes.join('+'),
+        grep: modes.map((m) => DETECTIONS[m]?.grep ?? /$^/),
+        use: { mockDrift: modes.length === 1 ? (modes[0] as string) : '', matrixModes: modes.join(',') },
       })),
     ]
   : [{ name: 'certify' }];
 
-export default defineConfig<object, { mockDrift: string }>({
+export default defineConfig<object, { mockDrift: string; matrixModes: string }>({
   testDir: 'contracts',
   testMatch: '**/*.spec.ts',
   forbidOnly: CI,

@@ -72,6 +72,11 @@ export class TokenClient {
     return (await this.issued(family, env)).accessToken;
   }
 
+  /** Drops every cached token. */
+  clear(): void {
+    this.slots.clear();
+  }
+
   /** Drops the cached token (after a 401), so the next call fetches a new one. */
   invalidate(family: Family, env: EnvironmentName): void {
     this.slot(tokenKey(family, env)).invalidate();

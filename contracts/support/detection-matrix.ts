@@ -148,3 +148,37 @@ export const DETECTIONS: Readonly<Record<string, Detection>> = {
 export function mustFailIn(mode: string, title: string): boolean {
   return !!mode && !!DETECTIONS[mode]?.mustFail?.test(title);
 }
+
+/**
+ * The text a drift mode's grep is matched against, as Playwright greps: the title path (file, describe
+ * blocks, title) and the tags.
+ */
+export function grepTitle(titlePath: readonly string[], tags: readonly string[]): string {
+  return [...titlePath, ...tags].join(' ');
+}
+
+/** The drift mode of a group that selects this test (groups hold modes whose tests are disjoint). */
+export function modeOfTest(modes: readonly string[], title: string): string | undefined {
+  return modes.find((m) => DETECTIONS[m]?.grep.test(title));
+}
+
+/**
+ * Packs drift modes into groups whose selected tests do not overlap (greedy colouring, most-selected
+ * first), so one project of the matrix run can serve several modes: each test runs under the one
+ * mode of its group that selects it, switched on the mock before the test. Fewer projects, fewer
+ * worker starts (a worker serves one project). A mode that selects no test gets a group of its own.
+ */
+export function groupModes(modes: readonly string[], titles: readonly string[]): string[][] {
+  const selected = new Map(modes.map((m) => [m, new Set(titles.filter((t) => DETECTIONS[m]?.grep.test(t)))]));
+  const order = [...modes].sort((a, b) => (selected.get(b)?.size ?? 0) - (selected.get(a)?.size ?? 0));
+  const groups: { modes: string[]; tests: Set<string> }[] = [];
+  for (const m of order) {
+    const tests = selected.get(m) ?? new Set<string>();
+    const fits = tests.size > 0 ? groups.find((g) => g.tests.size > 0 && ![...tests].some((t) => g.tests.has(t))) : undefined;
+    if (fits) {
+      fits.modes.push(m);
+      for (const t of tests) fits.tests.add(t);
+    } else groups.push({ modes: [m], tests: new Set(tests) });
+  }
+  return groups.map((g) => g.modes);
+}

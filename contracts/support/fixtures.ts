@@ -39,7 +39,7 @@ import { RUN_DIR_ENV, SharedRequestBudget } from './run-budget';
 import { CheckSkipped, currentCheck } from './checks';
 import { ID_SOURCE_ANNOTATION, IdResolver, describeId, type ResolvedId } from './ids';
 import { recordFinding } from './findings';
-import { mustFailIn } from './detection-matrix';
+import { grepTitle, modeOfTest, mustFailIn } from './detection-matrix';
 
 export { expect };
 
@@ -94,6 +94,12 @@ export class Session {
 
   /** Resolves ids from KNOWN_IDS, the target's search answers or created resources (set by the session fixture). */
   idResolver: IdResolver | undefined;
+
+  /** Detection matrix: another drift mode on the same mock starts with no token and no id of the previous one. */
+  resetForMatrixMode(): void {
+    this.tokens.clear();
+    this.idResolver?.forget();
+  }
 
   /**
    * The ids an operation needs, from the target (see ids.ts); ids the check passes itself are used as
@@ -245,9 +251,8 @@ export class Session {
 /** Where the run remembers that a family's token could not be obtained (undefined without a run folder). */
 function tokenFailureFile(family: Family, env: EnvironmentName): string | undefined {
   const dir = process.env[RUN_DIR_ENV];
-  // Per project: the detection matrix runs one project per drift mode of the mock in one run.
-  const project = base.info().project.name.replace(/[^\w.-]/g, '_');
-  return dir ? join(dir, `token-failure-${project}-${family}-${env}.txt`) : undefined;
+  // Per project, or per drift mode in a detection matrix run (one run, several modes).
+  return dir ? join(dir, `token-failure-${runKey()}-${family}-${env}.txt`) : undefined;
 }
 
 /** The token requests of a TokenClient, sent through the suite's HTTP client (budget, timeouts). */
@@ -324,8 +329,21 @@ export function selectedOperations(cfg: HarnessConfig = harnessConfig()): Operat
   return operationsFor(cfg);
 }
 
+/**
+ * Detection matrix runs: the drift mode the embedded mock serves now in this worker. A project may serve
+ * several modes (playwright.config.ts): the mode is switched before each test that needs another.
+ */
+let matrixMode: string | undefined;
+
+/** What the run's shared files are kept per: the project, or the drift mode in a matrix run. */
+function runKey(): string {
+  return (matrixMode ?? base.info().project.name).replace(/[^\w.-]/g, '_');
+}
+
 interface WorkerFixtures {
   mockDrift: string;
+  /** Detection matrix runs: the drift modes this project serves (comma-separated). */
+  matrixModes: string;
   target: Target;
   session: Session;
   /** The user's OpenAPI document (OPENAPI=<file>), when given. */
@@ -334,12 +352,31 @@ interface WorkerFixtures {
 
 export const test = base.extend<{ driftExpectation: void }, WorkerFixtures>({
   mockDrift: [process.env.MOCK_DRIFT ?? '', { option: true, scope: 'worker' }],
+  matrixModes: ['', { option: true, scope: 'worker' }],
 
-  // Detection matrix runs only (DRIFT_MATRIX=1): a check that must catch the mode's drift is expected to
-  // fail, so its failure is recorded with its text but does not cost a worker restart.
+  // Detection matrix runs only (DRIFT_MATRIX=1): the test's drift mode is switched on the mock when the
+  // project serves several (with a fresh state, tokens and ids, as a worker of its own would have), and a
+  // check that must catch the mode's drift is expected to fail, so its failure is recorded with its text
+  // but does not cost a worker restart.
   driftExpectation: [
-    async ({ mockDrift }, use, testInfo) => {
-      if (process.env.DRIFT_MATRIX === '1' && mustFailIn(mockDrift, testInfo.title)) testInfo.fail();
+    async ({ mockDrift, matrixModes, target, session }, use, testInfo) => {
+      let mode = mockDrift;
+      if (process.env.DRIFT_MATRIX === '1' && matrixModes) {
+        const modes = matrixModes.split(',');
+        const title = grepTitle(testInfo.titlePath, testInfo.tags);
+        const found = modeOfTest(modes, title);
+        if (found === undefined) throw new Error(`no drift mode of this project (${modes.join(', ')}) selects "${title}"`);
+        mode = found;
+        matrixMode ??= mockDrift;
+        if (mode !== matrixMode) {
+          if (!target.control) throw new Error('the detection matrix switches drift modes through the mock control API: none here');
+          await target.control('POST', '/reset');
+          await target.control('PUT', '/drift', { modes: [mode] });
+          session.resetForMatrixMode();
+          matrixMode = mode;
+        }
+      }
+      if (process.env.DRIFT_MATRIX === '1' && mustFailIn(mode, testInfo.title)) testInfo.fail();
       await use();
     },
     { auto: true },
@@ -402,7 +439,7 @@ export const test = base.extend<{ driftExpectation: void }, WorkerFixtures>({
   ],
 
   session: [
-    async ({ target, playwright }, use, workerInfo) => {
+    async ({ target, playwright }, use) => {
       const cfg = target.config;
       const ctx: APIRequestContext = await playwright.request.newContext({ ignoreHTTPSErrors: false });
       // The run's budget (global setup) when there is one; a worker's own otherwise (a run without global setup).
@@ -425,15 +462,14 @@ export const test = base.extend<{ driftExpectation: void }, WorkerFixtures>({
         transport: tokenTransport(api, target.baseUrl),
       });
       const session = new Session(target, api, tokens, budget);
-      const project = workerInfo.project.name.replace(/[^\w.-]/g, '_');
       session.idResolver = new IdResolver({
         configured: cfg.knownIds,
         operations: target.operations,
         allowWrites: cfg.allowWrites,
         call: (op, env, body) => session.call(op, env, body === undefined ? {} : { body }),
         validBody: (op) => session.validBody(op),
-        // Shared by the run's workers per project (the detection matrix runs one project per drift mode).
-        cacheFile: (env) => (runDir ? join(runDir, `ids-${project}-${env}.json`) : undefined),
+        // Shared by the run's workers per project, or per drift mode in a detection matrix run.
+        cacheFile: (env) => (runDir ? join(runDir, `ids-${runKey()}-${env}.json`) : undefined),
       });
       await use(session);
       await ctx.dispose();

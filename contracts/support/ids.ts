@@ -85,6 +85,11 @@ export class IdResolver {
 
   constructor(private readonly deps: IdResolverDeps) {}
 
+  /** Forgets the answers kept in this worker (the run's shared file is the caller's to change). */
+  forget(): void {
+    this.memo.clear();
+  }
+
   async resolve(name: IdName, env: EnvironmentName): Promise<ResolvedId | MissingId> {
     const key = `${env}|${name}`;
     let p = this.memo.get(key);

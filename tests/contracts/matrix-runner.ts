@@ -6,11 +6,11 @@
  * and judges it: caught for the right reason, or not. One runner process for every mode keeps the
  * matrix's cost to the workers of the suite itself.
  */
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { closeSync, existsSync, mkdirSync, openSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { Finding } from '../../catalogue';
-import { DETECTIONS } from '../../contracts/support/detection-matrix';
+import { DETECTIONS, grepTitle, groupModes } from '../../contracts/support/detection-matrix';
 import { DRIFT_MODES } from '../../mock/drift';
 
 /** A check's annotation, as Playwright reports it. */
@@ -83,32 +83,57 @@ export function writeRunEnd(dir: string, status: string): void {
   writeJsonAtomically(join(dir, END), { status });
 }
 
+/** The grep titles of the contract suite's tests (`playwright test --list`), for packing the modes. */
+export function listSuiteTitles(): string[] {
+  const r = spawnSync(
+    process.execPath,
+    ['node_modules/@playwright/test/cli.js', 'test', '-c', 'playwright.config.ts', '--list', '--reporter', 'json'],
+    {
+      encoding: 'utf8',
+      env: { ...process.env, DRIFT_MATRIX: '', TARGET: 'mock', CI: '' },
+      maxBuffer: 64 * 1024 * 1024,
+    },
+  );
+  if (r.status !== 0) throw new Error(`listing the contract suite's tests failed (exit ${r.status}): ${r.stderr.slice(-2000)}`);
+  interface ListSuite {
+    title: string;
+    specs?: { title: string; tags?: string[] }[];
+    suites?: ListSuite[];
+  }
+  const titles: string[] = [];
+  const walk = (s: ListSuite, path: string[]): void => {
+    for (const spec of s.specs ?? [])
+      titles.push(
+        grepTitle(
+          [...path, spec.title],
+          (spec.tags ?? []).map((t) => (t.startsWith('@') ? t : `@${t}`)),
+        ),
+      );
+    for (const c of s.suites ?? []) walk(c, [...path, c.title]);
+  };
+  for (const s of (JSON.parse(r.stdout) as { suites: ListSuite[] }).suites) walk(s, [s.title]);
+  return titles;
+}
+
 /**
  * Starts the contract suite in DRIFT_MATRIX mode in the background, in its own process group, with its
- * output in `dir`. Returns its pid (also written to `dir`, for stopMatrixRun).
+ * output in `dir`. The modes are packed into projects whose tests do not overlap (a worker serves one
+ * project: fewer projects, fewer worker starts). Returns its pid (also written to `dir`, for stopMatrixRun).
  */
-export function startMatrixRun(dir: string, modes: readonly string[], workers = 2): number {
+export function startMatrixRun(dir: string, modes: readonly string[], workers = 1): number {
   // Once per harness run, also when the setup repeats (--repeat-each).
   if (existsSync(join(dir, PID))) return Number(readFileSync(join(dir, PID), 'utf8'));
   mkdirSync(join(dir, PROJECTS), { recursive: true });
+  const groups = groupModes(modes, listSuiteTitles());
+  writeFileSync(join(dir, 'groups.json'), JSON.stringify(groups, null, 2));
   const log = openSync(join(dir, LOG), 'w');
   const reporter = resolve('tests/contracts/matrix-run-reporter.ts');
   const child = spawn(
     process.execPath,
-    [
-      'node_modules/@playwright/test/cli.js',
-      'test',
-      '-c',
-      'playwright.config.ts',
-      '--workers',
-      String(workers),
-      '--reporter',
-      reporter,
-      // The drift modes only: the conforming mock passing every check is the certify test's job (same suite, same mock).
-      ...modes.flatMap((m) => ['--project', m]),
-    ],
+    ['node_modules/@playwright/test/cli.js', 'test', '-c', 'playwright.config.ts', '--workers', String(workers), '--reporter', reporter],
     {
-      env: { ...process.env, DRIFT_MATRIX: '1', REPORTS_DIR: dir, TARGET: 'mock', CI: '' },
+      // The drift modes only (no conforming project): the conforming mock passing every check is the certify test's job.
+      env: { ...process.env, DRIFT_MATRIX: '1', DRIFT_MATRIX_GROUPS: JSON.stringify(groups), REPORTS_DIR: dir, TARGET: 'mock', CI: '' },
       detached: true,
       stdio: ['ignore', log, log],
     },
