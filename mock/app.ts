@@ -93,6 +93,8 @@ export interface MockOptions {
    * for every operation or per operation (a gateway in front of some routes only).
    */
   headers?: HeaderFamily | PerOperation<HeaderFamily>;
+  /** Status of a refused call (default 429); another one comes with a plain HTML body, as from nginx's limit_req (503). */
+  refusalStatus?: number;
   /** Serve the /__mock control API. Default false. */
   control?: boolean;
   /** Drift mode ids (mock/drift.ts). Default none. */
@@ -157,7 +159,7 @@ export async function buildMockApp(opts: MockOptions = {}): Promise<FastifyInsta
     config,
     clock,
     limiter,
-    rate: new RateLimits(limiter, clock, () => config, opts.headers),
+    rate: new RateLimits(limiter, clock, () => config, opts.headers, opts.refusalStatus),
     state: new MockState(opts.seed ?? DEFAULT_SEED),
     tokens: new TokenStore(clock),
     apps: new Map((opts.apps ?? DEFAULT_APPS).map((a) => [a.clientId, a])),

@@ -50,6 +50,8 @@ export class RateLimits {
     private readonly settings: () => RateLimitSettings,
     /** Which rate-limit headers the mock sends, for all operations or per operation (the drift modes apply to x-ratelimit). */
     private readonly families: HeaderFamily | PerOperation<HeaderFamily> = 'x-ratelimit',
+    /** The status of a refused call: 429, or another as gateways answer (503 is nginx limit_req's default), with an empty body. */
+    private readonly refusalStatus = 429,
   ) {}
 
   private familyOf(operationId: string | undefined): HeaderFamily {
@@ -77,6 +79,8 @@ export class RateLimits {
 
   /** The 429 answer, with the body drift modes. */
   tooMany(reply: FastifyReply): FastifyReply {
+    if (this.refusalStatus !== 429)
+      return reply.code(this.refusalStatus).type('text/html').send('<html><body>Service Temporarily Unavailable</body></html>');
     reply.code(429);
     if (this.drift('429.non-json')) return reply.type('text/plain').send(TOO_MANY_REQUESTS_MESSAGE);
     if (this.drift('429.no-errors')) return reply.send({ message: TOO_MANY_REQUESTS_MESSAGE });

@@ -133,6 +133,7 @@ export interface LoadOptions {
   webDashboardExport?: string;
   maxDuration: string;
   probeWaitMs?: string;
+  refusedStatus?: string;
   probeMaxMs?: string;
   manifest?: string;
 }
@@ -192,6 +193,18 @@ function printCapacity(c: K6Context): void {
 }
 
 /** Every `npm run load` command. A new k6 script is one entry here plus its name in LOAD_SCRIPTS. */
+/** `--refused-status 503,509`: HTTP statuses (4xx/5xx) a gateway refuses with instead of 429. */
+export function parseStatuses(v: string): number[] {
+  const codes = v
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+  const bad = codes.filter((c) => !/^[45]\d\d$/.test(c));
+  if (!codes.length || bad.length)
+    throw new Error(`--refused-status takes 4xx or 5xx codes separated by commas, e.g. 503; received "${v}"`);
+  return codes.map(Number);
+}
+
 export const COMMANDS: Record<string, K6Step | OwnStep> = {
   'probe-limits': {
     kind: 'k6',
@@ -399,7 +412,11 @@ async function runK6Step(name: string, step: K6Step, o: LoadOptions): Promise<nu
   starting?.catch(() => undefined); // awaited below; a failed start must not count as unhandled meanwhile
   try {
     const buildNote = o.skipBuild ? `bundles from ${dir}` : `bundles built in ${(await buildLoadScripts(dir)).ms.toFixed(0)} ms`;
-    const plan: Plan = { ...planFor(o, baseUrl0 ?? '', ops, limits, isMock ? windowMs : 60_000), ...step.planExtras?.(o) };
+    const plan: Plan = {
+      ...planFor(o, baseUrl0 ?? '', ops, limits, isMock ? windowMs : 60_000),
+      ...(o.refusedStatus ? { refusedStatuses: parseStatuses(o.refusedStatus) } : {}),
+      ...step.planExtras?.(o),
+    };
     const mock = await starting;
     if (mock) {
       const r = DEFAULT_APPS.find((a) => a.family === 'reseller');
@@ -463,6 +480,7 @@ async function main(): Promise<number> {
     .option('--execution-segment <segment>', "k6's --execution-segment, e.g. 0:1/3 (probes take that share of the operations)")
     .option('--execution-segment-sequence <seq>', "k6's --execution-segment-sequence, e.g. 0,1/3,2/3,1")
     .option('--max-duration <d>', 'stop k6 after this long (exit 105)', '30m')
+    .option('--refused-status <codes>', "statuses taken as refusals besides 429, e.g. 503 (nginx limit_req's default); comma-separated")
     .option('--probe-wait-ms <n>', 'probe-reset: longest wait for a bucket to reopen (default 3 windows, at least 5 s)')
     .option('--probe-max-ms <n>', 'probe-reset: longest fingerprint of one operation (default 25 windows)')
     .option('--manifest <file>', 'verify-pacing: the probe-reset manifest with the pacings (default <reports-dir>/limits.json)')

@@ -41,6 +41,7 @@ const program = new Command()
     `rate-limit headers (${HEADER_FAMILIES.join(', ')}), per operation too: "x-ratelimit,orders.create=ietf"`,
     'x-ratelimit',
   )
+  .option('--refusal-status <code>', 'status of a refused call: 429 (default), or e.g. 503 as nginx limit_req answers by default', '429')
   .option('--log', 'log every request', false)
   .parse();
 
@@ -58,6 +59,7 @@ const o = program.opts<{
   limiter?: string;
   countRefused: boolean;
   headers: string;
+  refusalStatus: string;
   log: boolean;
 }>();
 
@@ -80,6 +82,10 @@ async function main(): Promise<void> {
     tokenGet: o.tokenGet,
     logger: o.log,
   };
+  const refusal = Number(o.refusalStatus);
+  if (!/^[45]\d\d$/.test(o.refusalStatus))
+    throw new Error(`--refusal-status takes a 4xx or 5xx code, e.g. 503; received "${o.refusalStatus}"`);
+  if (refusal !== 429) opts.refusalStatus = refusal;
   const headers = parseHeaderSpec(o.headers);
   opts.headers = Object.keys(headers.byOperation).length ? headers : (headers.default ?? 'x-ratelimit');
   if (o.limiter || o.countRefused) opts.algorithms = { ...(o.limiter ? parseLimiterSpec(o.limiter) : {}), countRefused: o.countRefused };

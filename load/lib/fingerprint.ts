@@ -118,7 +118,9 @@ interface Drain {
 type Action =
   | { kind: 'drain'; at: number; phase: string; cap: number; then: (d: Drain) => void; d?: Drain }
   | { kind: 'spend'; at: number; phase: string; n: number; then: (allowed: number, refused: number) => void; sent?: number; ok?: number }
-  | { kind: 'poll'; at: number; phase: string; then: (o: Observation) => void };
+  | { kind: 'poll'; at: number; phase: string; then: (o: Observation) => void }
+  /** n calls sent at once (no refill between them): the driver sends them in one batch. */
+  | { kind: 'volley'; at: number; phase: string; n: number; then: (allowed: number) => void; sent?: number; ok?: number };
 
 const SECOND = 1000;
 
@@ -177,6 +179,12 @@ export class Fingerprinter {
     return this.finished;
   }
 
+  /** How many calls are due at `nextAt()` together (a volley is sent at once, in one batch); 1 otherwise. */
+  nextCount(): number {
+    const a = this.action;
+    return a?.kind === 'volley' ? a.n - (a.sent ?? 0) : 1;
+  }
+
   record(o: Observation): void {
     const a = this.action;
     if (!a || this.finished) return;
@@ -188,11 +196,20 @@ export class Fingerprinter {
     this.observations.push(o);
     this.timeline.push({ tMs: o.tMs - this.startMs, status: o.status, allowed, phase: a.phase });
     if (o.status === 0 || o.status === 401 || o.status === 404 || o.status >= 500) {
-      this.stop(`the target answered ${o.status} during the ${a.phase} experiment: the limiter cannot be probed on this operation`);
+      // A gateway may refuse with another status (nginx limit_req: 503 by default) once some calls passed.
+      const hint =
+        o.status >= 500 && this.requests > 1
+          ? `; if ${o.status} is how it refuses calls (nginx limit_req answers 503 by default), probe with --refused-status ${o.status}`
+          : '';
+      this.stop(`the target answered ${o.status} during the ${a.phase} experiment: the limiter cannot be probed on this operation${hint}`);
       return;
     }
     if (a.kind === 'poll') {
       a.then(o);
+    } else if (a.kind === 'volley') {
+      a.sent = (a.sent ?? 0) + 1;
+      a.ok = (a.ok ?? 0) + (allowed ? 1 : 0);
+      if (a.sent >= a.n) a.then(a.ok);
     } else if (a.kind === 'spend') {
       a.sent = (a.sent ?? 0) + 1;
       a.ok = (a.ok ?? 0) + (allowed ? 1 : 0);
@@ -437,9 +454,31 @@ export class Fingerprinter {
     this.burstRefilled = this.refillCorrectedBurst();
     if (this.burstRefilled !== this.burstObserved)
       this.evidence.push(`a full bucket holds ${this.burstRefilled} calls: the exhaustion's ${this.burstObserved} include its refill`);
-    const B = this.burstRefilled;
-    const fullMs = B / this.rateMeasured;
-    this.split(this.at(last.refusedMs + fullMs * 1.1 + this.margin(fullMs)), fullMs);
+    const rate = allowed / (last.refusedMs - start);
+    const observed = this.burstObserved as number;
+    const restMs = (fullMs: number): number => fullMs * 1.1 + this.margin(fullMs);
+    // The exhaustion's calls came one after another, so the bucket refilled while they ran: the count
+    // less the refill is only as good as the calls' timing (a loaded machine stretches them). A volley
+    // from a rested bucket, all calls at once, leaves no time to refill: it counts the bucket itself.
+    const volleyFrom = last.refusedMs + restMs(observed / rate);
+    this.action = {
+      kind: 'volley',
+      at: this.at(volleyFrom),
+      phase: 'burst volley',
+      n: observed + 2,
+      then: (passed) => {
+        if (passed >= 1 && passed <= observed) {
+          this.evidence.push(
+            passed !== this.burstRefilled
+              ? `burst volley: ${passed} of ${observed + 2} calls sent at once passed (the refill-corrected count was ${this.burstRefilled})`
+              : `burst volley: ${passed} calls sent at once passed`,
+          );
+          this.burstRefilled = passed;
+        }
+        const fullMs = (this.burstRefilled as number) / rate;
+        this.split(this.at(this.lastMs + restMs(fullMs)), fullMs);
+      },
+    };
   }
 
   // 4. Refine the window -------------------------------------------------------------------

@@ -46,6 +46,8 @@ export interface Plan {
   probeWaitMs?: number;
   /** probe-reset: longest fingerprint of one operation, ms. Default 25 windows. */
   probeMaxMs?: number;
+  /** Statuses taken as refusals besides 429 (e.g. 503, nginx limit_req's default). */
+  refusedStatuses?: number[];
   /** verify-pacing: the pacing of each operation, from a probe-reset manifest. */
   pacing?: Record<string, PacingPlan>;
   /** Capacity runs: share of the limit and duration. */
@@ -103,11 +105,16 @@ export function requestOf(p: Plan, op: PlannedOperation, tokens: Tokens): BatchR
   return [op.method, `${p.baseUrl}${op.path}${op.query ? `?${op.query}` : ''}`, op.body, { headers, tags: { operation: op.id } }];
 }
 
-export function sampleOf(res: RefinedResponse<ResponseType | undefined>): Sample {
+/** A refusal is a 429, or one of the statuses the plan takes as refusals: reported as 429 to the probes. */
+export function statusOf(p: Pick<Plan, 'refusedStatuses'>, status: number): number {
+  return p.refusedStatuses?.includes(status) ? 429 : status;
+}
+
+export function sampleOf(p: Pick<Plan, 'refusedStatuses'>, res: RefinedResponse<ResponseType | undefined>): Sample {
   const h = res.headers as Record<string, string>;
   return {
     tMs: Date.now(),
-    status: res.status,
+    status: statusOf(p, res.status),
     limit: intHeader(header(h, 'X-RateLimit-Limit')),
     remaining: intHeader(header(h, 'X-RateLimit-Remaining')),
     reset: intHeader(header(h, 'X-RateLimit-Reset')),

@@ -53,7 +53,7 @@ export function runProbe(p: Plan): ProbeResult {
     const responses = http.batch(active.map((pr) => requestOf(p, pr.op, tokens)) as never);
     requests += active.length;
     active.forEach((pr, i) => {
-      const s = sampleOf((responses as never[])[i] as never);
+      const s = sampleOf(p, (responses as never[])[i] as never);
       if (pr.samples.length === 0) pr.startedMs = s.tMs;
       pr.samples.push(s);
       const cap = probeCap(pr.samples[0]?.limit ?? null, pr.op.catalogueLimit + 2);
@@ -107,14 +107,17 @@ export function runFingerprint(p: Plan): ProbeResult {
     }
     sleepUntil(Math.min(...pending.map((pr) => fpOf(pr).nextAt() as number)));
     const now = Date.now();
-    const due = pending.filter((pr) => (fpOf(pr).nextAt() as number) <= now + 1);
+    // One call per due operation, or all the calls of a volley (sent at once: no refill between them).
+    const due = pending
+      .filter((pr) => (fpOf(pr).nextAt() as number) <= now + 1)
+      .flatMap((pr) => Array<OperationProbe>(fpOf(pr).nextCount()).fill(pr));
     const responses = http.batch(due.map((pr) => requestOf(p, pr.op, tokens)) as never) as unknown as RefinedResponse<
       ResponseType | undefined
     >[];
     requests += due.length;
     due.forEach((pr, i) => {
       const res = responses[i] as RefinedResponse<ResponseType | undefined>;
-      const s = sampleOf(res);
+      const s = sampleOf(p, res);
       if (pr.samples.length === 0) pr.startedMs = s.tMs;
       pr.samples.push(s);
       fpOf(pr).record({ tMs: s.tMs, status: s.status, hints: readRateLimitHeaders(res.headers as Record<string, string>, s.tMs) });

@@ -16,7 +16,7 @@ import {
   type PacingPlan,
   type PacingVerdict,
 } from '../lib/pacer';
-import { fetchTokens, plan, requestOf, stamp, type Plan, type PlannedOperation } from './common';
+import { fetchTokens, plan, requestOf, stamp, statusOf, type Plan, type PlannedOperation } from './common';
 
 const pacingMisses = new Counter('pacing_misses');
 
@@ -97,7 +97,7 @@ export function verify(p: Plan): VerifyResult {
     due.forEach((r, i) => {
       // The schedule counts from the first answer: the limiter saw the first call at the latest then.
       if (r.calls.length === 0) r.t0 = at;
-      r.calls.push({ tMs: at - r.t0, status: (responses[i] as { status: number }).status });
+      r.calls.push({ tMs: at - r.t0, status: statusOf(p, (responses[i] as { status: number }).status) });
     });
   }
   const operations = runs.map((r) => ({ id: r.op.id, schedule: r.plan.pacing.schedule, verdict: verdictOf(r.plan, r.calls) }));

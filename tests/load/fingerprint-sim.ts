@@ -12,6 +12,8 @@ export interface SimOptions {
   /** ms each call takes (or a function of the call's index). Default 2. */
   latencyMs?: number | ((call: number) => number);
   startMs?: number;
+  /** ms between the limiter's decision and the client reading the answer (a loaded machine), by call index. */
+  responseDelayMs?: (call: number) => number;
   config?: Partial<FingerprintConfig>;
 }
 
@@ -31,11 +33,20 @@ export function simulate(algorithm: LimiterAlgorithm, family: HeaderFamily, o: S
     if (at === null) break;
     if (at > clock.now()) clock.set(at);
     clock.advance(latency(guard));
-    const now = clock.now();
-    const d = limiter.consume('k', o.limit);
-    const status = d.allowed ? 200 : 429;
-    const headers = rateLimitHeaders(d, family, { nowMs: now, status, windowMs: o.windowMs, resetUnit: o.resetUnit ?? 'epoch' });
-    fp.record({ tMs: now, status, hints: readRateLimitHeaders(headers, now) });
+    // A volley's calls are sent together: they reach the limiter a few microseconds apart.
+    const n = fp.nextCount();
+    const outcomes = Array.from({ length: n }, (_, i) => {
+      if (i > 0) clock.advance(0.05);
+      return { d: limiter.consume('k', o.limit), now: clock.now() };
+    });
+    const delay = o.responseDelayMs?.(guard) ?? 0;
+    for (const { d, now } of outcomes) {
+      const status = d.allowed ? 200 : 429;
+      const headers = rateLimitHeaders(d, family, { nowMs: now, status, windowMs: o.windowMs, resetUnit: o.resetUnit ?? 'epoch' });
+      fp.record({ tMs: now + delay, status, hints: readRateLimitHeaders(headers, now + delay) });
+    }
+    // The client sends its next call after it read this answer.
+    clock.advance(delay);
   }
   return fp.result();
 }
