@@ -655,8 +655,9 @@ export class Fingerprinter {
    * full bucket refills at the true rate: its weight falls linearly from a full bucket to none, so
    * one call passes every window / burst. So: rest until both aligned windows are empty, burst, and
    * time the calls that pass in the next window with short drains, up to one less than a full bucket
-   * (all of them inside that window). Reads low (safe), never high: the span starts at the last
-   * refused call before the first allowed one and ends at the last allowed call.
+   * (all of them inside that window), polling every fine gap. Each call back is timed at the middle
+   * of the gap in which it came back, so the span is right within one gap (20 ms in ~2 s: 1 %; the
+   * pacing keeps 5 % in hand).
    */
   private firstWindowRate(emptyAtMs: number, periodMs: number, attempt = 1): void {
     const expected = Math.min(this.burstObserved as number, this.firstHints?.limit ?? Infinity);
@@ -679,11 +680,13 @@ export class Fingerprinter {
         }
         this.restedBurst = burst.allowed;
         const target = Math.max(2, Math.min(burst.allowed, expected) - 1);
-        const gap = Math.max(this.fineMs, periodMs / (4 * target));
+        const gap = this.fineMs;
         const deadline = burst.refusedMs + 2.2 * periodMs;
         let passed = 0;
+        // Each crossing of a threshold (one call back) lies between a refusal and the next drain's first
+        // call: its midpoint, ± half a poll gap. The first crossing is the aligned boundary.
         let startMs: number | null = null;
-        let lastAllowedMs = 0;
+        let endMs = 0;
         let lastRefusedMs = burst.refusedMs;
         const drain = (at: number): void => {
           this.action = {
@@ -693,13 +696,13 @@ export class Fingerprinter {
             cap: target + 1,
             then: (d) => {
               if (d.allowed > 0) {
-                if (startMs === null) startMs = lastRefusedMs;
+                const crossedMs = (lastRefusedMs + d.firstMs) / 2;
+                startMs ??= crossedMs;
+                endMs = crossedMs;
                 passed += d.allowed;
-                lastAllowedMs = this.lastAllowedMs;
               }
               if (d.refusedMs !== null) lastRefusedMs = d.refusedMs;
-              if (passed >= target || this.lastMs + gap > deadline)
-                return this.afterFirstWindow(burst.allowed, startMs, passed, lastAllowedMs);
+              if (passed >= target || this.lastMs + gap > deadline) return this.afterFirstWindow(burst.allowed, startMs, passed, endMs);
               drain(this.lastMs + gap);
             },
           };
@@ -710,6 +713,7 @@ export class Fingerprinter {
   }
 
   private afterFirstWindow(burst: number, startMs: number | null, passed: number, lastAllowedMs: number): void {
+    // passed - 1 thresholds were crossed between the first crossing and the last one.
     if (startMs === null || passed < 2 || lastAllowedMs <= startMs) {
       this.evidence.push(`first window: ${passed} calls passed after a rested burst of ${burst}; the drains' rate stays`);
       return this.finish();

@@ -35,7 +35,7 @@ const LIMITS = randomLimits(
   SEED,
 );
 
-async function probe(command: string, out: string, mockArgs: string[], extra: string[] = []) {
+async function probe(command: string, out: string, mockArgs: string[], extra: string[] = [], windowMs = WINDOW_MS) {
   const started = Date.now();
   const shared = process.env.LOAD_BUNDLE_DIR;
   const bundles = shared ? ['--bundle-dir', shared, '--skip-build'] : ['--bundle-dir', join(out, 'bundles')];
@@ -50,7 +50,7 @@ async function probe(command: string, out: string, mockArgs: string[], extra: st
       '--reports-dir',
       out,
       '--window-ms',
-      String(WINDOW_MS),
+      String(windowMs),
       '--random-limits',
       String(SEED),
       '--ops',
@@ -72,6 +72,10 @@ function manifest(out: string) {
 }
 
 test.describe('rate-limit fingerprint end to end in the k6 test double', () => {
+  // These probes run in real time (k6 sleeps for real, in the double too). Quiet, they pass every time;
+  // with a benchmark saturating both cores beside them, 3 of 10 runs failed (a stalled call moved a
+  // sample; see BENCHMARKS.md). A retry is reported as flaky in the run's summary line, never hidden.
+  test.describe.configure({ retries: 2 });
   test('should identify each algorithm, its burst, rate and window, and verify its pacing with no 429', async () => {
     test.setTimeout(150_000);
     const out = mkdtempSync(test.info().outputPath('fingerprint-'));
@@ -156,20 +160,22 @@ test.describe('rate-limit fingerprint end to end in the k6 test double', () => {
     const L = LIMITS[op] as number;
     // nginx limit_req in front of the target: a leaky bucket, no rate-limit headers, 503 for a refused call.
     const gateway = ['--limiter', 'leaky-bucket', '--headers', 'none', '--refusal-status', '503'];
+    // One bucket, no window to time: a shorter compressed window is enough.
+    const windowMs = 1000;
     const untold = mkdtempSync(test.info().outputPath('gateway-503-untold-'));
-    const first = await probe('probe-reset', untold, gateway, ['--ops', op]);
+    const first = await probe('probe-reset', untold, gateway, ['--ops', op], windowMs);
     expect(first.r.code, first.r.stdout + first.r.stderr).toBe(99);
     const [unread] = manifest(untold).operations;
     expect(unread?.verdict).toMatch(/answered 503 during the exhaustion experiment.*--refused-status 503/);
     const told = mkdtempSync(test.info().outputPath('gateway-503-'));
-    const second = await probe('probe-reset', told, gateway, ['--ops', op, '--refused-status', '503']);
+    const second = await probe('probe-reset', told, gateway, ['--ops', op, '--refused-status', '503'], windowMs);
     expect(second.r.code, second.r.stdout + second.r.stderr).toBe(0);
     const [e] = manifest(told).operations;
     const label = `${op} (L=${L})\n${(e?.evidence ?? []).join('\n')}`;
     expect(e?.verdict, label).toBeNull();
     expect(e?.algorithm, label).toBe('token-bucket');
     expect(e?.burst, label).toBe(L);
-    const rate = (L / WINDOW_MS) * 1000;
+    const rate = (L / windowMs) * 1000;
     expect(Math.abs((e?.sustainedPerSecond as number) - rate) / rate, label).toBeLessThanOrEqual(0.1);
     expect(e?.headers, label).toEqual([]);
   });
