@@ -120,7 +120,18 @@ type Action =
   | { kind: 'spend'; at: number; phase: string; n: number; then: (allowed: number, refused: number) => void; sent?: number; ok?: number }
   | { kind: 'poll'; at: number; phase: string; then: (o: Observation) => void }
   /** n calls sent at once (no refill between them): the driver sends them in one batch. */
-  | { kind: 'volley'; at: number; phase: string; n: number; then: (allowed: number) => void; sent?: number; ok?: number };
+  | {
+      kind: 'volley';
+      at: number;
+      phase: string;
+      n: number;
+      /** allowed: calls that passed; spreadMs: from the first answer to the last allowed one. */
+      then: (allowed: number, spreadMs: number) => void;
+      sent?: number;
+      ok?: number;
+      firstMs?: number;
+      lastOkMs?: number;
+    };
 
 const SECOND = 1000;
 
@@ -209,7 +220,9 @@ export class Fingerprinter {
     } else if (a.kind === 'volley') {
       a.sent = (a.sent ?? 0) + 1;
       a.ok = (a.ok ?? 0) + (allowed ? 1 : 0);
-      if (a.sent >= a.n) a.then(a.ok);
+      a.firstMs ??= o.tMs;
+      if (allowed) a.lastOkMs = o.tMs;
+      if (a.sent >= a.n) a.then(a.ok, (a.lastOkMs ?? a.firstMs) - a.firstMs);
     } else if (a.kind === 'spend') {
       a.sent = (a.sent ?? 0) + 1;
       a.ok = (a.ok ?? 0) + (allowed ? 1 : 0);
@@ -466,12 +479,15 @@ export class Fingerprinter {
       at: this.at(volleyFrom),
       phase: 'burst volley',
       n: observed + 2,
-      then: (passed) => {
+      then: (got, spreadMs) => {
+        // Calls sent together still reach a loaded target one after another: what refilled meanwhile is not the bucket.
+        const passed = got - Math.floor(rate * spreadMs);
         if (passed >= 1 && passed <= observed) {
           this.evidence.push(
-            passed !== this.burstRefilled
-              ? `burst volley: ${passed} of ${observed + 2} calls sent at once passed (the refill-corrected count was ${this.burstRefilled})`
-              : `burst volley: ${passed} calls sent at once passed`,
+            (got !== passed
+              ? `burst volley: ${got} of ${observed + 2} calls sent at once passed within ${Math.round(spreadMs)} ms, ${passed} without the refill`
+              : `burst volley: ${passed} of ${observed + 2} calls sent at once passed`) +
+              (passed !== this.burstRefilled ? ` (the exhaustion less its refill gave ${this.burstRefilled})` : ''),
           );
           this.burstRefilled = passed;
         }

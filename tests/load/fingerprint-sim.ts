@@ -12,6 +12,8 @@ export interface SimOptions {
   /** ms each call takes (or a function of the call's index). Default 2. */
   latencyMs?: number | ((call: number) => number);
   startMs?: number;
+  /** ms between two calls of a volley at the limiter (default 0.05; a loaded target takes them one by one). */
+  volleyCallMs?: number;
   /** ms between the limiter's decision and the client reading the answer (a loaded machine), by call index. */
   responseDelayMs?: (call: number) => number;
   config?: Partial<FingerprintConfig>;
@@ -36,7 +38,7 @@ export function simulate(algorithm: LimiterAlgorithm, family: HeaderFamily, o: S
     // A volley's calls are sent together: they reach the limiter a few microseconds apart.
     const n = fp.nextCount();
     const outcomes = Array.from({ length: n }, (_, i) => {
-      if (i > 0) clock.advance(0.05);
+      if (i > 0) clock.advance(o.volleyCallMs ?? 0.05);
       return { d: limiter.consume('k', o.limit), now: clock.now() };
     });
     const delay = o.responseDelayMs?.(guard) ?? 0;
