@@ -172,6 +172,8 @@ export class Fingerprinter {
   private windowPrecise = false;
   private splitResult: { drained: number; h1: number; h2: number; burst: number } | null = null;
   private refusedTest: { control: number; test: number; extraRefused: number } | null = null;
+  /** The window model was dropped once for a continuous refill (see the split). */
+  private reclassified = false;
   /** Sliding counter: the burst from empty aligned windows (no straddling exhaustion). */
   private restedBurst: number | null = null;
 
@@ -405,7 +407,7 @@ export class Fingerprinter {
     const full = Math.max(2, Math.ceil(0.7 * B));
     // A window: a full bucket drained, only empty drains, then a full bucket again.
     const drains = [this.reopenDrain as Drain, ...this.samples.map((x) => x.drain)];
-    for (let i = 2; i < drains.length && !this.windowRef; i++) {
+    for (let i = 2; i < drains.length && !this.windowRef && !this.reclassified; i++) {
       if ((drains[i] as Drain).allowed < full || (drains[i - 1] as Drain).allowed !== 0) continue;
       let j = i - 1;
       while (j > 0 && (drains[j] as Drain).allowed === 0) j--;
@@ -593,6 +595,20 @@ export class Fingerprinter {
                 `split: ${h1} calls at 0, ${h2} at +${Math.round(periodMs / 2)} ms, then ${d.allowed} allowed at +${Math.round(periodMs + this.margin(periodMs))} ms (a full bucket is ${B})`,
               );
               if (d.refusedMs === null) return this.finish();
+              if (this.windowLike && d.allowed > 0 && d.allowed < h1 - 1 && !this.reclassified) {
+                // Some calls back, but fewer than a window gives: a continuous refill whose sampling looked
+                // like a window (a sliding counter drained late in its aligned window looks full). Measure it
+                // as one; a limiter whose refused calls count gives nothing back at all.
+                this.reclassified = true;
+                this.evidence.push(`split: ${d.allowed} calls back where a window gives ${h1}: sampled again as a continuous refill`);
+                this.samples.length = 0;
+                this.reopenDrain = d;
+                this.windowLike = null;
+                this.windowRef = null;
+                this.windowMeasured = null;
+                this.splitResult = null;
+                return this.nextSample(d.refusedMs);
+              }
               if (this.windowLike && d.allowed < h1 - 1)
                 return this.stop(
                   `split: ${d.allowed} calls allowed one window after the start although ${h1} calls had left any window by then: the window model does not hold; refused calls appear to count`,

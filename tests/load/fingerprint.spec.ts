@@ -73,6 +73,24 @@ test.describe('rate-limit fingerprint on synthetic timelines', () => {
       }
   });
 
+  test('should measure a sliding counter again as a continuous refill when a stalled drain made it look like a window', () => {
+    // One call stalls 1.2 s: the next drain lands late in the counter's aligned window and looks like a full
+    // bucket after empty ones, as a window gives. The split then gets some calls back, but fewer than a window gives.
+    const fp = simulate('sliding-counter', 'x-ratelimit', {
+      limit: 12,
+      windowMs: 2000,
+      startMs: 1_800_000_000_123,
+      latencyMs: (i) => (i === 30 ? 1200 : 2),
+    });
+    const label = fp.evidence.join('\n');
+    expect(label).toMatch(/window-like refill/);
+    expect(label).toMatch(/sampled again as a continuous refill/);
+    expect(fp.verdict, label).toBeNull();
+    expect(fp.algorithm, label).toBe('sliding-window');
+    expect(fp.burst, label).toBe(12);
+    expect(Math.abs((fp.sustainedPerSecond as number) - 6) / 6, label).toBeLessThanOrEqual(0.1);
+  });
+
   test('should notice refused calls that consume quota, with and without headers', () => {
     for (const algorithm of ['token-bucket', 'leaky-bucket'] as const)
       for (const family of HEADER_FAMILIES) {
