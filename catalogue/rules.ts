@@ -57,3 +57,17 @@ export function percentile(values: readonly number[], p: number): number | null 
   const idx = Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1));
   return sorted[idx] as number;
 }
+
+/**
+ * `503` or `503,509`: HTTP error statuses (4xx/5xx) a gateway answers a refused call with instead of 429
+ * (nginx limit_req: 503 by default). `flag` names the option in the error.
+ */
+export function parseErrorStatuses(v: string, flag: string): number[] {
+  const codes = v
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+  if (!codes.length || codes.some((c) => !/^[45]\d\d$/.test(c)))
+    throw new Error(`${flag} takes 4xx or 5xx codes separated by commas, e.g. 503; received "${v}"`);
+  return codes.map(Number);
+}

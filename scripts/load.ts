@@ -8,7 +8,7 @@ import { Command } from 'commander';
 import { spawn } from 'node:child_process';
 import { accessSync, constants, existsSync, mkdirSync, readFileSync, statSync } from 'node:fs';
 import { delimiter, join } from 'node:path';
-import { allOperations, familyBase, fillPath, limitFor, type EnvironmentName, type Operation } from '../catalogue';
+import { allOperations, familyBase, fillPath, limitFor, parseErrorStatuses, type EnvironmentName, type Operation } from '../catalogue';
 import { knownIds, requestFor, world } from '../fixtures';
 import { imHeadersFrom } from '../clients/config';
 import { DEFAULT_APPS } from '../mock/app';
@@ -193,18 +193,6 @@ function printCapacity(c: K6Context): void {
 }
 
 /** Every `npm run load` command. A new k6 script is one entry here plus its name in LOAD_SCRIPTS. */
-/** `--refused-status 503,509`: HTTP statuses (4xx/5xx) a gateway refuses with instead of 429. */
-export function parseStatuses(v: string): number[] {
-  const codes = v
-    .split(',')
-    .map((s) => s.trim())
-    .filter(Boolean);
-  const bad = codes.filter((c) => !/^[45]\d\d$/.test(c));
-  if (!codes.length || bad.length)
-    throw new Error(`--refused-status takes 4xx or 5xx codes separated by commas, e.g. 503; received "${v}"`);
-  return codes.map(Number);
-}
-
 export const COMMANDS: Record<string, K6Step | OwnStep> = {
   'probe-limits': {
     kind: 'k6',
@@ -414,7 +402,7 @@ async function runK6Step(name: string, step: K6Step, o: LoadOptions): Promise<nu
     const buildNote = o.skipBuild ? `bundles from ${dir}` : `bundles built in ${(await buildLoadScripts(dir)).ms.toFixed(0)} ms`;
     const plan: Plan = {
       ...planFor(o, baseUrl0 ?? '', ops, limits, isMock ? windowMs : 60_000),
-      ...(o.refusedStatus ? { refusedStatuses: parseStatuses(o.refusedStatus) } : {}),
+      ...(o.refusedStatus ? { refusedStatuses: parseErrorStatuses(o.refusedStatus, '--refused-status') } : {}),
       ...step.planExtras?.(o),
     };
     const mock = await starting;

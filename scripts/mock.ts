@@ -6,7 +6,7 @@
 import { Command, InvalidArgumentError } from 'commander';
 import { DEFAULT_APPS, startMock, type MockOptions, DRIFT_MODES } from '../mock';
 import { HEADER_FAMILIES, LIMITER_ALGORITHMS, parseHeaderSpec, parseLimiterSpec } from '../mock/limiter-algorithms';
-import { DEFAULT_WINDOW_MS, parseVendorOperations } from '../catalogue';
+import { DEFAULT_WINDOW_MS, parseErrorStatuses, parseVendorOperations } from '../catalogue';
 
 const int = (name: string) => (v: string) => {
   const n = Number(v);
@@ -82,9 +82,7 @@ async function main(): Promise<void> {
     tokenGet: o.tokenGet,
     logger: o.log,
   };
-  const refusal = Number(o.refusalStatus);
-  if (!/^[45]\d\d$/.test(o.refusalStatus))
-    throw new Error(`--refusal-status takes a 4xx or 5xx code, e.g. 503; received "${o.refusalStatus}"`);
+  const [refusal] = parseErrorStatuses(o.refusalStatus, '--refusal-status');
   if (refusal !== 429) opts.refusalStatus = refusal;
   const headers = parseHeaderSpec(o.headers);
   opts.headers = Object.keys(headers.byOperation).length ? headers : (headers.default ?? 'x-ratelimit');

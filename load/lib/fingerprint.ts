@@ -139,7 +139,6 @@ export class Fingerprinter {
   private action: Action | null;
   private startMs: number | null = null;
   private lastMs = 0;
-  private lastAllowedMs = 0;
   private requests = 0;
   private readonly timeline: TimelinePoint[] = [];
   private readonly observations: Observation[] = [];
@@ -205,7 +204,6 @@ export class Fingerprinter {
     this.lastMs = o.tMs;
     this.requests += 1;
     const allowed = o.status !== 429;
-    if (allowed) this.lastAllowedMs = o.tMs;
     this.observations.push(o);
     this.timeline.push({ tMs: o.tMs - this.startMs, status: o.status, allowed, phase: a.phase });
     if (o.status === 0 || o.status === 401 || o.status === 404 || o.status >= 500) {
@@ -469,7 +467,7 @@ export class Fingerprinter {
     this.burstRefilled = this.refillCorrectedBurst();
     if (this.burstRefilled !== this.burstObserved)
       this.evidence.push(`a full bucket holds ${this.burstRefilled} calls: the exhaustion's ${this.burstObserved} include its refill`);
-    const rate = allowed / (last.refusedMs - start);
+    const rate = this.rateMeasured;
     const observed = this.burstObserved as number;
     const restMs = (fullMs: number): number => fullMs * 1.1 + this.margin(fullMs);
     // The exhaustion's calls came one after another, so the bucket refilled while they ran: the count
@@ -744,15 +742,15 @@ export class Fingerprinter {
     };
   }
 
-  private afterFirstWindow(burst: number, startMs: number | null, passed: number, lastAllowedMs: number): void {
+  private afterFirstWindow(burst: number, startMs: number | null, passed: number, lastCrossedMs: number): void {
     // passed - 1 thresholds were crossed between the first crossing and the last one.
-    if (startMs === null || passed < 2 || lastAllowedMs <= startMs) {
+    if (startMs === null || passed < 2 || lastCrossedMs <= startMs) {
       this.evidence.push(`first window: ${passed} calls passed after a rested burst of ${burst}; the drains' rate stays`);
       return this.finish();
     }
-    const rate = (passed - 1) / (lastAllowedMs - startMs);
+    const rate = (passed - 1) / (lastCrossedMs - startMs);
     this.evidence.push(
-      `first window: after a rested burst of ${burst}, ${passed} calls passed in ${Math.round(lastAllowedMs - startMs)} ms from the boundary = ${(rate * 1000).toFixed(2)}/s (the drains read ${((this.rateMeasured ?? 0) * 1000).toFixed(2)}/s)`,
+      `first window: after a rested burst of ${burst}, ${passed} calls passed in ${Math.round(lastCrossedMs - startMs)} ms from the boundary = ${(rate * 1000).toFixed(2)}/s (the drains read ${((this.rateMeasured ?? 0) * 1000).toFixed(2)}/s)`,
     );
     // Never below what the drains already got through.
     if (this.rateMeasured === null || rate > this.rateMeasured) this.rateMeasured = rate;

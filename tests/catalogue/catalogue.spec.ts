@@ -10,6 +10,7 @@ import {
   familyBase,
   fillPath,
   vendorSandboxBaseStatements,
+  parseErrorStatuses,
 } from '../../catalogue';
 
 /** The spec's "Reseller family endpoints" table, copied row by row: method, path. */
@@ -105,4 +106,10 @@ test.describe('catalogue', () => {
       if (o.requestSchema) expect(ids.has(o.requestSchema), o.requestSchema).toBe(true);
     }
   });
+});
+
+test('should read the statuses a gateway refuses with, and name the flag on anything but 4xx/5xx codes', () => {
+  expect(parseErrorStatuses('503, 509', '--refused-status')).toEqual([503, 509]);
+  expect(() => parseErrorStatuses('200', '--refusal-status')).toThrow(/--refusal-status takes 4xx or 5xx codes.*received "200"/);
+  expect(() => parseErrorStatuses('', '--refused-status')).toThrow(/--refused-status/);
 });
