@@ -5,6 +5,7 @@
  */
 import { spawn } from 'node:child_process';
 import { createRequire } from 'node:module';
+import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { RunningMock } from './server';
 
@@ -21,12 +22,17 @@ export interface MockProcessOptions {
   startTimeoutMs?: number;
 }
 
-export async function spawnMock(o: MockProcessOptions = {}): Promise<Omit<RunningMock, 'app'>> {
+/** tsx as an import hook rather than its CLI: one process, which close() stops directly. */
+function tsxEntry(): string[] {
   const require = createRequire(import.meta.url);
-  // tsx as an import hook rather than its CLI: one process, which close() stops directly.
-  const tsx = pathToFileURL(require.resolve('tsx')).href;
-  const script = fileURLToPath(new URL('../scripts/mock.ts', import.meta.url));
-  const args = ['--import', tsx, script, '--port', '0', '--window-ms', String(o.windowMs ?? 60_000), '--seed', String(o.seed ?? 1)];
+  return ['--import', pathToFileURL(require.resolve('tsx')).href, fileURLToPath(new URL('../scripts/mock.ts', import.meta.url))];
+}
+
+export async function spawnMock(o: MockProcessOptions = {}): Promise<Omit<RunningMock, 'app'>> {
+  // The harness's own test run hands a prebuilt bundle of the mock (HARNESS_BIN, tests/cli-bundles.ts).
+  const bundles = process.env.HARNESS_BIN;
+  const entry = bundles ? [join(bundles, 'mock.mjs')] : tsxEntry();
+  const args = [...entry, '--port', '0', '--window-ms', String(o.windowMs ?? 60_000), '--seed', String(o.seed ?? 1)];
   if (o.limits) args.push('--limits', JSON.stringify(o.limits));
   if (o.control) args.push('--control');
   if (o.openapi) args.push('--openapi', o.openapi);

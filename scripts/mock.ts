@@ -97,11 +97,8 @@ async function main(): Promise<void> {
   if (o.vendorOperations) opts.vendorOperations = parseVendorOperations(o.vendorOperations);
   if (o.openapi) {
     // Loaded only when asked for, so the mock starts without the OpenAPI parser.
-    const modulePath = '../openapi/mock-bodies';
-    const mod = (await import(modulePath)) as {
-      createBodyGenerator: (file: string, seed: number) => Promise<MockOptions['responseBody']>;
-    };
-    opts.responseBody = await mod.createBodyGenerator(o.openapi, o.seed);
+    const { createBodyGenerator } = await import('../openapi/mock-bodies');
+    opts.responseBody = await createBodyGenerator(o.openapi, o.seed);
   }
   const started = performance.now();
   const mock = await startMock(opts);

@@ -1,22 +1,29 @@
 /**
  * Once per `npm test` run: bundles the k6 scripts into this run's folder and passes it to every test
  * (LOAD_BUNDLE_DIR), so no test rebuilds a shared `dist/load` while another reads it, and nothing is
- * written into the working tree. The teardown removes the run folder, unless a failing test left its
+ * written into the working tree; bundles the harness's command lines beside them (HARNESS_BIN,
+ * cli-bundles.ts), so the processes the tests start load no TypeScript. The teardown removes the run folder, unless a failing test left its
  * output there (then the matrix run's files stay beside it too).
  */
 import { existsSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { buildLoadScripts } from '../scripts/load-build';
+import { buildCliBundles } from './cli-bundles';
 import { OUTPUT_DIR, RUN_DIR } from './run-dir';
 
 export default async function globalSetup(): Promise<() => void> {
   const bundleDir = join(RUN_DIR, 'load');
-  const { files, ms } = await buildLoadScripts(bundleDir);
+  const binDir = join(RUN_DIR, 'bin');
+  const [{ files, ms }, cliMs] = await Promise.all([buildLoadScripts(bundleDir), buildCliBundles(binDir)]);
   process.env.LOAD_BUNDLE_DIR = bundleDir;
-  console.log(`harness tests: run folder ${RUN_DIR}; ${files.length} load bundles built in ${ms.toFixed(0)} ms`);
+  process.env.HARNESS_BIN = binDir;
+  console.log(
+    `harness tests: run folder ${RUN_DIR}; ${files.length} load bundles built in ${ms.toFixed(0)} ms, the command lines in ${cliMs.toFixed(0)} ms`,
+  );
   return () => {
     const failuresKept = existsSync(OUTPUT_DIR) && readdirSync(OUTPUT_DIR).length > 0;
-    rmSync(failuresKept ? bundleDir : RUN_DIR, { recursive: true, force: true });
+    for (const d of failuresKept ? [bundleDir, binDir, join(RUN_DIR, 'node_modules')] : [RUN_DIR])
+      rmSync(d, { recursive: true, force: true });
     if (failuresKept) console.log(`harness tests: output of the failing tests in ${OUTPUT_DIR}`);
   };
 }

@@ -19,13 +19,15 @@ const CI = !!process.env.CI;
 /** The run's reports (Playwright JSON read by scripts/test-summary.ts, JUnit, detection matrix): gitignored. */
 const REPORTS = fileURLToPath(new URL('../reports/harness-tests/', import.meta.url));
 const MATRIX_TESTS = 'contracts/detection-matrix.spec.ts';
+/** Tests that mostly wait on compressed windows in real time (tens of seconds each). */
+const LONG_TESTS = ['load/fingerprint-e2e.spec.ts'];
 
 export default defineConfig({
   testDir: '.',
   forbidOnly: CI,
   fullyParallel: true,
   // Three: several tests mostly wait (real-time probes, timeouts) while others need the two cores (160 s against 176 s with two).
-  workers: 3,
+  workers: 4,
   timeout: 120_000,
   globalSetup: './global-setup.ts',
   reporter: [
@@ -40,7 +42,9 @@ export default defineConfig({
   projects: [
     { name: 'matrix-start', testMatch: 'contracts/matrix.setup.ts', teardown: 'matrix-stop' },
     { name: 'matrix-stop', testMatch: 'contracts/matrix.teardown.ts' },
-    { name: 'harness', testMatch: '**/*.spec.ts', testIgnore: MATRIX_TESTS },
+    // The long real-time tests first, so their waits overlap the CPU-bound rest instead of trailing it.
+    { name: 'harness-long', testMatch: LONG_TESTS },
+    { name: 'harness', testMatch: '**/*.spec.ts', testIgnore: [MATRIX_TESTS, ...LONG_TESTS] },
     // A dependent project runs in a later phase, after `harness` too: by then the matrix has had its time.
     { name: 'detection-matrix', testMatch: MATRIX_TESTS, dependencies: ['matrix-start'] },
   ],

@@ -7,6 +7,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { startFaultyTarget, type FaultKind } from '../../mock';
+import { cliArgs } from '../cli-bundles';
 import { ApiClient, RequestBudget, TargetFailure, assertUsable, type FailureKind } from '../../clients/http';
 
 const TIMEOUT_MS = 1500;
@@ -63,7 +64,7 @@ test.describe('faulty targets', () => {
     const out = mkdtempSync(test.info().outputPath('certify-faulty-'));
     try {
       const started = Date.now();
-      const r = spawnSync(process.execPath, ['node_modules/tsx/dist/cli.mjs', 'scripts/certify.ts', '-g', '@tokens'], {
+      const r = spawnSync(process.execPath, [...cliArgs('certify'), '-g', '@tokens'], {
         env: {
           ...process.env,
           REPORTS_DIR: out,

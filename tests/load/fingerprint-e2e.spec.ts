@@ -15,6 +15,7 @@ import { randomLimits } from '../../scripts/load';
 import type { FingerprintManifestEntry } from '../../load/scripts/probe';
 import type { VerifyResult } from '../../load/scripts/verify-pacing';
 import { run } from './run';
+import { cliArgs } from '../cli-bundles';
 
 const WINDOW_MS = 2000;
 const SEED = 92;
@@ -43,8 +44,7 @@ async function probe(command: string, out: string, mockArgs: string[], extra: st
   const r = await run(
     process.execPath,
     [
-      'node_modules/tsx/dist/cli.mjs',
-      'scripts/load.ts',
+      ...cliArgs('load'),
       command,
       ...bundles,
       '--reports-dir',

@@ -8,16 +8,16 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { allOperations, type LimitsManifestEntry } from '../../catalogue';
 import { randomLimits } from '../../scripts/load';
-import { K6_DOUBLE_BIN } from '../../tools/k6-node';
+import { cliArgs, k6DoubleBin } from '../cli-bundles';
 
 function runLoad(script: string, args: string[]) {
   const out = mkdtempSync(test.info().outputPath('load-'));
   const started = Date.now();
-  const r = spawnSync(
-    process.execPath,
-    ['node_modules/tsx/dist/cli.mjs', 'scripts/load.ts', script, '--reports-dir', out, '--bundle-dir', join(out, 'bundles'), ...args],
-    { encoding: 'utf8', timeout: 120_000, env: { ...process.env, K6_BIN: K6_DOUBLE_BIN } },
-  );
+  const r = spawnSync(process.execPath, [...cliArgs('load'), script, '--reports-dir', out, '--bundle-dir', join(out, 'bundles'), ...args], {
+    encoding: 'utf8',
+    timeout: 120_000,
+    env: { ...process.env, K6_BIN: k6DoubleBin() },
+  });
   const manifest = JSON.parse(readFileSync(join(out, 'limits.json'), 'utf8')) as {
     operations: LimitsManifestEntry[];
     durationMs: number;

@@ -1,6 +1,6 @@
 /** Runs `npm run load` (scripts/load.ts) and the k6 double as child processes, with the double as K6_BIN. */
 import { spawn } from 'node:child_process';
-import { K6_DOUBLE_BIN } from '../../tools/k6-node';
+import { cliArgs, inBackground, k6DoubleBin } from '../cli-bundles';
 
 export interface Ran {
   code: number | null;
@@ -8,10 +8,11 @@ export interface Ran {
   stderr: string;
 }
 
-/** Spawns and collects; killed after timeoutMs. */
-export function run(cmd: string, args: string[], env: NodeJS.ProcessEnv = {}, timeoutMs = 90_000): Promise<Ran> {
+/** Spawns and collects; killed after timeoutMs. `background`: at a lower priority (cli-bundles.ts inBackground). */
+export function run(cmd: string, args: string[], env: NodeJS.ProcessEnv = {}, timeoutMs = 90_000, background = false): Promise<Ran> {
   return new Promise((resolve, reject) => {
-    const child = spawn(cmd, args, { env: { ...process.env, K6_BIN: K6_DOUBLE_BIN, ...env } });
+    const child = spawn(cmd, args, { env: { ...process.env, K6_BIN: k6DoubleBin(), ...env } });
+    if (background) inBackground(child.pid);
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
@@ -33,8 +34,8 @@ export function load(dir: string, args: string[], env: NodeJS.ProcessEnv = {}): 
   const shared = process.env.LOAD_BUNDLE_DIR;
   const bundles = shared ? ['--bundle-dir', shared, '--skip-build'] : ['--bundle-dir', `${dir}/bundles`];
   const reports = args.includes('--reports-dir') ? [] : ['--reports-dir', `${dir}/reports`];
-  return run(process.execPath, ['node_modules/tsx/dist/cli.mjs', 'scripts/load.ts', ...args, ...bundles, ...reports], env);
+  return run(process.execPath, [...cliArgs('load'), ...args, ...bundles, ...reports], env);
 }
 
 /** The k6 double's command line. */
-export const k6 = (args: string[], env: NodeJS.ProcessEnv = {}) => run(K6_DOUBLE_BIN, args, env);
+export const k6 = (args: string[], env: NodeJS.ProcessEnv = {}) => run(k6DoubleBin(), args, env);

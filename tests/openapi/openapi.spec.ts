@@ -1,6 +1,5 @@
 import { test, expect } from '@playwright/test';
 import { readFileSync } from 'node:fs';
-import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import SwaggerParser from '@apidevtools/swagger-parser';
 import { buildOpenApi, serialise } from '../../openapi/export';
@@ -10,6 +9,7 @@ import { allOperations } from '../../catalogue';
 import { buildMockApp, spawnMock } from '../../mock';
 import { LARGE_DOC_OPERATIONS, writeLargeOpenApi } from '../../bench/openapi-doc';
 import { knownIds } from '../../fixtures';
+import { certify } from '../contracts/support/run-certify';
 import { token as mockToken, authed } from '../mock/helpers';
 
 const DOC = 'tests/openapi/fixtures/distributor-openapi-3.0.yaml';
@@ -121,16 +121,11 @@ test.describe('mock bodies from a document', () => {
 });
 
 test.describe('OPENAPI in certify', () => {
-  test('should validate bodies against the imported document and write the openapi section of the summary', () => {
+  test('should validate bodies against the imported document and write the openapi section of the summary', async () => {
     test.setTimeout(120_000);
-    const out = test.info().outputPath('certify');
-    const r = spawnSync(process.execPath, ['node_modules/tsx/dist/cli.mjs', 'scripts/certify.ts', '-g', 'valid (catalog|orders|deals)'], {
-      env: { ...process.env, REPORTS_DIR: out, OPENAPI: DOC, CI: '' },
-      encoding: 'utf8',
-      timeout: 110_000,
-    });
+    const r = await certify({ OPENAPI: DOC }, ['-g', 'valid (catalog|orders|deals)'], 110_000);
     expect(r.status, r.stdout.slice(-2000)).toBe(0);
-    const summary = JSON.parse(readFileSync(join(out, 'summary.json'), 'utf8')) as {
+    const summary = JSON.parse(readFileSync(join(r.out, 'summary.json'), 'utf8')) as {
       openapi: { mapped: unknown[]; bodiesValidated: number; bodiesFailed: number };
       findings: { id: string; observed: string }[];
     };

@@ -7,6 +7,7 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Finding } from '../../../catalogue';
+import { cliArgs, inBackground } from '../../cli-bundles';
 import type { CertifySummary } from '../../../contracts/support/summary-reporter';
 
 export interface CertifyRun {
@@ -31,9 +32,10 @@ export async function certify(env: Record<string, string>, args: string[] = [], 
   // Under the test's own output folder: nothing is written into the working tree.
   const out = mkdtempSync(test.info().outputPath('certify-'));
   const started = Date.now();
-  const child = spawn(process.execPath, ['node_modules/tsx/dist/cli.mjs', 'scripts/certify.ts', ...args], {
+  const child = spawn(process.execPath, [...cliArgs('certify'), ...args], {
     env: { ...process.env, REPORTS_DIR: out, CI: '', ...env },
   });
+  inBackground(child.pid);
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (c: Buffer) => (stdout += c.toString('utf8')));

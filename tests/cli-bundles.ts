@@ -1,0 +1,103 @@
+/**
+ * The harness's command lines (certify, load, the mock, the k6 test double) bundled once per test run
+ * into the run folder (global setup sets HARNESS_BIN). The tests start some sixty such processes; run
+ * through tsx, each one spends 0.5–0.8 s of CPU compiling and resolving TypeScript before its first
+ * line, on a two-core machine that also runs the tests.
+ *
+ * A bundle behaves as its source run by tsx: `import.meta.url` is the source file's URL in every
+ * module (so paths relative to it resolve inside the project), `process.argv[1]` is the source path
+ * (the main-module checks), and packages resolve from the project's node_modules (linked beside the
+ * bundles). Without HARNESS_BIN (a test run by hand without the global setup), tsx runs the sources.
+ */
+import { build, type Plugin } from 'esbuild';
+import { chmodSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { setPriority } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const TSX_CLI = join(ROOT, 'node_modules/tsx/dist/cli.mjs');
+
+/** Command line → its source. */
+const ENTRIES = {
+  certify: 'scripts/certify.ts',
+  load: 'scripts/load.ts',
+  mock: 'scripts/mock.ts',
+  'k6-node': 'tools/k6-node/cli.ts',
+} as const;
+export type Cli = keyof typeof ENTRIES;
+
+/** Every project module sees its own source URL as import.meta.url, as under tsx. */
+const sourceImportMetaUrl: Plugin = {
+  name: 'source-import-meta-url',
+  setup(b) {
+    b.onLoad({ filter: /\.ts$/ }, (args) => ({
+      contents: readFileSync(args.path, 'utf8').replaceAll('import.meta.url', JSON.stringify(pathToFileURL(args.path).href)),
+      loader: 'ts',
+    }));
+  },
+};
+
+/** Bundles every command line into `dir`, with a `k6` executable for the double; returns the time taken. */
+export async function buildCliBundles(dir: string): Promise<number> {
+  const started = performance.now();
+  mkdirSync(dir, { recursive: true });
+  // Packages stay external: they resolve from the project's node_modules, seen from the bundles' folder.
+  symlinkSync(join(ROOT, 'node_modules'), join(dirname(dir), 'node_modules'), 'dir');
+  await Promise.all(
+    Object.entries(ENTRIES).map(([name, source]) =>
+      build({
+        entryPoints: [join(ROOT, source)],
+        bundle: true,
+        platform: 'node',
+        format: 'esm',
+        target: 'node20',
+        packages: 'external',
+        outfile: join(dir, `${name}.mjs`),
+        banner: { js: `process.argv[1] = ${JSON.stringify(join(ROOT, source))};` },
+        plugins: [sourceImportMetaUrl],
+        logLevel: 'error',
+      }),
+    ),
+  );
+  const k6 = join(dir, 'k6');
+  writeFileSync(
+    k6,
+    `#!/bin/sh\n# The k6 test double (tools/k6-node), bundled.\nexec "${process.execPath}" "${join(dir, 'k6-node.mjs')}" "$@"\n`,
+  );
+  chmodSync(k6, 0o755);
+  return performance.now() - started;
+}
+
+/**
+ * Node's arguments to run a command line: its bundle when the run has them, else its source through
+ * tsx. Relative to nothing: usable from any working directory.
+ */
+export function cliArgs(name: Exclude<Cli, 'k6-node'>): string[] {
+  const bin = process.env.HARNESS_BIN;
+  return bin ? [join(bin, `${name}.mjs`)] : [TSX_CLI, resolve(ROOT, ENTRIES[name])];
+}
+
+/** The k6 double's executable (K6_BIN): the bundled one when the run has it. */
+export function k6DoubleBin(): string {
+  const bin = process.env.HARNESS_BIN;
+  return bin ? join(bin, 'k6') : join(ROOT, 'tools/k6-node/bin/k6');
+}
+
+/** Niceness of the CPU-heavy runs the tests start: certify runs, the benchmark, the detection matrix. */
+const BACKGROUND_NICENESS = 10;
+
+/**
+ * Lowers a started process's priority (its children inherit it), so that on a busy machine the
+ * timing-sensitive tests beside it (probes and fingerprints in compressed windows, timeouts) keep the
+ * CPU. Only the schedule changes: what the process does and reports is the same. Where priorities
+ * cannot be set, the process runs at normal priority.
+ */
+export function inBackground(pid: number | undefined): void {
+  if (pid === undefined) return;
+  try {
+    setPriority(pid, BACKGROUND_NICENESS);
+  } catch (e) {
+    process.stderr.write(`harness tests: pid ${pid} keeps normal priority (${(e as Error).message})\n`);
+  }
+}
