@@ -13,9 +13,9 @@ function tokenPath(family: Family, env: EnvironmentName): string {
 }
 
 for (const env of cfg.environments) {
-  // One test per environment, one check per fact and family (see support/checks.ts).
-  const group = new CheckGroup<{ session: Session }>();
   for (const family of cfg.families) {
+    // One test per environment and family, one check per fact (see support/checks.ts).
+    const group = new CheckGroup<{ session: Session }>();
     const form = () => {
       const c = cfg.credentials[family];
       if (!c) throw new Error(`no ${family} credentials`);
@@ -138,12 +138,11 @@ for (const env of cfg.environments) {
         { family, environment: env, policyFile: cfg.policyFile },
       );
     });
+
+    test(`should answer the ${family} token requests as documented (${env})`, { tag: ['@tokens', `@${family}`] }, async ({ session }) =>
+      group.run({ session }),
+    );
   }
-  test(
-    `should answer the token requests as documented (${env})`,
-    { tag: ['@tokens', ...cfg.families.map((f) => `@${f}`)] },
-    async ({ session }) => group.run({ session }),
-  );
 }
 
 test.describe('token lifetime on the embedded mock', { tag: ['@tokens', '@clock'] }, () => {

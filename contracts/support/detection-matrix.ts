@@ -14,32 +14,57 @@ export interface Detection {
   finding?: { id: string; observed: string; evidence?: RegExp };
 }
 
-/** The token checks run grouped, one test per environment (support/checks.ts). */
+/*
+ * Where several tests can catch a mode (one per environment, family or operation), each mode selects
+ * one of them, spread so that few modes share a test: the matrix run needs one project per mode that
+ * shares a test (matrix-runner.ts), and each project costs a worker start.
+ */
+/** The token checks run grouped, one test per family and environment (support/checks.ts). */
 const TOKEN_GROUP = /token requests as documented/;
+const tokenGroup = (family: 'reseller' | 'vendor', env: 'production' | 'sandbox') =>
+  new RegExp(`${family} token requests as documented \\(${env}\\)`);
 /** The per-operation auth checks run grouped, one test per environment. */
 const AUTH_GROUP = /refuse every operation without a valid token/;
+const authGroup = (env: 'production' | 'sandbox') => new RegExp(`refuse every operation without a valid token.*\\(${env}\\)`);
+/** The operations whose answers carry the fields shapes.field-renamed renames. */
 const VALID_CALL = /valid (catalog\.search|orders\.details) call/;
+const validCall = (op: 'catalog.search' | 'orders.details', env: 'production' | 'sandbox') =>
+  new RegExp(`valid ${op.replace('.', '\\.')} call.*\\(${env}\\)`);
+/** Every rate-limit check except the two on the 429 answer (four modes each select those already). */
+const RATE_LIMIT_BUT_429 = /^(?!.*should answer 429).*@rate-limit/;
 const ERROR_429 = /429 with the spec's error body/;
 const HEADERS_429 = /429 with Remaining 0 and all three/;
 
 export const DETECTIONS: Readonly<Record<string, Detection>> = {
   'token.type-not-bearer': {
-    grep: TOKEN_GROUP,
+    grep: tokenGroup('reseller', 'production'),
     mustFail: TOKEN_GROUP,
     reason: /token response with access_token[^\n]*\n[\s\S]*token_type/,
   },
-  'token.expires-in-string': { grep: TOKEN_GROUP, mustFail: TOKEN_GROUP, reason: /expires_in: must be integer/ },
-  'token.access-token-missing': { grep: TOKEN_GROUP, mustFail: TOKEN_GROUP, reason: /required property 'access_token'/ },
-  'token.wrong-secret-accepted': { grep: TOKEN_GROUP, mustFail: TOKEN_GROUP, reason: /a token needs the app's client secret/ },
-  'token.json-body-accepted': { grep: TOKEN_GROUP, mustFail: TOKEN_GROUP, reason: /x-www-form-urlencoded/ },
+  'token.expires-in-string': { grep: tokenGroup('vendor', 'production'), mustFail: TOKEN_GROUP, reason: /expires_in: must be integer/ },
+  'token.access-token-missing': {
+    grep: tokenGroup('reseller', 'sandbox'),
+    mustFail: TOKEN_GROUP,
+    reason: /required property 'access_token'/,
+  },
+  'token.wrong-secret-accepted': {
+    grep: tokenGroup('vendor', 'sandbox'),
+    mustFail: TOKEN_GROUP,
+    reason: /a token needs the app's client secret/,
+  },
+  'token.json-body-accepted': { grep: tokenGroup('reseller', 'production'), mustFail: TOKEN_GROUP, reason: /x-www-form-urlencoded/ },
   'token.no-ratelimit-headers': {
-    grep: TOKEN_GROUP,
+    grep: tokenGroup('vendor', 'production'),
     mustFail: TOKEN_GROUP,
     reason: /rate-limit headers on the \w+ token response[^\n]*\n[\s\S]*x-ratelimit-limit is absent/,
   },
-  'headers.limit-missing-2xx': { grep: VALID_CALL, mustFail: VALID_CALL, reason: /x-ratelimit-limit is absent/ },
+  'headers.limit-missing-2xx': {
+    grep: validCall('catalog.search', 'production'),
+    mustFail: VALID_CALL,
+    reason: /x-ratelimit-limit is absent/,
+  },
   'headers.all-missing-4xx': {
-    grep: /refuse every operation without a valid token|rate-limit headers on 4xx/,
+    grep: new RegExp(`${authGroup('sandbox').source}|rate-limit headers on 4xx`),
     mustFail: /refuse every operation without a valid token|rate-limit headers on 4xx/,
     reason: /x-ratelimit-\w+ is absent/,
   },
@@ -53,8 +78,16 @@ export const DETECTIONS: Readonly<Record<string, Detection>> = {
     mustFail: /decrease X-RateLimit-Remaining/,
     reason: /X-RateLimit-Remaining is the number of requests/,
   },
-  'headers.reset-in-past': { grep: VALID_CALL, mustFail: VALID_CALL, reason: /X-RateLimit-Reset \d+ is in the past/ },
-  'headers.reset-not-integer': { grep: VALID_CALL, mustFail: VALID_CALL, reason: /x-ratelimit-reset is "[\d.]+", not an integer/ },
+  'headers.reset-in-past': {
+    grep: validCall('orders.details', 'production'),
+    mustFail: VALID_CALL,
+    reason: /X-RateLimit-Reset \d+ is in the past/,
+  },
+  'headers.reset-not-integer': {
+    grep: validCall('catalog.search', 'sandbox'),
+    mustFail: VALID_CALL,
+    reason: /x-ratelimit-reset is "[\d.]+", not an integer/,
+  },
   '429.no-errors': {
     grep: ERROR_429,
     mustFail: ERROR_429,
@@ -91,9 +124,9 @@ export const DETECTIONS: Readonly<Record<string, Detection>> = {
     mustFail: /allow exactly the advertised number/,
     reason: /X-RateLimit-Limit is the limit enforced/,
   },
-  'auth.no-token-accepted': { grep: AUTH_GROUP, mustFail: AUTH_GROUP, reason: /401 or 403 without Authorization/ },
-  'auth.garbage-token-accepted': { grep: AUTH_GROUP, mustFail: AUTH_GROUP, reason: /401 or 403 for a garbage token/ },
-  'auth.other-family-accepted': { grep: AUTH_GROUP, finding: { id: 'auth.other-family-token', observed: 'accepted' } },
+  'auth.no-token-accepted': { grep: authGroup('production'), mustFail: AUTH_GROUP, reason: /401 or 403 without Authorization/ },
+  'auth.garbage-token-accepted': { grep: authGroup('sandbox'), mustFail: AUTH_GROUP, reason: /401 or 403 for a garbage token/ },
+  'auth.other-family-accepted': { grep: authGroup('production'), finding: { id: 'auth.other-family-token', observed: 'accepted' } },
   'auth.expired-accepted': {
     grep: /refresh the token at the earlier/,
     mustFail: /refresh the token at the earlier/,
@@ -110,7 +143,11 @@ export const DETECTIONS: Readonly<Record<string, Detection>> = {
     // The id comes from the target's search, so a missing v6.1 route answers 404 for a listed id.
     reason: /version 6\.1|is served at \/resellers\/v6\.1\//,
   },
-  'routing.non-json-content-type': { grep: VALID_CALL, mustFail: VALID_CALL, reason: /Broken fact: responses are JSON/ },
+  'routing.non-json-content-type': {
+    grep: validCall('orders.details', 'sandbox'),
+    mustFail: VALID_CALL,
+    reason: /Broken fact: responses are JSON/,
+  },
   'webhooks.invalid-accepted': {
     grep: /reject an invalid webhooks/,
     mustFail: /reject an invalid webhooks/,
@@ -135,9 +172,9 @@ export const DETECTIONS: Readonly<Record<string, Detection>> = {
     grep: /missing a required header/,
     finding: { id: 'headers.required-missing', observed: 'accepted', evidence: /IM-CustomerNumber omitted/ },
   },
-  'finding.reset-seconds': { grep: /@rate-limit/, finding: { id: 'ratelimit.reset-unit', observed: 'seconds' } },
-  'finding.token-get-rejected': { grep: TOKEN_GROUP, finding: { id: 'token.method', observed: 'post-only' } },
-  'finding.token-get-accepted': { grep: TOKEN_GROUP, finding: { id: 'token.method', observed: 'get-accepted' } },
+  'finding.reset-seconds': { grep: RATE_LIMIT_BUT_429, finding: { id: 'ratelimit.reset-unit', observed: 'seconds' } },
+  'finding.token-get-rejected': { grep: tokenGroup('reseller', 'sandbox'), finding: { id: 'token.method', observed: 'post-only' } },
+  'finding.token-get-accepted': { grep: tokenGroup('vendor', 'sandbox'), finding: { id: 'token.method', observed: 'get-accepted' } },
   'finding.expires-in-long': {
     grep: /token requests as documented|refresh the token at the earlier/,
     finding: { id: 'token.lifetime', observed: 'beyond-24h', evidence: /expires_in=315360000/ },
