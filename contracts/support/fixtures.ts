@@ -31,7 +31,7 @@ import { TokenError, type Credentials } from '../../clients/token-core';
 import { redact, registerSecret } from '../../clients/redact';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { startMock, type MockApp, type RunningMock } from '../../mock';
+import type { MockApp, RunningMock } from '../../mock';
 import { expect } from './matchers';
 import { advertisedResetMs, intHeader } from '../../catalogue/rules';
 import type { OpenApiContract } from '../../openapi/import';
@@ -392,6 +392,8 @@ export const test = base.extend<{ driftExpectation: void }, WorkerFixtures>({
           .split(',')
           .map((s) => s.trim())
           .filter(Boolean);
+        // Loaded only for the embedded mock: a worker against a URL target starts without the server.
+        const { startMock } = await import('../../mock');
         mock = await startMock({
           windowMs: cfg.mock.windowMs,
           control: true,
