@@ -34,6 +34,8 @@ const opts = new Command()
 const PRESET = opts.smoke ? { rounds: 2, durationS: 0.3 } : opts.quick ? { rounds: 3, durationS: 1 } : { rounds: 5, durationS: 5 };
 const ROUNDS = Number(opts.rounds ?? PRESET.rounds);
 const DURATION_S = Number(opts.duration ?? PRESET.durationS);
+/** Requests per load of a smoke run (about 0.2–0.5 s on a quiet machine). */
+const SMOKE_REQUESTS = 2000;
 const CONNECTIONS = 50;
 const FIXED_RATE = 15_000;
 const TSX = 'node_modules/tsx/dist/cli.mjs';
@@ -75,9 +77,10 @@ async function load(
   const r = await autocannon({
     url,
     connections: CONNECTIONS,
-    duration: DURATION_S,
-    // autocannon ends a run at its next sample: the default second would stretch a smoke run's 0.3 s to 1 s.
-    ...(DURATION_S < 1 ? { sampleInt: 100 } : {}),
+    // The smoke run sends a fixed number of requests: on a busy machine 0.3 s may hold too few for the
+    // server's CPU time (counted in 10 ms ticks) to show. autocannon ends a run at its next sample: every
+    // 100 ms there, not every second.
+    ...(opts.smoke && !opts.duration ? { amount: SMOKE_REQUESTS, sampleInt: 100 } : { duration: DURATION_S }),
     headers,
     method: o.method ?? 'GET',
     ...(o.body ? { body: o.body } : {}),
@@ -319,7 +322,7 @@ async function main(): Promise<void> {
     const rows: [string, string][] = [
       [
         'machine',
-        `${result.machine.cores} cores, Node ${result.machine.node}, ${ROUNDS} alternating rounds of ${DURATION_S} s (${result.machine.preset})`,
+        `${result.machine.cores} cores, Node ${result.machine.node}, ${ROUNDS} alternating rounds of ${opts.smoke && !opts.duration ? `${SMOKE_REQUESTS} requests` : `${DURATION_S} s`} (${result.machine.preset})`,
       ],
       [
         'bare node:http GET',

@@ -20,13 +20,14 @@ const CI = !!process.env.CI;
 const REPORTS = fileURLToPath(new URL('../reports/harness-tests/', import.meta.url));
 const MATRIX_TESTS = 'contracts/detection-matrix.spec.ts';
 /** Tests that mostly wait on compressed windows in real time (tens of seconds each). */
-const LONG_TESTS = ['load/fingerprint-e2e.spec.ts'];
+const LONG_TESTS = ['load/fingerprint-e2e.spec.ts', 'load/probes-e2e.spec.ts'];
 
 export default defineConfig({
   testDir: '.',
   forbidOnly: CI,
   fullyParallel: true,
-  // Three: several tests mostly wait (real-time probes, timeouts) while others need the two cores (160 s against 176 s with two).
+  // Four: the long real-time tests mostly wait while the others need the two cores. Each worker process
+  // costs about 2 s of CPU to start, and a worker serves one project: the projects cap their own.
   workers: 4,
   timeout: 120_000,
   globalSetup: './global-setup.ts',
@@ -43,9 +44,10 @@ export default defineConfig({
     { name: 'matrix-start', testMatch: 'contracts/matrix.setup.ts', teardown: 'matrix-stop' },
     { name: 'matrix-stop', testMatch: 'contracts/matrix.teardown.ts' },
     // The long real-time tests first, so their waits overlap the CPU-bound rest instead of trailing it.
-    { name: 'harness-long', testMatch: LONG_TESTS },
+    { name: 'harness-long', testMatch: LONG_TESTS, workers: 2 },
     { name: 'harness', testMatch: '**/*.spec.ts', testIgnore: [MATRIX_TESTS, ...LONG_TESTS] },
     // A dependent project runs in a later phase, after `harness` too: by then the matrix has had its time.
-    { name: 'detection-matrix', testMatch: MATRIX_TESTS, dependencies: ['matrix-start'] },
+    // Its tests read the matrix run's results: one worker.
+    { name: 'detection-matrix', testMatch: MATRIX_TESTS, dependencies: ['matrix-start'], workers: 1 },
   ],
 });
