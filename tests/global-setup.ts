@@ -9,6 +9,7 @@ import { existsSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { buildLoadScripts } from '../scripts/load-build';
 import { buildCliBundles } from './cli-bundles';
+import { matrixDir, stopMatrixRun } from './contracts/matrix-runner';
 import { OUTPUT_DIR, RUN_DIR } from './run-dir';
 
 export default async function globalSetup(): Promise<() => void> {
@@ -21,6 +22,8 @@ export default async function globalSetup(): Promise<() => void> {
     `harness tests: run folder ${RUN_DIR}; ${files.length} load bundles built in ${ms.toFixed(0)} ms, the command lines in ${cliMs.toFixed(0)} ms`,
   );
   return () => {
+    // The detection matrix run, if a test started it and it still runs (an interrupted or filtered run).
+    stopMatrixRun(matrixDir(RUN_DIR));
     const failuresKept = existsSync(OUTPUT_DIR) && readdirSync(OUTPUT_DIR).length > 0;
     for (const d of failuresKept ? [bundleDir, binDir, join(RUN_DIR, 'node_modules')] : [RUN_DIR])
       rmSync(d, { recursive: true, force: true });

@@ -7,8 +7,9 @@
  * folder, every test writes under its own output directory there (testInfo.outputPath), and only the
  * run's reports (gitignored reports/harness-tests/) land in the working tree.
  *
- * The detection matrix runs in the background from the start (project `matrix-start`) while the other
- * tests run; its per-mode tests come last (project `detection-matrix`) and judge what it found.
+ * The detection matrix runs in the background from the start (contracts/matrix.setup.ts, first in the
+ * project `harness-long`) while the other tests run; its per-mode tests come last (project
+ * `detection-matrix`) and judge what it found. The global teardown stops it if it still runs.
  */
 import { defineConfig } from '@playwright/test';
 import { join } from 'node:path';
@@ -19,6 +20,7 @@ const CI = !!process.env.CI;
 /** The run's reports (Playwright JSON read by scripts/test-summary.ts, JUnit, detection matrix): gitignored. */
 const REPORTS = fileURLToPath(new URL('../reports/harness-tests/', import.meta.url));
 const MATRIX_TESTS = 'contracts/detection-matrix.spec.ts';
+const MATRIX_START = 'contracts/matrix.setup.ts';
 /** Tests that mostly wait on compressed windows in real time (tens of seconds each). */
 const LONG_TESTS = ['load/fingerprint-e2e.spec.ts', 'load/probes-e2e.spec.ts'];
 
@@ -41,13 +43,11 @@ export default defineConfig({
   // Output of passing tests is removed; a failing test's files stay in the run folder for inspection.
   preserveOutput: 'failures-only',
   projects: [
-    { name: 'matrix-start', testMatch: 'contracts/matrix.setup.ts', teardown: 'matrix-stop' },
-    { name: 'matrix-stop', testMatch: 'contracts/matrix.teardown.ts' },
-    // The long real-time tests first, so their waits overlap the CPU-bound rest instead of trailing it.
-    { name: 'harness-long', testMatch: LONG_TESTS, workers: 2 },
+    // First: the start of the detection matrix run (in the background) and the long real-time tests, so
+    // their waits overlap the CPU-bound rest instead of trailing it.
+    { name: 'harness-long', testMatch: [MATRIX_START, ...LONG_TESTS], workers: 2 },
     { name: 'harness', testMatch: '**/*.spec.ts', testIgnore: [MATRIX_TESTS, ...LONG_TESTS] },
-    // A dependent project runs in a later phase, after `harness` too: by then the matrix has had its time.
-    // Its tests read the matrix run's results: one worker.
-    { name: 'detection-matrix', testMatch: MATRIX_TESTS, dependencies: ['matrix-start'], workers: 1 },
+    // Last in the queue: by then the matrix run has had its time. Its tests read the run's results: one worker.
+    { name: 'detection-matrix', testMatch: MATRIX_TESTS, workers: 1 },
   ],
 });

@@ -1,6 +1,7 @@
 /**
- * The detection matrix: the contract suite runs against the mock in each drift mode (one project per
- * mode, started in the background by matrix.setup.ts); here one test per mode judges its project.
+ * The detection matrix: the contract suite runs against the mock in each drift mode (started in the
+ * background by matrix.setup.ts at the start of the harness run, or here when these tests run alone);
+ * here one test per mode judges its checks.
  * Every mode must be caught: its expected checks fail for the right reason, or its finding is
  * recorded. (The conforming mock passing every check is certify.spec.ts's first test.) Each test
  * attaches its row; matrix-table-reporter.ts writes reports/harness-tests/detection-matrix.md.
@@ -8,7 +9,7 @@
 import { test, expect } from '@playwright/test';
 import { DRIFT_MODES } from '../../mock/drift';
 import { RUN_DIR } from '../run-dir';
-import { judgeMode, matrixDir, projectState, readProject, selectedModes, type MatrixProject } from './matrix-runner';
+import { judgeMode, matrixDir, projectState, readProject, selectedModes, startMatrixRun, type MatrixProject } from './matrix-runner';
 
 const DIR = matrixDir(RUN_DIR);
 const SELECTED = selectedModes();
@@ -28,6 +29,9 @@ async function project(name: string): Promise<MatrixProject> {
 
 test.describe('detection matrix', () => {
   test.describe.configure({ timeout: WAIT_MS + 30_000 });
+  test.beforeAll(async () => {
+    await startMatrixRun(DIR, SELECTED);
+  });
 
   for (const mode of DRIFT_MODES) {
     test(`should catch drift mode ${mode.id}`, async () => {

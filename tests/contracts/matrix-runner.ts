@@ -1,7 +1,8 @@
 /**
- * The detection matrix runner. One Playwright run of the contract suite in DRIFT_MATRIX mode (a project
- * per drift mode, ../../playwright.config.ts) starts in the background when
- * the harness run begins (matrix.setup.ts); its reporter (matrix-run-reporter.ts) writes each project's
+ * The detection matrix runner. One Playwright run of the contract suite in DRIFT_MATRIX mode (drift
+ * modes packed into projects, ../../playwright.config.ts) starts in the background when the harness
+ * run begins (matrix.setup.ts, or the matrix tests themselves when run alone) and stops with it (the
+ * global teardown); its reporter (matrix-run-reporter.ts) writes each project's
  * checks as soon as that project is done. One harness test per drift mode then waits for its project
  * and judges it: caught for the right reason, or not. One runner process for every mode keeps the
  * matrix's cost to the workers of the suite itself.
@@ -49,6 +50,8 @@ export interface MatrixRow {
 
 const PROJECTS = 'projects';
 const PID = 'run.pid';
+/** Created exclusively by the one caller that starts the run. */
+const LOCK = 'run.lock';
 const LOG = 'run.log';
 const END = 'run-end.json';
 
@@ -120,10 +123,17 @@ export function listSuiteTitles(): string[] {
  * output in `dir`. The modes are packed into projects whose tests do not overlap (a worker serves one
  * project: fewer projects, fewer worker starts). Returns its pid (also written to `dir`, for stopMatrixRun).
  */
-export function startMatrixRun(dir: string, modes: readonly string[], workers = 1): number {
-  // Once per harness run, also when the setup repeats (--repeat-each).
-  if (existsSync(join(dir, PID))) return Number(readFileSync(join(dir, PID), 'utf8'));
+export async function startMatrixRun(dir: string, modes: readonly string[], workers = 1): Promise<number> {
   mkdirSync(join(dir, PROJECTS), { recursive: true });
+  // Once per harness run: also when the setup repeats (--repeat-each) or the matrix tests, started in
+  // another worker, ask for it too. The caller that creates the lock starts it; the others wait for its pid.
+  try {
+    closeSync(openSync(join(dir, LOCK), 'wx'));
+  } catch {
+    for (let i = 0; i < 600 && !existsSync(join(dir, PID)); i++) await new Promise((r) => setTimeout(r, 100));
+    if (!existsSync(join(dir, PID))) throw new Error(`the detection matrix run was being started in ${dir} but wrote no pid within 60 s`);
+    return Number(readFileSync(join(dir, PID), 'utf8'));
+  }
   const groups = groupModes(modes, listSuiteTitles());
   writeFileSync(join(dir, 'groups.json'), JSON.stringify(groups, null, 2));
   const log = openSync(join(dir, LOG), 'w');
