@@ -27,6 +27,10 @@ function runLoad(script: string, args: string[]) {
 }
 
 test.describe('probes end to end in the k6 test double', () => {
+  // Real time, like the fingerprint end-to-end tests: with a benchmark saturating both cores beside them,
+  // 1 run in 10 saw a refill 114 ms after the advertised reset (a stalled poll; see BENCHMARKS.md). A
+  // retry is reported as flaky in the run's summary line, never hidden.
+  test.describe.configure({ retries: 2 });
   test('should measure exactly the random limit of every operation with at most L+2 requests each', async () => {
     test.setTimeout(150_000);
     const seed = 4242;
