@@ -41,6 +41,15 @@ function newProbes(p: Plan): OperationProbe[] {
   return p.operations.map((op) => ({ op, samples: [], startedMs: 0, advertisedResetMs: null, observedRefillMs: null, polls: 0 }));
 }
 
+/**
+ * When the target counted the first call: between its sending and its answer, so the middle. A slow
+ * answer (a busy target or client) would otherwise start the first window late, and the refill it
+ * predicts (resetErrorMs) would come after the advertised reset by that delay.
+ */
+function firstCallMs(sentMs: number, answeredMs: number): number {
+  return Math.round((sentMs + answeredMs) / 2);
+}
+
 export function runProbe(p: Plan): ProbeResult {
   const started = Date.now();
   const tokens = fetchTokens(p);
@@ -50,11 +59,12 @@ export function runProbe(p: Plan): ProbeResult {
   // Exhaust every bucket, at most L+2 requests each.
   for (let round = 0; done.size < probes.length && requests < p.budget; round++) {
     const active = probes.filter((pr) => !done.has(pr.op.id));
+    const sentMs = Date.now();
     const responses = http.batch(active.map((pr) => requestOf(p, pr.op, tokens)) as never);
     requests += active.length;
     active.forEach((pr, i) => {
       const s = sampleOf(p, (responses as never[])[i] as never);
-      if (pr.samples.length === 0) pr.startedMs = s.tMs;
+      if (pr.samples.length === 0) pr.startedMs = firstCallMs(sentMs, s.tMs);
       pr.samples.push(s);
       const cap = probeCap(pr.samples[0]?.limit ?? null, pr.op.catalogueLimit + 2);
       if (s.status === 429) {
@@ -118,7 +128,7 @@ export function runFingerprint(p: Plan): ProbeResult {
     due.forEach((pr, i) => {
       const res = responses[i] as RefinedResponse<ResponseType | undefined>;
       const s = sampleOf(p, res);
-      if (pr.samples.length === 0) pr.startedMs = s.tMs;
+      if (pr.samples.length === 0) pr.startedMs = firstCallMs(now, s.tMs);
       pr.samples.push(s);
       fpOf(pr).record({ tMs: s.tMs, status: s.status, hints: readRateLimitHeaders(res.headers as Record<string, string>, s.tMs) });
     });
