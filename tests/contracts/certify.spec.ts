@@ -10,10 +10,15 @@ function filesUnder(dir: string): string[] {
   });
 }
 
+/** A published-document fixture: three of its operations map to the catalogue. */
+const OPENAPI_DOC = 'tests/openapi/fixtures/distributor-openapi-3.0.yaml';
+
 test.describe('npm run certify', () => {
-  // One run serves both facts: a full certification of the mock (whose first reseller app carries a canary
-  // secret) must pass, write every report, and leave the secret and the issued tokens out of all of it.
-  test('should certify the embedded mock, exit 0, write every report and leave no client secret or issued token in them', async () => {
+  // One run serves all three facts (each certify run costs a Playwright runner and its workers): a full
+  // certification of the mock (whose first reseller app carries a canary secret), with an OpenAPI document
+  // to validate bodies against, must pass, write every report with the document's section, and leave the
+  // secret and the issued tokens out of all of it.
+  test('should certify the embedded mock, exit 0, write every report with the OPENAPI section and leave no client secret or issued token in them', async () => {
     test.setTimeout(300_000);
     const canary = 'canary-secret-7f3a9c2e-do-not-print';
     const apps = [
@@ -21,7 +26,12 @@ test.describe('npm run certify', () => {
       { clientId: 'demo-reseller-b', clientSecret: 'demo-reseller-b-secret', family: 'reseller' },
       { clientId: 'demo-vendor', clientSecret: 'demo-vendor-secret', family: 'vendor' },
     ];
-    const r = await certify({ MOCK_APPS: JSON.stringify(apps), RESELLER_CLIENT_ID: 'canary-reseller', RESELLER_CLIENT_SECRET: canary });
+    const r = await certify({
+      MOCK_APPS: JSON.stringify(apps),
+      RESELLER_CLIENT_ID: 'canary-reseller',
+      RESELLER_CLIENT_SECRET: canary,
+      OPENAPI: OPENAPI_DOC,
+    });
     expect(r.status, r.stdout.slice(-3000) + r.stderr.slice(-2000)).toBe(0);
     const summary = r.summary();
     expect(summary.verdict).toBe('passed');
@@ -52,6 +62,13 @@ test.describe('npm run certify', () => {
     expect(readdirSync(join(r.out, 'allure-results')).filter((f) => f.endsWith('-result.json'))).toHaveLength(testcases);
     expect(summary.tests.length, 'the summary lists every check, grouped ones included').toBeGreaterThan(testcases);
     expect(r.stdout).toMatch(/Certification of embedded mock \(production, sandbox\): PASSED/);
+    // OPENAPI: the bodies of the mapped operations validated against the imported document.
+    const openapi = (summary as unknown as { openapi: { mapped: unknown[]; bodiesValidated: number; bodiesFailed: number } }).openapi;
+    expect(openapi.mapped).toHaveLength(3);
+    expect(openapi.bodiesValidated).toBe(6);
+    expect(openapi.bodiesFailed).toBe(0);
+    expect(findings.find((f) => f.id === 'openapi.token-response@reseller')?.observed).toBe('differs');
+    expect(r.stdout).toMatch(/OpenAPI .*3 operations mapped, 6 bodies validated, 0 failed/);
     test.info().annotations.push({ type: 'certify-wall-time', description: `${r.seconds.toFixed(1)} s` });
 
     const console = r.stdout + r.stderr;

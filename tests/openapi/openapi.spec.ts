@@ -1,6 +1,5 @@
 import { test, expect } from '@playwright/test';
 import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import SwaggerParser from '@apidevtools/swagger-parser';
 import { buildOpenApi, serialise } from '../../openapi/export';
 import { loadOpenApi, normalisePath } from '../../openapi/import';
@@ -9,7 +8,6 @@ import { allOperations } from '../../catalogue';
 import { buildMockApp, spawnMock } from '../../mock';
 import { LARGE_DOC_OPERATIONS, writeLargeOpenApi } from '../../bench/openapi-doc';
 import { knownIds } from '../../fixtures';
-import { certify } from '../contracts/support/run-certify';
 import { token as mockToken, authed } from '../mock/helpers';
 
 const DOC = 'tests/openapi/fixtures/distributor-openapi-3.0.yaml';
@@ -117,24 +115,6 @@ test.describe('mock bodies from a document', () => {
     expect(JSON.parse(r.body)).toMatchObject({ ingramPartNumber: 'ABC123' });
     expect(r.headers['x-ratelimit-remaining']).toBe('59');
     await app.close();
-  });
-});
-
-test.describe('OPENAPI in certify', () => {
-  test('should validate bodies against the imported document and write the openapi section of the summary', async () => {
-    test.setTimeout(120_000);
-    // One worker: a handful of checks, and each worker starts a mock of its own.
-    const r = await certify({ OPENAPI: DOC }, ['-g', 'valid (catalog|orders|deals)', '--workers', '1'], 110_000);
-    expect(r.status, r.stdout.slice(-2000)).toBe(0);
-    const summary = JSON.parse(readFileSync(join(r.out, 'summary.json'), 'utf8')) as {
-      openapi: { mapped: unknown[]; bodiesValidated: number; bodiesFailed: number };
-      findings: { id: string; observed: string }[];
-    };
-    expect(summary.openapi.mapped).toHaveLength(3);
-    expect(summary.openapi.bodiesValidated).toBe(6);
-    expect(summary.openapi.bodiesFailed).toBe(0);
-    expect(summary.findings.find((f) => f.id === 'openapi.token-response@reseller')?.observed).toBe('differs');
-    expect(r.stdout).toMatch(/OpenAPI .*3 operations mapped, 6 bodies validated, 0 failed/);
   });
 });
 
