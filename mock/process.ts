@@ -5,8 +5,8 @@
  */
 import { spawn } from 'node:child_process';
 import { createRequire } from 'node:module';
-import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { bundledCli } from '../tools/harness-bin';
 import type { RunningMock } from './server';
 
 export interface MockProcessOptions {
@@ -29,9 +29,9 @@ function tsxEntry(): string[] {
 }
 
 export async function spawnMock(o: MockProcessOptions = {}): Promise<Omit<RunningMock, 'app'>> {
-  // The harness's own test run hands a prebuilt bundle of the mock (HARNESS_BIN, tests/cli-bundles.ts).
-  const bundles = process.env.HARNESS_BIN;
-  const entry = bundles ? [join(bundles, 'mock.mjs')] : tsxEntry();
+  // The harness's own test run hands a prebuilt bundle of the mock.
+  const bundle = bundledCli('mock');
+  const entry = bundle ? [bundle] : tsxEntry();
   const args = [...entry, '--port', '0', '--window-ms', String(o.windowMs ?? 60_000), '--seed', String(o.seed ?? 1)];
   if (o.limits) args.push('--limits', JSON.stringify(o.limits));
   if (o.control) args.push('--control');

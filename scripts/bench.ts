@@ -15,6 +15,7 @@ import { join } from 'node:path';
 import { knownIds, requestBody, validQuery } from '../fixtures';
 import { imHeadersFrom } from '../clients/config';
 import { K6_DOUBLE_BIN } from '../tools/k6-node';
+import { bundledCli, k6DoubleBin } from '../tools/harness-bin';
 import { startServer, cpuSeconds, rssMb, type Server } from '../bench/proc';
 import { writeLargeOpenApi } from '../bench/openapi-doc';
 import { loadOpenApi } from '../openapi/import';
@@ -36,6 +37,8 @@ const ROUNDS = Number(opts.rounds ?? PRESET.rounds);
 const DURATION_S = Number(opts.duration ?? PRESET.durationS);
 /** Requests per load of a smoke run (0.1–0.3 s on a quiet machine; enough 10 ms ticks of server CPU). */
 const SMOKE_REQUESTS = 1000;
+/** Loads of a fixed number of requests: the smoke preset, unless a duration is given. */
+const BY_AMOUNT = opts.smoke && !opts.duration;
 const CONNECTIONS = 50;
 const FIXED_RATE = 15_000;
 const TSX = 'node_modules/tsx/dist/cli.mjs';
@@ -44,9 +47,11 @@ const TSX = 'node_modules/tsx/dist/cli.mjs';
  * inside the harness tests takes the bundles their global setup built (HARNESS_BIN): its figures mean
  * little, and tsx would cost each child about a second of CPU on a machine the other tests share.
  */
-const SMOKE_BUNDLES = opts.smoke ? process.env.HARNESS_BIN : undefined;
-const cli = (name: 'certify' | 'load'): string[] => (SMOKE_BUNDLES ? [join(SMOKE_BUNDLES, `${name}.mjs`)] : [TSX, `scripts/${name}.ts`]);
-const K6_BIN = SMOKE_BUNDLES ? join(SMOKE_BUNDLES, 'k6') : K6_DOUBLE_BIN;
+const cli = (name: 'certify' | 'load'): string[] => {
+  const bundle = opts.smoke ? bundledCli(name) : undefined;
+  return bundle ? [bundle] : [TSX, `scripts/${name}.ts`];
+};
+const K6_BIN = opts.smoke ? k6DoubleBin() : K6_DOUBLE_BIN;
 /** The probe's compressed window: the smoke run only proves the figure is produced, in a shorter window. */
 const PROBE_WINDOW_MS = opts.smoke ? 400 : 2000;
 
@@ -88,7 +93,7 @@ async function load(
     // The smoke run sends a fixed number of requests: on a busy machine 0.3 s may hold too few for the
     // server's CPU time (counted in 10 ms ticks) to show. autocannon ends a run at its next sample: every
     // 100 ms there, not every second.
-    ...(opts.smoke && !opts.duration ? { amount: SMOKE_REQUESTS, sampleInt: 100 } : { duration: DURATION_S }),
+    ...(BY_AMOUNT ? { amount: SMOKE_REQUESTS, sampleInt: 100 } : { duration: DURATION_S }),
     headers,
     method: o.method ?? 'GET',
     ...(o.body ? { body: o.body } : {}),
@@ -331,7 +336,7 @@ async function main(): Promise<void> {
     const rows: [string, string][] = [
       [
         'machine',
-        `${result.machine.cores} cores, Node ${result.machine.node}, ${ROUNDS} alternating rounds of ${opts.smoke && !opts.duration ? `${SMOKE_REQUESTS} requests` : `${DURATION_S} s`} (${result.machine.preset})`,
+        `${result.machine.cores} cores, Node ${result.machine.node}, ${ROUNDS} alternating rounds of ${BY_AMOUNT ? `${SMOKE_REQUESTS} requests` : `${DURATION_S} s`} (${result.machine.preset})`,
       ],
       [
         'bare node:http GET',

@@ -14,6 +14,7 @@ import { chmodSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from '
 import { setPriority } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { bundledCli, k6DoubleBin, type BundledCli } from '../tools/harness-bin';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const TSX_CLI = join(ROOT, 'node_modules/tsx/dist/cli.mjs');
@@ -25,7 +26,7 @@ const ENTRIES = {
   mock: 'scripts/mock.ts',
   'k6-node': 'tools/k6-node/cli.ts',
 } as const;
-export type Cli = keyof typeof ENTRIES;
+export type Cli = keyof typeof ENTRIES & BundledCli;
 
 /** Every project module sees its own source URL as import.meta.url, as under tsx. */
 const sourceImportMetaUrl: Plugin = {
@@ -74,15 +75,12 @@ export async function buildCliBundles(dir: string): Promise<number> {
  * tsx. Relative to nothing: usable from any working directory.
  */
 export function cliArgs(name: Exclude<Cli, 'k6-node'>): string[] {
-  const bin = process.env.HARNESS_BIN;
-  return bin ? [join(bin, `${name}.mjs`)] : [TSX_CLI, resolve(ROOT, ENTRIES[name])];
+  const bundle = bundledCli(name);
+  return bundle ? [bundle] : [TSX_CLI, resolve(ROOT, ENTRIES[name])];
 }
 
 /** The k6 double's executable (K6_BIN): the bundled one when the run has it. */
-export function k6DoubleBin(): string {
-  const bin = process.env.HARNESS_BIN;
-  return bin ? join(bin, 'k6') : join(ROOT, 'tools/k6-node/bin/k6');
-}
+export { k6DoubleBin };
 
 /** Niceness of the CPU-heavy runs the tests start: certify runs, the benchmark, the detection matrix. */
 const BACKGROUND_NICENESS = 10;
