@@ -92,6 +92,21 @@ export const expect = base.extend({
     };
   },
 
+  /**
+   * One assertion (one reported step) for a status range: a range written as two comparisons costs two
+   * steps, and each step captures a stack trace, which is much of a worker's time in a certify run.
+   */
+  toHaveStatusIn(res: ApiResponse | number, low: number, high: number) {
+    const status = typeof res === 'number' ? res : res.status;
+    const pass = status >= low && status <= high;
+    return {
+      pass,
+      name: 'toHaveStatusIn',
+      message: () =>
+        `Expected: a status ${pass ? 'outside' : 'within'} ${low}–${high}\nReceived: ${typeof res === 'number' ? `status ${status}` : evidenceOf(res)}`,
+    };
+  },
+
   toBeJsonResponse(res: ApiResponse) {
     const ct = res.headers['content-type'] ?? '';
     const pass = /^application\/([a-z.+-]*\+)?json/i.test(ct) && res.json !== undefined;
@@ -111,5 +126,6 @@ declare module '@playwright/test' {
     toHaveRateLimitHeaders(opts?: RateLimitHeaderOptions): R;
     toBeErrorBody(fact?: string): R;
     toBeJsonResponse(): R;
+    toHaveStatusIn(low: number, high: number): R;
   }
 }

@@ -43,7 +43,8 @@ test.describe('mock bad input', () => {
     ]);
     const path = fc.oneof(
       fc.constantFrom(...paths),
-      fc.constantFrom(...paths).chain((p) => fc.string({ maxLength: 12 }).map((s) => `${p}/${encodeURIComponent(s)}`)),
+      // A tuple, not chain(): chain builds a new string arbitrary for every generated value (about 10 % of the test's time).
+      fc.tuple(fc.constantFrom(...paths), fc.string({ maxLength: 12 })).map(([p, s]) => `${p}/${encodeURIComponent(s)}`),
       fc.constantFrom('/oauth/oauth20/token', '/oauth/oauth30/token', '/sandbox/oauth/oauth20/token'),
       fc.webPath().map((p) => (p.startsWith('/') ? p : `/${p}`)),
     );
