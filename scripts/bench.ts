@@ -35,8 +35,10 @@ const opts = new Command()
 const PRESET = opts.smoke ? { rounds: 2, durationS: 0.3 } : opts.quick ? { rounds: 3, durationS: 1 } : { rounds: 5, durationS: 5 };
 const ROUNDS = Number(opts.rounds ?? PRESET.rounds);
 const DURATION_S = Number(opts.duration ?? PRESET.durationS);
-/** Requests per load of a smoke run (0.1–0.3 s on a quiet machine; enough 10 ms ticks of server CPU). */
-const SMOKE_REQUESTS = 1000;
+/** Requests per load of a smoke run (about 0.1 s on a quiet machine; enough 10 ms ticks of server CPU to show). */
+const SMOKE_REQUESTS = 500;
+/** Rounds of the figures that are not ratios (bundling, OpenAPI import): the smoke run's two suffice. */
+const FIGURE_ROUNDS = opts.smoke ? ROUNDS : Math.max(3, ROUNDS);
 /** Loads of a fixed number of requests: the smoke preset, unless a duration is given. */
 const BY_AMOUNT = opts.smoke && !opts.duration;
 const CONNECTIONS = 50;
@@ -232,7 +234,7 @@ function probeEfficiency(work: string, bundleDir: string) {
 
 async function bundleTimes(bundleDir: string): Promise<Spread> {
   const ms: number[] = [];
-  for (let i = 0; i < Math.max(3, ROUNDS); i++) ms.push((await buildLoadScripts(bundleDir)).ms);
+  for (let i = 0; i < FIGURE_ROUNDS; i++) ms.push((await buildLoadScripts(bundleDir)).ms);
   return spread(ms);
 }
 
@@ -241,7 +243,7 @@ async function openApiImportTimes(work: string) {
   writeLargeOpenApi(file);
   const ms: number[] = [];
   await loadOpenApi(file); // warm-up: the parser's own modules load once
-  for (let i = 0; i < Math.max(3, ROUNDS); i++) {
+  for (let i = 0; i < FIGURE_ROUNDS; i++) {
     const started = performance.now();
     await loadOpenApi(file);
     ms.push(performance.now() - started);

@@ -21,8 +21,12 @@ const CI = !!process.env.CI;
 const REPORTS = fileURLToPath(new URL('../reports/harness-tests/', import.meta.url));
 const MATRIX_TESTS = 'contracts/detection-matrix.spec.ts';
 const MATRIX_START = 'contracts/matrix.setup.ts';
-/** Tests that mostly wait on compressed windows in real time (tens of seconds each). */
-const LONG_TESTS = ['load/fingerprint-e2e.spec.ts', 'load/probes-e2e.spec.ts'];
+/**
+ * Long tests, first in the queue: those that mostly wait on compressed windows in real time (tens of
+ * seconds each), and the 10 000-request fuzz (CPU-bound, about 15 s on one core): last in the queue, it
+ * ran alone on one core at the end of the run.
+ */
+const LONG_TESTS = ['load/fingerprint-e2e.spec.ts', 'load/probes-e2e.spec.ts', 'mock/bad-input.spec.ts'];
 
 export default defineConfig({
   testDir: '.',
