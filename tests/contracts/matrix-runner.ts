@@ -1,7 +1,7 @@
 /**
  * The detection matrix runner. One Playwright run of the contract suite in DRIFT_MATRIX mode (drift
  * modes packed into projects, ../../playwright.config.ts) starts in the background when the harness
- * run begins (matrix.setup.ts, or the matrix tests themselves when run alone) and stops with it (the
+ * run begins (the beforeAll of the matrix tests, first in the harness run) and stops with it (the
  * global teardown); its reporter (matrix-run-reporter.ts) writes each project's
  * checks as soon as that project is done. One harness test per drift mode then waits for its project
  * and judges it: caught for the right reason, or not. One runner process for every mode keeps the
@@ -125,8 +125,8 @@ export function listSuiteTitles(): string[] {
  */
 export async function startMatrixRun(dir: string, modes: readonly string[], workers = 1): Promise<number> {
   mkdirSync(join(dir, PROJECTS), { recursive: true });
-  // Once per harness run: also when the setup repeats (--repeat-each) or the matrix tests, started in
-  // another worker, ask for it too. The caller that creates the lock starts it; the others wait for its pid.
+  // Once per harness run: also when the matrix tests repeat (--repeat-each) or a worker restart runs their
+  // beforeAll again. The caller that creates the lock starts it; the others wait for its pid.
   try {
     closeSync(openSync(join(dir, LOCK), 'wx'));
   } catch {
