@@ -6,7 +6,7 @@
 import { join } from 'node:path';
 import { K6_DOUBLE_BIN } from './k6-node';
 
-export type BundledCli = 'certify' | 'load' | 'mock' | 'k6-node';
+export type BundledCli = 'bench' | 'certify' | 'load' | 'mock' | 'k6-node';
 
 /** The bundle of a command line in this run, or undefined outside a harness test run. */
 export function bundledCli(name: BundledCli): string | undefined {

@@ -1,5 +1,6 @@
 import { test, expect } from '@playwright/test';
 import { run } from '../load/run';
+import { cliArgs } from '../cli-bundles';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Spread } from '../../scripts/bench';
@@ -10,7 +11,7 @@ test('should run the smallest benchmark, print every figure and write bench.json
   // In the background: its load would otherwise take the CPU from the timing-sensitive tests beside it.
   const r = await run(
     process.execPath,
-    ['node_modules/tsx/dist/cli.mjs', 'scripts/bench.ts', '--smoke', '--json', '--out', out],
+    [...cliArgs('bench'), '--smoke', '--json', '--out', out],
     {},
     280_000,
     true,
