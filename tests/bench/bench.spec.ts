@@ -9,13 +9,7 @@ test('should run the smallest benchmark, print every figure and write bench.json
   test.setTimeout(300_000);
   const out = test.info().outputPath();
   // In the background: its load would otherwise take the CPU from the timing-sensitive tests beside it.
-  const r = await run(
-    process.execPath,
-    [...cliArgs('bench'), '--smoke', '--json', '--out', out],
-    {},
-    280_000,
-    true,
-  );
+  const r = await run(process.execPath, [...cliArgs('bench'), '--smoke', '--json', '--out', out], {}, 280_000, true);
   expect(r.code, r.stderr.slice(-2000)).toBe(0);
   for (const row of [
     'bare node:http GET',
