@@ -12,6 +12,7 @@ import {
   vendorSandboxBaseStatements,
   parseErrorStatuses,
 } from '../../catalogue';
+import { createAjv } from '../../clients/ajv';
 
 /** The spec's "Reseller family endpoints" table, copied row by row: method, path. */
 const SPEC_TABLE: ReadonlyArray<[string, string, string]> = [
@@ -99,7 +100,10 @@ test.describe('catalogue', () => {
     expect(() => parseVendorOperations('FETCH orders')).toThrow(/not "METHOD \/path"/);
   });
 
-  test('should register a schema for every operation response and request', () => {
+  test('should register a schema for every operation response and request, each valid against the meta-schema', () => {
+    const meta = createAjv({ catalogue: false });
+    expect(meta.validateSchema({ type: 'strin' }), 'the meta-schema check catches a broken schema').toBe(false);
+    for (const s of allSchemas) expect(meta.validateSchema(s), `${s.$id}: ${meta.errorsText(meta.errors)}`).toBe(true);
     const ids = new Set(allSchemas.map((s) => s.$id));
     for (const o of allOperations()) {
       expect(ids.has(o.responseSchema), o.responseSchema).toBe(true);
