@@ -10,7 +10,7 @@
  * bundles). Without HARNESS_BIN (a test run by hand without the global setup), tsx runs the sources.
  */
 import { build, type Plugin } from 'esbuild';
-import { chmodSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { setPriority } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -92,10 +92,14 @@ const BACKGROUND_NICENESS = 10;
  * CPU. Only the schedule changes: what the process does and reports is the same. Where priorities
  * cannot be set, the process runs at normal priority.
  */
-export function inBackground(pid: number | undefined): void {
+export function inBackground(pid: number | undefined, ownSession = false): void {
   if (pid === undefined) return;
   try {
     setPriority(pid, BACKGROUND_NICENESS);
+    // A process started in its own session (detached) has its own scheduling group where the kernel groups
+    // by session (autogroup): its niceness then weighs only against its own children, and the group
+    // competes with the test run's as an equal. The group's niceness is what lowers it.
+    if (ownSession && existsSync(`/proc/${pid}/autogroup`)) writeFileSync(`/proc/${pid}/autogroup`, String(BACKGROUND_NICENESS));
   } catch (e) {
     process.stderr.write(`harness tests: pid ${pid} keeps normal priority (${(e as Error).message})\n`);
   }

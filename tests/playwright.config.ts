@@ -7,9 +7,9 @@
  * folder, every test writes under its own output directory there (testInfo.outputPath), and only the
  * run's reports (gitignored reports/harness-tests/) land in the working tree.
  *
- * The detection matrix runs in the background from the start while the other tests run: its per-mode tests
- * come first in the project `harness-long`, one worker in order (contracts/detection-matrix.spec.ts),
- * start the run and judge what it found as its projects end. The global teardown stops it if it still runs.
+ * The detection matrix runs in the background from the start (contracts/matrix.setup.ts, first in the
+ * project `harness-long`), at a low priority, while the other tests run; its per-mode tests come last
+ * (project `detection-matrix`) and judge what it found. The global teardown stops it if it still runs.
  */
 import { defineConfig } from '@playwright/test';
 import { join } from 'node:path';
@@ -20,6 +20,7 @@ const CI = !!process.env.CI;
 /** The run's reports (Playwright JSON read by scripts/test-summary.ts, JUnit, detection matrix): gitignored. */
 const REPORTS = fileURLToPath(new URL('../reports/harness-tests/', import.meta.url));
 const MATRIX_TESTS = 'contracts/detection-matrix.spec.ts';
+const MATRIX_START = 'contracts/matrix.setup.ts';
 /**
  * Long tests, first in the queue: those that mostly wait on compressed windows in real time (tens of
  * seconds each), and the 10 000-request fuzz (CPU-bound, about 15 s on one core): last in the queue, it
@@ -46,12 +47,14 @@ export default defineConfig({
   // Output of passing tests is removed; a failing test's files stay in the run folder for inspection.
   preserveOutput: 'failures-only',
   projects: [
-    // First: the detection matrix (its run starts in the background, its judgments wait on one worker) and
-    // the long tests, so their waits overlap the CPU-bound rest instead of trailing it. The judgments share
-    // this project's workers: a project of their own cost a worker start for a second of work.
-    { name: 'harness-long', testMatch: [MATRIX_TESTS, ...LONG_TESTS], workers: 2 },
+    // First: the start of the detection matrix run (in the background, at a low priority) and the long
+    // real-time tests, so their waits overlap the CPU-bound rest instead of trailing it.
+    { name: 'harness-long', testMatch: [MATRIX_START, ...LONG_TESTS], workers: 2 },
     // Three: the cores stay busy (sampled every 2 s: 194–200 % from the sixth second on) with one worker
     // process fewer than four (each loads Playwright, the harness and its test files: 2–4 s of CPU).
     { name: 'harness', testMatch: '**/*.spec.ts', testIgnore: [MATRIX_TESTS, ...LONG_TESTS], workers: 3 },
+    // Last in the queue: the matrix run, at a low priority, fills the gaps the others leave; its judgments
+    // wait for it on their own worker, not on one the long tests need.
+    { name: 'detection-matrix', testMatch: MATRIX_TESTS, workers: 1 },
   ],
 });

@@ -1,7 +1,7 @@
 /**
  * The detection matrix: the contract suite runs against the mock in each drift mode (started in the
- * background by this file's beforeAll, first in the harness run); here one test per mode judges its checks,
- * in order on one worker, each as soon as its mode's project of the run is done.
+ * background by matrix.setup.ts at the start of the harness run, or here when these tests run alone);
+ * here one test per mode judges its checks, in order on one worker, each once its mode's project is done.
  * Every mode must be caught: its expected checks fail for the right reason, or its finding is
  * recorded. (The conforming mock passing every check is certify.spec.ts's first test.) Each test
  * attaches its row; matrix-table-reporter.ts writes reports/harness-tests/detection-matrix.md.

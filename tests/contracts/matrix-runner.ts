@@ -1,7 +1,7 @@
 /**
  * The detection matrix runner. One Playwright run of the contract suite in DRIFT_MATRIX mode (drift
  * modes packed into projects, ../../playwright.config.ts) starts in the background when the harness
- * run begins (the beforeAll of the matrix tests, first in the harness run) and stops with it (the
+ * run begins (matrix.setup.ts, or the matrix tests themselves when run alone), at a low priority, and stops with it (the
  * global teardown); its reporter (matrix-run-reporter.ts) writes each project's
  * checks as soon as that project is done. One harness test per drift mode then waits for its project
  * and judges it: caught for the right reason, or not. One runner process for every mode keeps the
@@ -13,6 +13,7 @@ import { join, resolve } from 'node:path';
 import type { Finding } from '../../catalogue';
 import { DETECTIONS, grepTitle, groupModes } from '../../contracts/support/detection-matrix';
 import { DRIFT_MODES } from '../../mock/drift';
+import { inBackground } from '../cli-bundles';
 
 /** A check's annotation, as Playwright reports it. */
 export interface MatrixAnnotation {
@@ -123,7 +124,7 @@ export function listSuiteTitles(): string[] {
  * output in `dir`. The modes are packed into projects whose tests do not overlap (a worker serves one
  * project: fewer projects, fewer worker starts). Returns its pid (also written to `dir`, for stopMatrixRun).
  */
-export async function startMatrixRun(dir: string, modes: readonly string[], workers = 1): Promise<number> {
+export async function startMatrixRun(dir: string, modes: readonly string[], workers = 2): Promise<number> {
   mkdirSync(join(dir, PROJECTS), { recursive: true });
   // Once per harness run: also when the matrix tests repeat (--repeat-each) or a worker restart runs their
   // beforeAll again. The caller that creates the lock starts it; the others wait for its pid.
@@ -150,6 +151,7 @@ export async function startMatrixRun(dir: string, modes: readonly string[], work
   );
   closeSync(log);
   child.unref();
+  inBackground(child.pid, true);
   if (!child.pid) throw new Error('the detection matrix run could not start (no pid); see its log in ' + join(dir, LOG));
   writeFileSync(join(dir, PID), String(child.pid));
   return child.pid;
