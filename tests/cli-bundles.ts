@@ -85,6 +85,12 @@ export { k6DoubleBin };
 
 /** Niceness of the CPU-heavy runs the tests start: certify runs, the benchmark, the detection matrix. */
 const BACKGROUND_NICENESS = 10;
+/**
+ * Niceness of a background run's own scheduling group (a detached run: the detection matrix). At 10 the
+ * group got so little of the CPU that the matrix ran alone at the end of the test run; at 5 (about a
+ * quarter of a core's time against the test run's group) it ends with the rest.
+ */
+const BACKGROUND_GROUP_NICENESS = 5;
 
 /**
  * Lowers a started process's priority (its children inherit it), so that on a busy machine the
@@ -99,7 +105,7 @@ export function inBackground(pid: number | undefined, ownSession = false): void 
     // A process started in its own session (detached) has its own scheduling group where the kernel groups
     // by session (autogroup): its niceness then weighs only against its own children, and the group
     // competes with the test run's as an equal. The group's niceness is what lowers it.
-    if (ownSession && existsSync(`/proc/${pid}/autogroup`)) writeFileSync(`/proc/${pid}/autogroup`, String(BACKGROUND_NICENESS));
+    if (ownSession && existsSync(`/proc/${pid}/autogroup`)) writeFileSync(`/proc/${pid}/autogroup`, String(BACKGROUND_GROUP_NICENESS));
   } catch (e) {
     process.stderr.write(`harness tests: pid ${pid} keeps normal priority (${(e as Error).message})\n`);
   }

@@ -618,6 +618,14 @@ export class Fingerprinter {
                 if (this.algorithm() === 'sliding-window') return this.firstWindowRate(d.refusedMs, periodMs);
                 return this.finish();
               }
+              if (this.windowLike && this.splitSaysSliding() && d.allowed !== h1) {
+                // A sliding log gives back exactly the calls that left its window; a sliding counter read
+                // as a window gives back by the phase of its aligned windows, so two cycles are not comparable.
+                this.evidence.push(
+                  `refused calls: not tested (the split gave ${d.allowed} back where a sliding log gives ${h1}: a sliding counter refills by the phase of its aligned windows)`,
+                );
+                return this.finish();
+              }
               this.refusedCallTest(d.refusedMs, periodMs);
             },
           };
@@ -640,10 +648,10 @@ export class Fingerprinter {
     const rest = (continuous || this.splitSaysSliding() ? 2.1 : 1.1) * periodMs;
     const extraAt = continuous ? 0 : 0.6 * periodMs;
     const k = Math.max(2, Math.min(5, Math.floor(B / 2)));
-    const cycle = (from: number, extras: number, done: (allowed: number, refused: number) => void): void => {
+    const cycle = (at: number, extras: number, done: (allowed: number, refused: number) => void): void => {
       this.action = {
         kind: 'drain',
-        at: this.at(from + rest),
+        at: this.at(at),
         phase: 'refused calls',
         cap: 2 * this.cfg.burstCap,
         then: (first) => {
@@ -663,14 +671,24 @@ export class Fingerprinter {
         },
       };
     };
-    cycle(emptyAtMs, 0, (control) => {
+    const controlAt = emptyAtMs + rest;
+    cycle(controlAt, 0, (control) => {
       // Nothing at all after a quiet cycle: every algorithm that ignores refused calls gives some back.
       const expected = continuous ? 0.6 * B : B;
       if (control === 0)
         return this.stop(
           `refused calls: a quiet cycle gave ${control} calls where the model gives ${Math.round(expected)}: refused calls appear to count`,
         );
-      cycle(this.lastMs, k, (test, extraRefused) => {
+      if (!continuous && control < B - 1) {
+        // A window gives a full bucket back after a quiet cycle; less is a limiter the window model does not
+        // hold for (a sliding counter whose sampling looked like a window): two cycles would not compare.
+        this.evidence.push(`refused calls: not tested (a quiet cycle gave ${control} calls back where a window gives ${B})`);
+        return this.finish();
+      }
+      // A whole number of periods after the control cycle: a sliding counter refills by the phase of its
+      // aligned windows, and at the same phase the two cycles compare (other limiters do not mind).
+      const testAt = controlAt + Math.ceil((this.lastMs + rest - controlAt) / periodMs) * periodMs;
+      cycle(testAt, k, (test, extraRefused) => {
         this.refusedTest = { control, test, extraRefused };
         this.evidence.push(`refused calls: ${control} allowed after a quiet cycle, ${test} after one with ${extraRefused} refused calls`);
         this.finish();

@@ -91,6 +91,28 @@ test.describe('rate-limit fingerprint on synthetic timelines', () => {
     expect(Math.abs((fp.sustainedPerSecond as number) - 6) / 6, label).toBeLessThanOrEqual(0.1);
   });
 
+  test('should not read refused calls as counting on a sliding counter whose stalled sampling looked like a window', () => {
+    // One call stalls (call index, ms) with the limiter's aligned windows at several phases: each read a sliding
+    // counter as counting refused calls before the refused-call cycles started a whole number of periods apart
+    // and a quiet cycle short of a full bucket stopped the comparison.
+    for (const [stallAt, stallMs, offsetMs] of [
+      [30, 200, 1000],
+      [33, 600, 1000],
+      [36, 600, 1000],
+      [33, 1400, 1250],
+    ] as const) {
+      const fp = simulate('sliding-counter', 'x-ratelimit', {
+        limit: 12,
+        windowMs: 2000,
+        startMs: 1_800_000_000_000 + offsetMs,
+        latencyMs: (i) => (i === stallAt ? stallMs : 2),
+      });
+      expect(fp.refusedCallsCount, `stall ${stallMs} ms at call ${stallAt}, phase ${offsetMs} ms\n${fp.evidence.join('\n')}`).not.toBe(
+        true,
+      );
+    }
+  });
+
   test('should notice refused calls that consume quota, with and without headers', () => {
     for (const algorithm of ['token-bucket', 'leaky-bucket'] as const)
       for (const family of HEADER_FAMILIES) {
