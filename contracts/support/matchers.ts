@@ -96,14 +96,12 @@ export const expect = base.extend({
    * One assertion (one reported step) for a status range: a range written as two comparisons costs two
    * steps, and each step captures a stack trace, which is much of a worker's time in a certify run.
    */
-  toHaveStatusIn(res: ApiResponse | number, low: number, high: number) {
-    const status = typeof res === 'number' ? res : res.status;
-    const pass = status >= low && status <= high;
+  toHaveStatusIn(res: ApiResponse, low: number, high: number) {
+    const pass = res.status >= low && res.status <= high;
     return {
       pass,
       name: 'toHaveStatusIn',
-      message: () =>
-        `Expected: a status ${pass ? 'outside' : 'within'} ${low}–${high}\nReceived: ${typeof res === 'number' ? `status ${status}` : evidenceOf(res)}`,
+      message: () => `Expected: a status ${pass ? 'outside' : 'within'} ${low}–${high}\nReceived: ${evidenceOf(res)}`,
     };
   },
 

@@ -151,8 +151,8 @@ export async function startMatrixRun(dir: string, modes: readonly string[], work
   );
   closeSync(log);
   child.unref();
-  inBackground(child.pid, true);
   if (!child.pid) throw new Error('the detection matrix run could not start (no pid); see its log in ' + join(dir, LOG));
+  inBackground(child.pid, true);
   writeFileSync(join(dir, PID), String(child.pid));
   return child.pid;
 }
