@@ -31,6 +31,9 @@ const projects = DRIFT_MATRIX
       ...MATRIX_GROUPS.map((modes) => ({
         name: modes.join('+'),
         grep: modes.map((m) => DETECTIONS[m]?.grep ?? /$^/),
+        // One worker each: a second would load the suite and start a mock again (about 2.5 s of CPU) for a
+        // few checks; the projects run side by side instead.
+        workers: 1,
         use: { mockDrift: modes.length === 1 ? (modes[0] as string) : '', matrixModes: modes.join(',') },
       })),
     ]

@@ -18,6 +18,8 @@ export default async function globalSetup(): Promise<() => void> {
   const [{ files, ms }, cliMs] = await Promise.all([buildLoadScripts(bundleDir), buildCliBundles(binDir)]);
   process.env.LOAD_BUNDLE_DIR = bundleDir;
   process.env.HARNESS_BIN = binDir;
+  // Read by the runner already (playwright.config.ts); child runs keep their record in their own folders.
+  delete process.env.PLAYWRIGHT_LAST_RUN_OUTPUT_FILE;
   console.log(
     `harness tests: run folder ${RUN_DIR}; ${files.length} load bundles built in ${ms.toFixed(0)} ms, the command lines in ${cliMs.toFixed(0)} ms`,
   );

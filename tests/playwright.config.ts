@@ -27,6 +27,12 @@ const MATRIX_START = 'contracts/matrix.setup.ts';
  * ran alone on one core at the end of the run.
  */
 const LONG_TESTS = ['load/fingerprint-e2e.spec.ts', 'load/probes-e2e.spec.ts', 'mock/bad-input.spec.ts'];
+/**
+ * Playwright's record of the last run (`--last-failed`) beside the reports: in the run's temporary folder
+ * it would be lost with the folder, and it would keep that folder from being removed. Set in the runner
+ * only; the global setup takes it out of the environment the workers and their child runs inherit.
+ */
+if (!process.env.TEST_WORKER_INDEX) process.env.PLAYWRIGHT_LAST_RUN_OUTPUT_FILE ||= join(REPORTS, 'last-run.json');
 
 export default defineConfig({
   testDir: '.',

@@ -13,6 +13,7 @@ const NOT_FOR_USERS: Record<string, string> = {
   OPERATION: "a capacity scenario's operation, set per scenario by load/scripts/capacity.ts",
   DRIFT_MATRIX: "set by the detection matrix runner for its run of the suite (playwright.config.ts's per-mode projects)",
   PATH: 'the system search path (k6 is looked up on it)',
+  TEST_WORKER_INDEX: "set by Playwright in its worker processes (the harness tests' config tells runner from worker)",
 };
 
 const SKIP_DIRS = new Set(['node_modules', 'dist', 'reports', '.git']);
