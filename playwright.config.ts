@@ -29,7 +29,9 @@ const projects = DRIFT_MATRIX
       // Run only when no groups are given (a manual DRIFT_MATRIX=1 run): the matrix runner's run is the drift modes only.
       ...(process.env.DRIFT_MATRIX_GROUPS ? [] : [{ name: 'conforming', use: { mockDrift: '' } }]),
       ...MATRIX_GROUPS.map((modes) => ({
-        name: modes.join('+'),
+        // Short: Playwright names each test's output folder after its project (a joined list of 19 modes
+        // exceeded a file name's length). The modes themselves are in `matrixModes`.
+        name: modes.length === 1 ? (modes[0] as string) : `${modes[0]} and ${modes.length - 1} more`,
         grep: modes.map((m) => DETECTIONS[m]?.grep ?? /$^/),
         // One worker each: a second would load the suite and start a mock again (about 2.5 s of CPU) for a
         // few checks; the projects run side by side instead.

@@ -72,6 +72,9 @@ export interface ApiResponse {
   /** Parsed JSON body, or undefined when the body is not JSON. */
   json: unknown;
   durationMs: number;
+  /** Epoch ms when the request was sent and when its body was read: the target decided in between. */
+  sentAtMs: number;
+  receivedAtMs: number;
   /** The IM-CorrelationID sent with the request, to quote to the distributor's support. */
   correlationId: string;
 }
@@ -131,6 +134,7 @@ export class ApiClient {
       headers['Content-Type'] ??= 'application/json';
     } else if (req.raw !== undefined) data = req.raw;
     const started = performance.now();
+    const sentAtMs = Date.now();
     let res;
     try {
       res = await this.ctx.fetch(url, {
@@ -162,6 +166,7 @@ export class ApiClient {
       throw classifyError(e, req.method, `${url} (IM-CorrelationID ${correlationId})`, this.opts.timeoutMs);
     }
     const durationMs = performance.now() - started;
+    const receivedAtMs = Date.now();
     if (body.length > this.opts.maxBodyBytes) {
       throw new TargetFailure(
         'oversized',
@@ -175,7 +180,18 @@ export class ApiClient {
     } catch {
       json = undefined;
     }
-    const out: ApiResponse = { method: req.method, url, status: res.status(), headers: h, text, json, durationMs, correlationId };
+    const out: ApiResponse = {
+      method: req.method,
+      url,
+      status: res.status(),
+      headers: h,
+      text,
+      json,
+      durationMs,
+      sentAtMs,
+      receivedAtMs,
+      correlationId,
+    };
     this.opts.onExchange?.(out);
     return out;
   }

@@ -47,7 +47,7 @@ for (const env of cfg.environments) {
     group.check(`should send the rate-limit headers on the ${family} token response (${env})`, async ({ session }) => {
       label(test.info(), `token.${family}`, env, 'headers');
       const res = await post(session, form());
-      expect(res).toHaveRateLimitHeaders({ nowMs: Date.now(), windowMs: session.target.windowMs });
+      expect(res).toHaveRateLimitHeaders({ windowMs: session.target.windowMs });
     });
 
     group.check(`should reject a wrong client secret for the ${family} token (${env})`, async ({ session }) => {

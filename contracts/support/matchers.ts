@@ -10,20 +10,27 @@ const HEADERS = ['x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-rese
 const INT = /^-?\d+$/;
 
 export interface RateLimitHeaderOptions {
-  /** Now, epoch ms, to judge Reset. */
+  /**
+   * Now on the target's clock, epoch ms (the mock's frozen clock). Default: the exchange's own times, so
+   * that a Reset read seconds after its answer (a slow batch, a loaded machine) is not judged late.
+   */
   nowMs?: number;
   /** Longest plausible window in ms (Reset no later than now + window). */
   windowMs?: number;
 }
 
-/** Checks Reset against both readings of the spec (epoch second, or seconds to wait). */
-export function resetProblem(reset: number, nowMs: number, windowMs: number): string | null {
-  const nowS = nowMs / 1000;
+/**
+ * Checks Reset against both readings of the spec (epoch second, or seconds to wait). The target decided
+ * between `fromMs` and `toMs` (the request sent, its answer read): Reset may not come before the first
+ * nor more than a window after the second.
+ */
+export function resetProblem(reset: number, fromMs: number, toMs: number, windowMs: number): string | null {
   const maxS = Math.ceil(windowMs / 1000) + 2;
-  const looksEpoch = reset > 1_000_000_000;
-  if (looksEpoch) {
-    if (reset < Math.floor(nowS) - 1) return `X-RateLimit-Reset ${reset} is in the past (now ${Math.floor(nowS)})`;
-    if (reset > nowS + maxS) return `X-RateLimit-Reset ${reset} is more than one window (${maxS} s) ahead of now ${Math.floor(nowS)}`;
+  const when = (ms: number) =>
+    fromMs === toMs ? `now ${Math.floor(ms / 1000)}` : `the call was ${ms === fromMs ? 'sent' : 'answered'} at ${Math.floor(ms / 1000)}`;
+  if (reset > 1_000_000_000) {
+    if (reset < Math.floor(fromMs / 1000) - 1) return `X-RateLimit-Reset ${reset} is in the past (${when(fromMs)})`;
+    if (reset > toMs / 1000 + maxS) return `X-RateLimit-Reset ${reset} is more than one window (${maxS} s) ahead (${when(toMs)})`;
     return null;
   }
   if (reset < 0) return `X-RateLimit-Reset ${reset} is negative`;
@@ -61,8 +68,10 @@ export const expect = base.extend({
     if (remaining !== undefined && remaining < 0) problems.push(`X-RateLimit-Remaining is ${remaining}, expected >= 0`);
     if (limit !== undefined && remaining !== undefined && remaining > limit)
       problems.push(`X-RateLimit-Remaining ${remaining} exceeds X-RateLimit-Limit ${limit}`);
-    if (reset !== undefined && opts.nowMs !== undefined) {
-      const p = resetProblem(reset, opts.nowMs, opts.windowMs ?? 60_000);
+    const fromMs = opts.nowMs ?? res.sentAtMs;
+    const toMs = opts.nowMs ?? res.receivedAtMs;
+    if (reset !== undefined && fromMs !== undefined && toMs !== undefined) {
+      const p = resetProblem(reset, fromMs, toMs, opts.windowMs ?? 60_000);
       if (p) problems.push(p);
     }
     const pass = problems.length === 0;
