@@ -110,7 +110,8 @@ export const expect = base.extend({
     return {
       pass,
       name: 'toHaveStatusIn',
-      message: () => `Expected: a status ${pass ? 'outside' : 'within'} ${low}–${high}\nReceived: ${evidenceOf(res)}`,
+      // Short: the callers' messages give the fact and the evidence (headers, body) already.
+      message: () => `Expected: a status ${pass ? 'outside' : 'within'} ${low}–${high}\nReceived: ${res.status} (${res.method} ${res.url})`,
     };
   },
 

@@ -42,3 +42,18 @@ test.describe('toHaveRateLimitHeaders', () => {
     expect(answer(atSend + 30)).toHaveRateLimitHeaders({ nowMs: frozen, windowMs: 60_000 });
   });
 });
+
+test.describe('toHaveStatusIn', () => {
+  test('should say which status came, and not repeat the evidence the caller gives', () => {
+    const res = { ...answer(0), status: 500 };
+    let message = '';
+    try {
+      expect(res, 'Broken fact: a fact\nExpected: 2xx\nReceived: the evidence').toHaveStatusIn(200, 299);
+    } catch (e) {
+      message = (e as Error).message;
+    }
+    base(message).toContain('Expected: a status within 200–299\nReceived: 500 (GET http://127.0.0.1:1/resellers/v6/catalog)');
+    base(message.match(/x-ratelimit-limit/g)).toBeNull();
+    expect(answer(0)).toHaveStatusIn(200, 299);
+  });
+});
