@@ -173,6 +173,8 @@ export class Fingerprinter {
   private refusedTest: { control: number; test: number; extraRefused: number } | null = null;
   /** The window model was dropped once for a continuous refill (see the split). */
   private reclassified = false;
+  /** The empty drains of a window-like sampling later dropped for a continuous refill: how long no call came back, ms. */
+  private windowPauseMs: number | null = null;
   /** Sliding counter: the burst from empty aligned windows (no straddling exhaustion). */
   private restedBurst: number | null = null;
 
@@ -460,6 +462,13 @@ export class Fingerprinter {
       this.evidence.push(
         `the refill paused for ${Math.round(this.refillPausedMs)} ms after the bucket emptied (a token bucket refills at once)`,
       );
+    } else if (this.windowPauseMs !== null && this.windowPauseMs > 2 / this.rateMeasured) {
+      // Sampled again after the split, from a counter already refilling: no pause here, but the empty drains
+      // of the window-like sampling were one (a stall cannot empty a drain, only fill it).
+      this.refillPausedMs = this.windowPauseMs;
+      this.evidence.push(
+        `the refill paused for ${Math.round(this.refillPausedMs)} ms in the window-like sampling (a token bucket refills at once)`,
+      );
     }
     this.evidence.push(
       `continuous refill: ${allowed} calls in ${last.refusedMs - start} ms = ${(this.rateMeasured * 1000).toFixed(2)}/s between empty buckets`,
@@ -598,6 +607,8 @@ export class Fingerprinter {
                 // like a window (a sliding counter drained late in its aligned window looks full). Measure it
                 // as one; a limiter whose refused calls count gives nothing back at all.
                 this.reclassified = true;
+                const { ref, before } = this.windowRef as { ref: Drain; before: Drain };
+                this.windowPauseMs = before.firstMs - (ref.refusedMs ?? ref.firstMs);
                 this.evidence.push(`split: ${d.allowed} calls back where a window gives ${h1}: sampled again as a continuous refill`);
                 this.samples.length = 0;
                 this.reopenDrain = d;

@@ -91,6 +91,34 @@ test.describe('rate-limit fingerprint on synthetic timelines', () => {
     expect(Math.abs((fp.sustainedPerSecond as number) - 6) / 6, label).toBeLessThanOrEqual(0.1);
   });
 
+  test("should time a sliding counter's rate from its aligned windows when a stall had it sampled again as a continuous refill", () => {
+    // Sampled again after the split, the counter is already refilling: no pause shows, the drains read it low
+    // (4.4–5/s for 6/s) and it was left unknown, or taken for a token bucket whose refused calls count.
+    for (const [limit, windowMs, family, stallAt, stallMs, offsetMs] of [
+      [12, 2000, 'x-ratelimit', 28, 1600, 1125],
+      [12, 2000, 'x-ratelimit', 30, 1000, 250],
+      [12, 2000, 'ietf', 28, 800, 0],
+      [25, 2000, 'ietf', 20, 200, 750],
+      [10, 1000, 'ietf', 26, 400, 0],
+    ] as const) {
+      const fp = simulate('sliding-counter', family, {
+        limit,
+        windowMs,
+        startMs: 1_800_000_000_000 + offsetMs,
+        latencyMs: (i) => (i === stallAt ? stallMs : 2),
+      });
+      const label = `L=${limit} W=${windowMs} ${family}, stall ${stallMs} ms at call ${stallAt}, phase ${offsetMs} ms\n${fp.evidence.join('\n')}`;
+      expect(label).toMatch(/sampled again as a continuous refill/);
+      expect(fp.verdict, label).toBeNull();
+      expect(fp.algorithm, label).toBe('sliding-window');
+      expect(fp.burst, label).toBe(limit);
+      const rate = (limit / windowMs) * 1000;
+      expect(Math.abs((fp.sustainedPerSecond as number) - rate) / rate, label).toBeLessThanOrEqual(0.1);
+      expect(fp.refusedCallsCount, label).not.toBe(true);
+      expect(fp.durationMs, label).toBeLessThanOrEqual(25 * windowMs);
+    }
+  });
+
   test('should not read refused calls as counting on a sliding counter whose stalled sampling looked like a window', () => {
     // One call stalls (call index, ms) with the limiter's aligned windows at several phases: each read a sliding
     // counter as counting refused calls before the refused-call cycles started a whole number of periods apart
