@@ -173,6 +173,8 @@ export class Fingerprinter {
   private refusedTest: { control: number; test: number; extraRefused: number } | null = null;
   /** The window model was dropped once for a continuous refill (see the split). */
   private reclassified = false;
+  /** The empty drains of a window-like sampling later dropped for a continuous refill: how long no call came back, ms. */
+  private windowPauseMs: number | null = null;
   /** Sliding counter: the burst from empty aligned windows (no straddling exhaustion). */
   private restedBurst: number | null = null;
 
@@ -460,6 +462,13 @@ export class Fingerprinter {
       this.evidence.push(
         `the refill paused for ${Math.round(this.refillPausedMs)} ms after the bucket emptied (a token bucket refills at once)`,
       );
+    } else if (this.windowPauseMs !== null && this.windowPauseMs > 2 / this.rateMeasured) {
+      // Sampled again after the split, from a counter already refilling: no pause here, but the empty drains
+      // of the window-like sampling were one (a stall cannot empty a drain, only fill it).
+      this.refillPausedMs = this.windowPauseMs;
+      this.evidence.push(
+        `the refill paused for ${Math.round(this.refillPausedMs)} ms in the window-like sampling (a token bucket refills at once)`,
+      );
     }
     this.evidence.push(
       `continuous refill: ${allowed} calls in ${last.refusedMs - start} ms = ${(this.rateMeasured * 1000).toFixed(2)}/s between empty buckets`,
@@ -598,6 +607,8 @@ export class Fingerprinter {
                 // like a window (a sliding counter drained late in its aligned window looks full). Measure it
                 // as one; a limiter whose refused calls count gives nothing back at all.
                 this.reclassified = true;
+                const { ref, before } = this.windowRef as { ref: Drain; before: Drain };
+                this.windowPauseMs = before.firstMs - (ref.refusedMs ?? ref.firstMs);
                 this.evidence.push(`split: ${d.allowed} calls back where a window gives ${h1}: sampled again as a continuous refill`);
                 this.samples.length = 0;
                 this.reopenDrain = d;
@@ -615,8 +626,10 @@ export class Fingerprinter {
                 // A weighted sliding counter: its refill depends on where the calls fall in its
                 // aligned windows, so two cycles are not comparable.
                 this.evidence.push('refused calls: not tested (a sliding counter refills by the phase of its aligned windows)');
-                if (this.algorithm() === 'sliding-window') return this.firstWindowRate(d.refusedMs, periodMs);
-                return this.finish();
+                // Without a pause in the sampling (a stall hid it, or the bucket emptied just before an aligned
+                // boundary) the split alone does not name it: the first window tells, its calls come back only
+                // from the next aligned boundary.
+                return this.firstWindowRate(d.refusedMs, periodMs);
               }
               if (this.windowLike && this.splitSaysSliding() && d.allowed !== h1) {
                 // A sliding log gives back exactly the calls that left its window; a sliding counter read
@@ -735,7 +748,8 @@ export class Fingerprinter {
         // call: its midpoint, ± half a poll gap. The first crossing is the aligned boundary.
         let startMs: number | null = null;
         let endMs = 0;
-        let lastRefusedMs = burst.refusedMs;
+        const emptiedMs = burst.refusedMs;
+        let lastRefusedMs = emptiedMs;
         const drain = (at: number): void => {
           this.action = {
             kind: 'drain',
@@ -745,6 +759,7 @@ export class Fingerprinter {
             then: (d) => {
               if (d.allowed > 0) {
                 const crossedMs = (lastRefusedMs + d.firstMs) / 2;
+                if (startMs === null) this.firstWindowPause(emptiedMs, crossedMs, d.firstMs - lastRefusedMs);
                 startMs ??= crossedMs;
                 endMs = crossedMs;
                 passed += d.allowed;
@@ -758,6 +773,20 @@ export class Fingerprinter {
         drain(burst.refusedMs + gap);
       },
     };
+  }
+
+  /**
+   * A token bucket gives a call back one interval after it empties; a sliding counter none before its next
+   * aligned boundary. Only a crossing timed within a fine gap counts: a stalled poll leaves it anywhere.
+   */
+  private firstWindowPause(emptiedMs: number, crossedMs: number, gapMs: number): void {
+    const rate = this.rateMeasured;
+    if (this.refillPausedMs !== null || this.windowLike || !rate || gapMs > 2 * this.fineMs) return;
+    if (crossedMs - emptiedMs <= 2 / rate) return;
+    this.refillPausedMs = crossedMs - emptiedMs;
+    this.evidence.push(
+      `first window: no call back for ${Math.round(this.refillPausedMs)} ms after a rested burst emptied the bucket (a token bucket refills at once)`,
+    );
   }
 
   private afterFirstWindow(burst: number, startMs: number | null, passed: number, lastCrossedMs: number): void {

@@ -3,7 +3,7 @@
  * on a manual clock: deterministic timelines, no sockets, no real waits.
  */
 import { test, expect } from '@playwright/test';
-import { HEADER_FAMILIES, LIMITER_ALGORITHMS, type LimiterAlgorithm } from '../../mock/limiter-algorithms';
+import { HEADER_FAMILIES, LIMITER_ALGORITHMS, type HeaderFamily, type LimiterAlgorithm } from '../../mock/limiter-algorithms';
 import { pacingFor, type Algorithm } from '../../load/lib/fingerprint';
 import { readRateLimitHeaders, retryAfterAt } from '../../load/lib/rate-limit-headers';
 import { simulate } from './fingerprint-sim';
@@ -23,6 +23,28 @@ const cases = [
   { limit: 3, windowMs: 500 },
   { limit: 60, windowMs: 1500 },
 ];
+
+/** [limit, windowMs, family, index of the stalled call, its ms, phase of the aligned windows in ms]. */
+type Stall = readonly [number, number, HeaderFamily, number, number, number];
+
+/** A sliding counter with one stalled call must still be read right, within the probe's default time cap. */
+function expectStalledCounterRead([limit, windowMs, family, stallAt, stallMs, offsetMs]: Stall, evidence: RegExp): void {
+  const fp = simulate('sliding-counter', family, {
+    limit,
+    windowMs,
+    startMs: 1_800_000_000_000 + offsetMs,
+    latencyMs: (i) => (i === stallAt ? stallMs : 2),
+  });
+  const label = `L=${limit} W=${windowMs} ${family}, stall ${stallMs} ms at call ${stallAt}, phase ${offsetMs} ms\n${fp.evidence.join('\n')}`;
+  expect(label).toMatch(evidence);
+  expect(fp.verdict, label).toBeNull();
+  expect(fp.algorithm, label).toBe('sliding-window');
+  expect(fp.burst, label).toBe(limit);
+  const rate = (limit / windowMs) * 1000;
+  expect(Math.abs((fp.sustainedPerSecond as number) - rate) / rate, label).toBeLessThanOrEqual(0.1);
+  expect(fp.refusedCallsCount, label).not.toBe(true);
+  expect(fp.durationMs, label).toBeLessThanOrEqual(25 * windowMs);
+}
 
 test.describe('rate-limit fingerprint on synthetic timelines', () => {
   for (const algorithm of LIMITER_ALGORITHMS) {
@@ -89,6 +111,31 @@ test.describe('rate-limit fingerprint on synthetic timelines', () => {
     expect(fp.algorithm, label).toBe('sliding-window');
     expect(fp.burst, label).toBe(12);
     expect(Math.abs((fp.sustainedPerSecond as number) - 6) / 6, label).toBeLessThanOrEqual(0.1);
+  });
+
+  test("should time a sliding counter's rate from its aligned windows when a stall had it sampled again as a continuous refill", () => {
+    // Sampled again after the split, the counter is already refilling: no pause shows, the drains read it low
+    // (4.4–5/s for 6/s) and it was left unknown, or taken for a token bucket whose refused calls count.
+    for (const stall of [
+      [12, 2000, 'x-ratelimit', 28, 1600, 1125],
+      [12, 2000, 'x-ratelimit', 30, 1000, 250],
+      [12, 2000, 'ietf', 28, 800, 0],
+      [25, 2000, 'ietf', 20, 200, 750],
+      [10, 1000, 'ietf', 26, 400, 0],
+    ] as const)
+      expectStalledCounterRead(stall, /sampled again as a continuous refill/);
+  });
+
+  test('should tell a sliding counter from a token bucket by its first window when a stall hid the pause of its refill', () => {
+    // A stall in the reopening drain empties the counter just before an aligned boundary: the sampling shows no
+    // pause, the drains read it low, and the split gives back less than a bucket but more than a window: unknown.
+    for (const stall of [
+      [12, 2000, 'x-ratelimit', 20, 1200, 1125],
+      [12, 2000, 'none', 20, 200, 1000],
+      [25, 2000, 'ietf', 30, 1200, 1875],
+      [10, 1000, 'none', 20, 200, 500],
+    ] as const)
+      expectStalledCounterRead(stall, /first window: no call back for \d+ ms after a rested burst emptied the bucket/);
   });
 
   test('should not read refused calls as counting on a sliding counter whose stalled sampling looked like a window', () => {
