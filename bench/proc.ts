@@ -31,6 +31,8 @@ export async function startServer(args: string[]): Promise<Server> {
     extra: (m[2] ?? '').trim(),
     stop: () =>
       new Promise<void>((r) => {
+        // Stopped already: its exit event will not come again (awaiting it let the process end with cleanup pending).
+        if (child.exitCode !== null || child.signalCode !== null) return r();
         child.once('exit', () => r());
         child.kill('SIGTERM');
         setTimeout(() => child.kill('SIGKILL'), 2000).unref();

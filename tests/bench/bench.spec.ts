@@ -4,6 +4,7 @@ import { cliArgs } from '../cli-bundles';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Spread } from '../../scripts/bench';
+import { startServer } from '../../bench/proc';
 
 test('should run the smallest benchmark, print every figure and write bench.json with median and range (figures are not gated)', async () => {
   test.setTimeout(300_000);
@@ -36,4 +37,16 @@ test('should run the smallest benchmark, print every figure and write bench.json
     type: 'bench',
     description: `throughput ratio ${b.throughputRatio?.median.toFixed(2)}, CPU ratio ${b.cpuPerRequestRatio?.median.toFixed(2)} (smoke)`,
   });
+});
+
+test('should stop a measured server twice without waiting for an exit that already came', async () => {
+  const s = await startServer(['bench/bare-server.mjs', '10']);
+  await s.stop();
+  // The bench stops its servers after the loads and again in its cleanup: a second stop that waited for
+  // the exit event again let the process end with its temporary folder never removed.
+  const again = await Promise.race([
+    s.stop().then(() => 'stopped'),
+    new Promise((r) => setTimeout(() => r('still waiting after 5 s'), 5000)),
+  ]);
+  expect(again).toBe('stopped');
 });

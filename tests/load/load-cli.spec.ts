@@ -3,7 +3,7 @@
  * K6_BIN: exactly the path a real k6 takes. Time is compressed with short windows and durations.
  */
 import { test, expect } from '@playwright/test';
-import { existsSync, readFileSync, writeFileSync, chmodSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync, chmodSync, mkdirSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { load } from './run';
 
@@ -92,14 +92,18 @@ test.describe('npm run load with k6 as K6_BIN', () => {
     expect(existsSync(out)).toBe(true);
   });
 
-  test('should stop k6 after --max-duration with k6 exit code 105', async () => {
+  test('should stop k6 after --max-duration with k6 exit code 105, leaving no temporary files', async () => {
     const dir = test.info().outputPath();
+    // The processes' temporary folder, watched: a stopped run must not leave its files behind.
+    const tmp = test.info().outputPath('tmp');
+    mkdirSync(tmp);
     const started = Date.now();
-    const r = await load(dir, ['capacity', '--duration', '5m', '--max-duration', '2s', '--ops', 'catalog.search']);
+    const r = await load(dir, ['capacity', '--duration', '5m', '--max-duration', '2s', '--ops', 'catalog.search'], { TMPDIR: tmp });
     expect(r.code, r.stderr + r.stdout).toBe(105);
     expect(r.stderr).toMatch(/k6 ran longer than 2 s \(--max-duration\); stopping it/);
     // Far below the 5 minutes the run asked for, whatever the machine's load.
     expect(Date.now() - started).toBeLessThan(60_000);
+    expect(readdirSync(tmp), `left in the temporary folder ${tmp}`).toEqual([]);
   });
 
   test('should hand k6 its command line and the environment k6 reads (outputs, dashboard, segment, plan)', async () => {

@@ -75,28 +75,38 @@ class RunError extends Error {
   }
 }
 
-async function load(bundle: string, outfile: string): Promise<ScriptModule> {
-  await build({
-    entryPoints: [resolve(bundle)],
-    bundle: true,
-    format: 'esm',
-    platform: 'node',
-    outfile,
-    logLevel: 'error',
-    plugins: [
-      {
-        name: 'k6-shims',
-        setup(b) {
-          b.onResolve({ filter: /^k6(\/.*)?$/ }, (args) => {
-            const p = SHIMS[args.path];
-            if (!p) throw new Error(`k6-node does not implement ${args.path} (see tools/k6-node/README.md)`);
-            return { path: p };
-          });
+/**
+ * Builds the script with the k6 modules shimmed and imports it. The built file is removed once imported:
+ * a run stopped by a signal (k6's --max-duration, a CI timeout) leaves nothing in the temporary folder.
+ */
+async function load(bundle: string): Promise<ScriptModule> {
+  const tmp = mkdtempSync(join(tmpdir(), 'k6-node-'));
+  const outfile = join(tmp, 'script.mjs');
+  try {
+    await build({
+      entryPoints: [resolve(bundle)],
+      bundle: true,
+      format: 'esm',
+      platform: 'node',
+      outfile,
+      logLevel: 'error',
+      plugins: [
+        {
+          name: 'k6-shims',
+          setup(b) {
+            b.onResolve({ filter: /^k6(\/.*)?$/ }, (args) => {
+              const p = SHIMS[args.path];
+              if (!p) throw new Error(`k6-node does not implement ${args.path} (see tools/k6-node/README.md)`);
+              return { path: p };
+            });
+          },
         },
-      },
-    ],
-  });
-  return (await import(pathToFileURL(outfile).href)) as ScriptModule;
+      ],
+    });
+    return (await import(pathToFileURL(outfile).href)) as ScriptModule;
+  } finally {
+    rmSync(tmp, { recursive: true, force: true });
+  }
 }
 
 /** The scenarios of the script; without any, k6's implicit shared-iterations scenario. */
@@ -198,7 +208,6 @@ function defaultSummary(thresholds: ThresholdResult[], m: ReturnType<typeof summ
 
 export async function runBundle(bundle: string, opts: RunOptions): Promise<RunResult> {
   const log = opts.log ?? ((l: string) => process.stderr.write(`${l}\n`));
-  const tmp = mkdtempSync(join(tmpdir(), 'k6-node-'));
   resetState();
   configureBridge();
   let phase: 'init' | 'vu' = 'init';
@@ -215,7 +224,7 @@ export async function runBundle(bundle: string, opts: RunOptions): Promise<RunRe
   try {
     let mod: ScriptModule;
     try {
-      mod = await load(bundle, join(tmp, 'script.mjs'));
+      mod = await load(bundle);
     } catch (e) {
       throw new RunError(`the script failed in its init context: ${(e as Error).message}`, EXIT.scriptException);
     }
@@ -294,6 +303,5 @@ export async function runBundle(bundle: string, opts: RunOptions): Promise<RunRe
   } finally {
     metrics.clear();
     await stopBridge();
-    rmSync(tmp, { recursive: true, force: true });
   }
 }
