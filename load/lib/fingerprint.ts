@@ -23,7 +23,9 @@ import type { ResetUnit } from './probe';
 export type Algorithm = 'fixed-window' | 'sliding-window' | 'token-bucket' | 'unknown';
 
 export interface Observation {
-  /** Epoch ms when the response arrived. */
+  /** Epoch ms when the call was sent (for a batch, when the batch was sent). */
+  sentMs: number;
+  /** Epoch ms when the response arrived. The target decided between the two. */
   tMs: number;
   status: number;
   hints: RateLimitHints;
@@ -109,6 +111,8 @@ export interface FingerprintConfig {
 
 interface Drain {
   firstMs: number;
+  /** When the first call was sent: the target decided on it between this and `firstMs`. */
+  firstSentMs: number;
   allowed: number;
   /** Time of the refusal that ended it (bucket empty then), or null if the cap ended it. */
   refusedMs: number | null;
@@ -231,7 +235,7 @@ export class Fingerprinter {
       if (a.sent >= a.n) a.then(a.ok, a.sent - a.ok);
       else a.at = o.tMs;
     } else {
-      const d = a.d ?? { firstMs: o.tMs, allowed: 0, refusedMs: null, refusedFirst: !allowed };
+      const d = a.d ?? { firstMs: o.tMs, firstSentMs: o.sentMs, allowed: 0, refusedMs: null, refusedFirst: !allowed };
       a.d = d;
       if (allowed) d.allowed += 1;
       else d.refusedMs = o.tMs;
@@ -337,7 +341,7 @@ export class Fingerprinter {
       this.reopenMs = o.tMs;
       this.evidence.push(`reopened ${o.tMs - refusedAt} ms after the 429 (${polls} polls)`);
       // The allowed poll is the first call of a drain.
-      const d: Drain = { firstMs: o.tMs, allowed: 1, refusedMs: null, refusedFirst: false };
+      const d: Drain = { firstMs: o.tMs, firstSentMs: o.sentMs, allowed: 1, refusedMs: null, refusedFirst: false };
       this.action = { kind: 'drain', at: o.tMs, phase: 'reopening', cap: 2 * this.cfg.burstCap, d, then: (r) => this.afterReopenDrain(r) };
     };
     schedule(refusal);
