@@ -9,7 +9,9 @@
  *    backing off without them; gives up with a verdict at the wait cap;
  * 3. refill sampling: drains (calls until refused) spaced to measure the refill rather than the
  *    first reopening: zeros then a full bucket = a window, steady counts = continuous refill;
- * 4. refine (windows): polls finely around the next predicted reopening → window length;
+ * 4. refine (windows): polls finely around the next predicted reopening → window length, bracketed by
+ *    the send of the last refusal and the answer of the first allowed call (once more in the next
+ *    window when a stall left the bracket wide);
  * 5. split: half the burst, half a window later the other half, then drains one window after the
  *    start: a fixed window gives a full burst, a sliding window only the first half;
  * 6. refused calls: the same cycle twice, the second with extra calls while refused: fewer calls
@@ -23,7 +25,9 @@ import type { ResetUnit } from './probe';
 export type Algorithm = 'fixed-window' | 'sliding-window' | 'token-bucket' | 'unknown';
 
 export interface Observation {
-  /** Epoch ms when the response arrived. */
+  /** Epoch ms when the call was sent (for a batch, when the batch was sent). */
+  sentMs: number;
+  /** Epoch ms when the response arrived. The target decided between the two. */
   tMs: number;
   status: number;
   hints: RateLimitHints;
@@ -109,6 +113,8 @@ export interface FingerprintConfig {
 
 interface Drain {
   firstMs: number;
+  /** When the first call was sent: the target decided on it between this and `firstMs`. */
+  firstSentMs: number;
   allowed: number;
   /** Time of the refusal that ended it (bucket empty then), or null if the cap ended it. */
   refusedMs: number | null;
@@ -134,6 +140,14 @@ type Action =
     };
 
 const SECOND = 1000;
+/** A window known to lie in (lo, hi] ms, measured from a start sent at `startSentMs`. */
+interface WindowBracket {
+  lo: number;
+  hi: number;
+  startSentMs: number;
+}
+/** A window bracket wider than this many fine gaps means a call or its answer stalled. */
+const TIGHT_FINE_GAPS = 3;
 
 export class Fingerprinter {
   private action: Action | null;
@@ -231,7 +245,7 @@ export class Fingerprinter {
       if (a.sent >= a.n) a.then(a.ok, a.sent - a.ok);
       else a.at = o.tMs;
     } else {
-      const d = a.d ?? { firstMs: o.tMs, allowed: 0, refusedMs: null, refusedFirst: !allowed };
+      const d = a.d ?? { firstMs: o.tMs, firstSentMs: o.sentMs, allowed: 0, refusedMs: null, refusedFirst: !allowed };
       a.d = d;
       if (allowed) d.allowed += 1;
       else d.refusedMs = o.tMs;
@@ -337,7 +351,7 @@ export class Fingerprinter {
       this.reopenMs = o.tMs;
       this.evidence.push(`reopened ${o.tMs - refusedAt} ms after the 429 (${polls} polls)`);
       // The allowed poll is the first call of a drain.
-      const d: Drain = { firstMs: o.tMs, allowed: 1, refusedMs: null, refusedFirst: false };
+      const d: Drain = { firstMs: o.tMs, firstSentMs: o.sentMs, allowed: 1, refusedMs: null, refusedFirst: false };
       this.action = { kind: 'drain', at: o.tMs, phase: 'reopening', cap: 2 * this.cfg.burstCap, d, then: (r) => this.afterReopenDrain(r) };
     };
     schedule(refusal);
@@ -520,10 +534,27 @@ export class Fingerprinter {
         `refused calls count (the advertised reopening moved after refused calls): stopped before the window refine and split tests, which need refused calls; window ${lo}..${hi} ms`,
       );
     const t0 = boundary.drain.firstMs;
-    const from = t0 + lo - this.fineMs;
-    const until = t0 + hi + 2 * this.fineMs;
+    // What the sampling proves: the empty drain was refused after it was sent, the full one allowed before it answered.
+    const proven = { lo: before.firstSentMs - ref.firstMs, hi: b.firstMs - ref.firstSentMs, startSentMs: ref.firstSentMs };
+    // A drain whose first answer came late would start the polls after the reopening: start from the sends then.
+    const late = (d: Drain): boolean => d.firstMs - d.firstSentMs > this.fineMs;
+    const from = late(before) || late(b) ? b.firstSentMs + proven.lo : t0 + lo;
+    const until = t0 + (late(ref) ? proven.hi : hi);
+    this.refineFrom(boundary.drain, from - this.fineMs, until + 2 * this.fineMs, proven, false);
+  }
+
+  /**
+   * Fine polls from `from` for the reopening one window after `start` (the first call of a full bucket).
+   * A refused call proves the reopening came after it was sent (the target decided between send and
+   * answer), an allowed one that it came before its answer arrived; the window start lies between the
+   * send and the answer of `start` too. So the window lies in (last refusal sent − start answered,
+   * allowed answered − start sent]. A tight bracket (one fine gap and the calls' own answer times)
+   * reads as before: the allowed answer less the start's. A wide one (a stalled call or answer) is
+   * measured once more in the next window, and the two brackets are intersected.
+   */
+  private refineFrom(start: Drain, from: number, until: number, known: WindowBracket, again: boolean): void {
     let polls = 0;
-    let lastRefused: number | null = null;
+    let lastRefusedSentMs: number | null = null;
     const poll = (at: number): void => {
       this.action = {
         kind: 'poll',
@@ -531,28 +562,89 @@ export class Fingerprinter {
         phase: 'window refine',
         then: (o) => {
           polls += 1;
-          if (o.status !== 429) {
-            // A late call (a stalled client) leaves the reopening anywhere since the last refusal: its middle.
-            const gap = lastRefused === null ? 0 : o.tMs - lastRefused;
-            const late = gap > 2 * this.fineMs;
-            this.windowMeasured = Math.round((late ? o.tMs - gap / 2 : o.tMs) - t0);
-            this.windowPrecise = !late;
-            this.evidence.push(
-              `window ${this.windowMeasured} ms${late ? ` ±${Math.round(gap / 2)} ms (a call came ${Math.round(gap)} ms after the previous refusal)` : ''}: reopened again after the previous full bucket (${polls} fine polls)`,
-            );
-            return this.splitFrom(o.tMs, this.windowMeasured, 1);
-          }
+          if (o.status !== 429) return this.afterRefine(start, o, lastRefusedSentMs, known, again, polls);
           if (o.tMs + this.fineMs > until) {
             return this.stop(
-              `no reopening between +${lo} and +${hi} ms after the previous full bucket although the sampling saw one there (${polls} polls); refused calls appear to count`,
+              `no reopening ${Math.round(from - start.firstMs)}..${Math.round(until - start.firstMs)} ms after the previous full bucket although ${again ? 'the previous window reopened' : 'the sampling saw one'} within ${Math.round(known.lo)}..${Math.round(known.hi)} ms (${polls} polls); refused calls appear to count`,
             );
           }
-          lastRefused = o.tMs;
+          lastRefusedSentMs = o.sentMs;
           poll(o.tMs + this.fineMs);
         },
       };
     };
     poll(from);
+  }
+
+  /** `known`: the bracket before these polls (the sampling's, or the previous window's when `again`). */
+  private afterRefine(
+    start: Drain,
+    o: Observation,
+    lastRefusedSentMs: number | null,
+    known: WindowBracket,
+    again: boolean,
+    polls: number,
+  ): void {
+    const hi = o.tMs - start.firstSentMs;
+    // The first poll allowed (it came late): no refusal bounds the window from below, what was known still does.
+    const lo = lastRefusedSentMs === null ? known.lo : lastRefusedSentMs - start.firstMs;
+    // Without a refusal only a stalled first poll is measured again; an early reopening (a limiter the window model
+    // fits badly, a sliding counter read as a window) reads as before: the split tells.
+    const stalled = (o.tMs - o.sentMs > this.fineMs || start.firstMs - start.firstSentMs > this.fineMs) && lo <= hi;
+    const tight = lastRefusedSentMs === null ? !stalled : hi - lo <= TIGHT_FINE_GAPS * this.fineMs;
+    const repeat = again ? ' in the next window' : '';
+    if (tight) {
+      this.windowMeasured = Math.round(o.tMs - start.firstMs);
+      this.windowPrecise = true;
+      this.evidence.push(`window ${this.windowMeasured} ms: reopened again after the previous full bucket${repeat} (${polls} fine polls)`);
+      return this.splitFrom(o.tMs, this.windowMeasured, 1);
+    }
+    const why = `a stalled call or answer left it within ${Math.round(hi - lo)} ms`;
+    if (!again) {
+      // The allowed call opened the next window: empty it and poll for its end within the same bracket.
+      this.evidence.push(`window ${Math.round(lo)}..${Math.round(hi)} ms (${why}, ${polls} fine polls): measured again in the next window`);
+      const d: Drain = { firstMs: o.tMs, firstSentMs: o.sentMs, allowed: 1, refusedMs: null, refusedFirst: false };
+      this.action = {
+        kind: 'drain',
+        at: o.tMs,
+        phase: 'window refine',
+        cap: 2 * this.cfg.burstCap,
+        d,
+        then: (next) => {
+          // Only a full bucket from that call ends one window after it (a sliding log may still hold older calls).
+          if (next.refusedMs === null || next.allowed < (this.burstObserved as number))
+            return this.windowAfterRest({ lo, hi }, `${why}; the next window held ${next.allowed} calls, not a full bucket`);
+          const bracket = { lo, hi, startSentMs: start.firstSentMs };
+          this.refineFrom(next, next.firstSentMs + lo - this.fineMs, next.firstMs + hi + 2 * this.fineMs, bracket, true);
+        },
+      };
+      return;
+    }
+    // Both brackets hold the window: their overlap. The call that opened this window came after the
+    // previous one closed, so two windows fit between the previous start's send and this answer.
+    const both = { lo: Math.max(lo, known.lo), hi: Math.min(hi, known.hi, (o.tMs - known.startSentMs) / 2) };
+    // Reopened before the first poll, or outside the previous bracket (the model does not hold): the previous one stays.
+    if (lastRefusedSentMs === null || both.lo > both.hi)
+      return this.windowAfterRest(known, `the next window reopened outside ${Math.round(known.lo)}..${Math.round(known.hi)} ms`);
+    this.reportWindow(both, `${why}${repeat}, ${polls} fine polls`);
+    this.splitFrom(o.tMs, both.hi, 1);
+  }
+
+  /** The window from a bracket, then the split from a bucket rested full (the refine left it partly spent). */
+  private windowAfterRest(b: { lo: number; hi: number }, why: string): void {
+    this.reportWindow(b, why);
+    this.split(this.at(this.lastMs + b.hi + this.margin(b.hi)), b.hi);
+  }
+
+  /**
+   * A window known only within a bracket: its middle, ± half of it. The split then waits for the
+   * bracket's end: a period too short would read a sliding window's calls as still inside it.
+   */
+  private reportWindow(b: { lo: number; hi: number }, why: string): void {
+    const half = (b.hi - b.lo) / 2;
+    this.windowMeasured = Math.round(b.lo + half);
+    this.windowPrecise = 2 * half <= TIGHT_FINE_GAPS * this.fineMs;
+    this.evidence.push(`window ${this.windowMeasured} ms ±${Math.round(half)} ms (${why}): reopened again after the previous full bucket`);
   }
 
   private margin(periodMs: number): number {

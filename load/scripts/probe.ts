@@ -130,7 +130,12 @@ export function runFingerprint(p: Plan): ProbeResult {
       const s = sampleOf(p, res);
       if (pr.samples.length === 0) pr.startedMs = firstCallMs(now, s.tMs);
       pr.samples.push(s);
-      fpOf(pr).record({ tMs: s.tMs, status: s.status, hints: readRateLimitHeaders(res.headers as Record<string, string>, s.tMs) });
+      fpOf(pr).record({
+        sentMs: now,
+        tMs: s.tMs,
+        status: s.status,
+        hints: readRateLimitHeaders(res.headers as Record<string, string>, s.tMs),
+      });
     });
   }
   for (const pr of probes) {

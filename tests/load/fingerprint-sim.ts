@@ -34,6 +34,7 @@ export function simulate(algorithm: LimiterAlgorithm, family: HeaderFamily, o: S
     const at = fp.nextAt();
     if (at === null) break;
     if (at > clock.now()) clock.set(at);
+    const sentMs = clock.now();
     clock.advance(latency(guard));
     // A volley's calls are sent together: they reach the limiter a few microseconds apart.
     const n = fp.nextCount();
@@ -45,7 +46,7 @@ export function simulate(algorithm: LimiterAlgorithm, family: HeaderFamily, o: S
     for (const { d, now } of outcomes) {
       const status = d.allowed ? 200 : 429;
       const headers = rateLimitHeaders(d, family, { nowMs: now, status, windowMs: o.windowMs, resetUnit: o.resetUnit ?? 'epoch' });
-      fp.record({ tMs: now + delay, status, hints: readRateLimitHeaders(headers, now + delay) });
+      fp.record({ sentMs, tMs: now + delay, status, hints: readRateLimitHeaders(headers, now + delay) });
     }
     // The client sends its next call after it read this answer.
     clock.advance(delay);

@@ -160,6 +160,28 @@ test.describe('rate-limit fingerprint on synthetic timelines', () => {
     }
   });
 
+  test('should time a fixed window within 100 ms when a refused answer during the refine arrives late', () => {
+    // The refusal answered late moved the last refusal and the next poll together: the gap looked normal and the
+    // late poll was read as the reopening (up to the delay too long). The refusal was sent before the reopening.
+    for (const windowMs of [1500, 2000])
+      for (const delayMs of [150, 300, 500])
+        for (const callsBefore of [0, 2]) {
+          const base = { limit: 12, windowMs };
+          // The refine's calls on a quiet run; a fixed window sends no volley, so a call's index is its timeline index.
+          const refine = simulate('fixed', 'x-ratelimit', base)
+            .timeline.map((p, i) => ({ ...p, i }))
+            .filter((p) => p.phase === 'window refine');
+          const late = refine[refine.findIndex((p) => p.allowed) - 1 - callsBefore]?.i;
+          expect(late, 'a refused call in the refine').toBeDefined();
+          const fp = simulate('fixed', 'x-ratelimit', { ...base, responseDelayMs: (c) => (c === late ? delayMs : 0) });
+          const label = `W=${windowMs}, answer ${delayMs} ms late ${callsBefore} calls before the reopening\n${fp.evidence.join('\n')}`;
+          expect(fp.verdict, label).toBeNull();
+          expect(fp.algorithm, label).toBe('fixed-window');
+          expect(fp.burst, label).toBe(12);
+          expect(Math.abs((fp.windowMs as number) - windowMs), label).toBeLessThanOrEqual(100);
+        }
+  });
+
   test('should notice refused calls that consume quota, with and without headers', () => {
     for (const algorithm of ['token-bucket', 'leaky-bucket'] as const)
       for (const family of HEADER_FAMILIES) {
