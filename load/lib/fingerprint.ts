@@ -131,10 +131,14 @@ type Action =
       at: number;
       phase: string;
       n: number;
-      /** allowed: calls that passed; spreadMs: from the first answer to the last allowed one. */
-      then: (allowed: number, spreadMs: number) => void;
+      /**
+       * allowed: calls that passed; spreadMs: from the first answer to the last allowed one; sinceSentMs:
+       * from the volley's send to the last allowed answer (the target decided on every passed call within it).
+       */
+      then: (allowed: number, spreadMs: number, sinceSentMs: number) => void;
       sent?: number;
       ok?: number;
+      sentMs?: number;
       firstMs?: number;
       lastOkMs?: number;
     };
@@ -236,9 +240,10 @@ export class Fingerprinter {
     } else if (a.kind === 'volley') {
       a.sent = (a.sent ?? 0) + 1;
       a.ok = (a.ok ?? 0) + (allowed ? 1 : 0);
+      a.sentMs ??= o.sentMs;
       a.firstMs ??= o.tMs;
       if (allowed) a.lastOkMs = o.tMs;
-      if (a.sent >= a.n) a.then(a.ok, (a.lastOkMs ?? a.firstMs) - a.firstMs);
+      if (a.sent >= a.n) a.then(a.ok, (a.lastOkMs ?? a.firstMs) - a.firstMs, (a.lastOkMs ?? a.firstMs) - a.sentMs);
     } else if (a.kind === 'spend') {
       a.sent = (a.sent ?? 0) + 1;
       a.ok = (a.ok ?? 0) + (allowed ? 1 : 0);
@@ -496,23 +501,51 @@ export class Fingerprinter {
     // The exhaustion's calls came one after another, so the bucket refilled while they ran: the count
     // less the refill is only as good as the calls' timing (a loaded machine stretches them). A volley
     // from a rested bucket, all calls at once, leaves no time to refill: it counts the bucket itself.
-    const volleyFrom = last.refusedMs + restMs(observed / rate);
+    this.burstVolley(this.at(last.refusedMs + restMs(observed / rate)), rate, observed, restMs, null);
+  }
+
+  /**
+   * A volley from a rested bucket: `observed + 2` calls sent at once. Calls sent together still reach a
+   * loaded target one after another, so what refilled meanwhile is taken off by the answers' spread. A
+   * stall before the first answer hides that spread: when the time from the send to the last allowed
+   * answer leaves room for more refill than the spread says, the volley is sent once more after a rest,
+   * and the one whose answers came sooner after their send counts the bucket.
+   */
+  private burstVolley(
+    at: number,
+    rate: number,
+    observed: number,
+    restMs: (fullMs: number) => number,
+    first: { passed: number; sinceSentMs: number; line: string } | null,
+  ): void {
     this.action = {
       kind: 'volley',
-      at: this.at(volleyFrom),
+      at,
       phase: 'burst volley',
       n: observed + 2,
-      then: (got, spreadMs) => {
-        // Calls sent together still reach a loaded target one after another: what refilled meanwhile is not the bucket.
+      then: (got, spreadMs, sinceSentMs) => {
         const passed = got - Math.floor(rate * spreadMs);
-        if (passed >= 1 && passed <= observed) {
+        const line =
+          got !== passed
+            ? `${got} of ${observed + 2} calls sent at once passed within ${Math.round(spreadMs)} ms, ${passed} without the refill`
+            : `${passed} of ${observed + 2} calls sent at once passed`;
+        if (
+          !first &&
+          Math.floor(rate * sinceSentMs) > Math.floor(rate * spreadMs) &&
+          this.requests + observed + 2 <= this.cfg.maxRequests
+        ) {
           this.evidence.push(
-            (got !== passed
-              ? `burst volley: ${got} of ${observed + 2} calls sent at once passed within ${Math.round(spreadMs)} ms, ${passed} without the refill`
-              : `burst volley: ${passed} of ${observed + 2} calls sent at once passed`) +
-              (passed !== this.burstRefilled ? ` (the exhaustion less its refill gave ${this.burstRefilled})` : ''),
+            `burst volley: ${line}, but its last allowed answer came ${Math.round(sinceSentMs)} ms after the send (room for ${Math.floor(rate * sinceSentMs)} refilled): sent again`,
           );
-          this.burstRefilled = passed;
+          return this.burstVolley(this.at(this.lastMs + restMs(observed / rate)), rate, observed, restMs, { passed, sinceSentMs, line });
+        }
+        const chosen = first && first.sinceSentMs < sinceSentMs ? first : { passed, sinceSentMs, line };
+        if (chosen.passed >= 1 && chosen.passed <= observed) {
+          this.evidence.push(
+            `${first ? `burst volley again: ${line}; counted from the one answered sooner after its send (${Math.round(chosen.sinceSentMs)} ms): ${chosen.line}` : `burst volley: ${line}`}` +
+              (chosen.passed !== this.burstRefilled ? ` (the exhaustion less its refill gave ${this.burstRefilled})` : ''),
+          );
+          this.burstRefilled = chosen.passed;
         }
         const fullMs = (this.burstRefilled as number) / rate;
         this.split(this.at(this.lastMs + restMs(fullMs)), fullMs);

@@ -16,6 +16,8 @@ export interface SimOptions {
   volleyCallMs?: number;
   /** ms between the limiter's decision and the client reading the answer (a loaded machine), by call index. */
   responseDelayMs?: (call: number) => number;
+  /** The first volley's answers are all read together, this many ms after the limiter's last decision (a stalled client). */
+  firstVolleyReadLateMs?: number;
   config?: Partial<FingerprintConfig>;
 }
 
@@ -30,6 +32,7 @@ export function simulate(algorithm: LimiterAlgorithm, family: HeaderFamily, o: S
     ...o.config,
   });
   const latency = typeof o.latencyMs === 'function' ? o.latencyMs : () => (o.latencyMs as number | undefined) ?? 2;
+  let volleys = 0;
   for (let guard = 0; guard < 10_000; guard++) {
     const at = fp.nextAt();
     if (at === null) break;
@@ -42,11 +45,15 @@ export function simulate(algorithm: LimiterAlgorithm, family: HeaderFamily, o: S
       if (i > 0) clock.advance(o.volleyCallMs ?? 0.05);
       return { d: limiter.consume('k', o.limit), now: clock.now() };
     });
-    const delay = o.responseDelayMs?.(guard) ?? 0;
+    let delay = o.responseDelayMs?.(guard) ?? 0;
+    const readTogether = n > 1 && volleys++ === 0 && o.firstVolleyReadLateMs !== undefined;
+    if (readTogether) delay += o.firstVolleyReadLateMs as number;
+    const lastDecision = clock.now();
     for (const { d, now } of outcomes) {
       const status = d.allowed ? 200 : 429;
       const headers = rateLimitHeaders(d, family, { nowMs: now, status, windowMs: o.windowMs, resetUnit: o.resetUnit ?? 'epoch' });
-      fp.record({ sentMs, tMs: now + delay, status, hints: readRateLimitHeaders(headers, now + delay) });
+      const tMs = (readTogether ? lastDecision : now) + delay;
+      fp.record({ sentMs, tMs, status, hints: readRateLimitHeaders(headers, tMs) });
     }
     // The client sends its next call after it read this answer.
     clock.advance(delay);

@@ -95,6 +95,21 @@ test.describe('rate-limit fingerprint on synthetic timelines', () => {
       }
   });
 
+  test("should count a bucket's burst exactly when a stalled client read a volley's answers all at once", () => {
+    // Calls of 15 ms: the exhaustion passes more than the bucket. The volley's calls reach the limiter 10 ms
+    // apart (about two refill meanwhile), but the client reads
+    // every answer together 100 ms after the last: the answers' spread shows no refill. The time from the
+    // send to the last allowed answer does, so the volley is sent again, read on time.
+    for (const algorithm of ['token-bucket', 'leaky-bucket'] as const)
+      for (const family of HEADER_FAMILIES) {
+        const fp = simulate(algorithm, family, { limit: 12, windowMs: 1000, latencyMs: 15, volleyCallMs: 10, firstVolleyReadLateMs: 100 });
+        const label = `${algorithm}/${family}\n${fp.evidence.join('\n')}`;
+        expect(fp.burst, label).toBe(12);
+        expect(fp.evidence.join('\n'), label).toMatch(/sent again/);
+        expect(fp.requestsSpent, label).toBeLessThanOrEqual(20 * 12 + 10);
+      }
+  });
+
   test('should measure a sliding counter again as a continuous refill when a stalled drain made it look like a window', () => {
     // One call stalls 1.2 s: the next drain lands late in the counter's aligned window and looks like a full
     // bucket after empty ones, as a window gives. The split then gets some calls back, but fewer than a window gives.
