@@ -26,11 +26,12 @@ export interface RateLimitHeaderOptions {
  */
 export function resetProblem(reset: number, fromMs: number, toMs: number, windowMs: number): string | null {
   const maxS = Math.ceil(windowMs / 1000) + 2;
-  const when = (ms: number) =>
-    fromMs === toMs ? `now ${Math.floor(ms / 1000)}` : `the call was ${ms === fromMs ? 'sent' : 'answered'} at ${Math.floor(ms / 1000)}`;
+  // One time given (the target's clock): "now"; else which end of the exchange the Reset was judged against.
+  const when = (what: 'sent' | 'answered', ms: number) => `${fromMs === toMs ? 'now' : `the call was ${what} at`} ${Math.floor(ms / 1000)}`;
   if (reset > 1_000_000_000) {
-    if (reset < Math.floor(fromMs / 1000) - 1) return `X-RateLimit-Reset ${reset} is in the past (${when(fromMs)})`;
-    if (reset > toMs / 1000 + maxS) return `X-RateLimit-Reset ${reset} is more than one window (${maxS} s) ahead (${when(toMs)})`;
+    if (reset < Math.floor(fromMs / 1000) - 1) return `X-RateLimit-Reset ${reset} is in the past (${when('sent', fromMs)})`;
+    if (reset > toMs / 1000 + maxS)
+      return `X-RateLimit-Reset ${reset} is more than one window (${maxS} s) ahead (${when('answered', toMs)})`;
     return null;
   }
   if (reset < 0) return `X-RateLimit-Reset ${reset} is negative`;

@@ -97,9 +97,9 @@ test.describe('rate-limit fingerprint on synthetic timelines', () => {
 
   test("should count a bucket's burst exactly when a stalled client read a volley's answers all at once", () => {
     // Calls of 15 ms: the exhaustion passes more than the bucket. The volley's calls reach the limiter 10 ms
-    // apart (about two refill meanwhile), but the client reads
-    // every answer together 100 ms after the last: the answers' spread shows no refill. The time from the
-    // send to the last allowed answer does, so the volley is sent again, read on time.
+    // apart (about two refill meanwhile), but the client reads every answer together 100 ms after the last:
+    // the answers' spread shows no refill. The time from the send to the last allowed answer does, so the
+    // volley is sent again, read on time.
     for (const algorithm of ['token-bucket', 'leaky-bucket'] as const)
       for (const family of HEADER_FAMILIES) {
         const fp = simulate(algorithm, family, { limit: 12, windowMs: 1000, latencyMs: 15, volleyCallMs: 10, firstVolleyReadLateMs: 100 });
