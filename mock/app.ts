@@ -30,7 +30,7 @@ import { createAjv } from '../clients/ajv';
 import type { ValidateFunction } from 'ajv';
 import { missingHeaders, missingHeadersBody, missingQuery, TokenStore, type AuthResult } from './auth';
 import { SwitchableClock, systemClock, type Clock } from './clock';
-import type { MockApp, MockConfig, MockContext } from './context';
+import { DEFAULT_APPS, type MockApp, type MockConfig, type MockContext } from './context';
 import { registerControlRoutes } from './control';
 import { parseDrift } from './drift';
 import { errorOf, statusOf, type ErrorBody } from './errors';
@@ -43,13 +43,7 @@ import { registerTokenRoutes, type RouteHelpers } from './token-routes';
 import { WebhookOutbox } from './webhooks';
 
 export type { MockApp, MockConfig } from './context';
-
-/** Public demo credentials of the mock (not secrets of any real deployment). */
-export const DEFAULT_APPS: readonly MockApp[] = [
-  { clientId: 'demo-reseller', clientSecret: 'demo-reseller-secret', family: 'reseller' },
-  { clientId: 'demo-reseller-b', clientSecret: 'demo-reseller-b-secret', family: 'reseller' },
-  { clientId: 'demo-vendor', clientSecret: 'demo-vendor-secret', family: 'vendor' },
-];
+export { DEFAULT_APPS } from './context';
 
 export type ResponseBodyHook = (
   operationId: string,

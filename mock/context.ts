@@ -15,6 +15,16 @@ export interface MockApp {
   webhookSecret?: string;
 }
 
+/**
+ * Public demo credentials of the mock (not secrets of any real deployment). Here, beside their type, so
+ * that what starts the mock in another process (`npm run load`) reads them without loading the server.
+ */
+export const DEFAULT_APPS: readonly MockApp[] = [
+  { clientId: 'demo-reseller', clientSecret: 'demo-reseller-secret', family: 'reseller' },
+  { clientId: 'demo-reseller-b', clientSecret: 'demo-reseller-b-secret', family: 'reseller' },
+  { clientId: 'demo-vendor', clientSecret: 'demo-vendor-secret', family: 'vendor' },
+];
+
 /** Mutable settings that the control API may change at run time. */
 export interface MockConfig {
   windowMs: number;

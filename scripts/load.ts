@@ -11,7 +11,7 @@ import { delimiter, join } from 'node:path';
 import { allOperations, familyBase, fillPath, limitFor, parseErrorStatuses, type EnvironmentName, type Operation } from '../catalogue';
 import { knownIds, requestFor, world } from '../fixtures';
 import { imHeadersFrom } from '../clients/config';
-import { DEFAULT_APPS } from '../mock/app';
+import { DEFAULT_APPS } from '../mock/context';
 import { spawnMock } from '../mock/process';
 import { buildLoadScripts, bundleDir, type LoadScript } from './load-build';
 import { mergeManifests, segmentDirs, writeMerged } from './load-merge';

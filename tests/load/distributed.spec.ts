@@ -7,7 +7,7 @@ import { test, expect } from '@playwright/test';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { allOperations } from '../../catalogue';
-import { DEFAULT_APPS } from '../../mock/app';
+import { DEFAULT_APPS } from '../../mock/context';
 import { spawnMock } from '../../mock/process';
 import { randomLimits } from '../../scripts/load';
 import { mergeManifests } from '../../scripts/load-merge';
