@@ -49,13 +49,19 @@ export async function buildCliBundles(dir: string): Promise<number> {
   await Promise.all(
     Object.entries(ENTRIES).map(([name, source]) =>
       build({
-        entryPoints: [join(ROOT, source)],
+        entryPoints: { [name]: join(ROOT, source) },
         bundle: true,
+        // Split: a module the source imports on demand (the OpenAPI parser of `mock --openapi`) stays a
+        // chunk loaded on demand. In one file its packages became imports at the top, loaded by every start.
+        splitting: true,
+        chunkNames: `${name}-chunks/[name]-[hash]`,
+        outExtension: { '.js': '.mjs' },
         platform: 'node',
         format: 'esm',
         target: 'node20',
         packages: 'external',
-        outfile: join(dir, `${name}.mjs`),
+        outdir: dir,
+        // In its chunks too, where it sets the same path again when one loads.
         banner: { js: `process.argv[1] = ${JSON.stringify(join(ROOT, source))};` },
         plugins: [sourceImportMetaUrl],
         logLevel: 'error',
