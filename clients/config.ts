@@ -80,6 +80,15 @@ export function imHeaderDefaultsUsed(env: NodeJS.ProcessEnv): string[] {
   return Object.keys(IM_HEADER_VARIABLES).filter((name) => !(env[name] ?? '').trim());
 }
 
+/**
+ * The secret that signs webhook calls (x-hub-signature): WEBHOOK_SECRET, else on the embedded mock the
+ * mock's rule for the reseller app (`<client id>-webhook-secret`); undefined for a deployment without it.
+ */
+export function webhookSecretFrom(env: NodeJS.ProcessEnv, mockResellerId: string | undefined): string | undefined {
+  if (env.WEBHOOK_SECRET) return env.WEBHOOK_SECRET;
+  return mockResellerId === undefined ? undefined : `${mockResellerId}-webhook-secret`;
+}
+
 export const DEFAULTS = {
   requestBudget: 300,
   requestTimeoutMs: 10_000,
@@ -265,8 +274,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): HarnessConfig 
     probeLimits: kind === 'mock' || flag(env, 'PROBE_LIMITS'),
     allowWrites: kind !== 'production' || flag(env, 'ALLOW_PRODUCTION_WRITES'),
     webhookReceiverUrl: env.WEBHOOK_RECEIVER_URL || undefined,
-    webhookSecret:
-      env.WEBHOOK_SECRET || (kind === 'mock' ? `${credentials.reseller?.clientId ?? 'demo-reseller'}-webhook-secret` : undefined),
+    webhookSecret: webhookSecretFrom(env, kind === 'mock' ? credentials.reseller?.clientId : undefined),
     policyFile: env.POLICY || undefined,
     requestTimeoutMs: num(env, 'REQUEST_TIMEOUT_MS', DEFAULTS.requestTimeoutMs),
     maxBodyBytes: num(env, 'MAX_BODY_BYTES', DEFAULTS.maxBodyBytes),
