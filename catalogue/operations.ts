@@ -552,6 +552,9 @@ export const DEFINITIONS: { readonly [K in OperationId]: OperationDefinition } =
           event: 'im::order_shipped',
           eventTimeStamp: '2026-01-01T00:00:00Z',
           eventId: eventIdOf(world.seed, n),
+          // The published document's schema requires a top-level customerOrderNumber it does not declare (a
+          // document defect `npm run openapi -- check` lists): sent, so a service enforcing it accepts the event.
+          customerOrderNumber: o?.customerOrderNumber ?? '',
           resource: [
             { eventType: 'im::shipped', orderNumber: o?.ingramOrderNumber ?? '', customerOrderNumber: o?.customerOrderNumber ?? '' },
           ],
@@ -580,6 +583,8 @@ export const DEFINITIONS: { readonly [K in OperationId]: OperationDefinition } =
           event: 'im::updated',
           eventTimeStamp: '2026-01-01T00:00:00Z',
           eventId: eventIdOf(world.seed, n),
+          // Required at the top level by the published document, undeclared there (see webhooks.orderStatus).
+          customerOrderNumber: world.orders[0]?.customerOrderNumber ?? '',
           resource: [
             { eventType: 'im::updated', ingramPartNumber: p?.ingramPartNumber ?? '', totalAvailability: String(p?.totalAvailability ?? 0) },
           ],

@@ -8,10 +8,11 @@
  * The document's path comes from VENDOR_OPENAPI (`.ci/run` sets it); without it the test is skipped.
  */
 import { test, expect } from '@playwright/test';
-import { randomUUID } from 'node:crypto';
 import { operationsFor, fillPath, type Operation } from '../../catalogue';
 import { knownIds, requestFor } from '../../fixtures';
 import { IM_HEADER_VARIABLES } from '../../clients/config';
+import { newCorrelationId } from '../../clients/http';
+import { signatureHeaders } from '../../clients/webhook-signature';
 import { loadOpenApi, type OpenApiContract } from '../../openapi/import';
 import { buildMockApp } from '../../mock';
 
@@ -69,7 +70,7 @@ function documentRequest(c: OpenApiContract, op: Operation) {
     if (p.in === 'query') query[p.name] = ours.query[p.name] ?? sampleValue(p.schema, p.example);
     if (p.in === 'header') {
       const lower = p.name.toLowerCase();
-      headers[p.name] = lower === 'im-correlationid' ? randomUUID() : (IM_VALUES[lower] ?? sampleValue(p.schema, p.example));
+      headers[p.name] = lower === 'im-correlationid' ? newCorrelationId() : (IM_VALUES[lower] ?? sampleValue(p.schema, p.example));
     }
   }
   const doc = c.request(op.id);
@@ -87,6 +88,9 @@ function documentRequest(c: OpenApiContract, op: Operation) {
     ).toBeDefined();
     [bodySource, body] = valid as [string, unknown];
   }
+  // The signature is the event's, with the demo reseller app's webhook secret (the document's example signs another event).
+  if (params.some((p) => p.in === 'header' && p.name.toLowerCase() === 'x-hub-signature'))
+    Object.assign(headers, signatureHeaders(body, 'demo-reseller-webhook-secret'));
   return { method: documented.method, path, query, headers, body, bodySource };
 }
 
