@@ -5,6 +5,8 @@
 import { readFileSync } from 'node:fs';
 import {
   DEFAULT_VENDOR_OPERATIONS,
+  headerCheck,
+  IM_HEADER_CONSTRAINTS,
   IM_HEADERS,
   idSources,
   parseVendorOperations,
@@ -70,6 +72,11 @@ export function imHeadersFrom(env: NodeJS.ProcessEnv): Record<string, string> {
   for (const [name, v] of Object.entries(IM_HEADER_VARIABLES)) {
     const value = (env[name] ?? '').trim() || v.mockDefault;
     if (/[\r\n]/.test(value)) throw new ConfigError(`${name} must be a single-line header value, received a value with a line break`);
+    const why = headerCheck(v.header, IM_HEADER_CONSTRAINTS[v.header])(value);
+    if (why)
+      throw new ConfigError(
+        `${name} breaks the published document's constraint on ${v.header}: ${why}; set the value your account was given (see .env.example)`,
+      );
     out[v.header] = value;
   }
   return out;

@@ -60,6 +60,10 @@ export interface ApiRequest {
   token?: string;
   /** Header names not to send (e.g. a required IM-* header, to see whether the target refuses the call). */
   omitHeaders?: readonly string[];
+  /** The catalogue operation the request calls, when it calls one (for validation against a document). */
+  operationId?: string;
+  /** A request a check breaks on purpose: never validated before sending. */
+  deliberatelyInvalid?: boolean;
 }
 
 export interface ApiResponse {
@@ -89,6 +93,11 @@ export interface ApiClientOptions {
   imHeaders?: Record<string, string>;
   /** A fresh correlation id per request. Default 32 random hexadecimal characters (a UUID without dashes: the document allows 32). */
   correlationId?: () => string;
+  /**
+   * Called with every request as it will be sent (headers final), before it is sent: throws to stop a
+   * request the harness should not send (one its OPENAPI document refuses). Default none.
+   */
+  beforeSend?: (req: ApiRequest, headers: Readonly<Record<string, string>>) => void;
   /** Called with every answer (the suite keeps the last correlation ids of a check for its evidence). */
   onExchange?: (res: ApiResponse) => void;
 }
@@ -117,7 +126,6 @@ export class ApiClient {
 
   async send(req: ApiRequest): Promise<ApiResponse> {
     const url = this.url(req.path);
-    this.opts.budget.take(`${req.method} ${req.path}`);
     const correlationId = (this.opts.correlationId ?? newCorrelationId)();
     const headers: Record<string, string> = {
       Accept: 'application/json',
@@ -131,6 +139,8 @@ export class ApiClient {
       const omit = new Set(req.omitHeaders.map((h) => h.toLowerCase()));
       for (const k of Object.keys(headers)) if (omit.has(k.toLowerCase())) delete headers[k];
     }
+    this.opts.beforeSend?.(req, headers);
+    this.opts.budget.take(`${req.method} ${req.path}`);
     let data: string | Buffer | undefined;
     if (req.json !== undefined) {
       data = JSON.stringify(req.json);

@@ -25,7 +25,7 @@ test.describe('webhooks', { tag: ['@webhooks'] }, () => {
     test(`should reject an invalid ${op.id} event (${env})`, { tag: [`@${op.id}`] }, async ({ session }) => {
       label(test.info(), op, env, 'invalid-event');
       if (!cfg.allowWrites) notRun(test.info(), 'webhook calls change state; production runs read-only operations only');
-      const res = await session.call(op, env, { body: { eventType: 42, unexpected: true } });
+      const res = await session.call(op, env, { body: { eventType: 42, unexpected: true }, deliberatelyInvalid: true });
       expect(
         res,
         `Broken fact: an invalid event is rejected\nExpected: 4xx for an event without eventId and with eventType 42\nReceived: ${evidenceOf(res)}`,
@@ -42,7 +42,7 @@ test.describe('webhooks', { tag: ['@webhooks'] }, () => {
     const event = validEvent(op.id === 'webhooks.orderStatus' ? 'orderStatus' : 'availabilityUpdate', cfg.mock.seed, 11);
     // Signed with another secret: the right shape, the wrong key.
     const wrong = signatureHeaders(event, `not-the-secret-of-${cfg.credentials.reseller?.clientId ?? 'the-app'}`);
-    const res = await session.call(op, env, { body: event, headers: wrong });
+    const res = await session.call(op, env, { body: event, headers: wrong, deliberatelyInvalid: true });
     const refused = res.status >= 400 && res.status < 500;
     recordFinding('webhooks.signature', refused ? 'verified' : 'not-verified', `wrong x-hub-signature → ${evidenceOf(res)}`, {
       environment: env,

@@ -67,6 +67,12 @@ export interface OpenApiContract {
   documentedPath(operationId: string): { method: string; path: string } | undefined;
   /** Examples of the document that contradict its own schemas. */
   defects(): DocumentDefect[];
+  /**
+   * What the document refuses in a request to a mapped operation: a required header or query parameter
+   * absent, a header or query value its schema does not allow (maxLength, pattern, enum, format, type),
+   * a body its request schema does not allow. Empty for an unmapped operation.
+   */
+  requestProblems(operationId: string, req: { headers: Record<string, string>; query: Record<string, string>; body?: unknown }): string[];
 }
 
 const METHODS = ['get', 'post', 'put', 'delete', 'patch'];
@@ -244,6 +250,13 @@ export async function loadOpenApi(file: string, ops: readonly Operation[] = allO
     if (!s) return undefined;
     return s[String(status)] ?? s[`${String(status)[0]}XX`] ?? s.default;
   };
+  const validateBody = (id: string, body: unknown): string[] => {
+    const schema = requests.get(id)?.schema;
+    if (!schema) return [];
+    const v = compile(schema);
+    if (v instanceof Error) return [`the document's request schema for ${id} cannot be compiled: ${v.message}`];
+    return v(body) ? [] : errorLines(v.errors);
+  };
   return {
     coverage: () => ({
       file,
@@ -266,12 +279,26 @@ export async function loadOpenApi(file: string, ops: readonly Operation[] = allO
     request: (id) => requests.get(id),
     parameters: (id) => params.get(id) ?? [],
     documentedPath: (id) => paths.get(id),
-    validateRequest(id, body) {
-      const schema = requests.get(id)?.schema;
-      if (!schema) return [];
-      const v = compile(schema);
-      if (v instanceof Error) return [`the document's request schema for ${id} cannot be compiled: ${v.message}`];
-      return v(body) ? [] : errorLines(v.errors);
+    validateRequest: validateBody,
+    requestProblems(id, req) {
+      if (!paths.has(id)) return [];
+      const out: string[] = [];
+      const headers = new Map(Object.entries(req.headers).map(([k, v]) => [k.toLowerCase(), v]));
+      for (const p of params.get(id) ?? []) {
+        if (p.in !== 'header' && p.in !== 'query') continue;
+        const raw = p.in === 'header' ? headers.get(p.name.toLowerCase()) : req.query[p.name];
+        if (raw === undefined) {
+          if (p.required) out.push(`${p.in} ${p.name} is required`);
+          continue;
+        }
+        if (!p.schema) continue;
+        const v = compile(p.schema);
+        if (v instanceof Error) continue;
+        const value = parameterValue(raw, p.schema);
+        if (!v(value)) out.push(...errorLines(v.errors).map((e) => `${p.in} ${p.name} ${e.replace(/^\/: /, '')}`));
+      }
+      if (req.body !== undefined) out.push(...validateBody(id, req.body).map((e) => `body ${e}`));
+      return out;
     },
     validateResponse(operationId, status, body) {
       const schema = schemaFor(operationId, status);
@@ -286,6 +313,14 @@ export async function loadOpenApi(file: string, ops: readonly Operation[] = allO
       return { validated: true, errors: errorLines(v.errors) };
     },
   };
+}
+
+/** A header or query string read as its schema's type (`true` as a boolean, `5` as a number), as a server reads it. */
+function parameterValue(raw: string, schema: Record<string, unknown>): unknown {
+  const t = Array.isArray(schema.type) ? schema.type[0] : schema.type;
+  if (t === 'boolean' && (raw === 'true' || raw === 'false')) return raw === 'true';
+  if ((t === 'integer' || t === 'number') && raw.trim() !== '' && Number.isFinite(Number(raw))) return Number(raw);
+  return raw;
 }
 
 type SchemaNode = {

@@ -176,6 +176,8 @@ export class Session {
     const { ids, used } = await this.idsFor(op, env, o);
     const valid = this.request(op, 0, ids);
     const req: ApiRequest = {
+      operationId: op.id,
+      ...(o.deliberatelyInvalid || o.omitHeaders?.length ? { deliberatelyInvalid: true } : {}),
       method: op.method,
       path: this.pathOf(op, env, { ...valid.params, ...(o.params ?? {}) }),
       query: withoutKeys({ ...valid.query, ...(o.query ?? {}) }, o.omitQuery),
@@ -284,6 +286,23 @@ export function tokenTransport(api: ApiClient, baseUrl: string): TokenTransport 
   return async (req) => {
     const r = await api.send({ method: 'POST', path: req.url.slice(baseUrl.length), raw: req.body, headers: { ...req.headers } });
     return { status: r.status, text: r.text };
+  };
+}
+
+/**
+ * With OPENAPI: a request meant to be valid that the document refuses is a defect of the harness, reported
+ * as such before it is sent (never sent silently). Checks that break a request on purpose are exempt.
+ */
+function refuseWhatTheDocumentRefuses(doc: OpenApiContract): (req: ApiRequest, headers: Readonly<Record<string, string>>) => void {
+  return (req, headers) => {
+    if (!req.operationId || req.deliberatelyInvalid) return;
+    const problems = doc.requestProblems(req.operationId, { headers: { ...headers }, query: req.query ?? {}, body: req.json });
+    if (problems.length) {
+      throw new Error(
+        `Harness defect: the request of ${req.operationId} (${req.method} ${req.path}) breaks the OPENAPI document ${process.env.OPENAPI}, so it was not sent\n` +
+          `Expected: a request the document accepts\nReceived: ${problems.join('; ')}\nWhat to do: fix the catalogue's request of ${req.operationId} or the configuration (IM_* variables)`,
+      );
+    }
   };
 }
 
@@ -465,7 +484,7 @@ export const test = base.extend<{ driftExpectation: void }, WorkerFixtures>({
   ],
 
   session: [
-    async ({ target, playwright }, use) => {
+    async ({ target, playwright, openapi }, use) => {
       const cfg = target.config;
       const ctx: APIRequestContext = await playwright.request.newContext({ ignoreHTTPSErrors: false });
       // The run's budget (global setup) when there is one; a worker's own otherwise (a run without global setup).
@@ -481,6 +500,7 @@ export const test = base.extend<{ driftExpectation: void }, WorkerFixtures>({
         extraHeaders: cfg.extraHeaders,
         imHeaders: cfg.imHeaders,
         onExchange: keepCorrelationId,
+        ...(openapi ? { beforeSend: refuseWhatTheDocumentRefuses(openapi) } : {}),
       });
       const tokens = new TokenClient({
         baseUrl: target.baseUrl,
