@@ -69,7 +69,8 @@ export function remainingSequenceProblem(seq: readonly ApiResponse[]): string | 
     if (ra === 0)
       return `IM-CorrelationID ${a.correlationId} answered Remaining 0, then IM-CorrelationID ${b.correlationId} answered ${b.status}`;
     if (rb === undefined) return `IM-CorrelationID ${b.correlationId} answered ${b.status} without an integer X-RateLimit-Remaining`;
-    if (rb !== ra - 1) return `Remaining ${ra} then ${rb}: ${ra > rb ? `lowered by ${ra - rb}` : `raised by ${rb - ra}`} between ${ids}`;
+    if (rb !== ra - 1)
+      return `Remaining ${ra} then ${rb}: ${ra > rb ? `lowered by ${ra - rb}` : ra === rb ? 'unchanged' : `raised by ${rb - ra}`} between ${ids}`;
   }
   return null;
 }
