@@ -116,6 +116,9 @@ async function main(): Promise<void> {
   console.log('  sandbox: the same paths under /sandbox');
   console.log('  demo apps (public test credentials of the mock):');
   for (const a of DEFAULT_APPS) console.log(`    ${a.family.padEnd(8)} client_id=${a.clientId}  client_secret=${a.clientSecret}`);
+  console.log(
+    '  webhook calls: targeturl and x-hub-signature = base64 HMAC-SHA512 of the eventId with the app webhook secret (<client_id>-webhook-secret)',
+  );
   if (opts.drift?.length) console.log(`  drift modes: ${opts.drift.join(', ')}`);
   if (o.limiter || o.countRefused || o.headers !== 'x-ratelimit')
     console.log(`  rate limiter: ${o.limiter ?? 'fixed'}${o.countRefused ? ', refused calls count' : ''}, headers ${o.headers}`);
