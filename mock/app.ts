@@ -242,7 +242,7 @@ export async function buildMockApp(opts: MockOptions = {}): Promise<FastifyInsta
       const businessHandler = isOperationId(op.id) ? HANDLERS[op.id] : null;
       const headerRules = compileHeaderRules(op);
       const conflict = DOCUMENT_CONFLICTS[op.id];
-      const queryRules = { strict: requiredQueryOf(op, true), lenient: requiredQueryOf(op, false) };
+      const lenientQuery = requiredQueryOf(op, false);
       if (!served.has(url)) served.set(url, new Set());
       (served.get(url) as Set<string>).add(op.method);
       app.route({
@@ -276,7 +276,7 @@ export async function buildMockApp(opts: MockOptions = {}): Promise<FastifyInsta
           if (missing && !drift('finding.missing-header-accepted')) return void send(reply, 400, missingHeadersBody(missing));
           const badHeader = headerRules(req);
           if (badHeader && !drift('finding.header-constraint-ignored')) return void send(reply, 400, badHeader);
-          const q = missingQuery(req.query as Record<string, unknown>, strictDocument() ? queryRules.strict : queryRules.lenient);
+          const q = missingQuery(req.query as Record<string, unknown>, conflict && !strictDocument() ? lenientQuery : op);
           if (q) {
             const body = {
               errors: q.map(
