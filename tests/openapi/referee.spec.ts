@@ -143,7 +143,7 @@ test.describe('the requests certify sends, judged by an independent validator', 
     });
     await new Promise<void>((r) => front.listen(0, '127.0.0.1', r));
     try {
-      const r = await certify({
+      const env = {
         ...MOCK_APPS_ENV,
         RESELLER_B_CLIENT_ID: 'demo-reseller-b',
         RESELLER_B_CLIENT_SECRET: 'demo-reseller-b-secret',
@@ -157,7 +157,8 @@ test.describe('the requests certify sends, judged by an independent validator', 
         IM_CUSTOMER_CONTACT: 'certification@example.com',
         IM_APPLICATION_ID: 'distributor-harness',
         IM_SENDER_ID: 'distributor-harness',
-      });
+      };
+      const r = await certify(env);
       const valid = exchanges.filter((e) => !e.deliberate);
       const violations = valid.filter((e) => e.refusal);
       const refusedDeliberate = exchanges.filter((e) => e.deliberate && e.refusal);
@@ -186,6 +187,19 @@ test.describe('the requests certify sends, judged by an independent validator', 
       ).toBe(true);
       expect(figure.meantValid, 'certify sent its valid checks through the referee').toBeGreaterThan(40);
       expect(r.status, `certify through the referee passes\n${r.stdout.slice(-3000)}${r.stderr.slice(-1500)}`).toBe(0);
+
+      // The referee can fail: a harness that sent an IM-SenderID longer than the document allows is caught on
+      // its valid calls (one check, through the same referee).
+      exchanges.length = 0;
+      await certify({ ...env, EXTRA_HEADERS: JSON.stringify({ [IM_HEADERS.senderId]: 's'.repeat(33) }) }, [
+        '-g',
+        'valid catalog.search call',
+      ]);
+      const caught = exchanges.filter((e) => !e.deliberate && e.refusal?.some((v) => /im-senderid.*32 characters/i.test(v)));
+      expect(
+        caught.length,
+        `Prism lists the too-long IM-SenderID of a valid call; exchanges: ${JSON.stringify(exchanges)}`,
+      ).toBeGreaterThan(0);
     } finally {
       front.closeAllConnections();
       await new Promise((r) => front.close(r));

@@ -8,7 +8,7 @@
  * The document's path comes from VENDOR_OPENAPI (`.ci/run` sets it); without it the test is skipped.
  */
 import { test, expect } from '@playwright/test';
-import { operationsFor, fillPath, type Operation } from '../../catalogue';
+import { operationsFor, fillPath, IM_HEADER_CONSTRAINTS, type Operation } from '../../catalogue';
 import { knownIds, requestFor } from '../../fixtures';
 import { IM_HEADER_VARIABLES } from '../../clients/config';
 import { newCorrelationId } from '../../clients/http';
@@ -144,5 +144,28 @@ test.describe('the published document through the mock', () => {
     }
     test.info().annotations.push({ type: 'document-operations', description: report.join('\n') });
     await app.close();
+  });
+
+  test("should hold the document's IM-* header constraints in the catalogue, as the mock enforces them", async () => {
+    test.skip(!DOC, 'VENDOR_OPENAPI is not set: give the path of the distributor published OpenAPI document (`.ci/run` sets it)');
+    const c = await loadOpenApi(DOC as string);
+    const seen = new Map<string, Set<string>>();
+    for (const m of c.coverage().mapped) {
+      for (const p of c.parameters(m.operationId).filter((x) => x.in === 'header' && /^im-/i.test(x.name))) {
+        const name = Object.keys(IM_HEADER_CONSTRAINTS).find((h) => h.toLowerCase() === p.name.toLowerCase());
+        expect(name, `${m.operationId}: the catalogue constrains ${p.name}`).toBeDefined();
+        const s = p.schema ?? {};
+        const documented = JSON.stringify({ minLength: s.minLength, maxLength: s.maxLength, pattern: s.pattern, enum: s.enum });
+        if (s.maxLength !== undefined)
+          (seen.get(name as string) ?? seen.set(name as string, new Set()).get(name as string))?.add(documented);
+      }
+    }
+    for (const [name, documented] of seen) {
+      const c0 = IM_HEADER_CONSTRAINTS[name as keyof typeof IM_HEADER_CONSTRAINTS];
+      expect([...documented], name).toEqual([
+        JSON.stringify({ minLength: c0.minLength, maxLength: c0.maxLength, pattern: c0.pattern, enum: c0.enum }),
+      ]);
+    }
+    expect(seen.size, 'every constrained IM-* header of the document').toBe(Object.keys(IM_HEADER_CONSTRAINTS).length);
   });
 });
