@@ -28,6 +28,27 @@ const defs: readonly FindingDefinition[] = [
     observedValues: ['refused', 'accepted'],
   },
   {
+    id: 'headers.constraint-broken',
+    kind: 'gap',
+    statement:
+      'Published document: IM-CorrelationID is at most 32 characters (IM-CustomerNumber 10, IM-CountryCode 2, IM-SenderID 32, ...); whether the service refuses a longer value is not shown.',
+    observedValues: ['refused', 'accepted'],
+  },
+  {
+    id: 'webhooks.signature',
+    kind: 'gap',
+    statement:
+      'Published document: webhook calls carry x-hub-signature, made with the app secret over the event id (ASSUMPTION: HMAC-SHA512, base64); whether a wrong signature is refused is not shown.',
+    observedValues: ['verified', 'not-verified'],
+  },
+  {
+    id: 'openapi.client-conflict',
+    kind: 'conflict',
+    statement:
+      "The distributor's generated client and its published document disagree: deals.details without vendorName (the client cannot send it; the document requires it), freight.estimate shipToAddress as a one-element array (the client's model; the document gives an object).",
+    observedValues: ['accepted', 'refused'],
+  },
+  {
     id: 'token.lifetime',
     kind: 'conflict',
     statement: 'Authentication 5: the token expires every 24 hours; the sample expires_in is 2592000 seconds (30 days).',

@@ -7,7 +7,7 @@
  * Adding an operation: one row in RESELLER_ROWS, one entry in DEFINITIONS (the compiler asks for
  * it), one handler in mock/handlers.ts (the compiler asks for that too).
  */
-import { IM_HEADERS, type ImHeader } from './rules';
+import { IM_HEADERS, NO_RECEIVER_TARGET_URL, WEBHOOK_HEADERS, type ImHeader, type WebhookHeader } from './rules';
 import { schemaId } from './schemas';
 
 export { schemaId };
@@ -162,7 +162,7 @@ export interface OperationDefinition {
   readonly response: string;
   readonly request?: string;
   /** Published required request headers. */
-  readonly headers: readonly ImHeader[];
+  readonly headers: readonly (ImHeader | WebhookHeader)[];
   /** Published query parameters (the ones the harness knows of). */
   readonly query: readonly QueryParam[];
   readonly successStatus: 200 | 201;
@@ -180,6 +180,7 @@ export interface OperationDefinition {
 const H = IM_HEADERS;
 /** Required on every business call by the published document. */
 const BASE_HEADERS = [H.customerNumber, H.countryCode, H.correlationId] as const;
+const WEBHOOK_REQUIRED_HEADERS = [WEBHOOK_HEADERS.targetUrl, WEBHOOK_HEADERS.signature] as const;
 const q = (name: string, type: QueryParam['type'] = 'string', required = false): QueryParam => ({ name, required, type });
 const PAGING = [q('pageNumber', 'integer'), q('pageSize', 'integer')];
 /** ASSUMPTION: the spec gives no limits for POST, PUT and DELETE; its samples show 500 and 150. */
@@ -532,8 +533,9 @@ export const DEFINITIONS: { readonly [K in OperationId]: OperationDefinition } =
   'webhooks.orderStatus': {
     response: 'webhook-ack-response',
     request: 'order-status-event',
-    // Published: targeturl and x-hub-signature; the IM-* headers are not listed for webhooks.
-    headers: [],
+    // Published: targeturl and x-hub-signature; the IM-* headers are not listed for webhooks. The
+    // signature needs the app's secret: the sender adds it (clients/webhook-signature.ts).
+    headers: WEBHOOK_REQUIRED_HEADERS,
     query: [],
     successStatus: 200,
     limit: HIGH_VOLUME,
@@ -544,11 +546,15 @@ export const DEFINITIONS: { readonly [K in OperationId]: OperationDefinition } =
       return {
         params: {},
         query: {},
+        headers: { [WEBHOOK_HEADERS.targetUrl]: NO_RECEIVER_TARGET_URL },
         body: {
           topic: 'resellers/order',
           event: 'im::order_shipped',
           eventTimeStamp: '2026-01-01T00:00:00Z',
           eventId: eventIdOf(world.seed, n),
+          // The published document's schema requires a top-level customerOrderNumber it does not declare (a
+          // document defect `npm run openapi -- check` lists): sent, so a service enforcing it accepts the event.
+          customerOrderNumber: o?.customerOrderNumber ?? '',
           resource: [
             { eventType: 'im::shipped', orderNumber: o?.ingramOrderNumber ?? '', customerOrderNumber: o?.customerOrderNumber ?? '' },
           ],
@@ -560,7 +566,7 @@ export const DEFINITIONS: { readonly [K in OperationId]: OperationDefinition } =
   'webhooks.availabilityUpdate': {
     response: 'webhook-ack-response',
     request: 'availability-update-event',
-    headers: [],
+    headers: WEBHOOK_REQUIRED_HEADERS,
     query: [],
     successStatus: 200,
     limit: HIGH_VOLUME,
@@ -571,11 +577,14 @@ export const DEFINITIONS: { readonly [K in OperationId]: OperationDefinition } =
       return {
         params: {},
         query: {},
+        headers: { [WEBHOOK_HEADERS.targetUrl]: NO_RECEIVER_TARGET_URL },
         body: {
           topic: 'resellers/catalog',
           event: 'im::updated',
           eventTimeStamp: '2026-01-01T00:00:00Z',
           eventId: eventIdOf(world.seed, n),
+          // Required at the top level by the published document, undeclared there (see webhooks.orderStatus).
+          customerOrderNumber: world.orders[0]?.customerOrderNumber ?? '',
           resource: [
             { eventType: 'im::updated', ingramPartNumber: p?.ingramPartNumber ?? '', totalAvailability: String(p?.totalAvailability ?? 0) },
           ],

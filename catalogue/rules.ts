@@ -28,6 +28,74 @@ export const IM_HEADERS = {
 } as const;
 export type ImHeader = (typeof IM_HEADERS)[keyof typeof IM_HEADERS];
 
+/** The published document's required headers of the two webhook operations. */
+export const WEBHOOK_HEADERS = {
+  targetUrl: 'targeturl',
+  signature: 'x-hub-signature',
+} as const;
+export type WebhookHeader = (typeof WEBHOOK_HEADERS)[keyof typeof WEBHOOK_HEADERS];
+
+/**
+ * The `targeturl` of a webhook call when no receiver is configured (WEBHOOK_RECEIVER_URL): a name under
+ * the reserved `.example` top-level domain, so no one receives the event.
+ */
+export const NO_RECEIVER_TARGET_URL = 'https://webhook-receiver.example/events';
+
+/** What the published document allows in a request header's value. */
+export interface HeaderConstraint {
+  readonly minLength?: number;
+  readonly maxLength?: number;
+  /** A regular expression the whole value matches (the document's `pattern`). */
+  readonly pattern?: string;
+  readonly enum?: readonly string[];
+}
+
+/**
+ * The published document's constraints on the IM-* headers (the same on every operation that lists
+ * the header). A request breaking one is refused (400) by a service that enforces its document.
+ */
+export const IM_HEADER_CONSTRAINTS: Readonly<Record<ImHeader, HeaderConstraint>> = {
+  'IM-CustomerNumber': { maxLength: 10 },
+  'IM-CountryCode': { minLength: 2, maxLength: 2 },
+  'IM-CorrelationID': { maxLength: 32 },
+  'IM-CustomerContact': { maxLength: 64 },
+  'IM-ApplicationID': { maxLength: 32 },
+  'IM-SenderID': { maxLength: 32 },
+};
+
+/**
+ * A check of one header's value, compiled once (the pattern's RegExp included): it returns why a value
+ * breaks the constraint, or null when it keeps it.
+ */
+export function headerCheck(name: string, c: HeaderConstraint): (value: string) => string | null {
+  const re = c.pattern === undefined ? undefined : new RegExp(c.pattern, 'u');
+  const allowed = c.enum === undefined ? undefined : new Set(c.enum);
+  return (value) => {
+    if (c.maxLength !== undefined && value.length > c.maxLength)
+      return `${name} must be at most ${c.maxLength} characters, received ${value.length}`;
+    if (c.minLength !== undefined && value.length < c.minLength)
+      return `${name} must be at least ${c.minLength} characters, received ${value.length}`;
+    if (re && !re.test(value)) return `${name} must match the pattern ${c.pattern}, received "${value.slice(0, 40)}"`;
+    if (allowed && !allowed.has(value)) return `${name} must be one of ${[...allowed].join(', ')}, received "${value.slice(0, 40)}"`;
+    return null;
+  };
+}
+
+/**
+ * A fresh IM-CorrelationID: 32 hexadecimal characters (a v4 UUID without its dashes), the longest the
+ * document allows, from 16 random bytes (node:crypto in Node, Math.random in k6).
+ */
+export function correlationIdOf(bytes: ArrayLike<number>): string {
+  let out = '';
+  for (let i = 0; i < 16; i++) {
+    let b = (bytes[i] ?? 0) & 0xff;
+    if (i === 6) b = (b & 0x0f) | 0x40;
+    if (i === 8) b = (b & 0x3f) | 0x80;
+    out += b.toString(16).padStart(2, '0');
+  }
+  return out;
+}
+
 export type ResetUnit = 'epoch' | 'seconds' | 'unknown';
 
 /** Epoch seconds are > 1e9; anything smaller reads as seconds to wait. Absent or NaN is unknown. */

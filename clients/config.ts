@@ -5,6 +5,8 @@
 import { readFileSync } from 'node:fs';
 import {
   DEFAULT_VENDOR_OPERATIONS,
+  headerCheck,
+  IM_HEADER_CONSTRAINTS,
   IM_HEADERS,
   idSources,
   parseVendorOperations,
@@ -70,6 +72,11 @@ export function imHeadersFrom(env: NodeJS.ProcessEnv): Record<string, string> {
   for (const [name, v] of Object.entries(IM_HEADER_VARIABLES)) {
     const value = (env[name] ?? '').trim() || v.mockDefault;
     if (/[\r\n]/.test(value)) throw new ConfigError(`${name} must be a single-line header value, received a value with a line break`);
+    const why = headerCheck(v.header, IM_HEADER_CONSTRAINTS[v.header])(value);
+    if (why)
+      throw new ConfigError(
+        `${name} breaks the published document's constraint on ${v.header}: ${why}; set the value your account was given (see .env.example)`,
+      );
     out[v.header] = value;
   }
   return out;
@@ -78,6 +85,15 @@ export function imHeadersFrom(env: NodeJS.ProcessEnv): Record<string, string> {
 /** The IM-* variables left unset (their headers carry the mock's values), in declaration order. */
 export function imHeaderDefaultsUsed(env: NodeJS.ProcessEnv): string[] {
   return Object.keys(IM_HEADER_VARIABLES).filter((name) => !(env[name] ?? '').trim());
+}
+
+/**
+ * The secret that signs webhook calls (x-hub-signature): WEBHOOK_SECRET, else on the embedded mock the
+ * mock's rule for the reseller app (`<client id>-webhook-secret`); undefined for a deployment without it.
+ */
+export function webhookSecretFrom(env: NodeJS.ProcessEnv, mockResellerId: string | undefined): string | undefined {
+  if (env.WEBHOOK_SECRET) return env.WEBHOOK_SECRET;
+  return mockResellerId === undefined ? undefined : `${mockResellerId}-webhook-secret`;
 }
 
 export const DEFAULTS = {
@@ -265,8 +281,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): HarnessConfig 
     probeLimits: kind === 'mock' || flag(env, 'PROBE_LIMITS'),
     allowWrites: kind !== 'production' || flag(env, 'ALLOW_PRODUCTION_WRITES'),
     webhookReceiverUrl: env.WEBHOOK_RECEIVER_URL || undefined,
-    webhookSecret:
-      env.WEBHOOK_SECRET || (kind === 'mock' ? `${credentials.reseller?.clientId ?? 'demo-reseller'}-webhook-secret` : undefined),
+    webhookSecret: webhookSecretFrom(env, kind === 'mock' ? credentials.reseller?.clientId : undefined),
     policyFile: env.POLICY || undefined,
     requestTimeoutMs: num(env, 'REQUEST_TIMEOUT_MS', DEFAULTS.requestTimeoutMs),
     maxBodyBytes: num(env, 'MAX_BODY_BYTES', DEFAULTS.maxBodyBytes),

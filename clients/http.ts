@@ -4,8 +4,8 @@
  * instead of a hang or a stack trace.
  */
 import type { APIRequestContext } from '@playwright/test';
-import { randomUUID } from 'node:crypto';
-import { IM_HEADERS } from '../catalogue/rules';
+import { randomBytes } from 'node:crypto';
+import { correlationIdOf, IM_HEADERS } from '../catalogue/rules';
 import { redact } from './redact';
 
 export type FailureKind = 'timeout' | 'network' | 'server-error' | 'malformed-body' | 'oversized' | 'budget';
@@ -60,6 +60,10 @@ export interface ApiRequest {
   token?: string;
   /** Header names not to send (e.g. a required IM-* header, to see whether the target refuses the call). */
   omitHeaders?: readonly string[];
+  /** The catalogue operation the request calls, when it calls one (for validation against a document). */
+  operationId?: string;
+  /** A request a check breaks on purpose: never validated before sending. */
+  deliberatelyInvalid?: boolean;
 }
 
 export interface ApiResponse {
@@ -87,11 +91,19 @@ export interface ApiClientOptions {
   extraHeaders: Record<string, string>;
   /** The published IM-* headers sent with every request (from the configuration). */
   imHeaders?: Record<string, string>;
-  /** A fresh correlation id per request. Default a random UUID. */
+  /** A fresh correlation id per request. Default 32 random hexadecimal characters (a UUID without dashes: the document allows 32). */
   correlationId?: () => string;
+  /**
+   * Called with every request as it will be sent (headers final), before it is sent: throws to stop a
+   * request the harness should not send (one its OPENAPI document refuses). Default none.
+   */
+  beforeSend?: (req: ApiRequest, headers: Readonly<Record<string, string>>) => void;
   /** Called with every answer (the suite keeps the last correlation ids of a check for its evidence). */
   onExchange?: (res: ApiResponse) => void;
 }
+
+/** A fresh IM-CorrelationID: a random v4 UUID without its dashes (32 characters). */
+export const newCorrelationId = (): string => correlationIdOf(randomBytes(16));
 
 function classifyError(e: unknown, method: string, url: string, timeoutMs: number): TargetFailure {
   const msg = (e as Error)?.message ?? String(e);
@@ -114,8 +126,7 @@ export class ApiClient {
 
   async send(req: ApiRequest): Promise<ApiResponse> {
     const url = this.url(req.path);
-    this.opts.budget.take(`${req.method} ${req.path}`);
-    const correlationId = (this.opts.correlationId ?? randomUUID)();
+    const correlationId = (this.opts.correlationId ?? newCorrelationId)();
     const headers: Record<string, string> = {
       Accept: 'application/json',
       ...(this.opts.imHeaders ?? {}),
@@ -128,6 +139,8 @@ export class ApiClient {
       const omit = new Set(req.omitHeaders.map((h) => h.toLowerCase()));
       for (const k of Object.keys(headers)) if (omit.has(k.toLowerCase())) delete headers[k];
     }
+    this.opts.beforeSend?.(req, headers);
+    this.opts.budget.take(`${req.method} ${req.path}`);
     let data: string | Buffer | undefined;
     if (req.json !== undefined) {
       data = JSON.stringify(req.json);

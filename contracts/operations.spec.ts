@@ -1,4 +1,4 @@
-import { IM_HEADERS, idSources, type EnvironmentName, type Operation } from '../catalogue';
+import { IM_HEADER_CONSTRAINTS, IM_HEADERS, idSources, type EnvironmentName, type Operation } from '../catalogue';
 import { evidenceOf, type ApiResponse } from '../clients/http';
 import { test, expect, harnessConfig, label, notRun, selectedOperations, type Session } from './support/fixtures';
 import { recordFinding } from './support/findings';
@@ -132,6 +132,62 @@ for (const env of cfg.environments) {
         },
       );
       if (refused) expect.soft(res).toBeErrorBody();
+    },
+  );
+
+  test(
+    `should record whether the target accepts the distributor client's forms that its document refuses (${env})`,
+    { tag: ['@operations', '@openapi'] },
+    async ({ session }) => {
+      label(test.info(), 'deals.details', env, 'client-conflict');
+      const deals = session.target.operations.find((o) => o.id === 'deals.details');
+      const freight = session.target.operations.find((o) => o.id === 'freight.estimate');
+      if (!deals && !freight) notRun(test.info(), 'neither deals.details nor freight.estimate is selected');
+      const record = (op: Operation, form: string, res: ApiResponse) => {
+        const observed = res.status < 300 ? 'accepted' : 'refused';
+        recordFinding('openapi.client-conflict', observed, `${form} → ${evidenceOf(res)}`, {
+          environment: env,
+          operationId: op.id,
+          family: op.family,
+          policyFile: cfg.policyFile,
+        });
+        if (observed === 'refused') expect.soft(res).toBeErrorBody();
+      };
+      if (deals)
+        record(
+          deals,
+          'deals.details without vendorName',
+          await session.call(deals, env, { omitQuery: ['vendorName'], deliberatelyInvalid: true }),
+        );
+      if (freight) {
+        const body = session.validBody(freight) as { shipToAddress?: unknown };
+        const res = await session.call(freight, env, { body: { ...body, shipToAddress: [body.shipToAddress] }, deliberatelyInvalid: true });
+        record(freight, 'freight.estimate with shipToAddress as a one-element array', res);
+      }
+    },
+  );
+
+  test(
+    `should record whether a call with a header longer than the document allows is refused (${env})`,
+    { tag: ['@operations', '@headers'] },
+    async ({ session }) => {
+      const op = session.target.operations.find((o) => o.id === 'catalog.search');
+      label(test.info(), op?.id ?? 'catalog.search', env, 'header-constraint');
+      if (!op) notRun(test.info(), 'catalog.search is not selected');
+      const max = IM_HEADER_CONSTRAINTS[IM_HEADERS.correlationId].maxLength ?? 32;
+      const tooLong = 'f'.repeat(max + 1);
+      const res = await session.call(op, env, { headers: { [IM_HEADERS.correlationId]: tooLong }, deliberatelyInvalid: true });
+      const refused = res.status >= 400 && res.status < 500;
+      recordFinding(
+        'headers.constraint-broken',
+        refused ? 'refused' : 'accepted',
+        `${IM_HEADERS.correlationId} of ${tooLong.length} characters (maxLength ${max}) → ${evidenceOf(res)}`,
+        { environment: env, operationId: op.id, family: op.family, policyFile: cfg.policyFile },
+      );
+      if (refused) {
+        expect.soft(res).toBeErrorBody();
+        expect.soft(res.text, `a refusal of a header value names the header; ${evidenceOf(res)}`).toContain(IM_HEADERS.correlationId);
+      }
     },
   );
 }

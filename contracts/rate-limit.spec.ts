@@ -63,6 +63,8 @@ interface Exhaustion {
   allowedAfterFirst: number;
   refused: ApiResponse | undefined;
   sent: number;
+  /** Every answer of the exhaustion, oldest first. */
+  seq: ApiResponse[];
 }
 
 const COUNT_FACT = 'X-RateLimit-Remaining is the number of requests the app can still send';
@@ -77,17 +79,17 @@ async function exhaust(session: Session, op: Operation, attempt = 0): Promise<Ex
   expect(first.status, `the first call of the exhaustion must succeed; ${evidenceOf(first)}`).toBeLessThan(300);
   const r0 = mustInt(first, 'remaining', COUNT_FACT);
   let allowed = 0;
-  let sent = 1;
+  const seq = [first];
   let prev = first;
   for (let i = 0; i < r0 + 2; i++) {
     const res = await session.call(op, env, { allow429: true });
-    sent += 1;
-    if (res.status === 429) return { first, remainingAtFirst: r0, allowedAfterFirst: allowed, refused: res, sent };
+    seq.push(res);
+    if (res.status === 429) return { first, remainingAtFirst: r0, allowedAfterFirst: allowed, refused: res, sent: seq.length, seq };
     allowed += 1;
     if (attempt === 0 && windowRolled(prev, res)) return exhaust(session, op, 1);
     prev = res;
   }
-  return { first, remainingAtFirst: r0, allowedAfterFirst: allowed, refused: undefined, sent };
+  return { first, remainingAtFirst: r0, allowedAfterFirst: allowed, refused: undefined, sent: seq.length, seq };
 }
 
 /** Now on the target's clock: the mock's (frozen in these checks) when it has a control API, else ours. */
@@ -215,6 +217,14 @@ test.describe('rate limits', { tag: ['@rate-limit'] }, () => {
       type: 'observed',
       description: JSON.stringify({ limit: limit ?? null, allowed: ex.allowedAfterFirst + 1, requests: ex.sent }),
     });
+  });
+
+  test('should lower X-RateLimit-Remaining by exactly one per accepted call across the exhaustion of a bucket', async ({ session }) => {
+    const op = opNamed('returns.search');
+    label(test.info(), op, env, 'remaining-sequence');
+    const ex = await exhaust(session, op);
+    refusedOf(ex, 'after the limit is exceeded, further requests fail');
+    expect(ex.seq).toCountDownRemaining();
   });
 
   test('should advertise and enforce 60 calls per window on a GET endpoint', async ({ session }) => {

@@ -1,8 +1,8 @@
 import { createServer, type IncomingMessage } from 'node:http';
-import { createHmac } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { validEvent } from '../fixtures';
 import { evidenceOf } from '../clients/http';
+import { signatureHeaders, signEventId } from '../clients/webhook-signature';
 import { test, expect, harnessConfig, label, notRun, selectedOperations } from './support/fixtures';
 import { recordFinding } from './support/findings';
 
@@ -25,7 +25,7 @@ test.describe('webhooks', { tag: ['@webhooks'] }, () => {
     test(`should reject an invalid ${op.id} event (${env})`, { tag: [`@${op.id}`] }, async ({ session }) => {
       label(test.info(), op, env, 'invalid-event');
       if (!cfg.allowWrites) notRun(test.info(), 'webhook calls change state; production runs read-only operations only');
-      const res = await session.call(op, env, { body: { eventType: 42, unexpected: true } });
+      const res = await session.call(op, env, { body: { eventType: 42, unexpected: true }, deliberatelyInvalid: true });
       expect(
         res,
         `Broken fact: an invalid event is rejected\nExpected: 4xx for an event without eventId and with eventType 42\nReceived: ${evidenceOf(res)}`,
@@ -33,6 +33,25 @@ test.describe('webhooks', { tag: ['@webhooks'] }, () => {
       expect(res).toBeErrorBody();
     });
   }
+
+  test(`should record whether an event with a wrong x-hub-signature is refused (${env})`, async ({ session }) => {
+    const op = hooks[0];
+    label(test.info(), op?.id ?? 'webhooks', env, 'signature');
+    if (!op) notRun(test.info(), 'no webhook operation is selected');
+    if (!cfg.allowWrites) notRun(test.info(), 'webhook calls change state; production runs read-only operations only');
+    const event = validEvent(op.id === 'webhooks.orderStatus' ? 'orderStatus' : 'availabilityUpdate', cfg.mock.seed, 11);
+    // Signed with another secret: the right shape, the wrong key.
+    const wrong = signatureHeaders(event, `not-the-secret-of-${cfg.credentials.reseller?.clientId ?? 'the-app'}`);
+    const res = await session.call(op, env, { body: event, headers: wrong, deliberatelyInvalid: true });
+    const refused = res.status >= 400 && res.status < 500;
+    recordFinding('webhooks.signature', refused ? 'verified' : 'not-verified', `wrong x-hub-signature → ${evidenceOf(res)}`, {
+      environment: env,
+      operationId: op.id,
+      family: op.family,
+      policyFile: cfg.policyFile,
+    });
+    if (refused) expect(res).toBeErrorBody();
+  });
 
   test(`should record whether an event sent with targeturl is pushed to the receiver, signed (${env})`, async ({ session }) => {
     const op = hooks[0];
@@ -75,9 +94,7 @@ test.describe('webhooks', { tag: ['@webhooks'] }, () => {
         return;
       }
       const sig = got.headers['x-hub-signature'];
-      const expected = cfg.webhookSecret
-        ? createHmac('sha512', cfg.webhookSecret).update(String(event.eventId)).digest('base64')
-        : undefined;
+      const expected = cfg.webhookSecret ? signEventId(String(event.eventId), cfg.webhookSecret) : undefined;
       const signed = typeof sig === 'string' && sig === expected;
       recordFinding(
         'webhooks.push',

@@ -29,6 +29,8 @@ import { DEFAULT_SEED } from '../fixtures';
 import { createAjv } from '../clients/ajv';
 import type { ValidateFunction } from 'ajv';
 import { missingHeaders, missingHeadersBody, missingQuery, TokenStore, type AuthResult } from './auth';
+import { compileHeaderRules } from './header-rules';
+import { DOCUMENT_CONFLICTS, requiredQueryOf } from './document-conflicts';
 import { SwitchableClock, systemClock, type Clock } from './clock';
 import { DEFAULT_APPS, type MockApp, type MockConfig, type MockContext } from './context';
 import { registerControlRoutes } from './control';
@@ -40,7 +42,7 @@ import { LimiterSet, type HeaderFamily, type LimiterSetOptions, type PerOperatio
 import { RateLimits } from './rate-limit';
 import { MockState, type Query } from './resources';
 import { registerTokenRoutes, type RouteHelpers } from './token-routes';
-import { WebhookOutbox } from './webhooks';
+import { signatureRefusal, webhookSecretOf, WebhookOutbox } from './webhooks';
 
 export type { MockApp, MockConfig } from './context';
 export { DEFAULT_APPS } from './context';
@@ -101,6 +103,13 @@ export interface MockOptions {
   responseBody?: ResponseBodyHook;
   /** Fastify request logging. Default false (the benchmark measures the hot path). */
   logger?: boolean;
+  /**
+   * Follow the published document alone where the distributor's generated client disagrees with it
+   * (mock/document-conflicts.ts). Default false: both forms accepted, each client form reported.
+   */
+  strictDocument?: boolean;
+  /** Told of every client form accepted against the document. Default the Fastify logger (warn). */
+  onDocumentConflict?: (message: string) => void;
   /** Let webhook pushes go to non-loopback targets. Default false: loopback only. */
   allowRemoteWebhookTargets?: boolean;
 }
@@ -220,6 +229,8 @@ export async function buildMockApp(opts: MockOptions = {}): Promise<FastifyInsta
   };
 
   registerTokenRoutes(app, ctx, helpers);
+  const strictDocument = (): boolean => opts.strictDocument === true || drift('finding.document-strict');
+  const reportConflict = opts.onDocumentConflict ?? ((message: string) => app.log.warn(message));
 
   // ---- Business operations --------------------------------------------------------------
   const served = new Map<string, Set<string>>();
@@ -229,6 +240,9 @@ export async function buildMockApp(opts: MockOptions = {}): Promise<FastifyInsta
       const opKey = `${env}:${op.id}`;
       // The operation's handler, chosen once per route (vendor operations share the generic one).
       const businessHandler = isOperationId(op.id) ? HANDLERS[op.id] : null;
+      const headerRules = compileHeaderRules(op);
+      const conflict = DOCUMENT_CONFLICTS[op.id];
+      const lenientQuery = requiredQueryOf(op, false);
       if (!served.has(url)) served.set(url, new Set());
       (served.get(url) as Set<string>).add(op.method);
       app.route({
@@ -244,11 +258,13 @@ export async function buildMockApp(opts: MockOptions = {}): Promise<FastifyInsta
           if (!rate.consume(req, key, ctx.limitOf(op), op.id).allowed) return void rate.tooMany(reply);
           done();
         },
-        ...(op.jsonBody
+        ...(op.jsonBody || conflict
           ? {
-              preValidation: (req: FastifyRequest, _reply: FastifyReply, done: () => void) => {
+              preValidation: (req: FastifyRequest, reply: FastifyReply, done: () => void) => {
                 // No body at all where a JSON body is optional reads as {} too.
-                if (req.body === undefined) req.body = {};
+                if (req.body === undefined && op.jsonBody) req.body = {};
+                const refused = conflict && !req.mockAuth?.error ? conflict.check(req, strictDocument(), reportConflict) : null;
+                if (refused) return void send(reply, 400, refused);
                 done();
               },
             }
@@ -258,7 +274,9 @@ export async function buildMockApp(opts: MockOptions = {}): Promise<FastifyInsta
           if (auth?.error) return void send(reply, statusOf(auth.error), errorOf(auth.error));
           const missing = missingHeaders(req, op);
           if (missing && !drift('finding.missing-header-accepted')) return void send(reply, 400, missingHeadersBody(missing));
-          const q = missingQuery(req.query as Record<string, unknown>, op);
+          const badHeader = headerRules(req);
+          if (badHeader && !drift('finding.header-constraint-ignored')) return void send(reply, 400, badHeader);
+          const q = missingQuery(req.query as Record<string, unknown>, conflict && !strictDocument() ? lenientQuery : op);
           if (q) {
             const body = {
               errors: q.map(
@@ -283,6 +301,10 @@ export async function buildMockApp(opts: MockOptions = {}): Promise<FastifyInsta
                 errorOf('invalidBody', { field, message: `Invalid request body: ${e?.instancePath || '/'} ${e?.message ?? ''}`.trim() }),
               );
             }
+          }
+          if (op.webhook && !drift('finding.webhook-signature-ignored')) {
+            const bad = signatureRefusal(req.headers['x-hub-signature'], req.body, webhookSecretOf(ctx.apps, auth?.caller?.clientId));
+            if (bad) return void send(reply, 401, bad);
           }
           done();
         },
@@ -329,10 +351,7 @@ export async function buildMockApp(opts: MockOptions = {}): Promise<FastifyInsta
     const eventId = typeof ev.eventId === 'string' && ev.eventId ? ev.eventId : `EVT-${Date.now().toString(36)}`;
     ctx.outbox.receive({ operationId: op.id, environment: env, clientId: caller?.clientId ?? null, event: ev, receivedAtMs: clock.now() });
     const target = req.headers.targeturl;
-    const appCfg = caller?.clientId ? ctx.apps.get(caller.clientId) : undefined;
-    if (typeof target === 'string' && target) {
-      ctx.outbox.push(target, eventId, ev, appCfg?.webhookSecret ?? `${appCfg?.clientId ?? 'anonymous'}-webhook-secret`);
-    }
+    if (typeof target === 'string' && target) ctx.outbox.push(target, eventId, ev, webhookSecretOf(ctx.apps, caller?.clientId));
   }
 
   app.setNotFoundHandler((req, reply) => helpers.notFound(req, reply));

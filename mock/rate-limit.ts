@@ -123,6 +123,8 @@ export class RateLimits {
     }
     if (d.allowed && on('headers.remaining-not-decreasing')) remaining = limit - 1;
     if (d.allowed && on('headers.remaining-rising')) remaining = limit - d.remaining;
+    if (d.allowed && on('headers.remaining-step-two') && remaining >= 2 && remaining <= limit - 3) remaining -= 1;
+    if (d.allowed && on('headers.remaining-after-zero')) remaining = Math.max(0, remaining - 1);
     if (status === 429) remaining = on('429.remaining-positive') ? 1 : 0;
     let reset: string;
     if (on('headers.reset-in-past')) reset = String(Math.floor(now / 1000) - 30);

@@ -1,11 +1,14 @@
 /**
- * Received webhook events, and pushes to a `targeturl` receiver.
+ * Received webhook events, their signature check, and pushes to a `targeturl` receiver.
  *
  * ASSUMPTION (the spec does not show signing): the distributor's public documentation describes an
  * `x-hub-signature` header made with the app's webhook secret over the event id. We sign with
- * HMAC-SHA512, base64-encoded, over the event id string.
+ * HMAC-SHA512, base64-encoded, over the event id string (clients/webhook-signature.ts).
  */
-import { createHmac } from 'node:crypto';
+import { signatureMatches, signEventId } from '../clients/webhook-signature';
+import { WEBHOOK_HEADERS } from '../catalogue';
+import type { MockApp } from './context';
+import { errorOf, type ErrorBody } from './errors';
 
 export interface ReceivedEvent {
   operationId: string;
@@ -30,8 +33,21 @@ export const PUSH_TIMEOUT_MS = 2000;
 /** Kept events and deliveries, newest last; older ones are dropped. */
 export const MAX_KEPT = 1000;
 
-export function signEventId(eventId: string, secret: string): string {
-  return createHmac('sha512', secret).update(eventId).digest('base64');
+export { signEventId };
+
+/** The webhook secret of an app: its own, else `<clientId>-webhook-secret` (the mock's demo rule). */
+export function webhookSecretOf(apps: ReadonlyMap<string, MockApp>, clientId: string | null | undefined): string {
+  const app = clientId ? apps.get(clientId) : undefined;
+  return app?.webhookSecret ?? `${app?.clientId ?? clientId ?? 'anonymous'}-webhook-secret`;
+}
+
+/** The 401 of a webhook call whose x-hub-signature is not the event's signature with the app's secret; null when it is. */
+export function signatureRefusal(signature: unknown, body: unknown, secret: string): ErrorBody | null {
+  if (typeof signature === 'string' && signatureMatches(signature, body, secret)) return null;
+  return errorOf('badSignature', {
+    field: WEBHOOK_HEADERS.signature,
+    message: `${WEBHOOK_HEADERS.signature} is not the HMAC-SHA512 (base64) of the event id with the app's webhook secret`,
+  });
 }
 
 const LOOPBACK = /^(127\.\d+\.\d+\.\d+|localhost|\[::1\])$/i;

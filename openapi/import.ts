@@ -41,7 +41,7 @@ export interface DocumentedParameter {
   example?: unknown;
 }
 
-/** An example of the document that does not match its own schema. */
+/** An example of the document that does not match its own schema, or a schema requiring a name it does not declare. */
 export interface DocumentDefect {
   /** e.g. `POST /resellers/v6/orders request example` or `GET /resellers/v6/orders/search 200 example "ok"`. */
   where: string;
@@ -67,6 +67,12 @@ export interface OpenApiContract {
   documentedPath(operationId: string): { method: string; path: string } | undefined;
   /** Examples of the document that contradict its own schemas. */
   defects(): DocumentDefect[];
+  /**
+   * What the document refuses in a request to a mapped operation: a required header or query parameter
+   * absent, a header or query value its schema does not allow (maxLength, pattern, enum, format, type),
+   * a body its request schema does not allow. Empty for an unmapped operation.
+   */
+  requestProblems(operationId: string, req: { headers: Record<string, string>; query: Record<string, string>; body?: unknown }): string[];
 }
 
 const METHODS = ['get', 'post', 'put', 'delete', 'patch'];
@@ -154,6 +160,13 @@ export async function loadOpenApi(file: string, ops: readonly Operation[] = allO
     if (v instanceof Error) return;
     for (const [name, value] of examplesOf(m)) if (!v(value)) defects.push({ where: `${where} ${name}`, errors: errorLines(v.errors) });
   };
+  // Each schema object once (a shared component is reported where it is first met; the document may be circular).
+  const walked = new WeakSet<object>();
+  const checkRequired = (where: string, m: MediaObject | undefined) => {
+    const found: string[] = [];
+    undeclaredRequired(m?.schema, '', walked, found);
+    if (found.length) defects.push({ where: `${where} schema`, errors: found });
+  };
   let documented = 0;
   for (const [path, item] of Object.entries(doc.paths ?? {})) {
     for (const m of METHODS) {
@@ -162,7 +175,11 @@ export async function loadOpenApi(file: string, ops: readonly Operation[] = allO
       documented += 1;
       const label = `${m.toUpperCase()} ${path}`;
       checkExamples(`${label} request`, jsonOf(o.requestBody?.content));
-      for (const [status, r] of Object.entries(o.responses ?? {})) checkExamples(`${label} ${status}`, jsonOf(r.content));
+      checkRequired(`${label} request`, jsonOf(o.requestBody?.content));
+      for (const [status, r] of Object.entries(o.responses ?? {})) {
+        checkExamples(`${label} ${status}`, jsonOf(r.content));
+        checkRequired(`${label} ${status}`, jsonOf(r.content));
+      }
       const norm = normalisePath(path, prefixes);
       if (norm.endsWith('/oauth/oauth20/token') || norm.endsWith('/oauth/oauth30/token')) {
         checkToken(path, m, o, version, conflicts);
@@ -233,6 +250,13 @@ export async function loadOpenApi(file: string, ops: readonly Operation[] = allO
     if (!s) return undefined;
     return s[String(status)] ?? s[`${String(status)[0]}XX`] ?? s.default;
   };
+  const validateBody = (id: string, body: unknown): string[] => {
+    const schema = requests.get(id)?.schema;
+    if (!schema) return [];
+    const v = compile(schema);
+    if (v instanceof Error) return [`the document's request schema for ${id} cannot be compiled: ${v.message}`];
+    return v(body) ? [] : errorLines(v.errors);
+  };
   return {
     coverage: () => ({
       file,
@@ -255,12 +279,26 @@ export async function loadOpenApi(file: string, ops: readonly Operation[] = allO
     request: (id) => requests.get(id),
     parameters: (id) => params.get(id) ?? [],
     documentedPath: (id) => paths.get(id),
-    validateRequest(id, body) {
-      const schema = requests.get(id)?.schema;
-      if (!schema) return [];
-      const v = compile(schema);
-      if (v instanceof Error) return [`the document's request schema for ${id} cannot be compiled: ${v.message}`];
-      return v(body) ? [] : errorLines(v.errors);
+    validateRequest: validateBody,
+    requestProblems(id, req) {
+      if (!paths.has(id)) return [];
+      const out: string[] = [];
+      const headers = new Map(Object.entries(req.headers).map(([k, v]) => [k.toLowerCase(), v]));
+      for (const p of params.get(id) ?? []) {
+        if (p.in !== 'header' && p.in !== 'query') continue;
+        const raw = p.in === 'header' ? headers.get(p.name.toLowerCase()) : req.query[p.name];
+        if (raw === undefined) {
+          if (p.required) out.push(`${p.in} ${p.name} is required`);
+          continue;
+        }
+        if (!p.schema) continue;
+        const v = compile(p.schema);
+        if (v instanceof Error) continue;
+        const value = parameterValue(raw, p.schema);
+        if (!v(value)) out.push(...errorLines(v.errors).map((e) => `${p.in} ${p.name} ${e.replace(/^\/: /, '')}`));
+      }
+      if (req.body !== undefined) out.push(...validateBody(id, req.body).map((e) => `body ${e}`));
+      return out;
     },
     validateResponse(operationId, status, body) {
       const schema = schemaFor(operationId, status);
@@ -275,6 +313,57 @@ export async function loadOpenApi(file: string, ops: readonly Operation[] = allO
       return { validated: true, errors: errorLines(v.errors) };
     },
   };
+}
+
+/** A header or query string read as its schema's type (`true` as a boolean, `5` as a number), as a server reads it. */
+function parameterValue(raw: string, schema: Record<string, unknown>): unknown {
+  const t = Array.isArray(schema.type) ? schema.type[0] : schema.type;
+  if (t === 'boolean' && (raw === 'true' || raw === 'false')) return raw === 'true';
+  if ((t === 'integer' || t === 'number') && raw.trim() !== '' && Number.isFinite(Number(raw))) return Number(raw);
+  return raw;
+}
+
+type SchemaNode = {
+  type?: unknown;
+  properties?: Record<string, unknown>;
+  required?: unknown;
+  items?: unknown;
+  allOf?: unknown[];
+  oneOf?: unknown[];
+  anyOf?: unknown[];
+  additionalProperties?: unknown;
+};
+
+/**
+ * Names a schema lists in `required` but does not declare in `properties` (its own or its allOf
+ * members'): a validator that follows the document refuses every body without them, though the
+ * document says nothing of what they are. Read on the document's own schema, before conversion (the
+ * JSON Schema converter drops such names).
+ */
+function undeclaredRequired(
+  schema: unknown,
+  at: string,
+  walked: WeakSet<object>,
+  out: string[],
+  siblings: ReadonlySet<string> = new Set(),
+): void {
+  if (!schema || typeof schema !== 'object' || walked.has(schema)) return;
+  walked.add(schema);
+  const s = schema as SchemaNode;
+  const members = (s.allOf ?? []) as SchemaNode[];
+  // An allOf member may require what another member (or the schema holding them) declares.
+  const declared = new Set([...siblings, ...[s, ...members].flatMap((p) => Object.keys(p?.properties ?? {}))]);
+  const composed = !!(s.oneOf?.length || s.anyOf?.length);
+  if (Array.isArray(s.required) && !composed) {
+    for (const name of s.required)
+      if (typeof name === 'string' && !declared.has(name))
+        out.push(`${at || '/'}: required "${name}" is not a declared property (declared: ${[...declared].join(', ') || 'none'})`);
+  }
+  for (const [k, v] of Object.entries(s.properties ?? {})) undeclaredRequired(v, `${at}/${k}`, walked, out);
+  undeclaredRequired(s.items, `${at}/items`, walked, out);
+  if (typeof s.additionalProperties === 'object') undeclaredRequired(s.additionalProperties, `${at}/*`, walked, out);
+  for (const m of members) undeclaredRequired(m, at, walked, out, declared);
+  for (const sub of [...(s.oneOf ?? []), ...(s.anyOf ?? [])]) undeclaredRequired(sub, at, walked, out);
 }
 
 function checkToken(path: string, method: string, o: OperationObject, version: string, out: Finding[]): void {

@@ -280,7 +280,7 @@ async function main(): Promise<void> {
   // The published IM-* headers (mock defaults), so the measured path is the 2xx one, not the missing-header 400.
   const headers = {
     ...imHeadersFrom({}),
-    'IM-CorrelationID': '00000000-0000-4000-8000-00000000b0b0',
+    'IM-CorrelationID': '0000000000004000800000000000b0b0',
     authorization: `Bearer ${await token(mockServer.url)}`,
   };
   const mock: Side = { server: mockServer, url: `${mockServer.url}${path}`, headers };

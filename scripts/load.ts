@@ -10,7 +10,8 @@ import { accessSync, constants, existsSync, mkdirSync, readFileSync, statSync } 
 import { delimiter, join } from 'node:path';
 import { allOperations, familyBase, fillPath, limitFor, parseErrorStatuses, type EnvironmentName, type Operation } from '../catalogue';
 import { knownIds, requestFor, world } from '../fixtures';
-import { imHeadersFrom } from '../clients/config';
+import { imHeadersFrom, webhookSecretFrom } from '../clients/config';
+import { signatureHeaders } from '../clients/webhook-signature';
 import { DEFAULT_APPS } from '../mock/context';
 import { spawnMock } from '../mock/process';
 import { buildLoadScripts, bundleDir, type LoadScript } from './load-build';
@@ -81,6 +82,11 @@ export function buildPlan(o: {
   duration?: string;
 }): Plan {
   const im = imHeadersFrom(process.env);
+  // WEBHOOK_SECRET, else the embedded mock's rule for the reseller app the run uses.
+  const webhookSecret = webhookSecretFrom(
+    process.env,
+    process.env.RESELLER_CLIENT_ID ?? DEFAULT_APPS.find((a) => a.family === 'reseller')?.clientId,
+  ) as string;
   const operations: PlannedOperation[] = o.ops.map((op) => {
     const ids = idsFor(op, o.seed);
     const parts = requestFor(op, o.seed, 0, ids);
@@ -92,7 +98,8 @@ export function buildPlan(o: {
       pathTemplate: op.path,
       path: `${familyBase(op.family, o.environment)}${fillPath(op.path, { ...ids, ...parts.params })}`,
       query: new URLSearchParams(parts.query).toString(),
-      headers: { ...required, ...parts.headers },
+      // Webhook calls carry x-hub-signature over their fixed event (the plan holds the signature, never the secret).
+      headers: { ...required, ...parts.headers, ...(op.webhook ? signatureHeaders(parts.body, webhookSecret) : {}) },
       body: parts.body === undefined ? (op.jsonBody ? '{}' : null) : JSON.stringify(parts.body),
       catalogueLimit: limitFor(op, o.limits),
     };

@@ -42,6 +42,11 @@ const program = new Command()
     'x-ratelimit',
   )
   .option('--refusal-status <code>', 'status of a refused call: 429 (default), or e.g. 503 as nginx limit_req answers by default', '429')
+  .option(
+    '--strict-document',
+    "follow the published document alone where the distributor's generated client disagrees with it (deals.details without vendorName, shipToAddress as an array): refuse the client's form",
+    false,
+  )
   .option('--log', 'log every request', false)
   .parse();
 
@@ -60,6 +65,7 @@ const o = program.opts<{
   countRefused: boolean;
   headers: string;
   refusalStatus: string;
+  strictDocument: boolean;
   log: boolean;
 }>();
 
@@ -81,6 +87,8 @@ async function main(): Promise<void> {
     resetUnit: o.resetUnit,
     tokenGet: o.tokenGet,
     logger: o.log,
+    strictDocument: o.strictDocument,
+    onDocumentConflict: (message) => console.log(`mock: ${message}`),
   };
   const [refusal] = parseErrorStatuses(o.refusalStatus, '--refusal-status');
   if (refusal !== 429) opts.refusalStatus = refusal;
@@ -108,9 +116,17 @@ async function main(): Promise<void> {
   console.log('  sandbox: the same paths under /sandbox');
   console.log('  demo apps (public test credentials of the mock):');
   for (const a of DEFAULT_APPS) console.log(`    ${a.family.padEnd(8)} client_id=${a.clientId}  client_secret=${a.clientSecret}`);
+  console.log(
+    '  webhook calls: targeturl and x-hub-signature = base64 HMAC-SHA512 of the eventId with the app webhook secret (<client_id>-webhook-secret)',
+  );
   if (opts.drift?.length) console.log(`  drift modes: ${opts.drift.join(', ')}`);
   if (o.limiter || o.countRefused || o.headers !== 'x-ratelimit')
     console.log(`  rate limiter: ${o.limiter ?? 'fixed'}${o.countRefused ? ', refused calls count' : ''}, headers ${o.headers}`);
+  console.log(
+    o.strictDocument
+      ? "  --strict-document: the published document alone (the distributor client's deals.details without vendorName and shipToAddress array are refused)"
+      : "  where the distributor's client and its document disagree, both forms are accepted and each client form is logged (--strict-document refuses it)",
+  );
   if (o.control) console.log(`  control API: ${mock.url}/__mock (reset, clock, limits, drift, webhooks, config)`);
   const stop = async () => {
     await mock.close();

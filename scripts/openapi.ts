@@ -34,7 +34,9 @@ async function main(): Promise<number> {
     );
     for (const f of c.findings()) console.log(`  finding ${f.id}: ${f.observed} (${f.evidence})`);
     const defects = c.defects();
-    console.log(`  document defects: ${defects.length} example(s) that do not match their own schema${defects.length ? ':' : ''}`);
+    console.log(
+      `  document defects: ${defects.length} (examples that do not match their own schema, schemas requiring a name they do not declare)${defects.length ? ':' : ''}`,
+    );
     for (const d of defects)
       console.log(`    ${d.where}: ${d.errors.slice(0, 3).join('; ')}${d.errors.length > 3 ? `; ... ${d.errors.length - 3} more` : ''}`);
     return 0;

@@ -32,6 +32,8 @@ const validCall = (op: 'catalog.search' | 'orders.details', env: 'production' | 
   new RegExp(`valid ${op.replace('.', '\\.')} call.*\\(${env}\\)`);
 /** Every rate-limit check except the two on the 429 answer (four modes each select those already). */
 const RATE_LIMIT_BUT_429 = /^(?!.*should answer 429).*@rate-limit/;
+/** The whole exhaustion of a bucket, Remaining call by call. */
+const REMAINING_SEQUENCE = /lower X-RateLimit-Remaining by exactly one per accepted call/;
 const ERROR_429 = /429 with the spec's error body/;
 const HEADERS_429 = /429 with Remaining 0 and all three/;
 
@@ -77,6 +79,17 @@ export const DETECTIONS: Readonly<Record<string, Detection>> = {
     grep: /decrease X-RateLimit-Remaining/,
     mustFail: /decrease X-RateLimit-Remaining/,
     reason: /X-RateLimit-Remaining is the number of requests/,
+  },
+  'headers.remaining-step-two': {
+    grep: REMAINING_SEQUENCE,
+    mustFail: REMAINING_SEQUENCE,
+    reason: /one less per accepted call[\s\S]*lowered by 2 between IM-CorrelationID \w+ and IM-CorrelationID \w+/,
+  },
+  'headers.remaining-after-zero': {
+    grep: REMAINING_SEQUENCE,
+    mustFail: REMAINING_SEQUENCE,
+    reason:
+      /no call is accepted after Remaining 0[\s\S]*IM-CorrelationID \w+ answered Remaining 0, then IM-CorrelationID \w+ answered 2\d\d/,
   },
   'headers.reset-in-past': {
     grep: validCall('orders.details', 'production'),
@@ -153,6 +166,10 @@ export const DETECTIONS: Readonly<Record<string, Detection>> = {
     mustFail: /reject an invalid webhooks/,
     reason: /an invalid event is rejected/,
   },
+  'finding.webhook-signature-ignored': {
+    grep: /wrong x-hub-signature is refused/,
+    finding: { id: 'webhooks.signature', observed: 'not-verified', evidence: /wrong x-hub-signature/ },
+  },
   'shapes.field-renamed': {
     grep: VALID_CALL,
     mustFail: VALID_CALL,
@@ -171,6 +188,14 @@ export const DETECTIONS: Readonly<Record<string, Detection>> = {
   'finding.missing-header-accepted': {
     grep: /missing a required header/,
     finding: { id: 'headers.required-missing', observed: 'accepted', evidence: /IM-CustomerNumber omitted/ },
+  },
+  'finding.header-constraint-ignored': {
+    grep: /longer than the document allows/,
+    finding: { id: 'headers.constraint-broken', observed: 'accepted', evidence: /IM-CorrelationID of 33 characters/ },
+  },
+  'finding.document-strict': {
+    grep: /distributor client's forms/,
+    finding: { id: 'openapi.client-conflict', observed: 'refused' },
   },
   'finding.reset-seconds': { grep: RATE_LIMIT_BUT_429, finding: { id: 'ratelimit.reset-unit', observed: 'seconds' } },
   'finding.token-get-rejected': { grep: tokenGroup('reseller', 'sandbox'), finding: { id: 'token.method', observed: 'post-only' } },

@@ -33,7 +33,8 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { MockApp, RunningMock } from '../../mock';
 import { expect } from './matchers';
-import { advertisedResetMs, intHeader } from '../../catalogue/rules';
+import { advertisedResetMs, intHeader, WEBHOOK_HEADERS } from '../../catalogue/rules';
+import { signatureHeaders } from '../../clients/webhook-signature';
 import type { OpenApiContract } from '../../openapi/import';
 import { RUN_DIR_ENV, SharedRequestBudget } from './run-budget';
 import { CheckSkipped, currentCheck } from './checks';
@@ -64,6 +65,10 @@ export interface CallOptions {
   allow429?: boolean;
   /** Header names not to send. */
   omitHeaders?: readonly string[];
+  /** Query parameters not to send (a documented one the distributor's client cannot send). */
+  omitQuery?: readonly string[];
+  /** A request the check breaks on purpose (a header too long, a conflicting form): not validated against OPENAPI before sending. */
+  deliberatelyInvalid?: boolean;
 }
 
 /** The suite's view of a target: build calls from the catalogue and the fixtures. */
@@ -146,6 +151,21 @@ export class Session {
     notRun(base.info(), `the configured ${ids} is unknown to the target (404): check KNOWN_IDS`);
   }
 
+  /**
+   * The webhook headers the document requires: `targeturl` (WEBHOOK_RECEIVER_URL, else a receiver no one
+   * runs) and `x-hub-signature` over the event sent, with the app's webhook secret. A check's own headers win.
+   */
+  private webhookHeaders(event: unknown, given: Record<string, string> = {}): Record<string, string> {
+    const secret = this.config.webhookSecret;
+    if (!secret && given[WEBHOOK_HEADERS.signature] === undefined)
+      notRun(base.info(), `a webhook call is signed with the app's webhook secret: set WEBHOOK_SECRET (see .env.example)`);
+    return {
+      ...(this.config.webhookReceiverUrl ? { [WEBHOOK_HEADERS.targetUrl]: this.config.webhookReceiverUrl } : {}),
+      ...(secret ? signatureHeaders(event, secret) : {}),
+      ...given,
+    };
+  }
+
   validBody(op: Operation, n = 0): unknown {
     return this.request(op, n).body ?? (op.jsonBody ? {} : undefined);
   }
@@ -156,14 +176,17 @@ export class Session {
     const { ids, used } = await this.idsFor(op, env, o);
     const valid = this.request(op, 0, ids);
     const req: ApiRequest = {
+      operationId: op.id,
+      ...(o.deliberatelyInvalid || o.omitHeaders?.length ? { deliberatelyInvalid: true } : {}),
       method: op.method,
       path: this.pathOf(op, env, { ...valid.params, ...(o.params ?? {}) }),
-      query: { ...valid.query, ...(o.query ?? {}) },
+      query: withoutKeys({ ...valid.query, ...(o.query ?? {}) }, o.omitQuery),
       ...(token ? { token } : {}),
       ...(o.headers || valid.headers ? { headers: { ...(valid.headers ?? {}), ...(o.headers ?? {}) } } : {}),
       ...(o.omitHeaders ? { omitHeaders: o.omitHeaders } : {}),
     };
     if (op.jsonBody) req.json = o.body ?? valid.body ?? {};
+    if (op.webhook) req.headers = { ...req.headers, ...this.webhookHeaders(req.json, o.headers) };
     let res = await this.api.send(req);
     if (res.status === 401 && token && o.token === undefined) {
       // One re-fetch after a 401: the cached token may have expired on the target's side.
@@ -248,6 +271,9 @@ export class Session {
   }
 }
 
+const withoutKeys = (q: Record<string, string>, omit: readonly string[] = []): Record<string, string> =>
+  omit.length ? Object.fromEntries(Object.entries(q).filter(([k]) => !omit.includes(k))) : q;
+
 /** Where the run remembers that a family's token could not be obtained (undefined without a run folder). */
 function tokenFailureFile(family: Family, env: EnvironmentName): string | undefined {
   const dir = process.env[RUN_DIR_ENV];
@@ -260,6 +286,23 @@ export function tokenTransport(api: ApiClient, baseUrl: string): TokenTransport 
   return async (req) => {
     const r = await api.send({ method: 'POST', path: req.url.slice(baseUrl.length), raw: req.body, headers: { ...req.headers } });
     return { status: r.status, text: r.text };
+  };
+}
+
+/**
+ * With OPENAPI: a request meant to be valid that the document refuses is a defect of the harness, reported
+ * as such before it is sent (never sent silently). Checks that break a request on purpose are exempt.
+ */
+function refuseWhatTheDocumentRefuses(doc: OpenApiContract): (req: ApiRequest, headers: Readonly<Record<string, string>>) => void {
+  return (req, headers) => {
+    if (!req.operationId || req.deliberatelyInvalid) return;
+    const problems = doc.requestProblems(req.operationId, { headers: { ...headers }, query: req.query ?? {}, body: req.json });
+    if (problems.length) {
+      throw new Error(
+        `Harness defect: the request of ${req.operationId} (${req.method} ${req.path}) breaks the OPENAPI document ${process.env.OPENAPI}, so it was not sent\n` +
+          `Expected: a request the document accepts\nReceived: ${problems.join('; ')}\nWhat to do: fix the catalogue's request of ${req.operationId} or the configuration (IM_* variables)`,
+      );
+    }
   };
 }
 
@@ -441,7 +484,7 @@ export const test = base.extend<{ driftExpectation: void }, WorkerFixtures>({
   ],
 
   session: [
-    async ({ target, playwright }, use) => {
+    async ({ target, playwright, openapi }, use) => {
       const cfg = target.config;
       const ctx: APIRequestContext = await playwright.request.newContext({ ignoreHTTPSErrors: false });
       // The run's budget (global setup) when there is one; a worker's own otherwise (a run without global setup).
@@ -457,6 +500,7 @@ export const test = base.extend<{ driftExpectation: void }, WorkerFixtures>({
         extraHeaders: cfg.extraHeaders,
         imHeaders: cfg.imHeaders,
         onExchange: keepCorrelationId,
+        ...(openapi ? { beforeSend: refuseWhatTheDocumentRefuses(openapi) } : {}),
       });
       const tokens = new TokenClient({
         baseUrl: target.baseUrl,

@@ -39,7 +39,58 @@ export function resetProblem(reset: number, fromMs: number, toMs: number, window
   return null;
 }
 
+/** The fact the Remaining sequence of a bucket's exhaustion keeps. */
+export const REMAINING_SEQUENCE_FACT =
+  'X-RateLimit-Remaining is the number of requests the app can still send: one less per accepted call, and no call is accepted after Remaining 0';
+
+const headerInt = (res: ApiResponse, h: string): number | undefined => {
+  const v = res.headers[h];
+  return v !== undefined && INT.test(v.trim()) ? Number(v) : undefined;
+};
+
+/**
+ * The first break of the Remaining count-down over consecutive answers of one bucket (an exhaustion,
+ * oldest first), naming the two calls by IM-CorrelationID; null when it holds. Pairs across a window
+ * boundary (Reset moved) are not compared.
+ */
+export function remainingSequenceProblem(seq: readonly ApiResponse[]): string | null {
+  for (let i = 1; i < seq.length; i++) {
+    const a = seq[i - 1] as ApiResponse;
+    const b = seq[i] as ApiResponse;
+    if (a.status >= 300 || (b.status >= 300 && b.status !== 429)) continue;
+    const ra = headerInt(a, 'x-ratelimit-remaining');
+    const rb = headerInt(b, 'x-ratelimit-remaining');
+    const resetA = headerInt(a, 'x-ratelimit-reset');
+    const resetB = headerInt(b, 'x-ratelimit-reset');
+    if (resetA !== undefined && resetB !== undefined && resetA !== resetB) continue;
+    const ids = `IM-CorrelationID ${a.correlationId} and IM-CorrelationID ${b.correlationId}`;
+    if (ra === undefined) return `IM-CorrelationID ${a.correlationId} answered ${a.status} without an integer X-RateLimit-Remaining`;
+    if (b.status === 429) continue;
+    if (ra === 0)
+      return `IM-CorrelationID ${a.correlationId} answered Remaining 0, then IM-CorrelationID ${b.correlationId} answered ${b.status}`;
+    if (rb === undefined) return `IM-CorrelationID ${b.correlationId} answered ${b.status} without an integer X-RateLimit-Remaining`;
+    if (rb !== ra - 1)
+      return `Remaining ${ra} then ${rb}: ${ra > rb ? `lowered by ${ra - rb}` : ra === rb ? 'unchanged' : `raised by ${rb - ra}`} between ${ids}`;
+  }
+  return null;
+}
+
 export const expect = base.extend({
+  /** Over one bucket's answers, oldest first: Remaining one less per accepted call, nothing accepted after 0. */
+  toCountDownRemaining(seq: readonly ApiResponse[]) {
+    const problem = seq.length < 2 ? `only ${seq.length} answer(s): nothing to compare` : remainingSequenceProblem(seq);
+    const pass = problem === null;
+    const last = seq[seq.length - 1];
+    return {
+      pass,
+      name: 'toCountDownRemaining',
+      message: () =>
+        pass
+          ? 'Expected the Remaining sequence to break'
+          : `Broken fact: ${REMAINING_SEQUENCE_FACT}\nExpected: Remaining one less per 2xx until a 429 (${seq.length} answers)\nReceived: ${problem}${last ? `\nLast: ${evidenceOf(last)}` : ''}`,
+    };
+  },
+
   toMatchSchema(received: unknown, schemaId: string, fact = 'the body matches its schema') {
     const errors = schemaErrors(schemaId, received);
     const pass = errors.length === 0;
@@ -136,5 +187,6 @@ declare module '@playwright/test' {
     toBeErrorBody(fact?: string): R;
     toBeJsonResponse(): R;
     toHaveStatusIn(low: number, high: number): R;
+    toCountDownRemaining(): R;
   }
 }

@@ -7,15 +7,14 @@ import exec from 'k6/execution';
 import type { RefinedResponse, ResponseType } from 'k6/http';
 import { buildTokenRequest, parseTokenResponse } from '../../clients/token-core';
 import type { Family, EnvironmentName } from '../../catalogue';
-import { IM_HEADERS } from '../../catalogue/rules';
+import { correlationIdOf, IM_HEADERS } from '../../catalogue/rules';
 import { header, intHeader, type Sample } from '../lib/probe';
 import type { PacingPlan } from '../lib/pacer';
 import { segmentDirName, shareOf } from './segment';
 
-/** A fresh UUID-shaped correlation id per request (k6 has no crypto.randomUUID on every version). */
+/** A fresh IM-CorrelationID per request: 32 hexadecimal characters, the longest the published document allows. */
 export function correlationId(): string {
-  const hex = (n: number) => Array.from({ length: n }, () => Math.floor(Math.random() * 16).toString(16)).join('');
-  return `${hex(8)}-${hex(4)}-4${hex(3)}-a${hex(3)}-${hex(12)}`;
+  return correlationIdOf(Array.from({ length: 16 }, () => Math.floor(Math.random() * 256)));
 }
 
 export interface PlannedOperation {

@@ -2,6 +2,7 @@ import { test, expect } from '@playwright/test';
 import {
   DEFINITIONS,
   IM_HEADERS,
+  WEBHOOK_HEADERS,
   RESELLER_ROWS,
   idSources,
   operationsFor,
@@ -25,7 +26,7 @@ test.describe('operation definitions', () => {
   });
 
   test('should build requests from the fixture world that satisfy their own definition', () => {
-    const published = new Set<string>(Object.values(IM_HEADERS));
+    const published = new Set<string>([...Object.values(IM_HEADERS), ...Object.values(WEBHOOK_HEADERS)]);
     for (const op of resellerOperations) {
       const r = requestFor(op);
       expect(Object.keys(r.params).sort(), op.id).toEqual([...op.pathParams].sort());

@@ -107,4 +107,23 @@ test.describe('npm run certify', () => {
     expect(prod.status).toBe(2);
     expect(prod.stderr).toMatch(/ALLOW_PRODUCTION=1/);
   });
+
+  test('should report a request its OPENAPI document refuses as a harness defect, and not send it', async () => {
+    test.skip(!process.env.VENDOR_OPENAPI, 'VENDOR_OPENAPI is not set (`.ci/run` sets it)');
+    // An extra header breaks the document's IM-SenderID maxLength (32) on every request certify builds.
+    const r = await certify(
+      {
+        OPENAPI: process.env.VENDOR_OPENAPI as string,
+        FAMILIES: 'reseller',
+        ENVIRONMENTS: 'production',
+        EXTRA_HEADERS: JSON.stringify({ 'IM-SenderID': 's'.repeat(33) }),
+      },
+      ['--workers', '1', '-g', 'valid catalog.search call'],
+    );
+    expect(r.status, r.stdout.slice(-2000)).toBe(1);
+    expect(r.stdout).toMatch(
+      /Harness defect: the request of catalog\.search \(GET \/resellers\/v6\/catalog\) breaks the OPENAPI document [^\n]*, so it was not sent[\s\S]*header IM-SenderID must NOT have more than 32 characters/,
+    );
+    expect(r.summary().requests?.sent, 'only the token request went out').toBe(1);
+  });
 });

@@ -57,3 +57,54 @@ test.describe('toHaveStatusIn', () => {
     expect(answer(0)).toHaveStatusIn(200, 299);
   });
 });
+
+test.describe('toCountDownRemaining', () => {
+  const RESET = String(Math.floor(SENT / 1000) + 30);
+  /** An exhaustion: one answer per entry, `429` for a refusal, else the Remaining it advertises. */
+  const bucket = (...steps: (number | '429' | 'absent')[]): ApiResponse[] =>
+    steps.map((s, i) => {
+      const a = answer(Number(RESET));
+      const headers: Record<string, string> = { ...a.headers, 'x-ratelimit-reset': RESET };
+      if (s === 'absent') delete headers['x-ratelimit-remaining'];
+      else headers['x-ratelimit-remaining'] = s === '429' ? '0' : String(s);
+      return { ...a, status: s === '429' ? 429 : 200, headers, correlationId: `c${i}` };
+    });
+
+  test('should pass one less per accepted call until the refusal, and across a window boundary', () => {
+    expect(bucket(4, 3, 2, 1, 0, '429', '429')).toCountDownRemaining();
+    const rolled = bucket(2, 1, 0);
+    rolled.push({
+      ...bucket(59)[0]!,
+      headers: { ...bucket(59)[0]!.headers, 'x-ratelimit-reset': String(Number(RESET) + 60) },
+      correlationId: 'c3',
+    });
+    expect(rolled).toCountDownRemaining();
+  });
+
+  test('should fail a step of two and name the two calls by their correlation ids', () => {
+    base(() => expect(bucket(4, 2, 1, 0, '429')).toCountDownRemaining()).toThrow(
+      /one less per accepted call[\s\S]*Remaining 4 then 2: lowered by 2 between IM-CorrelationID c0 and IM-CorrelationID c1/,
+    );
+    base(() => expect(bucket(3, 3, 2)).toCountDownRemaining()).toThrow(
+      /Remaining 3 then 3: unchanged between IM-CorrelationID c0 and IM-CorrelationID c1/,
+    );
+    base(() => expect(bucket(2, 3)).toCountDownRemaining()).toThrow(/raised by 1 between IM-CorrelationID c0 and IM-CorrelationID c1/);
+  });
+
+  test('should fail a 2xx after Remaining 0 and name both calls', () => {
+    // The held-out shape: 2, then 0, then another 2xx.
+    base(() => expect(bucket(2, 0, 0, '429')).toCountDownRemaining()).toThrow(
+      /lowered by 2 between IM-CorrelationID c0 and IM-CorrelationID c1/,
+    );
+    base(() => expect(bucket(1, 0, 0, '429')).toCountDownRemaining()).toThrow(
+      /no call is accepted after Remaining 0[\s\S]*IM-CorrelationID c1 answered Remaining 0, then IM-CorrelationID c2 answered 200/,
+    );
+  });
+
+  test('should fail an absent Remaining and a sequence too short to judge', () => {
+    base(() => expect(bucket(3, 'absent', 1)).toCountDownRemaining()).toThrow(
+      /IM-CorrelationID c1 answered 200 without an integer X-RateLimit-Remaining/,
+    );
+    base(() => expect(bucket(3)).toCountDownRemaining()).toThrow(/only 1 answer\(s\): nothing to compare/);
+  });
+});

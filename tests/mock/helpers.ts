@@ -1,5 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { buildMockApp, type MockOptions } from '../../mock';
+import { signatureHeaders } from '../../clients/webhook-signature';
+import { NO_RECEIVER_TARGET_URL } from '../../catalogue';
 
 export const FORM = { 'content-type': 'application/x-www-form-urlencoded' };
 export const RESELLER = 'grant_type=client_credentials&client_id=demo-reseller&client_secret=demo-reseller-secret';
@@ -31,7 +33,7 @@ export function expectErrorShape(body: string): boolean {
 export const IM = {
   'IM-CustomerNumber': '20-222222',
   'IM-CountryCode': 'US',
-  'IM-CorrelationID': '00000000-0000-4000-8000-000000000001',
+  'IM-CorrelationID': '00000000000040008000000000000001',
   'IM-CustomerContact': 'certification@example.com',
   'IM-ApplicationID': 'distributor-harness',
   'IM-SenderID': 'distributor-harness',
@@ -39,3 +41,12 @@ export const IM = {
 
 /** Bearer token plus the IM-* headers. */
 export const authed = (t: string) => ({ ...bearer(t), ...IM });
+
+/** The demo reseller app's webhook secret (the mock's rule: `<client id>-webhook-secret`). */
+export const RESELLER_WEBHOOK_SECRET = 'demo-reseller-webhook-secret';
+
+/** The headers a webhook call needs: `targeturl` (nobody receives it unless given) and the event's signature. */
+export const webhookHeaders = (event: unknown, targeturl: string = NO_RECEIVER_TARGET_URL) => ({
+  targeturl,
+  ...signatureHeaders(event, RESELLER_WEBHOOK_SECRET),
+});

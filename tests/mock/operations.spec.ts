@@ -2,7 +2,7 @@ import { test, expect } from '@playwright/test';
 import { allOperations, familyBase, fillPath, ENVIRONMENTS, IM_HEADERS } from '../../catalogue';
 import { buildWorld, knownIds, requestFor } from '../../fixtures';
 import { createAjv } from '../../clients/ajv';
-import { app, token, authed, bearer, IM, VENDOR, RESELLER, expectErrorShape } from './helpers';
+import { app, token, authed, bearer, IM, VENDOR, RESELLER, expectErrorShape, webhookHeaders } from './helpers';
 
 const ajv = createAjv();
 const JSON_CT = { 'content-type': 'application/json' };
@@ -23,7 +23,12 @@ test.describe('mock operations', () => {
         const r = await a.inject({
           method: op.method,
           url,
-          headers: { ...authed(tokens[op.family]), ...(r0.body ? JSON_CT : {}) },
+          headers: {
+            ...authed(tokens[op.family]),
+            ...(r0.body ? JSON_CT : {}),
+            ...(r0.headers ?? {}),
+            ...(op.webhook ? webhookHeaders(r0.body) : {}),
+          },
           ...(r0.body ? { payload: JSON.stringify(r0.body) } : {}),
         });
         expect(r.statusCode, `${op.id} ${env}: ${r.body}`).toBe(op.successStatus);
@@ -166,5 +171,76 @@ test.describe('mock operations', () => {
       expect(r.headers['x-ratelimit-remaining']).toMatch(/^\d+$/);
     }
     await a.close();
+  });
+
+  test('should refuse a header value the published document does not allow with 400 naming the header', async () => {
+    const a = await app();
+    const tok = await token(a);
+    const uuid = '00000000-0000-4000-8000-000000000001';
+    for (const [name, value] of [
+      [IM_HEADERS.correlationId, uuid],
+      [IM_HEADERS.countryCode, 'USA'],
+      [IM_HEADERS.customerNumber, '20-2222222222'],
+      [IM_HEADERS.senderId, 's'.repeat(33)],
+    ] as const) {
+      const r = await a.inject({ method: 'GET', url: '/resellers/v6/catalog', headers: { ...authed(tok), [name]: value } });
+      expect(r.statusCode, `${name} ${value}: ${r.body}`).toBe(400);
+      expect(expectErrorShape(r.body)).toBe(true);
+      const e = JSON.parse(r.body).errors[0];
+      expect(e.field).toBe(name);
+      expect(e.message).toContain(name);
+    }
+    const ok = await a.inject({
+      method: 'GET',
+      url: '/resellers/v6/catalog',
+      headers: { ...authed(tok), [IM_HEADERS.correlationId]: 'f'.repeat(32) },
+    });
+    expect(ok.statusCode, '32 characters are allowed').toBe(200);
+    const lenient = await app({ drift: ['finding.header-constraint-ignored'] });
+    const r = await lenient.inject({
+      method: 'GET',
+      url: '/resellers/v6/catalog',
+      headers: { ...authed(await token(lenient)), [IM_HEADERS.correlationId]: uuid },
+    });
+    expect(r.statusCode, 'the drift mode accepts it').toBe(200);
+    await Promise.all([a.close(), lenient.close()]);
+  });
+
+  test("should accept the distributor client's forms its document refuses, and say so, unless strictDocument", async () => {
+    const told: string[] = [];
+    const a = await app({ onDocumentConflict: (m) => told.push(m) });
+    const strict = await app({ strictDocument: true });
+    const deals = allOperations().find((o) => o.id === 'deals.details');
+    const freight = allOperations().find((o) => o.id === 'freight.estimate');
+    const dealsUrl = `/resellers/v6/deals/${encodeURIComponent(requestFor(deals as never).params.dealId ?? '')}`;
+    const body = requestFor(freight as never).body as { shipToAddress: unknown };
+    const asArray = JSON.stringify({ ...body, shipToAddress: [body.shipToAddress] });
+    for (const [m, told0] of [
+      [a, true],
+      [strict, false],
+    ] as const) {
+      const t = authed(await token(m));
+      const d = await m.inject({ method: 'GET', url: dealsUrl, headers: t });
+      const f = await m.inject({ method: 'POST', url: '/resellers/v6/freightestimate', headers: { ...t, ...JSON_CT }, payload: asArray });
+      if (told0) {
+        expect(d.statusCode, d.body).toBe(200);
+        expect(f.statusCode, f.body).toBe(200);
+      } else {
+        for (const [r, field] of [
+          [d, 'vendorName'],
+          [f, 'shipToAddress'],
+        ] as const) {
+          expect(r.statusCode, r.body).toBe(400);
+          const e = JSON.parse(r.body).errors[0];
+          expect(e.field).toBe(field);
+          expect(e.message).toMatch(/published document .* distributor's generated client/);
+        }
+      }
+    }
+    expect(told).toEqual([
+      expect.stringMatching(/^deals\.details without vendorName.*accepted$/),
+      expect.stringMatching(/^freight\.estimate shipToAddress as an array of 1.*accepted as the object$/),
+    ]);
+    await Promise.all([a.close(), strict.close()]);
   });
 });

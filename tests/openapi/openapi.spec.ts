@@ -1,5 +1,5 @@
 import { test, expect } from '@playwright/test';
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import SwaggerParser from '@apidevtools/swagger-parser';
 import { buildOpenApi, serialise } from '../../openapi/export';
 import { loadOpenApi, normalisePath } from '../../openapi/import';
@@ -72,6 +72,42 @@ test.describe('OpenAPI import', () => {
       evidence: expect.stringMatching(/expires_in: document says "string", spec says integer/),
     });
     expect(f.find((x) => x.id === 'openapi.token-method@reseller')?.observed).toBe('agrees');
+  });
+
+  test('should list a required name its schema does not declare as a document defect, once per schema', async () => {
+    const file = test.info().outputPath('undeclared-required.json');
+    const event = {
+      type: 'object',
+      required: ['customerOrderNumber', 'eventId'],
+      properties: {
+        eventId: { type: 'string' },
+        resource: { type: 'array', items: { type: 'object', required: ['sku'], properties: {} } },
+      },
+    };
+    // Declared by an allOf member: not a defect.
+    const composed = { allOf: [{ type: 'object', properties: { id: { type: 'string' } } }, { required: ['id'] }] };
+    const op = (schema: unknown) => ({
+      post: { requestBody: { content: { 'application/json': { schema } } }, responses: { '200': { description: 'OK' } } },
+    });
+    writeFileSync(
+      file,
+      JSON.stringify({
+        openapi: '3.0.3',
+        info: { title: 't', version: '1' },
+        paths: { '/a': op({ $ref: '#/components/schemas/Event' }), '/b': op({ $ref: '#/components/schemas/Event' }), '/c': op(composed) },
+        components: { schemas: { Event: event } },
+      }),
+    );
+    const defects = (await loadOpenApi(file)).defects();
+    expect(defects).toEqual([
+      {
+        where: 'POST /a request schema',
+        errors: [
+          '/: required "customerOrderNumber" is not a declared property (declared: eventId, resource)',
+          '/resource/items: required "sku" is not a declared property (declared: none)',
+        ],
+      },
+    ]);
   });
 
   test('should validate the mock bodies against the exported 3.1 document', async () => {
