@@ -7,7 +7,7 @@
 import { Command } from 'commander';
 import { spawn } from 'node:child_process';
 import { accessSync, constants, existsSync, mkdirSync, readFileSync, statSync } from 'node:fs';
-import { delimiter, join } from 'node:path';
+import { delimiter, dirname, join, resolve } from 'node:path';
 import { allOperations, familyBase, fillPath, limitFor, parseErrorStatuses, type EnvironmentName, type Operation } from '../catalogue';
 import { knownIds, requestFor, world } from '../fixtures';
 import { imHeadersFrom, webhookSecretFrom } from '../clients/config';
@@ -20,6 +20,8 @@ import type { Plan, PlannedOperation } from '../load/scripts/common';
 import { durationMs } from '../load/scripts/duration';
 import { segmentDirName } from '../load/scripts/segment';
 import type { PacingPlan } from '../load/lib/pacer';
+import { capacityPlan } from '../load/lib/capacity-plan';
+import { formatRate, SHAPES } from '../load/lib/shapes';
 
 export const K6_HELP = [
   'k6 was not found: set K6_BIN to the k6 binary or put k6 on PATH (k6 v0.46 or later, v1.x included).',
@@ -166,9 +168,12 @@ interface K6Step {
   spendsQuota: boolean;
   /** Takes only its execution segment's operations and writes under <reports>/segment-<from>-<to> (runnerPlan). */
   splitsBySegment: boolean;
-  after?: (c: K6Context) => void;
+  /** Reads what the run wrote; false when the file it must write is missing (the command then fails). */
+  after?: (c: K6Context) => boolean;
   /** What the step adds to the run plan. */
   planExtras?: (o: LoadOptions) => Partial<Plan>;
+  /** Says what the run will do before k6 starts (and what in its plan would go wrong). */
+  preflight?: (plan: Plan) => void;
 }
 interface OwnStep {
   kind: 'own';
@@ -176,27 +181,46 @@ interface OwnStep {
   run(inputs: string[], o: LoadOptions): Promise<number>;
 }
 
-function printManifest(c: K6Context): void {
+function printManifest(c: K6Context): boolean {
   const f = written(c, 'limits.json');
   if (!f) {
-    console.error(`load: the probe wrote no manifest in ${c.outDir} (k6 exit ${c.exitCode})`);
-    return;
+    console.error(
+      `load: the probe wrote no manifest in ${c.outDir} (k6 exit ${c.exitCode}): no result for any operation; k6's messages above say why`,
+    );
+    return false;
   }
   const m = JSON.parse(readFileSync(f, 'utf8')) as { durationMs: number; requests: number };
   console.log(`load: manifest ${f} (${m.requests} requests in ${m.durationMs} ms)`);
+  return true;
 }
 
-function printCapacity(c: K6Context): void {
+function printCapacity(c: K6Context): boolean {
   const f = written(c, 'capacity.json');
   if (!f) {
-    console.error(`load: capacity wrote no result in ${c.outDir} (k6 exit ${c.exitCode})`);
-    return;
+    console.error(`load: capacity wrote no result in ${c.outDir} (k6 exit ${c.exitCode}); k6's messages above say why`);
+    return false;
   }
   const r = JSON.parse(readFileSync(f, 'utf8')) as { verdict: string; operations: { verdict: string }[] };
   const failed = r.operations.filter((o) => o.verdict !== 'passed').length;
   console.log(
     `load: capacity ${r.verdict}: ${r.operations.length - failed} of ${r.operations.length} operations within their thresholds; result ${f}, JUnit ${join(c.outDir, 'capacity-junit.xml')}`,
   );
+  return true;
+}
+
+/** The capacity plan (load/lib/capacity-plan.ts, the one the k6 script runs), and each limit it would overrun. */
+function printCapacityPlan(plan: Plan): void {
+  const fraction = plan.fraction ?? SHAPES.average.fraction;
+  const duration = plan.duration ?? SHAPES.average.duration;
+  const c = capacityPlan(
+    plan.operations.map((op) => ({ id: op.id, family: op.family, limit: op.catalogueLimit })),
+    { windowMs: plan.windowMs, fraction, durationMs: durationMs(duration) },
+  );
+  const rates = c.operations.map((o) => o.perSecond);
+  console.log(
+    `load: capacity plan: ${c.operations.length} operations at ${fraction * 100} % of their limits per ${plan.windowMs} ms window for ${duration} (${formatRate(Math.min(...rates))} to ${formatRate(Math.max(...rates))}, exact: k6 rate per timeUnit); setup asks ${Object.keys(c.tokenCalls).length} token(s), one per family, on the token endpoint's own bucket`,
+  );
+  for (const w of c.warnings) console.error(`load: capacity plan over a limit: ${w}`);
 }
 
 /** Every `npm run load` command. A new k6 script is one entry here plus its name in LOAD_SCRIPTS. */
@@ -230,6 +254,8 @@ export const COMMANDS: Record<string, K6Step | OwnStep> = {
     after: (c) => {
       const f = written(c, 'pacing.json');
       if (f) console.log(`load: pacing verdicts ${f}`);
+      else console.error(`load: verify-pacing wrote no verdicts in ${c.outDir} (k6 exit ${c.exitCode}); k6's messages above say why`);
+      return f !== undefined;
     },
     planExtras: (o) => ({ pacing: readPacing(o.manifest ?? join(o.reportsDir, 'limits.json')) }),
   },
@@ -241,6 +267,7 @@ export const COMMANDS: Record<string, K6Step | OwnStep> = {
     splitsBySegment: false,
     about: 'arrival rate at a share of each limit, thresholds',
     after: printCapacity,
+    preflight: printCapacityPlan,
   },
   plan: {
     kind: 'own',
@@ -292,13 +319,17 @@ const looksLikeDir = (v: string) => !v.includes('=') && /[/\\]|^\./.test(v);
 
 /** k6's command line for one run. */
 export function k6Args(bundle: string, o: LoadOptions, summaryExport: string): string[] {
-  const args = ['run', '--quiet', '--summary-export', summaryExport];
+  // --address '': no REST API, so runs at once do not contend for k6's default port 6565.
+  const args = ['run', '--quiet', '--address', '', '--summary-export', summaryExport];
   for (const out of o.out) args.push('--out', out);
   if (o.executionSegment) args.push('--execution-segment', o.executionSegment);
   if (o.executionSegmentSequence) args.push('--execution-segment-sequence', o.executionSegmentSequence);
   args.push(bundle);
   return args;
 }
+
+/** Our exit code for a k6 run that ended with 0 but left no result file (a manifest, capacity.json). */
+export const NO_RESULT = 4;
 
 /** k6's exit code for a run stopped from outside (ExternalAbort). */
 const EXTERNAL_ABORT = 105;
@@ -412,6 +443,7 @@ async function runK6Step(name: string, step: K6Step, o: LoadOptions): Promise<nu
       ...(o.refusedStatus ? { refusedStatuses: parseErrorStatuses(o.refusedStatus, '--refused-status') } : {}),
       ...step.planExtras?.(o),
     };
+    step.preflight?.(plan);
     const mock = await starting;
     if (mock) {
       const r = DEFAULT_APPS.find((a) => a.family === 'reseller');
@@ -431,14 +463,18 @@ async function runK6Step(name: string, step: K6Step, o: LoadOptions): Promise<nu
       `load: ${name} on ${isMock ? `the embedded mock ${baseUrl} (window ${windowMs} ms)` : baseUrl}, ${ops.length} operations, ${buildNote}, k6 ${k6}`,
     );
     const summaryExport = o.summaryExport ?? join(o.reportsDir, `${step.bundle}-k6-summary.json`);
+    // k6 writes into existing folders only: a probe of a distributed run writes into its segment's folder
+    // (load/scripts/common.ts runnerPlan), made here before k6 starts, as is --summary-export's.
+    const segment = step.splitsBySegment ? (o.executionSegment ?? process.env.LOAD_SEGMENT) : undefined;
+    const outDir = segment ? join(o.reportsDir, segmentDirName(segment)) : o.reportsDir;
+    for (const d of [outDir, dirname(resolve(summaryExport))]) mkdirSync(d, { recursive: true });
     const startedMs = Date.now();
     const exitCode = await runK6(k6, k6Args(bundle, o, summaryExport), env, durationMs(o.maxDuration));
-    // Probes in a distributed run write into their segment's folder (load/scripts/common.ts runnerPlan).
-    const segment = step.splitsBySegment ? (o.executionSegment ?? process.env.LOAD_SEGMENT) : undefined;
-    step.after?.({ outDir: segment ? join(o.reportsDir, segmentDirName(segment)) : o.reportsDir, exitCode, startedMs });
+    const wrote = step.after?.({ outDir, exitCode, startedMs }) ?? true;
     if (exitCode === 99) console.error(`load: ${name}: k6 exit 99, thresholds crossed (see the table above and ${summaryExport})`);
     else if (exitCode !== 0) console.error(`load: ${name}: k6 exited with ${exitCode}`);
-    return exitCode;
+    // k6 ends with 0 when its summary could not be written; the command cannot, having no result.
+    return exitCode === 0 && !wrote ? NO_RESULT : exitCode;
   } finally {
     // Whatever failed, a mock that started is stopped.
     await (await starting?.catch(() => undefined))?.close();

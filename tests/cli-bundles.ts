@@ -14,7 +14,7 @@ import { chmodSync, existsSync, mkdirSync, readFileSync, symlinkSync, writeFileS
 import { setPriority } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { bundledCli, k6DoubleBin, type BundledCli } from '../tools/harness-bin';
+import { bundledCli, k6DoubleBin, k6UnderTest, type BundledCli } from '../tools/harness-bin';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const TSX_CLI = join(ROOT, 'node_modules/tsx/dist/cli.mjs');
@@ -87,7 +87,7 @@ export function cliArgs(name: Exclude<Cli, 'k6-node'>): string[] {
 }
 
 /** The k6 double's executable (K6_BIN): the bundled one when the run has it. */
-export { k6DoubleBin };
+export { k6DoubleBin, k6UnderTest };
 
 /** Niceness of the CPU-heavy runs the tests start: certify runs, the benchmark, the detection matrix. */
 const BACKGROUND_NICENESS = 10;

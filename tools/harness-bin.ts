@@ -19,3 +19,11 @@ export function k6DoubleBin(): string {
   const bin = process.env.HARNESS_BIN;
   return bin ? join(bin, 'k6') : K6_DOUBLE_BIN;
 }
+
+/**
+ * The k6 the load tests run: K6_BIN from the environment when it is set (a real k6, to run the very same
+ * tests on it), else the double.
+ */
+export function k6UnderTest(): string {
+  return process.env.K6_BIN || k6DoubleBin();
+}

@@ -5,6 +5,7 @@
  * the report page reads.
  */
 import type { CapacityResult, CapacityRow, ThresholdVerdict } from '../../reporting/capacity-section';
+import { formatRate } from '../lib/shapes';
 
 export type { CapacityResult, CapacityRow, ThresholdVerdict };
 
@@ -44,7 +45,7 @@ export function junitXml(script: string, data: SummaryData): string {
 
 export interface CapacityTarget {
   id: string;
-  /** Iterations (one request each) per second the scenario asked for. */
+  /** Iterations (one request each) per second the scenario asked for: exact, often below 1 (0.5 is 30 a minute). */
   targetRate: number;
   durationSec: number;
 }
@@ -95,10 +96,10 @@ const f = (v: number | null, digits = 1) => (v === null ? '-' : v.toFixed(digits
 
 /** The table capacity prints: one line per operation, each threshold's verdict after it. */
 export function capacityTable(r: CapacityResult): string {
-  const head = `${'operation'.padEnd(30)}${'target/s'.padStart(9)}${'achieved/s'.padStart(11)}${'p50 ms'.padStart(8)}${'p95 ms'.padStart(8)}${'p99 ms'.padStart(8)}${'429s'.padStart(6)}${'errors'.padStart(8)}  thresholds`;
+  const head = `${'operation'.padEnd(30)}${'target'.padStart(9)}${'achieved/s'.padStart(11)}${'p50 ms'.padStart(8)}${'p95 ms'.padStart(8)}${'p99 ms'.padStart(8)}${'429s'.padStart(6)}${'errors'.padStart(8)}  thresholds`;
   const rows = r.operations.map(
     (o) =>
-      `${o.id.padEnd(30)}${String(o.targetRate).padStart(9)}${f(o.achievedRate, 2).padStart(11)}${f(o.p50Ms).padStart(8)}${f(o.p95Ms).padStart(8)}${f(o.p99Ms).padStart(8)}${String(o.status429).padStart(6)}${String(o.errors).padStart(8)}  ${
+      `${o.id.padEnd(30)}${formatRate(o.targetRate).padStart(9)}${f(o.achievedRate, 2).padStart(11)}${f(o.p50Ms).padStart(8)}${f(o.p95Ms).padStart(8)}${f(o.p99Ms).padStart(8)}${String(o.status429).padStart(6)}${String(o.errors).padStart(8)}  ${
         o.thresholds.length
           ? o.thresholds.map((t) => `${t.ok ? 'ok' : 'FAILED'} ${t.metric.replace(/\{.*\}$/, '')} ${t.expression}`).join('; ')
           : 'FAILED: no threshold evaluated'

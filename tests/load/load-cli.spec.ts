@@ -1,10 +1,12 @@
 /**
- * `npm run load` on its default target (the embedded mock, in its own process) with the k6 double as
- * K6_BIN: exactly the path a real k6 takes. Time is compressed with short windows and durations.
+ * `npm run load` on its default target (the embedded mock, in its own process) with the k6 under test as K6_BIN
+ * (the double, or the real k6 K6_BIN names): exactly the path a real k6 takes. Time is compressed with short
+ * windows and durations.
  */
 import { test, expect } from '@playwright/test';
 import { existsSync, readFileSync, writeFileSync, chmodSync, mkdirSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { NO_RESULT } from '../../scripts/load';
 import { load } from './run';
 
 const READ_ONLY = 'catalog.search,orders.search,invoices.details,quotes.search';
@@ -35,9 +37,12 @@ test.describe('npm run load with k6 as K6_BIN', () => {
     // Every operation of the default plan, short: the plan must not make its own operations fail (a cancel and a modify of one order).
     const r = await load(dir, ['capacity', '--duration', '2s']);
     expect(r.code, r.stderr + r.stdout).toBe(0);
-    expect(r.stdout).toMatch(/operation\s+target\/s\s+achieved\/s\s+p50 ms\s+p95 ms\s+p99 ms\s+429s\s+errors\s+thresholds/);
+    expect(r.stdout).toMatch(/load: capacity plan: 27 operations at 50 % of their limits per 60000 ms window for 2s \(0\.50\/s to \d+/);
+    expect(r.stderr).not.toContain('capacity plan over a limit');
+    expect(r.stdout).toMatch(/operation\s+target\s+achieved\/s\s+p50 ms\s+p95 ms\s+p99 ms\s+429s\s+errors\s+thresholds/);
     for (const id of READ_ONLY.split(','))
-      expect(r.stdout).toMatch(new RegExp(`${id.replace('.', '\\.')}\\s+\\d+\\s+\\d+\\.\\d+.*ok http_reqs count>=\\d+`));
+      // The exact target: 50 % of 60 a minute is 0.50/s.
+      expect(r.stdout).toMatch(new RegExp(`${id.replace('.', '\\.')}\\s+0\\.50/s\\s+\\d+\\.\\d+.*ok http_reqs count>=\\d+`));
     const file = join(dir, 'reports', 'capacity.json');
     expect(r.stdout).toContain(`load: capacity passed: 27 of 27 operations within their thresholds; result ${file}`);
     const result = JSON.parse(readFileSync(file, 'utf8')) as {
@@ -81,6 +86,10 @@ test.describe('npm run load with k6 as K6_BIN', () => {
       `json=${out}`,
     ]);
     expect(r.code, r.stderr + r.stdout).toBe(99);
+    // Said before the run: 4 times the limit cannot pass.
+    expect(r.stderr).toMatch(
+      /load: capacity plan over a limit: catalog\.search: 24\.00\/s \(24 every 1000 ms\) puts up to 49 calls in one window of 2000 ms, over its limit of 12/,
+    );
     expect(r.stdout).toMatch(/catalog\.search.*FAILED capacity_429 count==0/);
     expect(r.stdout).toMatch(/load: capacity failed: 0 of 1 operations/);
     const result = JSON.parse(readFileSync(join(dir, 'reports', 'capacity.json'), 'utf8')) as { operations: { status429: number }[] };
@@ -132,6 +141,9 @@ test.describe('npm run load with k6 as K6_BIN', () => {
     expect(args).toEqual([
       'run',
       '--quiet',
+      // No REST API: two runs at once would contend for k6's port 6565 (an explicit address in use is exit 106).
+      '--address',
+      '',
       '--summary-export',
       join(dir, 'reports', 'smoke-k6-summary.json'),
       '--out',
@@ -147,6 +159,24 @@ test.describe('npm run load with k6 as K6_BIN', () => {
     expect(env).toMatch(/^K6_WEB_DASHBOARD_EXPORT=report\.html$/m);
     expect(env).toMatch(/^K6_WEB_DASHBOARD_PORT=-1$/m);
     expect(env).toMatch(/^PLAN=\{"baseUrl":"http:\/\/127\.0\.0\.1:\d+"/m);
+  });
+
+  test('should exit non-zero with the reason when k6 ends with 0 but the probe wrote no manifest', async () => {
+    const dir = test.info().outputPath();
+    // A k6 that ends well and writes nothing: what a real k6 does when handleSummary names a missing folder.
+    const fake = join(dir, 'k6');
+    writeFileSync(fake, '#!/bin/sh\nexit 0\n');
+    chmodSync(fake, 0o755);
+    const [probe, capacity] = await Promise.all([
+      load(join(dir, 'probe'), ['probe-limits', '--ops', 'catalog.search', '--execution-segment', '0:1/2'], { K6_BIN: fake }),
+      load(join(dir, 'capacity'), ['capacity', '--ops', 'catalog.search'], { K6_BIN: fake }),
+    ]);
+    expect(probe.code, probe.stderr + probe.stdout).toBe(NO_RESULT);
+    expect(probe.stderr).toContain(`load: the probe wrote no manifest in ${join(dir, 'probe', 'reports', 'segment-0-1_2')} (k6 exit 0)`);
+    // The segment's folder exists before k6 starts: k6 writes into existing folders only.
+    expect(existsSync(join(dir, 'probe', 'reports', 'segment-0-1_2'))).toBe(true);
+    expect(capacity.code, capacity.stderr + capacity.stdout).toBe(NO_RESULT);
+    expect(capacity.stderr).toContain('load: capacity wrote no result in');
   });
 
   test('should say how to install k6 when K6_BIN is not an executable', async () => {

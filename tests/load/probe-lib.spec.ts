@@ -9,7 +9,6 @@ import {
   probeCap,
   type Sample,
 } from '../../load/lib/probe';
-import { arrivalRate } from '../../load/lib/shapes';
 
 const s = (status: number, remaining: number | null, limit: number | null = 5, reset: number | null = 1_800_000_001): Sample => ({
   tMs: 0,
@@ -46,13 +45,11 @@ test.describe('probe decisions', () => {
     expect(advertisedResetMs(3, 10_000)).toBe(13_000);
   });
 
-  test('should cap requests at L+2 and compute percentiles, rates and Go header names', () => {
+  test('should cap requests at L+2 and compute percentiles and Go header names', () => {
     expect(probeCap(60, 999)).toBe(62);
     expect(probeCap(null, 999)).toBe(999);
     expect(percentile([5, 1, 3, 2, 4], 50)).toBe(3);
     expect(percentile([], 95)).toBeNull();
-    expect(arrivalRate(60, 60_000, 0.5)).toBe(1);
-    expect(arrivalRate(500, 1000, 0.5)).toBe(250);
     expect(canonicalHeader('x-ratelimit-limit')).toBe('X-Ratelimit-Limit');
     expect(header({ 'X-Ratelimit-Remaining': '3' }, 'X-RateLimit-Remaining')).toBe('3');
   });

@@ -8,7 +8,7 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { allOperations, type LimitsManifestEntry } from '../../catalogue';
 import { randomLimits } from '../../scripts/load';
-import { cliArgs, k6DoubleBin } from '../cli-bundles';
+import { cliArgs, k6UnderTest } from '../cli-bundles';
 
 function runLoad(script: string, args: string[]) {
   const out = mkdtempSync(test.info().outputPath('load-'));
@@ -16,7 +16,7 @@ function runLoad(script: string, args: string[]) {
   const r = spawnSync(process.execPath, [...cliArgs('load'), script, '--reports-dir', out, '--bundle-dir', join(out, 'bundles'), ...args], {
     encoding: 'utf8',
     timeout: 120_000,
-    env: { ...process.env, K6_BIN: k6DoubleBin() },
+    env: { ...process.env, K6_BIN: k6UnderTest() },
   });
   const manifest = JSON.parse(readFileSync(join(out, 'limits.json'), 'utf8')) as {
     operations: LimitsManifestEntry[];

@@ -1,6 +1,9 @@
-/** Runs `npm run load` (scripts/load.ts) and the k6 double as child processes, with the double as K6_BIN. */
+/**
+ * Runs `npm run load` (scripts/load.ts) and k6 as child processes, with the k6 under test as K6_BIN: the one
+ * K6_BIN names in the environment (a real k6), else the double.
+ */
 import { spawn } from 'node:child_process';
-import { cliArgs, inBackground, k6DoubleBin } from '../cli-bundles';
+import { cliArgs, inBackground, k6UnderTest } from '../cli-bundles';
 
 export interface Ran {
   code: number | null;
@@ -11,7 +14,7 @@ export interface Ran {
 /** Spawns and collects; killed after timeoutMs. `background`: at a lower priority (cli-bundles.ts inBackground). */
 export function run(cmd: string, args: string[], env: NodeJS.ProcessEnv = {}, timeoutMs = 90_000, background = false): Promise<Ran> {
   return new Promise((resolve, reject) => {
-    const child = spawn(cmd, args, { env: { ...process.env, K6_BIN: k6DoubleBin(), ...env } });
+    const child = spawn(cmd, args, { env: { ...process.env, K6_BIN: k6UnderTest(), ...env } });
     if (background) inBackground(child.pid);
     let stdout = '';
     let stderr = '';
@@ -38,4 +41,4 @@ export function load(dir: string, args: string[], env: NodeJS.ProcessEnv = {}): 
 }
 
 /** The k6 double's command line. */
-export const k6 = (args: string[], env: NodeJS.ProcessEnv = {}) => run(k6DoubleBin(), args, env);
+export const k6 = (args: string[], env: NodeJS.ProcessEnv = {}) => run(k6UnderTest(), args, env);

@@ -1,10 +1,12 @@
 /**
  * The k6 double's command line: the subset of `k6 run` the harness uses, with k6's exit codes.
  *   k6 run [-q|--quiet] [--summary-export f] [-o|--out json=f] [-e|--env K=V]
- *          [--execution-segment s] [--execution-segment-sequence q] [--include-system-env-vars[=false]] script.js
+ *          [--execution-segment s] [--execution-segment-sequence q] [--include-system-env-vars[=false]]
+ *          [-a|--address host:port] script.js
  *   k6 version
  * A test double (see README.md), never a load engine.
  */
+import { createServer, type Server } from 'node:net';
 import { runBundle, EXIT } from './runtime';
 
 /** k6 exits with -1 (255) on command-line errors. */
@@ -19,6 +21,10 @@ export interface RunArgs {
   executionSegment?: string;
   executionSegmentSequence?: string;
   includeSystemEnv: boolean;
+  /** k6's REST API address (`--address`, default localhost:6565); empty: no REST API. */
+  address: string;
+  /** Whether --address was given: k6 then exits 106 when it cannot listen, instead of warning. */
+  addressSet: boolean;
 }
 
 const VALUE_FLAGS: Record<string, string> = {
@@ -29,10 +35,12 @@ const VALUE_FLAGS: Record<string, string> = {
   '--env': 'env',
   '--execution-segment': 'executionSegment',
   '--execution-segment-sequence': 'executionSegmentSequence',
+  '-a': 'address',
+  '--address': 'address',
 };
 
 export function parseRunArgs(argv: string[]): RunArgs {
-  const a: RunArgs = { script: '', quiet: false, outs: [], env: {}, includeSystemEnv: true };
+  const a: RunArgs = { script: '', quiet: false, outs: [], env: {}, includeSystemEnv: true, address: 'localhost:6565', addressSet: false };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i] as string;
     const eq = arg.startsWith('--') ? arg.indexOf('=') : -1;
@@ -43,6 +51,7 @@ export function parseRunArgs(argv: string[]): RunArgs {
       const value = eq > 0 ? arg.slice(eq + 1) : argv[++i];
       if (value === undefined) throw new Error(`flag needs an argument: ${flag}`);
       const key = VALUE_FLAGS[flag];
+      if (key === 'address') a.addressSet = true;
       if (key === 'out') a.outs.push(value);
       else if (key === 'env') {
         const j = value.indexOf('=');
@@ -59,6 +68,35 @@ export function parseRunArgs(argv: string[]): RunArgs {
   if (!a.script) throw new Error('k6 run needs a script: k6 run [flags] script.js');
   return a;
 }
+
+/** k6's exit code when it cannot serve its REST API on an --address given explicitly (CannotStartRESTAPI). */
+const CANNOT_START_REST_API = 106;
+
+/**
+ * k6 serves its REST API on --address for the whole run. When it cannot listen it warns (default address: a
+ * second run at once says "address already in use") or, for an address given explicitly, exits 106. The double
+ * holds the address the same way; resolves with the exit code to end with, if any.
+ */
+function holdRestApi(a: RunArgs, log: (l: string) => void): Promise<{ server?: Server; exit?: number }> {
+  const address = a.address;
+  if (!address) return Promise.resolve({});
+  const i = address.lastIndexOf(':');
+  const host = address.slice(0, i) || 'localhost';
+  const port = Number(address.slice(i + 1));
+  return new Promise((resolve) => {
+    const server = createServer((socket) => socket.destroy());
+    server.once('error', (e: NodeJS.ErrnoException) => {
+      const where = `${host === 'localhost' ? '127.0.0.1' : host}:${port}`;
+      const why = `Error from API server: listen tcp ${where}: bind: ${e.code === 'EADDRINUSE' ? 'address already in use' : e.message}`;
+      log(`${a.addressSet ? 'ERRO' : 'WARN'}[k6-node] ${why}`);
+      resolve(a.addressSet ? { exit: CANNOT_START_REST_API } : {});
+    });
+    server.listen(port, host, () => resolve({ server }));
+  });
+}
+
+/** What k6 prints first on stdout unless --quiet. */
+const BANNER = '\n  k6-node: the harness test double of k6\n\n';
 
 async function run(argv: string[]): Promise<number> {
   const log = (l: string) => process.stderr.write(`${l}\n`);
@@ -92,6 +130,9 @@ async function run(argv: string[]): Promise<number> {
     ? Object.fromEntries(Object.entries(process.env).filter((e): e is [string, string] => e[1] !== undefined))
     : {};
   Object.assign(env, a.env);
+  if (!a.quiet) process.stdout.write(BANNER);
+  const api = await holdRestApi(a, log);
+  if (api.exit !== undefined) return api.exit;
   const r = await runBundle(a.script, {
     env,
     log,
@@ -100,6 +141,7 @@ async function run(argv: string[]): Promise<number> {
     ...(a.executionSegment ? { executionSegment: a.executionSegment } : {}),
     ...(a.executionSegmentSequence ? { executionSegmentSequence: a.executionSegmentSequence } : {}),
   });
+  api.server?.close();
   process.stdout.write(r.stdout);
   return r.exitCode;
 }

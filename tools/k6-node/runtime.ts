@@ -4,14 +4,14 @@
  * thresholds → handleSummary, and ends with k6's exit code.
  */
 import { build } from 'esbuild';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { configureBridge, stopBridge, requestSync, sleepSync } from './sync-http';
 import { contextTags, execution, metrics, record, resetState, sampleListeners, valuesOf } from './modules/state';
 import { TestAbort } from './modules/execution';
-import { parseSegment, scheduleOf, MAX_ITERATIONS, type ScenarioConfig, type Schedule } from './executors';
+import { parseDuration, parseSegment, scheduleOf, MAX_ITERATIONS, type ScenarioConfig, type Schedule } from './executors';
 import { DEFAULT_TREND_STATS, evaluateThresholds, legacyExport, summaryMetrics, type ThresholdResult } from './summary';
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -23,7 +23,18 @@ const SHIMS: Record<string, string> = {
 };
 
 /** k6's exit codes (errext/exitcodes). */
-export const EXIT = { ok: 0, thresholdsFailed: 99, invalidConfig: 104, scriptException: 107, scriptAborted: 108 } as const;
+export const EXIT = {
+  ok: 0,
+  thresholdsFailed: 99,
+  setupTimeout: 100,
+  invalidConfig: 104,
+  scriptException: 107,
+  scriptAborted: 108,
+  usage: 255,
+} as const;
+
+/** k6's default setupTimeout (lib/options.go). */
+const DEFAULT_SETUP_TIMEOUT = '60s';
 
 export interface RunOptions {
   /** __ENV of the script. */
@@ -59,6 +70,7 @@ interface ScriptModule {
     scenarios?: Record<string, ScenarioConfig>;
     thresholds?: Record<string, (string | { threshold: string })[]>;
     summaryTrendStats?: string[];
+    setupTimeout?: string;
   };
   setup?: () => unknown;
   teardown?: (d: unknown) => void;
@@ -244,10 +256,19 @@ export async function runBundle(bundle: string, opts: RunOptions): Promise<RunRe
     phase = 'vu';
     let data: unknown;
     try {
+      const setupStarted = performance.now();
       data = mod.setup?.();
+      // k6 interrupts a setup() longer than setupTimeout; the double's runs to its end, then fails as k6 would have.
+      const limitMs = parseDuration(o.setupTimeout ?? DEFAULT_SETUP_TIMEOUT);
+      if (performance.now() - setupStarted > limitMs)
+        throw new RunError(
+          `setup() execution timed out after ${limitMs / 1000} seconds (setupTimeout ${o.setupTimeout ?? `${DEFAULT_SETUP_TIMEOUT}, k6's default`})`,
+          EXIT.setupTimeout,
+        );
       // k6 hands setup data to VUs as a JSON copy.
       data = data === undefined ? undefined : JSON.parse(JSON.stringify(data));
     } catch (e) {
+      if (e instanceof RunError) throw e;
       if (e instanceof TestAbort) throw new RunError(e.message, EXIT.scriptAborted);
       throw new RunError(`setup failed: ${(e as Error).message}`, EXIT.scriptException);
     }
@@ -269,11 +290,19 @@ export async function runBundle(bundle: string, opts: RunOptions): Promise<RunRe
       state: { isStdOutTTY: false, isStdErrTTY: false, testRunDurationMs: durationMs },
       root_group: { name: '', path: '', id: 'd41d8cd98f00b204e9800998ecf8427e', groups: [], checks: checksOf() },
     };
-    if (opts.summaryExport) {
-      mkdirSync(dirname(resolve(opts.summaryExport)), { recursive: true });
-      writeFileSync(opts.summaryExport, JSON.stringify(legacyExport(summary, checksOf()), null, 2));
-    }
-    if (opts.jsonOut) writeFileSync(opts.jsonOut, jsonLines.join('\n') + '\n');
+    // Files k6 could not write: it logs them together after the summary and keeps its exit code.
+    const unwritten: string[] = [];
+    const save = (name: string, content: string): boolean => {
+      const p = resolve(opts.cwd ?? process.cwd(), name);
+      // k6 creates no folder: a file in a missing one is not written.
+      if (!existsSync(dirname(p))) {
+        unwritten.push(`could not open '${name}': open ${name}: no such file or directory`);
+        return false;
+      }
+      writeFileSync(p, content);
+      return true;
+    };
+    if (opts.summaryExport) save(opts.summaryExport, JSON.stringify(legacyExport(summary, checksOf()), null, 2));
     const files: string[] = [];
     let stdout = '';
     let outputs: Record<string, string>;
@@ -288,10 +317,16 @@ export async function runBundle(bundle: string, opts: RunOptions): Promise<RunRe
         else log(content);
         continue;
       }
-      const p = resolve(opts.cwd ?? process.cwd(), name);
-      mkdirSync(dirname(p), { recursive: true });
-      writeFileSync(p, content);
-      files.push(p);
+      if (save(name, content)) files.push(resolve(opts.cwd ?? process.cwd(), name));
+    }
+    if (unwritten.length)
+      log(
+        `ERRO[k6-node] failed to handle the end-of-test summary: Could not save some summary information:\n\t- ${unwritten.join('\n\t- ')}`,
+      );
+    // k6's JSON output in a missing folder: the run ends with k6's command-line error code.
+    if (opts.jsonOut && !save(opts.jsonOut, jsonLines.join('\n') + '\n')) {
+      log(`ERRO[k6-node] open ${opts.jsonOut}: no such file or directory`);
+      return { exitCode: EXIT.usage, stdout, files, setupData: data, thresholds, metrics: summary };
     }
     const failed = thresholds.filter((t) => !t.ok);
     for (const t of failed) log(`ERRO[k6-node] thresholds on metrics '${t.metric}' have been crossed: ${t.expression} (${t.actual})`);
