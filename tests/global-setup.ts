@@ -8,7 +8,8 @@
 import { existsSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { buildLoadScripts } from '../scripts/load-build';
-import { buildCliBundles } from './cli-bundles';
+import { spawnSync } from 'node:child_process';
+import { buildCliBundles, k6UnderTest } from './cli-bundles';
 import { matrixDir, stopMatrixRun } from './contracts/matrix-runner';
 import { OUTPUT_DIR, RUN_DIR } from './run-dir';
 
@@ -23,6 +24,14 @@ export default async function globalSetup(): Promise<() => void> {
   console.log(
     `harness tests: run folder ${RUN_DIR}; ${files.length} load bundles built in ${ms.toFixed(0)} ms, the command lines in ${cliMs.toFixed(0)} ms`,
   );
+  // The load tests run on the k6 K6_BIN names, else on the double: say which, with its own version line.
+  const k6 = k6UnderTest();
+  const version = spawnSync(k6, ['version'], { encoding: 'utf8', timeout: 10_000 });
+  if (version.status !== 0)
+    throw new Error(
+      `K6_BIN is "${k6}", but \`${k6} version\` failed (${version.error?.message ?? version.stderr.trim()}): set K6_BIN to a k6 binary, or unset it to use the test double`,
+    );
+  console.log(`harness tests: load tests on ${process.env.K6_BIN ? 'k6' : 'the k6 test double'} ${k6}: ${version.stdout.trim()}`);
   return () => {
     // The detection matrix run, if a test started it and it still runs (an interrupted or filtered run).
     stopMatrixRun(matrixDir(RUN_DIR));
