@@ -53,10 +53,25 @@ export function shareOf<T>(items: readonly T[], segment: string | null | undefin
   return items.filter((_, i) => inSegment(i, items.length, s));
 }
 
-/** A folder name for the segment's output: `1/3:2/3` → `segment-1_3-2_3`. */
+const gcd = (a: number, b: number): number => (b === 0 ? a : gcd(b, a % b));
+
+/** A value as k6 spells it (Go's big.Rat RatString): reduced, `0` and `1` bare. */
+function ratString([n, d]: Rat): string {
+  const g = gcd(n, d);
+  return d / g === 1 ? String(n / g) : `${n / g}/${d / g}`;
+}
+
+/**
+ * The segment as k6 reports it in `exec.test.options.executionSegment`: `from:to` reduced (`2/4:3/4` is
+ * `1/2:3/4`, `0:25%` is `0:1/4`). The runner's folder is named from it, so the process that makes the folder and
+ * the k6 script that writes into it agree however the segment was spelled on the command line.
+ */
+export function canonicalSegment(text: string): string {
+  const s = parseSegment(text);
+  return `${ratString(s.from)}:${ratString(s.to)}`;
+}
+
+/** A folder name for the segment's output, from its k6 spelling: `1/3:2/3` → `segment-1_3-2_3`, `2/4:1` → `segment-1_2-1`. */
 export function segmentDirName(segment: string): string {
-  return `segment-${segment
-    .replace(/\//g, '_')
-    .replace(/:/g, '-')
-    .replace(/[^0-9A-Za-z_.-]/g, '')}`;
+  return `segment-${canonicalSegment(segment).replace(/\//g, '_').replace(/:/g, '-')}`;
 }

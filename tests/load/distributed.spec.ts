@@ -1,5 +1,5 @@
 /**
- * A distributed probe (k6-operator `parallelism: 3`): three runners with their execution segments
+ * A distributed probe (k6-operator `parallelism: 4`): four runners with their execution segments
  * against one target share one app's quota. Each must probe a disjoint slice, so that every
  * operation is probed exactly once and reads its true limit; `load merge` joins the manifests.
  */
@@ -11,12 +11,24 @@ import { DEFAULT_APPS } from '../../mock/context';
 import { spawnMock } from '../../mock/process';
 import { randomLimits } from '../../scripts/load';
 import { mergeManifests } from '../../scripts/load-merge';
-import { inSegment, parseSegment, segmentDirName, shareOf } from '../../load/scripts/segment';
+import { canonicalSegment, inSegment, parseSegment, segmentDirName, shareOf } from '../../load/scripts/segment';
+import { parse } from 'yaml';
 import { load } from './run';
 import { readFileSync } from 'node:fs';
 
-const SEGMENTS = ['0:1/3', '1/3:2/3', '2/3:1'];
-const SEQUENCE = '0,1/3,2/3,1';
+/**
+ * What k6-operator gives runner i of `parallelism: n` (pkg/segmentation): `(i-1)/n:i/n`, unreduced, with `0` and
+ * `1` bare. k6 reports the segment reduced (`2/4:3/4` is `1/2:3/4`), so the runner folder's name must not depend on
+ * the spelling.
+ */
+function operatorSegments(n: number): { segments: string[]; sequence: string } {
+  const part = (i: number) => (i === 0 ? '0' : i === n ? '1' : `${i}/${n}`);
+  return {
+    segments: Array.from({ length: n }, (_, i) => `${part(i)}:${part(i + 1)}`),
+    sequence: Array.from({ length: n + 1 }, (_, i) => part(i)).join(','),
+  };
+}
+const { segments: SEGMENTS, sequence: SEQUENCE } = operatorSegments(4);
 
 test.describe('distributed probes', () => {
   test('should give every index to exactly one of the segments that tile [0, 1]', () => {
@@ -29,7 +41,27 @@ test.describe('distributed probes', () => {
     expect(() => parseSegment('2/3:1/3')).toThrow(/0 <= from < to <= 1/);
   });
 
-  test('should probe every operation exactly once with three runners and merge their manifests', async () => {
+  test('should name a runner folder from the segment as k6 reports it, however it was spelled', () => {
+    expect(SEGMENTS).toEqual(['0:1/4', '1/4:2/4', '2/4:3/4', '3/4:1']);
+    expect(canonicalSegment('2/4:3/4')).toBe('1/2:3/4');
+    expect(canonicalSegment('0:25%')).toBe('0:1/4');
+    expect(canonicalSegment('0.5:1')).toBe('1/2:1');
+    expect(canonicalSegment('1/3')).toBe('0:1/3');
+    expect(SEGMENTS.map(segmentDirName)).toEqual(['segment-0-1_4', 'segment-1_4-1_2', 'segment-1_2-3_4', 'segment-3_4-1']);
+    expect(segmentDirName('1/4:1/2')).toBe(segmentDirName('1/4:2/4'));
+  });
+
+  test('should make every k6-operator runner folder in the TestRun before k6 writes into it', () => {
+    // k6 creates no folder, and on a cluster no npm run load makes one: the runners' init container does.
+    const run = parse(readFileSync(new URL('../../load/k8s/testrun.yaml', import.meta.url), 'utf8')) as {
+      spec: { parallelism: number; runner: { initContainers?: { command: string[] }[] } };
+    };
+    const script = (run.spec.runner.initContainers ?? []).map((c) => c.command.join(' ')).join('\n');
+    const { segments } = operatorSegments(run.spec.parallelism);
+    for (const s of segments) expect(script, `the folder of segment ${s}`).toContain(`/reports/load/${segmentDirName(s)}`);
+  });
+
+  test('should probe every operation exactly once with four runners spelled as k6-operator spells them, and merge their manifests', async () => {
     test.setTimeout(120_000);
     const seed = 31;
     const readOnly = allOperations().filter((o) => o.readOnly);
@@ -78,12 +110,12 @@ test.describe('distributed probes', () => {
     }
     const merged = await load(dir, ['merge', '--reports-dir', reports]);
     expect(merged.code, merged.stderr).toBe(0);
-    expect(merged.stdout).toMatch(new RegExp(`merged ${readOnly.length} operations from 3 runners`));
+    expect(merged.stdout).toMatch(new RegExp(`merged ${readOnly.length} operations from 4 runners`));
     const m = JSON.parse(readFileSync(join(reports, 'limits.json'), 'utf8')) as {
       runners: number;
       operations: { id: string; observedLimit: number; requestsSpent: number }[];
     };
-    expect(m.runners).toBe(3);
+    expect(m.runners).toBe(4);
     expect(m.operations.map((e) => e.id).sort()).toEqual(readOnly.map((o) => o.id).sort());
     for (const e of m.operations) {
       // A second runner on the same operation would meet a spent bucket and read a smaller limit.

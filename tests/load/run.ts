@@ -3,7 +3,7 @@
  * K6_BIN names in the environment (a real k6), else the double.
  */
 import { spawn } from 'node:child_process';
-import { cliArgs, inBackground, k6UnderTest } from '../cli-bundles';
+import { cliArgs, inBackground, k6DoubleBin, k6UnderTest } from '../cli-bundles';
 
 export interface Ran {
   code: number | null;
@@ -42,3 +42,9 @@ export function load(dir: string, args: string[], env: NodeJS.ProcessEnv = {}): 
 
 /** The k6 double's command line. */
 export const k6 = (args: string[], env: NodeJS.ProcessEnv = {}) => run(k6UnderTest(), args, env);
+
+/**
+ * Whether the load tests run on the double (no K6_BIN given). A test whose exact figure only the double can promise
+ * (its single-threaded schedule) asserts it there, and on a real k6 asserts what k6 promises instead.
+ */
+export const onDouble = (): boolean => k6UnderTest() === k6DoubleBin();

@@ -58,6 +58,7 @@ export function parseDuration(d: string | number | undefined, fallbackMs = 0): n
 export interface Segment {
   from: number;
   to: number;
+  /** As k6 reports it: `from:to`, reduced. */
   text: string;
 }
 
@@ -69,6 +70,30 @@ function fraction(s: string): number {
   return v;
 }
 
+/** Greatest common divisor of two non-negative integers. */
+const gcd = (a: number, b: number): number => (b === 0 ? a : gcd(b, a % b));
+
+/**
+ * A segment value as k6 gives it back in exec.test.options (Go's big.Rat RatString): a reduced fraction, `0` and
+ * `1` bare; `25%` is `1/4`, `0.5` is `1/2`, `2/4` is `1/2`.
+ */
+function asK6Spells(v: string): string {
+  const t = v.trim();
+  const decimals = t.includes('.') ? t.length - t.indexOf('.') - 1 : 0;
+  const [num, den] = t.endsWith('%')
+    ? [Number(t.slice(0, -1)), 100]
+    : t.includes('/')
+      ? t.split('/').map(Number)
+      : [Math.round(Number(t) * 10 ** decimals), 10 ** decimals];
+  const g = gcd(num as number, den as number);
+  return (den as number) / g === 1 ? String((num as number) / g) : `${(num as number) / g}/${(den as number) / g}`;
+}
+
+/** An --execution-segment-sequence as k6 gives it back: each value reduced (`0,1/4,2/4,3/4,1` → `0,1/4,1/2,3/4,1`). */
+export function k6SegmentSequence(text: string | undefined): string | null {
+  return text ? text.split(',').map(asK6Spells).join(',') : null;
+}
+
 export function parseSegment(text: string | undefined): Segment | undefined {
   if (!text) return undefined;
   const [a, b] = text.includes(':') ? text.split(':') : ['0', text];
@@ -76,7 +101,7 @@ export function parseSegment(text: string | undefined): Segment | undefined {
   const to = fraction(b as string);
   if (!(from >= 0 && from < to && to <= 1))
     throw new Error(`invalid execution segment "${text}": expected 0 <= from < to <= 1, e.g. 0:1/3`);
-  return { from, to, text };
+  return { from, to, text: `${asK6Spells(a as string)}:${asK6Spells(b as string)}` };
 }
 
 /** k6's ExecutionSegment.Scale: this segment's share of an indivisible count. */

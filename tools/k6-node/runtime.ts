@@ -11,7 +11,15 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { configureBridge, stopBridge, requestSync, sleepSync } from './sync-http';
 import { contextTags, execution, metrics, record, resetState, sampleListeners, valuesOf } from './modules/state';
 import { TestAbort } from './modules/execution';
-import { parseDuration, parseSegment, scheduleOf, MAX_ITERATIONS, type ScenarioConfig, type Schedule } from './executors';
+import {
+  k6SegmentSequence,
+  parseDuration,
+  parseSegment,
+  scheduleOf,
+  MAX_ITERATIONS,
+  type ScenarioConfig,
+  type Schedule,
+} from './executors';
 import { DEFAULT_TREND_STATS, evaluateThresholds, legacyExport, summaryMetrics, type ThresholdResult } from './summary';
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -251,7 +259,7 @@ export async function runBundle(bundle: string, opts: RunOptions): Promise<RunRe
     execution.test.options = {
       ...o,
       executionSegment: segment?.text ?? null,
-      executionSegmentSequence: opts.executionSegmentSequence ?? null,
+      executionSegmentSequence: k6SegmentSequence(opts.executionSegmentSequence),
     };
     phase = 'vu';
     let data: unknown;
