@@ -1,0 +1,103 @@
+/**
+ * The bench every experiment runs on: the calls it may make (one call, a volley sent at once, a drain
+ * until refused, a number of calls spent), the log of what came back, and the evidence in words.
+ *
+ * An experiment is a generator: it yields the calls it wants (when, how many at once) and receives
+ * their observations, so it reads top to bottom as its plan. It returns its reading, or throws `Stop`
+ * with a verdict when the limiter cannot be read this way.
+ */
+import type { Drain, FingerprintConfig, Observation } from './types';
+
+/** Calls an experiment wants: `n` of them sent at `at` (epoch ms) in one batch (n > 1: a volley). */
+export interface CallRequest {
+  at: number;
+  n: number;
+  phase: string;
+}
+
+export type Experiment<T> = Generator<CallRequest, T, Observation[]>;
+
+/** Ends the fingerprint without a result: the verdict says why. */
+export class Stop extends Error {
+  constructor(readonly verdict: string) {
+    super(verdict);
+  }
+}
+
+export class Bench {
+  readonly observations: Observation[] = [];
+  readonly evidence: string[] = [];
+  /** Epoch ms of the latest answer. */
+  lastMs = 0;
+  readonly fineMs: number;
+
+  constructor(readonly cfg: FingerprintConfig) {
+    this.fineMs = cfg.fineMs ?? 20;
+  }
+
+  get requests(): number {
+    return this.observations.length;
+  }
+
+  note(line: string): void {
+    this.evidence.push(line);
+  }
+
+  /** A time no earlier than the latest answer: calls are never scheduled in the past. */
+  at(ms: number): number {
+    return Math.max(ms, this.lastMs);
+  }
+}
+
+export const allowedOf = (o: Observation): boolean => o.status !== 429;
+
+/** One call at `at`. */
+export function* call(b: Bench, at: number, phase: string): Experiment<Observation> {
+  const [o] = yield { at: b.at(at), n: 1, phase };
+  return o as Observation;
+}
+
+/** `n` calls sent at once (no refill between them): the driver sends them in one batch. */
+export function* volley(b: Bench, at: number, phase: string, n: number): Experiment<Observation[]> {
+  return yield { at: b.at(at), n, phase };
+}
+
+/** Calls back to back from `at` until the first refusal or `cap` allowed calls; `seed` continues a drain. */
+export function* drain(b: Bench, at: number, phase: string, cap: number, seed?: Drain): Experiment<Drain> {
+  let d = seed;
+  let next = at;
+  for (;;) {
+    const o = yield* call(b, next, phase);
+    const allowed = allowedOf(o);
+    d ??= { firstMs: o.tMs, firstSentMs: o.sentMs, allowed: 0, refusedMs: null, refusedFirst: !allowed };
+    if (allowed) d.allowed += 1;
+    else d.refusedMs = o.tMs;
+    if (!allowed || d.allowed >= cap) return d;
+    next = o.tMs;
+  }
+}
+
+/** A drain continued from an allowed call (its first). */
+export function drainFrom(o: Observation): Drain {
+  return { firstMs: o.tMs, firstSentMs: o.sentMs, allowed: 1, refusedMs: null, refusedFirst: false };
+}
+
+/** `n` calls back to back from `at`, whatever they get. */
+export function* spend(b: Bench, at: number, phase: string, n: number): Experiment<{ allowed: number; refused: number }> {
+  let allowed = 0;
+  let next = at;
+  for (let i = 0; i < n; i++) {
+    const o = yield* call(b, next, phase);
+    if (allowedOf(o)) allowed += 1;
+    next = o.tMs;
+  }
+  return { allowed, refused: n - allowed };
+}
+
+/**
+ * Slack after a period before a call that must find it over: 5 % of a window, or for a continuous refill room
+ * for an odd half call and the rate's error. At least two fine gaps.
+ */
+export function margin(b: Bench, periodMs: number, windowLike: boolean, burst: number): number {
+  return Math.max(2 * b.fineMs, Math.ceil(windowLike ? 0.05 * periodMs : Math.max(0.1, 1.5 / burst) * periodMs));
+}

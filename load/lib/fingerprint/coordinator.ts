@@ -1,0 +1,154 @@
+/**
+ * The coordinator: runs the experiments in order, each answering one question, and skips those an earlier
+ * one already answered. Their readings go into one record the result is read from (readings.ts).
+ *
+ * exhaustion → reopening → refill sampling → window refine (a window) or burst volley (a continuous refill)
+ * → split → refused calls, or first-window rate (a continuous refill the split or a pause says is a
+ * weighted sliding counter). A split that gets some calls back but fewer than a window gives sends a
+ * window-like sampling back to refill sampling once, as a continuous refill.
+ */
+import { Stop, margin, type Bench, type Experiment } from './bench';
+import { burstVolley, refillCorrectedBurst } from './burst-volley';
+import { exhaustion, type ExhaustionReading } from './exhaustion';
+import { firstWindowRate } from './first-window-rate';
+import { refillRate, sampleRefill, settleReopening, type ReopenedBucket, type RefillRate } from './refill-sampling';
+import { refusedCalls, type RefusedCallReading } from './refused-call';
+import { reopening } from './reopening';
+import { split, splitSaysSliding, type SplitReading } from './split';
+import { refineWindow, samplingBracket } from './window-refine';
+
+export interface Readings {
+  exhaustion: ExhaustionReading | null;
+  /** The advertised reopening moved after refused calls (they count); null when not known. */
+  movedHint: boolean | null;
+  rested: ReopenedBucket['rested'];
+  /** The refill sampling saw a window (true) or a continuous refill (false); null before it decided. */
+  windowLike: boolean | null;
+  window: { windowMs: number; precise: boolean } | null;
+  /** Calls per ms: the drains' rate between empty buckets, raised by the first-window rate. */
+  rate: number | null;
+  rateSpan: RefillRate['span'] | null;
+  /** The refill waited this long after the bucket emptied (a sliding counter); null: no pause read. */
+  pausedMs: number | null;
+  /** A full bucket of a continuous refill (the volley's count, or the exhaustion less its refill). */
+  burstRefilled: number | null;
+  /** A rested sliding counter's burst (the first-window rate). */
+  restedBurst: number | null;
+  split: SplitReading | null;
+  refused: RefusedCallReading | null;
+}
+
+export const noReadings = (): Readings => ({
+  exhaustion: null,
+  movedHint: null,
+  rested: null,
+  windowLike: null,
+  window: null,
+  rate: null,
+  rateSpan: null,
+  pausedMs: null,
+  burstRefilled: null,
+  restedBurst: null,
+  split: null,
+  refused: null,
+});
+
+export function* coordinate(b: Bench, r: Readings): Experiment<void> {
+  const ex = yield* exhaustion(b);
+  r.exhaustion = ex;
+  const ro = yield* reopening(b, ex.refusal);
+  r.movedHint = ro.movedHint;
+  if (!ro.drain) throw new Stop(ro.verdict as string);
+  const settled = yield* settleReopening(b, ro.drain, ex.drain, ex.burst);
+  r.rested = settled.rested;
+  const plan = { burst: ex.burst, maxGapMs: settled.maxGapMs };
+  let sampling = yield* sampleRefill(b, { ...plan, from: settled.drain, gapMs: settled.gapMs, windowAllowed: true });
+  let windowPauseMs: number | null = null;
+  for (;;) {
+    r.windowLike = sampling.windowRef !== null;
+    let s: SplitReading | null;
+    let periodMs: number;
+    if (sampling.windowRef) {
+      const { lo, hi } = samplingBracket(b, sampling.windowRef);
+      r.window = { windowMs: hi, precise: false };
+      if (r.movedHint)
+        throw new Stop(
+          `refused calls count (the advertised reopening moved after refused calls): stopped before the window refine and split tests, which need refused calls; window ${lo}..${hi} ms`,
+        );
+      const w = yield* refineWindow(b, sampling.windowRef, ex.burst);
+      r.window = w;
+      periodMs = w.splitStart.periodMs;
+      s = yield* split(b, { start: w.splitStart, periodMs, burst: ex.burst, marginMs: margin(b, periodMs, true, ex.burst) });
+    } else {
+      const rate = refillRate(b, sampling, windowPauseMs);
+      if (!rate) return;
+      r.rate = rate.rate;
+      r.rateSpan = rate.span;
+      r.pausedMs = rate.pausedMs;
+      const corrected = refillCorrectedBurst(b, ex.drain, rate.rate, ex.firstHints, r.rested);
+      r.burstRefilled = corrected;
+      if (corrected !== ex.burst) b.note(`a full bucket holds ${corrected} calls: the exhaustion's ${ex.burst} include its refill`);
+      const restMs = (fullMs: number): number => fullMs * 1.1 + margin(b, fullMs, false, ex.burst);
+      const last = sampling.samples[sampling.samples.length - 1]?.drain.refusedMs as number;
+      r.burstRefilled = yield* burstVolley(b, last, rate.rate, ex.burst, corrected, restMs);
+      periodMs = r.burstRefilled / rate.rate;
+      const start = { restAt: b.lastMs + restMs(periodMs) };
+      s = yield* split(b, { start, periodMs, burst: r.burstRefilled, marginMs: margin(b, periodMs, false, ex.burst) });
+    }
+    if (!s || s.drain.refusedMs === null) return;
+    r.split = s;
+    const d = s.drain;
+    if (r.windowLike && d.allowed > 0 && d.allowed < s.h1 - 1 && windowPauseMs === null) {
+      // Some calls back, but fewer than a window gives: a continuous refill whose sampling looked like a window
+      // (a sliding counter drained late in its aligned window looks full). Measured again as one; a limiter
+      // whose refused calls count gives nothing back at all.
+      const { ref, before } = sampling.windowRef as NonNullable<typeof sampling.windowRef>;
+      windowPauseMs = before.firstMs - (ref.refusedMs ?? ref.firstMs);
+      b.note(`split: ${d.allowed} calls back where a window gives ${s.h1}: sampled again as a continuous refill`);
+      r.window = null;
+      r.split = null;
+      r.windowLike = null;
+      sampling = yield* sampleRefill(b, { ...plan, from: d, gapMs: sampling.gapMs, windowAllowed: false });
+      continue;
+    }
+    if (r.windowLike && d.allowed < s.h1 - 1)
+      throw new Stop(
+        `split: ${d.allowed} calls allowed one window after the start although ${s.h1} calls had left any window by then: the window model does not hold; refused calls appear to count`,
+      );
+    if (!r.windowLike && (d.allowed < s.burst - 1 || r.pausedMs !== null)) {
+      // A weighted sliding counter: its refill depends on where the calls fall in its aligned windows, so two
+      // cycles are not comparable. Without a pause in the sampling (a stall hid it, or the bucket emptied just
+      // before an aligned boundary) the split alone does not name it: the first window tells.
+      b.note('refused calls: not tested (a sliding counter refills by the phase of its aligned windows)');
+      const fw = yield* firstWindowRate(b, {
+        emptyAtMs: d.refusedMs as number,
+        periodMs,
+        burstObserved: ex.burst,
+        advertisedLimit: ex.firstHints?.limit ?? null,
+        drainsRate: r.rate,
+        pauseKnown: r.pausedMs !== null,
+      });
+      if (fw.restedBurst !== null) r.restedBurst = fw.restedBurst;
+      if (fw.pausedMs !== null) r.pausedMs = fw.pausedMs;
+      // Never below what the drains already got through.
+      if (fw.rate !== null && (r.rate === null || fw.rate > r.rate)) r.rate = fw.rate;
+      return;
+    }
+    if (r.windowLike && splitSaysSliding(s) && d.allowed !== s.h1) {
+      // A sliding log gives back exactly the calls that left its window; a sliding counter read as a window
+      // gives back by the phase of its aligned windows, so two cycles are not comparable.
+      b.note(
+        `refused calls: not tested (the split gave ${d.allowed} back where a sliding log gives ${s.h1}: a sliding counter refills by the phase of its aligned windows)`,
+      );
+      return;
+    }
+    r.refused = yield* refusedCalls(b, {
+      emptyAtMs: d.refusedMs as number,
+      periodMs,
+      burst: s.burst,
+      continuous: !r.windowLike,
+      sliding: splitSaysSliding(s),
+    });
+    return;
+  }
+}

@@ -1,0 +1,31 @@
+/**
+ * Exhaustion: calls back to back from a full bucket until the first refusal → the burst (as observed:
+ * a bucket that refills while the calls run passes more, see burst-volley.ts).
+ *
+ * Plan: at most `burstCap` calls; a bucket refilling during the drain may pass more, so on to twice the cap.
+ * Reading: the calls allowed, the drain's timing, the refusal that ended it and the first call's hints.
+ */
+import type { RateLimitHints } from '../rate-limit-headers';
+import { Stop, drain, type Bench, type Experiment } from './bench';
+import type { Drain, Observation } from './types';
+
+export interface ExhaustionReading {
+  drain: Drain;
+  /** Calls allowed before the first refusal. */
+  burst: number;
+  refusal: Observation;
+  firstHints: RateLimitHints | null;
+}
+
+export function* exhaustion(b: Bench): Experiment<ExhaustionReading> {
+  let d = yield* drain(b, 0, 'exhaustion', b.cfg.burstCap);
+  if (d.refusedMs === null) d = yield* drain(b, b.lastMs, 'exhaustion', 2 * b.cfg.burstCap, d);
+  if (d.refusedMs === null) throw new Stop(`no 429 after ${d.allowed} calls: the limit is above ${d.allowed} or there is none`);
+  b.note(`exhaustion: ${d.allowed} calls allowed, then 429`);
+  return {
+    drain: d,
+    burst: d.allowed,
+    refusal: b.observations[b.observations.length - 1] as Observation,
+    firstHints: b.observations[0]?.hints ?? null,
+  };
+}

@@ -1,0 +1,102 @@
+/**
+ * First-window rate (a weighted sliding counter): drains read a weighted counter low, since each leaves the
+ * current aligned window short of a full bucket, so the next window refills from less. Only the window right
+ * after one that holds a full bucket refills at the true rate: its weight falls linearly from a full bucket
+ * to none, so one call passes every window / burst.
+ *
+ * Plan: rest until both aligned windows are empty, burst, then time the calls that pass in the next window
+ * with short drains (one fine gap apart), up to one less than a full bucket (all of them inside that window).
+ * A burst that passes more than a full bucket straddled an aligned boundary: again a third of a window later
+ * (at most three times). Each call back is timed at the middle of the gap in which it came back, so the span
+ * is right within one gap (20 ms in ~2 s: 1 %).
+ * Reading: the burst of a rested counter, the rate from the first crossing to the last, and the pause before
+ * the first call came back (a token bucket refills at once, a counter not before its next aligned boundary).
+ */
+import { drain, type Bench, type Experiment } from './bench';
+
+export interface FirstWindowPlan {
+  emptyAtMs: number;
+  periodMs: number;
+  /** The exhaustion's count and the advertised limit: a burst above either straddled a boundary. */
+  burstObserved: number;
+  advertisedLimit: number | null;
+  /** The drains' rate, calls per ms: a pause is only read when longer than two of its calls. */
+  drainsRate: number | null;
+  /** The sampling already read a pause: not read again. */
+  pauseKnown: boolean;
+}
+
+export interface FirstWindowReading {
+  /** Calls a rested burst passed (null: the bucket did not empty). */
+  restedBurst: number | null;
+  /** Calls per ms from the first crossing to the last; null when too few came back. */
+  rate: number | null;
+  /** No call back for this long after the rested burst emptied the bucket, timed within a fine gap; null: none read. */
+  pausedMs: number | null;
+}
+
+export function* firstWindowRate(b: Bench, p: FirstWindowPlan): Experiment<FirstWindowReading> {
+  const expected = Math.min(p.burstObserved, p.advertisedLimit ?? Infinity);
+  let emptyAtMs = p.emptyAtMs;
+  for (let attempt = 1; ; attempt++) {
+    const burst = yield* drain(b, emptyAtMs + 2.1 * p.periodMs, 'first window', 2 * b.cfg.burstCap);
+    if (burst.refusedMs === null) {
+      b.note(`first window: the bucket did not empty after ${burst.allowed} calls`);
+      return { restedBurst: null, rate: null, pausedMs: null };
+    }
+    if (burst.allowed > expected && attempt < 3) {
+      // The burst straddled an aligned boundary: the next window starts from less than a full bucket.
+      b.note(`first window: a rested burst of ${burst.allowed} > ${expected} straddled a boundary; again, a third of a window later`);
+      emptyAtMs = burst.refusedMs + p.periodMs / 3;
+      continue;
+    }
+    const target = Math.max(2, Math.min(burst.allowed, expected) - 1);
+    const deadline = burst.refusedMs + 2.2 * p.periodMs;
+    const emptiedMs = burst.refusedMs;
+    let passed = 0;
+    // Each crossing of a threshold (one call back) lies between a refusal and the next drain's first call:
+    // its midpoint, ± half a poll gap. The first crossing is the aligned boundary.
+    let startMs: number | null = null;
+    let endMs = 0;
+    let pausedMs: number | null = null;
+    let lastRefusedMs = emptiedMs;
+    let at = emptiedMs + b.fineMs;
+    for (;;) {
+      const d = yield* drain(b, at, 'first window', target + 1);
+      if (d.allowed > 0) {
+        const crossedMs = (lastRefusedMs + d.firstMs) / 2;
+        if (startMs === null) pausedMs = pauseOf(b, p, emptiedMs, crossedMs, d.firstMs - lastRefusedMs);
+        startMs ??= crossedMs;
+        endMs = crossedMs;
+        passed += d.allowed;
+      }
+      if (d.refusedMs !== null) lastRefusedMs = d.refusedMs;
+      if (passed >= target || b.lastMs + b.fineMs > deadline) break;
+      at = b.lastMs + b.fineMs;
+    }
+    // passed - 1 thresholds were crossed between the first crossing and the last one.
+    if (startMs === null || passed < 2 || endMs <= startMs) {
+      b.note(`first window: ${passed} calls passed after a rested burst of ${burst.allowed}; the drains' rate stays`);
+      return { restedBurst: burst.allowed, rate: null, pausedMs };
+    }
+    const rate = (passed - 1) / (endMs - startMs);
+    b.note(
+      `first window: after a rested burst of ${burst.allowed}, ${passed} calls passed in ${Math.round(endMs - startMs)} ms from the boundary = ${(rate * 1000).toFixed(2)}/s (the drains read ${((p.drainsRate ?? 0) * 1000).toFixed(2)}/s)`,
+    );
+    return { restedBurst: burst.allowed, rate, pausedMs };
+  }
+}
+
+/**
+ * A token bucket gives a call back one interval after it empties; a sliding counter none before its next
+ * aligned boundary. Only a crossing timed within a fine gap counts: a stalled poll leaves it anywhere.
+ */
+function pauseOf(b: Bench, p: FirstWindowPlan, emptiedMs: number, crossedMs: number, gapMs: number): number | null {
+  const rate = p.drainsRate;
+  if (p.pauseKnown || !rate || gapMs > 2 * b.fineMs || crossedMs - emptiedMs <= 2 / rate) return null;
+  const pausedMs = crossedMs - emptiedMs;
+  b.note(
+    `first window: no call back for ${Math.round(pausedMs)} ms after a rested burst emptied the bucket (a token bucket refills at once)`,
+  );
+  return pausedMs;
+}

@@ -1,0 +1,73 @@
+/** From the experiments' readings to the named algorithm, burst, rate and window. */
+import type { Readings } from './coordinator';
+import type { Algorithm, Observation } from './types';
+
+const SECOND = 1000;
+
+export function algorithmOf(r: Readings): Algorithm {
+  const s = r.split;
+  if (r.windowLike === null || !s) return 'unknown';
+  // A token bucket is full again too, give or take the rate estimate's error on large buckets.
+  const fullAgain = s.drained >= s.burst - (r.windowLike ? 0 : Math.floor(s.burst / 10));
+  const halfBack = s.drained <= s.burst - Math.max(1, s.h2 / 2);
+  if (r.windowLike) {
+    if (fullAgain) return 'fixed-window';
+    if (halfBack) return 'sliding-window';
+    return 'unknown';
+  }
+  // A refill that waits for an aligned window is a sliding counter, whatever the split shows.
+  if (halfBack || r.pausedMs !== null) return 'sliding-window';
+  if (fullAgain) return 'token-bucket';
+  return 'unknown';
+}
+
+export function burstOf(r: Readings, algorithm: Algorithm): number | null {
+  const observed = r.exhaustion?.burst ?? null;
+  if (observed === null) return null;
+  // A sliding counter does not refill within its first window: only a token bucket's count is corrected.
+  if (algorithm === 'token-bucket' && r.burstRefilled !== null) return r.burstRefilled;
+  if (algorithm === 'sliding-window' && !r.windowLike) {
+    // A sliding counter's exhaustion may straddle its aligned windows and pass more than a full bucket.
+    const advertised = r.exhaustion?.firstHints?.limit ?? null;
+    if (advertised !== null && advertised <= observed) return advertised;
+    if (r.restedBurst !== null) return Math.min(r.restedBurst, observed);
+  }
+  return observed;
+}
+
+/** Calls per ms; with refused calls counting, each sampling drain's closing refusal consumed a call too. */
+export function rateOf(r: Readings, refusedCount: boolean | null): number | null {
+  if (refusedCount && r.rateSpan) {
+    const { allowed, elapsedMs, refusals } = r.rateSpan;
+    return (allowed + refusals) / elapsedMs;
+  }
+  return r.rate;
+}
+
+export function windowOf(r: Readings, algorithm: Algorithm, burst: number | null, rate: number | null): number | null {
+  const measured = r.window?.windowMs ?? null;
+  if (algorithm === 'token-bucket' || algorithm === 'unknown') return r.windowLike ? measured : null;
+  if (r.windowLike) return measured;
+  // A sliding counter measured as a continuous refill: the window is burst / rate.
+  return burst !== null && rate ? Math.round(burst / rate) : null;
+}
+
+export function refusedCountOf(r: Readings, verdict: string | null): boolean | null {
+  if (r.movedHint) return true;
+  const t = r.refused;
+  if (t && t.extraRefused >= 2) return t.test <= t.control - Math.max(1, t.extraRefused / 2);
+  if (verdict?.includes('refused calls appear to count')) return true;
+  return null;
+}
+
+/** Whether the advertised Reset moved between the exhaustion's allowed calls (by a second or more). */
+export function resetMovesOf(r: Readings, observations: Observation[]): boolean | null {
+  const d = r.exhaustion?.drain;
+  if (!d) return null;
+  const values = observations
+    .slice(0, d.allowed)
+    .map((o) => o.hints.resetAtMs)
+    .filter((v): v is number => v !== null);
+  if (values.length < 2) return null;
+  return Math.max(...values) - Math.min(...values) >= SECOND;
+}
