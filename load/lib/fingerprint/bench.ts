@@ -101,3 +101,72 @@ export function* spend(b: Bench, at: number, phase: string, n: number): Experime
 export function margin(b: Bench, periodMs: number, windowLike: boolean, burst: number): number {
   return Math.max(2 * b.fineMs, Math.ceil(windowLike ? 0.05 * periodMs : Math.max(0.1, 1.5 / burst) * periodMs));
 }
+
+/**
+ * Runs one experiment on a bench: the caller sends the calls it asks for (`nextAt`, `nextCount`) and
+ * records their outcomes. The fingerprint runs the coordinator this way; a test can run any experiment alone.
+ */
+export class Runner<T> {
+  private readonly gen: Experiment<T>;
+  private pending: CallRequest | null = null;
+  private received: Observation[] = [];
+  /** The experiment's reading once it returned. */
+  reading: T | undefined;
+  verdict: string | null = null;
+  finished = false;
+
+  constructor(
+    readonly bench: Bench,
+    experiment: (b: Bench) => Experiment<T>,
+  ) {
+    this.gen = experiment(bench);
+    this.advance([]);
+  }
+
+  /** The calls due next; null once finished. */
+  get next(): CallRequest | null {
+    return this.finished ? null : this.pending;
+  }
+
+  nextAt(): number | null {
+    return this.next?.at ?? null;
+  }
+
+  nextCount(): number {
+    return this.pending ? this.pending.n - this.received.length : 1;
+  }
+
+  record(o: Observation): void {
+    if (this.finished) return;
+    this.bench.lastMs = o.tMs;
+    this.bench.observations.push(o);
+    this.received.push(o);
+    if (this.pending && this.received.length >= this.pending.n) {
+      const got = this.received;
+      this.received = [];
+      this.advance(got);
+    }
+  }
+
+  /** Ends the experiment from outside with a verdict. */
+  stop(verdict: string): void {
+    if (this.finished) return;
+    this.verdict = verdict;
+    this.finished = true;
+    this.pending = null;
+  }
+
+  private advance(got: Observation[]): void {
+    try {
+      const step = this.gen.next(got);
+      if (step.done) {
+        this.reading = step.value;
+        this.finished = true;
+        this.pending = null;
+      } else this.pending = step.value;
+    } catch (e) {
+      if (!(e instanceof Stop)) throw e;
+      this.stop(e.verdict);
+    }
+  }
+}

@@ -5,110 +5,79 @@
  * Usage: `nextAt()` is when the next call is due (null when finished), `nextCount()` how many calls are due
  * then together (a volley, sent in one batch), `record()` each outcome, `result()` at the end.
  */
-import { Bench, Stop, type CallRequest, type Experiment } from './bench';
+import { Bench, Runner } from './bench';
 import { coordinate, noReadings, type Readings } from './coordinator';
 import { pacingFor } from './pacing';
 import { algorithmOf, burstOf, rateOf, refusedCountOf, resetMovesOf, windowOf } from './readings';
 import type { FingerprintConfig, Observation, RateLimitFingerprint, TimelinePoint } from './types';
 
 export class Fingerprinter {
-  private readonly bench: Bench;
   private readonly readings: Readings = noReadings();
-  private readonly run: Experiment<void>;
-  private pending: CallRequest | null = null;
-  private received: Observation[] = [];
+  private readonly runner: Runner<void>;
   private readonly timeline: TimelinePoint[] = [];
   private startMs: number | null = null;
-  private verdict: string | null = null;
-  private finished = false;
 
   constructor(private readonly cfg: FingerprintConfig) {
-    this.bench = new Bench(cfg);
-    this.run = coordinate(this.bench, this.readings);
-    this.advance([]);
+    this.runner = new Runner(new Bench(cfg), (b) => coordinate(b, this.readings));
   }
 
   /** Epoch ms at which the next call is due; null once finished. */
   nextAt(): number | null {
-    return this.finished || !this.pending ? null : this.pending.at;
+    return this.runner.nextAt();
   }
 
   get done(): boolean {
-    return this.finished;
+    return this.runner.finished;
   }
 
   /** How many calls are due at `nextAt()` together (a volley is sent at once, in one batch); 1 otherwise. */
   nextCount(): number {
-    return this.pending ? this.pending.n - this.received.length : 1;
+    return this.runner.nextCount();
   }
 
   record(o: Observation): void {
-    const a = this.pending;
-    if (!a || this.finished) return;
-    const b = this.bench;
+    const a = this.runner.next;
+    if (!a) return;
+    const b = this.runner.bench;
     if (this.startMs === null) this.startMs = o.tMs;
-    b.lastMs = o.tMs;
-    b.observations.push(o);
     this.timeline.push({ tMs: o.tMs - this.startMs, status: o.status, allowed: o.status !== 429, phase: a.phase });
     if (o.status === 0 || o.status === 401 || o.status === 404 || o.status >= 500) {
+      b.lastMs = o.tMs;
+      b.observations.push(o);
       // A gateway may refuse with another status (nginx limit_req: 503 by default) once some calls passed.
       const hint =
         o.status >= 500 && b.requests > 1
           ? `; if ${o.status} is how it refuses calls (nginx limit_req answers 503 by default), probe with --refused-status ${o.status}`
           : '';
-      return this.stop(
+      return this.runner.stop(
         `the target answered ${o.status} during the ${a.phase} experiment: the limiter cannot be probed on this operation${hint}`,
       );
     }
-    this.received.push(o);
-    if (this.received.length >= a.n) {
-      const got = this.received;
-      this.received = [];
-      this.advance(got);
-    }
-    const next = this.pending;
-    if (this.finished || !next) return;
-    if (b.requests >= this.cfg.maxRequests) this.stop(`request cap of ${this.cfg.maxRequests} reached during the ${next.phase} experiment`);
+    this.runner.record(o);
+    const next = this.runner.next;
+    if (!next) return;
+    if (b.requests >= this.cfg.maxRequests)
+      this.runner.stop(`request cap of ${this.cfg.maxRequests} reached during the ${next.phase} experiment`);
     else if (next.at - this.startMs > this.cfg.maxDurationMs)
-      this.stop(`time cap of ${this.cfg.maxDurationMs} ms reached before the ${next.phase} experiment`);
+      this.runner.stop(`time cap of ${this.cfg.maxDurationMs} ms reached before the ${next.phase} experiment`);
   }
 
   /** Ends the experiments from outside (the run's budget or time is spent). */
   abandon(verdict: string): void {
-    if (!this.finished) this.stop(verdict);
-  }
-
-  private advance(got: Observation[]): void {
-    try {
-      const step = this.run.next(got);
-      if (step.done) this.finish();
-      else this.pending = step.value;
-    } catch (e) {
-      if (!(e instanceof Stop)) throw e;
-      this.stop(e.verdict);
-    }
-  }
-
-  private stop(verdict: string): void {
-    this.verdict = verdict;
-    this.finish();
-  }
-
-  private finish(): void {
-    this.finished = true;
-    this.pending = null;
+    this.runner.stop(verdict);
   }
 
   result(): RateLimitFingerprint & { timeline: TimelinePoint[] } {
     const r = this.readings;
-    const b = this.bench;
+    const b = this.runner.bench;
+    const verdict = this.runner.verdict;
     const families = new Set<string>();
     for (const o of b.observations) for (const f of o.hints.families) families.add(f);
     const unit = b.observations.find((o) => o.hints.resetUnit !== 'unknown')?.hints.resetUnit ?? 'unknown';
     // A probe that stopped with a verdict names no algorithm: its partial measurements stay.
     const named = algorithmOf(r);
-    const algorithm = this.verdict === null ? named : 'unknown';
-    const refusedCallsCount = refusedCountOf(r, this.verdict);
+    const algorithm = verdict === null ? named : 'unknown';
+    const refusedCallsCount = refusedCountOf(r, verdict);
     const burst = burstOf(r, named);
     const rate = rateOf(r, refusedCallsCount);
     const windowMs = windowOf(r, algorithm, burst, rate);
@@ -125,7 +94,7 @@ export class Fingerprinter {
       resetUnit: unit,
       resetMoves: resetMovesOf(r, b.observations),
       pacing: null,
-      verdict: this.verdict,
+      verdict,
       requestsSpent: b.requests,
       durationMs: this.startMs === null ? 0 : b.lastMs - this.startMs,
     };
