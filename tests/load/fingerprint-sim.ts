@@ -25,6 +25,11 @@ export interface SimOptions {
    * when it resumes, and answers it had not sent go out then.
    */
   stalls?: { atMs: number; ms: number }[];
+  /**
+   * The client stops (a busy machine) from `atMs` for `ms` after the first call: it sends nothing meanwhile and
+   * reads the answers that came in when it resumes.
+   */
+  clientStalls?: { atMs: number; ms: number }[];
   config?: Partial<FingerprintConfig>;
 }
 
@@ -50,15 +55,18 @@ export function drive(target: Driven, algorithm: LimiterAlgorithm, family: Heade
   const limiter = createLimiter(algorithm, clock, o.windowMs, { countRefused: o.countRefused ?? false });
   const latency = typeof o.latencyMs === 'function' ? o.latencyMs : () => (o.latencyMs as number | undefined) ?? 2;
   // A stopped target: a time inside a stall moves to its end.
-  const resumed = (ms: number): number => {
-    for (const s of o.stalls ?? []) if (ms >= t0 + s.atMs && ms < t0 + s.atMs + s.ms) return t0 + s.atMs + s.ms;
+  const after = (stalls: { atMs: number; ms: number }[] | undefined) => (ms: number) => {
+    for (const s of stalls ?? []) if (ms >= t0 + s.atMs && ms < t0 + s.atMs + s.ms) return t0 + s.atMs + s.ms;
     return ms;
   };
+  const resumed = after(o.stalls);
+  const clientResumed = after(o.clientStalls);
   let volleys = 0;
   for (let guard = 0; guard < 10_000; guard++) {
     const at = target.nextAt();
     if (at === null) break;
     if (at > clock.now()) clock.set(at);
+    clock.set(clientResumed(clock.now()));
     const sentMs = clock.now();
     clock.advance(latency(guard));
     clock.set(resumed(clock.now()));
@@ -76,12 +84,12 @@ export function drive(target: Driven, algorithm: LimiterAlgorithm, family: Heade
     for (const { d, now } of outcomes) {
       const status = d.allowed ? 200 : 429;
       const headers = rateLimitHeaders(d, family, { nowMs: now, status, windowMs: o.windowMs, resetUnit: o.resetUnit ?? 'epoch' });
-      const tMs = resumed((readTogether ? lastDecision : now) + delay);
+      const tMs = clientResumed(resumed((readTogether ? lastDecision : now) + delay));
       target.record({ sentMs, tMs, status, hints: readRateLimitHeaders(headers, tMs) });
     }
     // The client sends its next call after it read this answer.
     clock.advance(delay);
-    clock.set(resumed(clock.now()));
+    clock.set(clientResumed(resumed(clock.now())));
   }
 }
 

@@ -25,7 +25,12 @@ export class Stop extends Error {
 }
 
 export class Bench {
-  readonly observations: Observation[] = [];
+  /** The current measurement's observations (a measurement taken again starts a new list). */
+  observations: Observation[] = [];
+  /** When each of them was due (epoch ms). */
+  planned: number[] = [];
+  /** Every observation of every measurement. */
+  readonly all: Observation[] = [];
   readonly evidence: string[] = [];
   /** Epoch ms of the latest answer. */
   lastMs = 0;
@@ -36,7 +41,26 @@ export class Bench {
   }
 
   get requests(): number {
-    return this.observations.length;
+    return this.all.length;
+  }
+
+  /** A new measurement from here: the experiments read only its observations. */
+  restart(): void {
+    this.observations = [];
+    this.planned = [];
+  }
+
+  /**
+   * The longest any call from `from` (an index into `observations`) was held up: sent after it was due (the
+   * client stalled) or answered after it was sent (the target, or the client reading it, stalled).
+   */
+  worstDelaySince(from: number): number {
+    let worst = 0;
+    for (let i = from; i < this.observations.length; i++) {
+      const o = this.observations[i] as Observation;
+      worst = Math.max(worst, o.sentMs - (this.planned[i] ?? o.sentMs), o.tMs - o.sentMs);
+    }
+    return worst;
   }
 
   note(line: string): void {
@@ -140,6 +164,8 @@ export class Runner<T> {
     if (this.finished) return;
     this.bench.lastMs = o.tMs;
     this.bench.observations.push(o);
+    this.bench.planned.push(this.pending?.at ?? o.sentMs);
+    this.bench.all.push(o);
     this.received.push(o);
     if (this.pending && this.received.length >= this.pending.n) {
       const got = this.received;

@@ -14,7 +14,7 @@ import { firstWindowRate } from './first-window-rate';
 import { refillRate, sampleRefill, settleReopening, type ReopenedBucket, type RefillRate } from './refill-sampling';
 import { refusedCalls, type RefusedCallReading } from './refused-call';
 import { reopening } from './reopening';
-import { split, splitSaysSliding, type SplitReading } from './split';
+import { split, splitSaysSliding, type SplitPlan, type SplitReading } from './split';
 import { refineWindow, samplingBracket } from './window-refine';
 
 export interface Readings {
@@ -36,6 +36,12 @@ export interface Readings {
   restedBurst: number | null;
   split: SplitReading | null;
   refused: RefusedCallReading | null;
+  /** What the sampling alone proved of a window (from the drains' sends and answers), ms. */
+  samplingBracket: { lo: number; hi: number } | null;
+  /** A continuous refill: calls per ms the sampling drains got through between empty buckets. */
+  drainsRate: number | null;
+  /** Readings that stalled twice, in words. */
+  stalls: string[];
 }
 
 export const noReadings = (): Readings => ({
@@ -51,10 +57,14 @@ export const noReadings = (): Readings => ({
   restedBurst: null,
   split: null,
   refused: null,
+  samplingBracket: null,
+  drainsRate: null,
+  stalls: [],
 });
 
-export function* coordinate(b: Bench, r: Readings): Experiment<void> {
-  const ex = yield* exhaustion(b);
+/** `startAt`: when the exhaustion may start (a measurement taken again starts after a rest). */
+export function* coordinate(b: Bench, r: Readings, startAt = 0): Experiment<void> {
+  const ex = yield* exhaustion(b, startAt);
   r.exhaustion = ex;
   const ro = yield* reopening(b, ex.refusal);
   r.movedHint = ro.movedHint;
@@ -70,6 +80,8 @@ export function* coordinate(b: Bench, r: Readings): Experiment<void> {
     let periodMs: number;
     if (sampling.windowRef) {
       const { lo, hi } = samplingBracket(b, sampling.windowRef);
+      const { ref, before, boundary } = sampling.windowRef;
+      r.samplingBracket = { lo: before.firstSentMs - ref.firstMs, hi: boundary.firstMs - ref.firstSentMs };
       r.window = { windowMs: hi, precise: false };
       if (r.movedHint)
         throw new Stop(
@@ -78,11 +90,12 @@ export function* coordinate(b: Bench, r: Readings): Experiment<void> {
       const w = yield* refineWindow(b, sampling.windowRef, ex.burst);
       r.window = w;
       periodMs = w.splitStart.periodMs;
-      s = yield* split(b, { start: w.splitStart, periodMs, burst: ex.burst, marginMs: margin(b, periodMs, true, ex.burst) });
+      s = yield* steadySplit(b, r, { start: w.splitStart, periodMs, burst: ex.burst, marginMs: margin(b, periodMs, true, ex.burst) });
     } else {
       const rate = refillRate(b, sampling, windowPauseMs);
       if (!rate) return;
       r.rate = rate.rate;
+      r.drainsRate = rate.rate;
       r.rateSpan = rate.span;
       r.pausedMs = rate.pausedMs;
       const corrected = refillCorrectedBurst(b, ex.drain, rate.rate, ex.firstHints, r.rested);
@@ -93,7 +106,7 @@ export function* coordinate(b: Bench, r: Readings): Experiment<void> {
       r.burstRefilled = yield* burstVolley(b, last, rate.rate, ex.burst, corrected, restMs);
       periodMs = r.burstRefilled / rate.rate;
       const start = { restAt: b.lastMs + restMs(periodMs) };
-      s = yield* split(b, { start, periodMs, burst: r.burstRefilled, marginMs: margin(b, periodMs, false, ex.burst) });
+      s = yield* steadySplit(b, r, { start, periodMs, burst: r.burstRefilled, marginMs: margin(b, periodMs, false, ex.burst) });
     }
     if (!s || s.drain.refusedMs === null) return;
     r.split = s;
@@ -108,6 +121,7 @@ export function* coordinate(b: Bench, r: Readings): Experiment<void> {
       r.window = null;
       r.split = null;
       r.windowLike = null;
+      r.samplingBracket = null;
       sampling = yield* sampleRefill(b, { ...plan, from: d, gapMs: sampling.gapMs, windowAllowed: false });
       continue;
     }
@@ -120,14 +134,25 @@ export function* coordinate(b: Bench, r: Readings): Experiment<void> {
       // cycles are not comparable. Without a pause in the sampling (a stall hid it, or the bucket emptied just
       // before an aligned boundary) the split alone does not name it: the first window tells.
       b.note('refused calls: not tested (a sliding counter refills by the phase of its aligned windows)');
-      const fw = yield* firstWindowRate(b, {
+      const plan = {
         emptyAtMs: d.refusedMs as number,
         periodMs,
         burstObserved: ex.burst,
         advertisedLimit: ex.firstHints?.limit ?? null,
         drainsRate: r.rate,
         pauseKnown: r.pausedMs !== null,
-      });
+      };
+      let fw = yield* firstWindowRate(b, plan);
+      if (fw.stalled) {
+        b.note('first window: measured again');
+        const again = yield* firstWindowRate(b, { ...plan, emptyAtMs: b.lastMs, pauseKnown: plan.pauseKnown || fw.pausedMs !== null });
+        if (again.stalled) {
+          r.stalls.push('the first-window rate stalled twice');
+          // Both are timed never faster than the truth: the higher is the nearer.
+          if ((fw.rate ?? 0) > (again.rate ?? 0)) again.rate = fw.rate;
+        }
+        fw = { ...again, pausedMs: again.pausedMs ?? fw.pausedMs };
+      }
       if (fw.restedBurst !== null) r.restedBurst = fw.restedBurst;
       if (fw.pausedMs !== null) r.pausedMs = fw.pausedMs;
       // Never below what the drains already got through.
@@ -151,4 +176,15 @@ export function* coordinate(b: Bench, r: Readings): Experiment<void> {
     });
     return;
   }
+}
+
+/** The split, once more from a rested bucket when a held-up call moved what it found. */
+function* steadySplit(b: Bench, r: Readings, p: SplitPlan): Experiment<SplitReading | null> {
+  const first = yield* split(b, p);
+  if (first === null || first.stalledMs === null) return first;
+  b.note('split: measured again after a rest');
+  const again = yield* split(b, { ...p, start: { restAt: b.lastMs + 2.1 * p.periodMs } });
+  if (again !== null && again.stalledMs !== null)
+    r.stalls.push(`the split stalled twice (calls held up ${Math.round(first.stalledMs)} and ${Math.round(again.stalledMs)} ms)`);
+  return again;
 }

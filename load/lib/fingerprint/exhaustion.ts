@@ -17,8 +17,9 @@ export interface ExhaustionReading {
   firstHints: RateLimitHints | null;
 }
 
-export function* exhaustion(b: Bench): Experiment<ExhaustionReading> {
-  let d = yield* drain(b, 0, 'exhaustion', b.cfg.burstCap);
+/** `startAt`: when the first call is due (epoch ms; 0: at once). */
+export function* exhaustion(b: Bench, startAt = 0): Experiment<ExhaustionReading> {
+  let d = yield* drain(b, startAt, 'exhaustion', b.cfg.burstCap);
   if (d.refusedMs === null) d = yield* drain(b, b.lastMs, 'exhaustion', 2 * b.cfg.burstCap, d);
   if (d.refusedMs === null) throw new Stop(`no 429 after ${d.allowed} calls: the limit is above ${d.allowed} or there is none`);
   b.note(`exhaustion: ${d.allowed} calls allowed, then 429`);

@@ -1,24 +1,61 @@
 /**
  * The driver of one operation's fingerprint: the caller sends the calls it asks for and records their
- * outcomes; it runs the coordinator's experiments and enforces the request and time caps.
+ * outcomes; it runs the coordinator's experiments, checks their readings (consistency.ts), measures again
+ * once when they disagree, and enforces the request and time caps (per measurement).
  *
  * Usage: `nextAt()` is when the next call is due (null when finished), `nextCount()` how many calls are due
  * then together (a volley, sent in one batch), `record()` each outcome, `result()` at the end.
  */
-import { Bench, Runner } from './bench';
+import { Bench, Runner, type Experiment } from './bench';
+import { inconsistencies, type Claim } from './consistency';
 import { coordinate, noReadings, type Readings } from './coordinator';
-import { pacingFor } from './pacing';
-import { algorithmOf, burstOf, rateOf, refusedCountOf, resetMovesOf, windowOf } from './readings';
+import { cautiousPacing, pacingFor } from './pacing';
+import { cautiousClaim, claimOf, resetMovesOf } from './readings';
 import type { FingerprintConfig, Observation, RateLimitFingerprint, TimelinePoint } from './types';
 
+interface Measurement {
+  readings: Readings;
+  /** What disagreed; empty when the readings hold together. */
+  problems: string[];
+}
+
+/**
+ * The coordinator's experiments, checked; once more after a rest that fills the bucket when they disagree.
+ * A measurement that stops with a verdict ends the fingerprint without a result.
+ */
+function* measure(b: Bench, out: Measurement[]): Experiment<void> {
+  let startAt = 0;
+  for (let attempt = 1; attempt <= 2; attempt++) {
+    const m: Measurement = { readings: noReadings(), problems: [] };
+    out.push(m);
+    yield* coordinate(b, m.readings, startAt);
+    const claim = claimOf(m.readings, null);
+    m.problems = inconsistencies(b, m.readings, claim);
+    if (!m.problems.length) return;
+    b.note(`inconsistent readings: ${m.problems.join('; ')}`);
+    if (attempt === 2) return;
+    const restMs = restBeforeAgain(b, m.readings, claim);
+    b.note(`measured again after a rest of ${Math.round(restMs)} ms`);
+    startAt = b.lastMs + restMs;
+    b.restart();
+  }
+}
+
+/** Long enough for any of the periods read to give a full bucket back (a weighted counter needs two). */
+function restBeforeAgain(b: Bench, r: Readings, c: Claim): number {
+  const periods = [c.windowMs, r.samplingBracket?.hi ?? null, c.burst !== null && c.rate ? c.burst / c.rate : null];
+  const longest = Math.max(0, ...periods.filter((x): x is number => x !== null && Number.isFinite(x)));
+  return longest > 0 ? 2.1 * longest : b.cfg.maxWaitMs;
+}
+
 export class Fingerprinter {
-  private readonly readings: Readings = noReadings();
+  private readonly measurements: Measurement[] = [];
   private readonly runner: Runner<void>;
   private readonly timeline: TimelinePoint[] = [];
   private startMs: number | null = null;
 
   constructor(private readonly cfg: FingerprintConfig) {
-    this.runner = new Runner(new Bench(cfg), (b) => coordinate(b, this.readings));
+    this.runner = new Runner(new Bench(cfg), (b) => measure(b, this.measurements));
   }
 
   /** Epoch ms at which the next call is due; null once finished. */
@@ -44,6 +81,7 @@ export class Fingerprinter {
     if (o.status === 0 || o.status === 401 || o.status === 404 || o.status >= 500) {
       b.lastMs = o.tMs;
       b.observations.push(o);
+      b.all.push(o);
       // A gateway may refuse with another status (nginx limit_req: 503 by default) once some calls passed.
       const hint =
         o.status >= 500 && b.requests > 1
@@ -55,10 +93,12 @@ export class Fingerprinter {
     }
     this.runner.record(o);
     const next = this.runner.next;
-    if (!next) return;
-    if (b.requests >= this.cfg.maxRequests)
+    // The caps hold for each measurement (a second one after inconsistent readings has its own).
+    const since = b.observations[0]?.tMs ?? null;
+    if (!next || since === null) return;
+    if (b.observations.length >= this.cfg.maxRequests)
       this.runner.stop(`request cap of ${this.cfg.maxRequests} reached during the ${next.phase} experiment`);
-    else if (next.at - this.startMs > this.cfg.maxDurationMs)
+    else if (next.at - since > this.cfg.maxDurationMs)
       this.runner.stop(`time cap of ${this.cfg.maxDurationMs} ms reached before the ${next.phase} experiment`);
   }
 
@@ -68,42 +108,45 @@ export class Fingerprinter {
   }
 
   result(): RateLimitFingerprint & { timeline: TimelinePoint[] } {
-    const r = this.readings;
     const b = this.runner.bench;
     const verdict = this.runner.verdict;
+    const last = this.measurements[this.measurements.length - 1] ?? { readings: noReadings(), problems: [] };
+    const r = last.readings;
     const families = new Set<string>();
-    for (const o of b.observations) for (const f of o.hints.families) families.add(f);
-    const unit = b.observations.find((o) => o.hints.resetUnit !== 'unknown')?.hints.resetUnit ?? 'unknown';
-    // A probe that stopped with a verdict names no algorithm: its partial measurements stay.
-    const named = algorithmOf(r);
-    const algorithm = verdict === null ? named : 'unknown';
-    const refusedCallsCount = refusedCountOf(r, verdict);
-    const burst = burstOf(r, named);
-    const rate = rateOf(r, refusedCallsCount);
-    const windowMs = windowOf(r, algorithm, burst, rate);
-    const sustained =
-      rate !== null ? rate * 1000 : burst !== null && windowMs !== null && algorithm !== 'unknown' ? (burst / windowMs) * 1000 : null;
+    for (const o of b.all) for (const f of o.hints.families) families.add(f);
+    const unit = b.all.find((o) => o.hints.resetUnit !== 'unknown')?.hints.resetUnit ?? 'unknown';
+    // Uncertain: two measurements, both inconsistent, and no verdict (a verdict names nothing at all).
+    const uncertain = verdict === null && this.measurements.length === 2 && this.measurements.every((m) => m.problems.length > 0);
+    const claim = uncertain
+      ? cautiousClaim(
+          this.measurements.map((m) => claimOf(m.readings, null)),
+          this.measurements.map((m) => m.readings),
+        )
+      : claimOf(r, verdict);
     const fp: RateLimitFingerprint = {
-      algorithm,
+      algorithm: claim.algorithm,
       evidence: r.windowLike && !r.split ? [...b.evidence, 'split test not run: fixed or sliding window undecided'] : [...b.evidence],
-      burst,
-      sustainedPerSecond: sustained === null ? null : Math.round(sustained * 1000) / 1000,
-      windowMs: windowMs === null ? null : Math.round(windowMs),
-      refusedCallsCount,
+      burst: claim.burst,
+      sustainedPerSecond: claim.rate === null ? null : Math.round(claim.rate * 1000 * 1000) / 1000,
+      windowMs: claim.windowMs,
+      refusedCallsCount: claim.refusedCallsCount,
       headers: [...families],
       resetUnit: unit,
       resetMoves: resetMovesOf(r, b.observations),
       pacing: null,
       verdict,
+      uncertain: uncertain ? this.measurements.flatMap((m, i) => m.problems.map((p) => `${i === 0 ? 'first' : 'again'}: ${p}`)) : null,
       requestsSpent: b.requests,
       durationMs: this.startMs === null ? 0 : b.lastMs - this.startMs,
     };
-    fp.pacing = pacingFor(fp, this.cfg.pacingShare ?? 0.95);
+    fp.pacing = uncertain
+      ? cautiousPacing(fp.sustainedPerSecond, this.cfg.pacingShare ?? 0.95)
+      : pacingFor(fp, this.cfg.pacingShare ?? 0.95);
     return { ...fp, timeline: [...this.timeline] };
   }
 
   /** Whether the window estimate came from a fine poll (±fineMs) rather than a sampling gap. */
   get windowIsPrecise(): boolean {
-    return this.readings.window?.precise ?? false;
+    return this.measurements[this.measurements.length - 1]?.readings.window?.precise ?? false;
   }
 }

@@ -7,8 +7,9 @@
  * Plan: rest until both aligned windows are empty, burst, then time the calls that pass in the next window
  * with short drains (one fine gap apart), up to one less than a full bucket (all of them inside that window).
  * A burst that passes more than a full bucket straddled an aligned boundary: again a third of a window later
- * (at most three times). Each call back is timed at the middle of the gap in which it came back, so the span
- * is right within one gap (20 ms in ~2 s: 1 %).
+ * (at most three times). The span runs from the earliest the first call can have come back to the latest the
+ * last one can have: never faster than the truth, slower by about one gap (20 ms in ~2 s: 1 %). A stalled poll
+ * between them (a gap of several fine gaps) marks the reading stalled.
  * Reading: the burst of a rested counter, the rate from the first crossing to the last, and the pause before
  * the first call came back (a token bucket refills at once, a counter not before its next aligned boundary).
  */
@@ -33,6 +34,8 @@ export interface FirstWindowReading {
   rate: number | null;
   /** No call back for this long after the rested burst emptied the bucket, timed within a fine gap; null: none read. */
   pausedMs: number | null;
+  /** A poll between the first crossing and the last stalled: the rate is not to be trusted. */
+  stalled: boolean;
 }
 
 export function* firstWindowRate(b: Bench, p: FirstWindowPlan): Experiment<FirstWindowReading> {
@@ -42,7 +45,7 @@ export function* firstWindowRate(b: Bench, p: FirstWindowPlan): Experiment<First
     const burst = yield* drain(b, emptyAtMs + 2.1 * p.periodMs, 'first window', 2 * b.cfg.burstCap);
     if (burst.refusedMs === null) {
       b.note(`first window: the bucket did not empty after ${burst.allowed} calls`);
-      return { restedBurst: null, rate: null, pausedMs: null };
+      return { restedBurst: null, rate: null, pausedMs: null, stalled: false };
     }
     if (burst.allowed > expected && attempt < 3) {
       // The burst straddled an aligned boundary: the next window starts from less than a full bucket.
@@ -54,38 +57,48 @@ export function* firstWindowRate(b: Bench, p: FirstWindowPlan): Experiment<First
     const deadline = burst.refusedMs + 2.2 * p.periodMs;
     const emptiedMs = burst.refusedMs;
     let passed = 0;
-    // Each crossing of a threshold (one call back) lies between a refusal and the next drain's first call:
-    // its midpoint, ± half a poll gap. The first crossing is the aligned boundary.
+    // Each crossing of a threshold (one call back) lies between the send of the refusal before it and the
+    // answer of the call that passed. The rate is timed from the earliest the first crossing can have come to
+    // the latest the last one can have: never faster than the truth, slower by about one gap (1 % in ~2 s).
     let startMs: number | null = null;
     let endMs = 0;
     let pausedMs: number | null = null;
-    let lastRefusedMs = emptiedMs;
+    let lastRefused = { sentMs: emptiedMs, tMs: emptiedMs };
+    let widestGapMs = 0;
     let at = emptiedMs + b.fineMs;
     for (;;) {
-      const d = yield* drain(b, at, 'first window', target + 1);
+      const d = yield* drain(b, at, 'first window', target - passed);
       if (d.allowed > 0) {
-        const crossedMs = (lastRefusedMs + d.firstMs) / 2;
-        if (startMs === null) pausedMs = pauseOf(b, p, emptiedMs, crossedMs, d.firstMs - lastRefusedMs);
-        startMs ??= crossedMs;
-        endMs = crossedMs;
+        const gapMs = d.firstMs - lastRefused.tMs;
+        if (startMs === null) pausedMs = pauseOf(b, p, emptiedMs, (lastRefused.tMs + d.firstMs) / 2, gapMs);
+        else widestGapMs = Math.max(widestGapMs, gapMs, d.firstMs - d.firstSentMs);
+        startMs ??= lastRefused.sentMs;
+        endMs = d.firstMs;
         passed += d.allowed;
       }
-      if (d.refusedMs !== null) lastRefusedMs = d.refusedMs;
+      if (d.refusedMs !== null)
+        lastRefused = { sentMs: b.observations[b.observations.length - 1]?.sentMs ?? d.refusedMs, tMs: d.refusedMs };
       if (passed >= target || b.lastMs + b.fineMs > deadline) break;
       at = b.lastMs + b.fineMs;
     }
     // passed - 1 thresholds were crossed between the first crossing and the last one.
     if (startMs === null || passed < 2 || endMs <= startMs) {
       b.note(`first window: ${passed} calls passed after a rested burst of ${burst.allowed}; the drains' rate stays`);
-      return { restedBurst: burst.allowed, rate: null, pausedMs };
+      return { restedBurst: burst.allowed, rate: null, pausedMs, stalled: false };
     }
     const rate = (passed - 1) / (endMs - startMs);
+    // A stalled poll leaves several crossings at one time: the span holds, the count within it does not.
+    const stalled = widestGapMs > STALLED_GAPS * b.fineMs;
     b.note(
-      `first window: after a rested burst of ${burst.allowed}, ${passed} calls passed in ${Math.round(endMs - startMs)} ms from the boundary = ${(rate * 1000).toFixed(2)}/s (the drains read ${((p.drainsRate ?? 0) * 1000).toFixed(2)}/s)`,
+      `first window: after a rested burst of ${burst.allowed}, ${passed} calls passed in ${Math.round(endMs - startMs)} ms from the boundary = ${(rate * 1000).toFixed(2)}/s (the drains read ${((p.drainsRate ?? 0) * 1000).toFixed(2)}/s)` +
+        (stalled ? `; a call came back ${Math.round(widestGapMs)} ms after the previous refusal: stalled` : ''),
     );
-    return { restedBurst: burst.allowed, rate, pausedMs };
+    return { restedBurst: burst.allowed, rate, pausedMs, stalled };
   }
 }
+
+/** A gap between two polls wider than this many fine gaps: a call or its answer stalled. */
+const STALLED_GAPS = 4;
 
 /**
  * A token bucket gives a call back one interval after it empties; a sliding counter none before its next

@@ -63,3 +63,22 @@ export function pacingFor(
   }
   return null;
 }
+
+/**
+ * A pacing for an uncertain result: one call at a time, evenly, no faster than `perSecond` (the lowest rate
+ * observed), whatever the algorithm. It gives up the burst a window or a bucket would allow.
+ */
+export function cautiousPacing(perSecond: number | null, share = 0.95): Pacing | null {
+  if (perSecond === null || !(perSecond > 0)) return null;
+  const interval = Math.ceil(1000 / perSecond / share);
+  return {
+    schedule: `1 call every ${interval} ms, no burst (uncertain: no faster than the lowest rate observed)`,
+    kind: 'even',
+    burst: 1,
+    intervalMs: interval,
+    periodMs: null,
+    share,
+    bottleneck: { reservoir: null, reservoirRefreshAmount: null, reservoirRefreshInterval: null, minTime: interval, maxConcurrent: 1 },
+    k6: { executor: 'constant-arrival-rate', rate: 1, timeUnit: `${interval}ms`, preAllocatedVUs: 2 },
+  };
+}

@@ -1,4 +1,5 @@
 /** From the experiments' readings to the named algorithm, burst, rate and window. */
+import type { Claim } from './consistency';
 import type { Readings } from './coordinator';
 import type { Algorithm, Observation } from './types';
 
@@ -70,4 +71,36 @@ export function resetMovesOf(r: Readings, observations: Observation[]): boolean 
     .filter((v): v is number => v !== null);
   if (values.length < 2) return null;
   return Math.max(...values) - Math.min(...values) >= SECOND;
+}
+
+/** What a measurement says (`verdict`: it stopped without a result, so it names no algorithm). */
+export function claimOf(r: Readings, verdict: string | null): Claim {
+  const named = algorithmOf(r);
+  const algorithm = verdict === null ? named : 'unknown';
+  const refusedCallsCount = refusedCountOf(r, verdict);
+  const burst = burstOf(r, named);
+  const measured = rateOf(r, refusedCallsCount);
+  const windowMs = windowOf(r, algorithm, burst, measured);
+  const rate = measured ?? (burst !== null && windowMs !== null && algorithm !== 'unknown' ? burst / windowMs : null);
+  return { algorithm, burst, rate, windowMs: windowMs === null ? null : Math.round(windowMs), refusedCallsCount };
+}
+
+/**
+ * Two measurements that each failed the consistency checks: the most cautious of what they read. The
+ * algorithm if both named the same, the smaller burst, the longer window, and the lowest rate observed (the
+ * readings' and what the sampling drains got through).
+ */
+export function cautiousClaim(claims: Claim[], readings: Readings[]): Claim {
+  const nums = (xs: (number | null)[]) => xs.filter((x): x is number => x !== null && Number.isFinite(x) && x > 0);
+  const algorithms = [...new Set(claims.map((c) => c.algorithm))];
+  const bursts = nums(claims.map((c) => c.burst));
+  const rates = nums([...claims.map((c) => c.rate), ...readings.map((r) => r.drainsRate)]);
+  const windows = nums(claims.map((c) => c.windowMs));
+  return {
+    algorithm: algorithms.length === 1 ? (algorithms[0] as Algorithm) : 'unknown',
+    burst: bursts.length ? Math.min(...bursts) : null,
+    rate: rates.length ? Math.min(...rates) : null,
+    windowMs: windows.length ? Math.max(...windows) : null,
+    refusedCallsCount: claims.some((c) => c.refusedCallsCount) ? true : (claims[claims.length - 1]?.refusedCallsCount ?? null),
+  };
 }

@@ -18,6 +18,8 @@ export interface SplitReading {
   burst: number;
   /** The final drain: the bucket is empty at its refusal. */
   drain: Drain;
+  /** A call was held up long enough to move what the drain finds (over 5 % of the period): ms, else null. */
+  stalledMs: number | null;
 }
 
 export interface SplitPlan {
@@ -29,6 +31,7 @@ export interface SplitPlan {
 
 /** Null when the bucket was not full at the start, or is too small to split. */
 export function* split(b: Bench, p: SplitPlan): Experiment<SplitReading | null> {
+  const from = b.observations.length;
   let startMs: number;
   if ('restAt' in p.start) {
     const o = yield* call(b, p.start.restAt, 'split');
@@ -47,10 +50,13 @@ export function* split(b: Bench, p: SplitPlan): Experiment<SplitReading | null> 
   yield* spend(b, startMs + p.periodMs / 2, 'split', h2);
   const after = p.periodMs + p.marginMs;
   const d = yield* drain(b, startMs + after, 'split', 2 * b.cfg.burstCap);
+  const delayMs = b.worstDelaySince(from);
+  const stalledMs = delayMs > Math.max(2 * b.fineMs, p.periodMs / 20) ? delayMs : null;
   b.note(
-    `split: ${h1} calls at 0, ${h2} at +${Math.round(p.periodMs / 2)} ms, then ${d.allowed} allowed at +${Math.round(after)} ms (a full bucket is ${B})`,
+    `split: ${h1} calls at 0, ${h2} at +${Math.round(p.periodMs / 2)} ms, then ${d.allowed} allowed at +${Math.round(after)} ms (a full bucket is ${B})` +
+      (stalledMs === null ? '' : `; a call was held up ${Math.round(stalledMs)} ms: stalled`),
   );
-  return { drained: d.allowed, h1, h2, burst: B, drain: d };
+  return { drained: d.allowed, h1, h2, burst: B, drain: d, stalledMs };
 }
 
 /** Only the first half came back: the second is still inside a sliding window. */
