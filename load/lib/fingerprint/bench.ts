@@ -24,6 +24,9 @@ export class Stop extends Error {
   }
 }
 
+/** A stop a stalled call or answer may have caused: the measurement is taken again once before it stands. */
+export class Stalled extends Stop {}
+
 export class Bench {
   /** The current measurement's observations (a measurement taken again starts a new list). */
   observations: Observation[] = [];

@@ -11,6 +11,8 @@
  * - A refusal the limiter read cannot give: fewer calls allowed just before it than a burst (within its
  *   window, or less what it refilled meanwhile). A stalled drain whose answers came late moves a window or
  *   a rate this way.
+ * - A bucket's burst counted by a volley far from the exhaustion's count less its refill.
+ * - A window known only within a bracket wider than a tenth of it (polls held up twice).
  * - A timing-sensitive experiment that stalled twice.
  */
 import type { Bench } from './bench';
@@ -29,6 +31,8 @@ export interface Claim {
 
 /** Poll gaps a window must span at least. */
 const MIN_WINDOW_GAPS = 4;
+/** A window known within more than this share of itself (the pacing keeps 5 % in hand). */
+const MAX_WINDOW_ERROR = 0.05;
 /** The sustained rate against the sampling's throughput: at most this many times, at least its inverse / 1.3. */
 const MAX_RATE_OVER_SAMPLING = 1.6;
 const MIN_RATE_UNDER_SAMPLING = 1 / 1.3;
@@ -40,6 +44,9 @@ export function inconsistencies(b: Bench, r: Readings, c: Claim): string[] {
   if (windowLike && c.windowMs !== null) {
     if (c.windowMs < MIN_WINDOW_GAPS * b.fineMs)
       out.push(`window ${c.windowMs} ms is shorter than ${MIN_WINDOW_GAPS} poll gaps of ${b.fineMs} ms: the polls cannot resolve it`);
+    const err = r.window?.errorMs ?? 0;
+    if (err > Math.max(b.fineMs, MAX_WINDOW_ERROR * c.windowMs))
+      out.push(`window ${c.windowMs} ms known only within ±${Math.round(err)} ms (a stalled poll)`);
     const s = r.samplingBracket;
     const slack = 2 * b.fineMs;
     if (s && (c.windowMs < s.lo - slack || c.windowMs > s.hi + slack))
@@ -47,6 +54,9 @@ export function inconsistencies(b: Bench, r: Readings, c: Claim): string[] {
   }
   // A window's rate is its burst over its window, which the bracket above checks; a continuous refill's is
   // what the drains got through, give or take a weighted counter's low reading.
+  const fromExhaustion = r.burstFromExhaustion;
+  if (c.algorithm === 'token-bucket' && fromExhaustion !== null && Math.abs(c.burst - fromExhaustion) > Math.max(2, fromExhaustion / 10))
+    out.push(`burst ${c.burst} from a volley against ${fromExhaustion} from the exhaustion less its refill`);
   const t = r.drainsRate;
   if (t !== null && t > 0) {
     const ratio = c.rate / t;

@@ -6,7 +6,7 @@
  * Usage: `nextAt()` is when the next call is due (null when finished), `nextCount()` how many calls are due
  * then together (a volley, sent in one batch), `record()` each outcome, `result()` at the end.
  */
-import { Bench, Runner, type Experiment } from './bench';
+import { Bench, Runner, Stalled, type Experiment } from './bench';
 import { inconsistencies, type Claim } from './consistency';
 import { coordinate, noReadings, type Readings } from './coordinator';
 import { cautiousPacing, pacingFor } from './pacing';
@@ -28,7 +28,17 @@ function* measure(b: Bench, out: Measurement[]): Experiment<void> {
   for (let attempt = 1; attempt <= 2; attempt++) {
     const m: Measurement = { readings: noReadings(), problems: [] };
     out.push(m);
-    yield* coordinate(b, m.readings, startAt);
+    try {
+      yield* coordinate(b, m.readings, startAt);
+    } catch (e) {
+      // A stop a stall may have caused stands only the second time.
+      if (!(e instanceof Stalled) || attempt === 2) throw e;
+      b.note(`stalled: ${e.verdict}; measured again after a rest of ${Math.round(b.cfg.maxWaitMs)} ms`);
+      startAt = b.lastMs + b.cfg.maxWaitMs;
+      b.restart();
+      out.length = 0;
+      continue;
+    }
     const claim = claimOf(m.readings, null);
     m.problems = inconsistencies(b, m.readings, claim);
     if (!m.problems.length) return;

@@ -65,12 +65,16 @@ export function* firstWindowRate(b: Bench, p: FirstWindowPlan): Experiment<First
     let pausedMs: number | null = null;
     let lastRefused = { sentMs: emptiedMs, tMs: emptiedMs };
     let widestGapMs = 0;
+    let crossingsFrom = b.observations.length;
     let at = emptiedMs + b.fineMs;
     for (;;) {
       const d = yield* drain(b, at, 'first window', target - passed);
       if (d.allowed > 0) {
         const gapMs = d.firstMs - lastRefused.tMs;
-        if (startMs === null) pausedMs = pauseOf(b, p, emptiedMs, (lastRefused.tMs + d.firstMs) / 2, gapMs);
+        if (startMs === null) {
+          pausedMs = pauseOf(b, p, emptiedMs, (lastRefused.tMs + d.firstMs) / 2, gapMs);
+          crossingsFrom = b.observations.length - d.allowed - (d.refusedMs === null ? 0 : 1);
+        }
         else widestGapMs = Math.max(widestGapMs, gapMs, d.firstMs - d.firstSentMs);
         startMs ??= lastRefused.sentMs;
         endMs = d.firstMs;
@@ -88,6 +92,7 @@ export function* firstWindowRate(b: Bench, p: FirstWindowPlan): Experiment<First
     }
     const rate = (passed - 1) / (endMs - startMs);
     // A stalled poll leaves several crossings at one time: the span holds, the count within it does not.
+    widestGapMs = Math.max(widestGapMs, b.worstDelaySince(crossingsFrom));
     const stalled = widestGapMs > STALLED_GAPS * b.fineMs;
     b.note(
       `first window: after a rested burst of ${burst.allowed}, ${passed} calls passed in ${Math.round(endMs - startMs)} ms from the boundary = ${(rate * 1000).toFixed(2)}/s (the drains read ${((p.drainsRate ?? 0) * 1000).toFixed(2)}/s)` +

@@ -16,6 +16,8 @@ export interface RefusedCallReading {
   control: number;
   test: number;
   extraRefused: number;
+  /** A call was held up long enough to move what a cycle found (over 5 % of the period): ms, else null. */
+  stalledMs: number | null;
 }
 
 export interface RefusedCallPlan {
@@ -30,6 +32,7 @@ export interface RefusedCallPlan {
 
 export function* refusedCalls(b: Bench, p: RefusedCallPlan): Experiment<RefusedCallReading | null> {
   const B = p.burst;
+  const from = b.observations.length;
   const rest = (p.continuous || p.sliding ? 2.1 : 1.1) * p.periodMs;
   const extraAt = p.continuous ? 0 : 0.6 * p.periodMs;
   const k = Math.max(2, Math.min(5, Math.floor(B / 2)));
@@ -51,8 +54,13 @@ export function* refusedCalls(b: Bench, p: RefusedCallPlan): Experiment<RefusedC
   const testAt = controlAt + Math.ceil((b.lastMs + rest - controlAt) / p.periodMs) * p.periodMs;
   const test = yield* refusedCycle(b, testAt, k, p, extraAt);
   if (!test) return null;
-  b.note(`refused calls: ${control.allowed} allowed after a quiet cycle, ${test.allowed} after one with ${test.refused} refused calls`);
-  return { control: control.allowed, test: test.allowed, extraRefused: test.refused };
+  const delayMs = b.worstDelaySince(from);
+  const stalledMs = delayMs > Math.max(2 * b.fineMs, p.periodMs / 20) ? delayMs : null;
+  b.note(
+    `refused calls: ${control.allowed} allowed after a quiet cycle, ${test.allowed} after one with ${test.refused} refused calls` +
+      (stalledMs === null ? '' : `; a call was held up ${Math.round(stalledMs)} ms: stalled`),
+  );
+  return { control: control.allowed, test: test.allowed, extraRefused: test.refused, stalledMs };
 }
 
 /** Empties the bucket at `at`, adds `extras` calls while it is empty, drains again: the calls allowed after it. */

@@ -10,7 +10,7 @@
  * window, and the two brackets are intersected.
  * Reading: the window (ms, precise or ± half a bracket) and where the split can start.
  */
-import { Stop, allowedOf, call, drain, drainFrom, margin, type Bench, type Experiment } from './bench';
+import { Stalled, Stop, allowedOf, call, drain, drainFrom, margin, type Bench, type Experiment } from './bench';
 import type { WindowRef } from './refill-sampling';
 import type { Drain, Observation } from './types';
 
@@ -28,6 +28,8 @@ export interface WindowReading {
   windowMs: number;
   /** Known within a few fine gaps. */
   precise: boolean;
+  /** ± this many ms: half the bracket the window is known in (a fine gap when precise). */
+  errorMs: number;
   /**
    * The split starts from the refine's allowed call (a full bucket's first call) at `startMs`, or after a rest
    * at `restAt`; its period is the window's upper bound (a period too short would read a sliding window's
@@ -81,28 +83,39 @@ export function* refineWindow(b: Bench, w: WindowRef, burst: number): Experiment
     both,
     `a stalled call or answer left it within ${Math.round(again.hi - again.lo)} ms in the next window, ${second.polls} fine polls`,
   );
-  return { windowMs, precise: both.hi - both.lo <= TIGHT_FINE_GAPS * b.fineMs, splitStart: { startMs: o.tMs, periodMs: both.hi } };
+  return {
+    windowMs,
+    precise: both.hi - both.lo <= TIGHT_FINE_GAPS * b.fineMs,
+    errorMs: (both.hi - both.lo) / 2,
+    splitStart: { startMs: o.tMs, periodMs: both.hi },
+  };
 }
 
 interface Reopened {
   allowed: Observation;
+  /** The longest a poll was held up (sent late or answered late), ms. */
+  heldMs: number;
   lastRefusedSentMs: number | null;
   polls: number;
 }
 
 /** Polls every fine gap from `from` for the reopening one window after `start`; stops at `until`. */
 function* pollReopening(b: Bench, start: Drain, from: number, until: number, known: WindowBracket, again: boolean): Experiment<Reopened> {
+  const first = b.observations.length;
   let polls = 0;
   let lastRefusedSentMs: number | null = null;
   let at = from;
   for (;;) {
     const o = yield* call(b, at, 'window refine');
     polls += 1;
-    if (allowedOf(o)) return { allowed: o, lastRefusedSentMs, polls };
-    if (o.tMs + b.fineMs > until)
-      throw new Stop(
-        `no reopening ${Math.round(from - start.firstMs)}..${Math.round(until - start.firstMs)} ms after the previous full bucket although ${again ? 'the previous window reopened' : 'the sampling saw one'} within ${Math.round(known.lo)}..${Math.round(known.hi)} ms (${polls} polls); refused calls appear to count`,
-      );
+    if (allowedOf(o)) return { allowed: o, lastRefusedSentMs, polls, heldMs: b.worstDelaySince(first) };
+    if (o.tMs + b.fineMs > until) {
+      const why = `no reopening ${Math.round(from - start.firstMs)}..${Math.round(until - start.firstMs)} ms after the previous full bucket although ${again ? 'the previous window reopened' : 'the sampling saw one'} within ${Math.round(known.lo)}..${Math.round(known.hi)} ms (${polls} polls)`;
+      // A held-up poll may have missed the reopening: that says nothing of refused calls.
+      const heldMs = b.worstDelaySince(first);
+      if (heldMs > 2 * b.fineMs) throw new Stalled(`${why}; a poll was held up ${Math.round(heldMs)} ms`);
+      throw new Stop(`${why}; refused calls appear to count`);
+    }
     lastRefusedSentMs = o.sentMs;
     at = o.tMs + b.fineMs;
   }
@@ -116,7 +129,7 @@ function readBracket(b: Bench, start: Drain, r: Reopened, known: WindowBracket):
   const lo = r.lastRefusedSentMs === null ? known.lo : r.lastRefusedSentMs - start.firstMs;
   // Without a refusal only a stalled first poll is measured again; an early reopening (a limiter the window model
   // fits badly, a sliding counter read as a window) reads as before: the split tells.
-  const stalled = (o.tMs - o.sentMs > b.fineMs || start.firstMs - start.firstSentMs > b.fineMs) && lo <= hi;
+  const stalled = (r.heldMs > b.fineMs || start.firstMs - start.firstSentMs > b.fineMs) && lo <= hi;
   const tight = r.lastRefusedSentMs === null ? !stalled : hi - lo <= TIGHT_FINE_GAPS * b.fineMs;
   return { lo, hi, tight };
 }
@@ -124,7 +137,7 @@ function readBracket(b: Bench, start: Drain, r: Reopened, known: WindowBracket):
 function precise(b: Bench, o: Observation, start: Drain, repeat: string, polls: number): WindowReading {
   const windowMs = Math.round(o.tMs - start.firstMs);
   b.note(`window ${windowMs} ms: reopened again after the previous full bucket${repeat} (${polls} fine polls)`);
-  return { windowMs, precise: true, splitStart: { startMs: o.tMs, periodMs: windowMs } };
+  return { windowMs, precise: true, errorMs: b.fineMs, splitStart: { startMs: o.tMs, periodMs: windowMs } };
 }
 
 /** The window from a bracket, then the split from a bucket rested full (the refine left it partly spent). */
@@ -134,6 +147,7 @@ function afterRest(b: Bench, w: { lo: number; hi: number }, why: string): Window
   return {
     windowMs,
     precise: w.hi - w.lo <= TIGHT_FINE_GAPS * b.fineMs,
+    errorMs: (w.hi - w.lo) / 2,
     splitStart: { restAt: b.lastMs + w.hi + margin(b, w.hi, true, 1), periodMs: w.hi },
   };
 }
