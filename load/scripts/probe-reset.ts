@@ -1,12 +1,13 @@
 /**
  * probe-reset: identifies every selected operation's limiter (fixed window, sliding window, token
  * bucket) with the fingerprint experiments, and measures its burst, sustained rate, window and a
- * pacing that never draws a 429. An operation without a result fails the `probe_unresolved`
- * threshold, so k6 exits non-zero.
+ * pacing that never draws a 429. An operation without a result, or with an uncertain one (readings
+ * that disagreed twice: a cautious pacing, no faster than the lowest rate observed), fails the
+ * `probe_unresolved` threshold, so k6 exits non-zero.
  */
 import { Counter } from 'k6/metrics';
 import { runnerPlan } from './common';
-import { manifestOf, probeSummary, runFingerprint, unresolved, type ProbeResult } from './probe';
+import { manifestOf, probeSummary, runFingerprint, unresolved, type FingerprintManifestEntry, type ProbeResult } from './probe';
 
 const probeUnresolved = new Counter('probe_unresolved');
 
@@ -21,8 +22,15 @@ export const options = {
 
 export function setup(): ProbeResult {
   const r = runFingerprint(runnerPlan());
-  probeUnresolved.add(unresolved(manifestOf(r)).length);
+  const entries = manifestOf(r);
+  probeUnresolved.add(unresolved(entries).length + uncertain(entries).length);
   return r;
+}
+
+/** Operations whose readings disagreed twice (unresolved ones aside). */
+function uncertain(entries: FingerprintManifestEntry[]): FingerprintManifestEntry[] {
+  const none = new Set(unresolved(entries));
+  return entries.filter((e) => !none.has(e) && (e.uncertain?.length ?? 0) > 0);
 }
 
 export default function (): void {
@@ -30,5 +38,10 @@ export default function (): void {
 }
 
 export function handleSummary(data: Record<string, unknown>): Record<string, string> {
-  return probeSummary('probe-reset', data as never);
+  const out = probeSummary('probe-reset', data as never);
+  const r = (data as { setup_data?: ProbeResult }).setup_data;
+  const doubts = r ? uncertain(manifestOf(r)) : [];
+  if (doubts.length && out.stdout !== undefined)
+    out.stdout += `${doubts.map((e) => `  ${e.id}: UNCERTAIN (${(e.uncertain ?? []).join('; ')}); cautious pace ${e.pacing?.schedule ?? '-'}`).join('\n')}\n`;
+  return out;
 }
