@@ -135,6 +135,7 @@ test.describe('fingerprint experiments, each alone', () => {
             periodMs: 2000,
             burst: ex.burst,
             marginMs: margin(b, 2000, true, ex.burst),
+            window: false,
           });
         },
         algorithm,
@@ -150,7 +151,7 @@ test.describe('fingerprint experiments, each alone', () => {
       const { reading, bench } = runAlone(
         function* (b) {
           const ex = yield* exhaustion(b);
-          return yield* refusedCalls(b, { emptyAtMs: b.lastMs, periodMs: 1000, burst: ex.burst, continuous: true, sliding: false });
+          return yield* refusedCalls(b, { emptyAtMs: b.lastMs, rate: 10 / 1000, burst: ex.burst });
         },
         'token-bucket',
         'none',

@@ -63,7 +63,7 @@ export function inconsistencies(b: Bench, r: Readings, c: Claim): string[] {
     if (ratio > MAX_RATE_OVER_SAMPLING || ratio < MIN_RATE_UNDER_SAMPLING)
       out.push(`sustained ${perSecond(c.rate)} against ${perSecond(t)} the refill sampling got through between empty buckets`);
   }
-  if (!c.refusedCallsCount) {
+  {
     const bad = unexplainedRefusals(b.observations, c, windowLike);
     if (bad.length > Math.max(1, b.observations.length / 200))
       out.push(
@@ -86,7 +86,8 @@ export function unexplainedRefusals(obs: readonly Observation[], c: Claim, windo
   const rate = c.rate as number;
   // A tenth of the burst and one call of slack, and a tenth of the rate: the readings' own errors.
   const need = B - Math.max(1, Math.ceil(B / 10)) - 1;
-  const allowed = obs.filter((o) => o.status !== 429);
+  // Where refused calls count, they consume quota too.
+  const allowed = c.refusedCallsCount ? [...obs] : obs.filter((o) => o.status !== 429);
   const span = windowLike ? (c.windowMs as number) * 1.05 : c.algorithm === 'sliding-window' ? 2.1 * (B / rate) : Infinity;
   const refill = windowLike || c.algorithm === 'sliding-window' ? 0 : 0.9 * rate;
   const bad: number[] = [];

@@ -38,6 +38,8 @@ export interface Readings {
   restedBurst: number | null;
   split: SplitReading | null;
   refused: RefusedCallReading | null;
+  /** Whether refused calls count, read without the refused-call test (a window); null: not read so. */
+  refusedCount: boolean | null;
   /** What the sampling alone proved of a window (from the drains' sends and answers), ms. */
   samplingBracket: { lo: number; hi: number } | null;
   /** A continuous refill: calls per ms the sampling drains got through between empty buckets. */
@@ -60,6 +62,7 @@ export const noReadings = (): Readings => ({
   restedBurst: null,
   split: null,
   refused: null,
+  refusedCount: null,
   samplingBracket: null,
   drainsRate: null,
   stalls: [],
@@ -93,7 +96,13 @@ export function* coordinate(b: Bench, r: Readings, startAt = 0): Experiment<void
       const w = yield* refineWindow(b, sampling.windowRef, ex.burst);
       r.window = w;
       periodMs = w.splitStart.periodMs;
-      s = yield* steadySplit(b, r, { start: w.splitStart, periodMs, burst: ex.burst, marginMs: margin(b, periodMs, true, ex.burst) });
+      s = yield* steadySplit(b, r, {
+        start: w.splitStart,
+        periodMs,
+        burst: ex.burst,
+        marginMs: margin(b, periodMs, true, ex.burst),
+        window: true,
+      });
     } else {
       const rate = refillRate(b, sampling, windowPauseMs);
       if (!rate) return;
@@ -110,10 +119,17 @@ export function* coordinate(b: Bench, r: Readings, startAt = 0): Experiment<void
       r.burstFromExhaustion = corrected;
       periodMs = r.burstRefilled / rate.rate;
       const start = { restAt: b.lastMs + restMs(periodMs) };
-      s = yield* steadySplit(b, r, { start, periodMs, burst: r.burstRefilled, marginMs: margin(b, periodMs, false, ex.burst) });
+      s = yield* steadySplit(b, r, {
+        start,
+        periodMs,
+        burst: r.burstRefilled,
+        marginMs: margin(b, periodMs, false, ex.burst),
+        window: false,
+      });
     }
-    if (!s || s.drain.refusedMs === null) return;
+    if (!s) return;
     r.split = s;
+    if (s.drain.refusedMs === null) return r.windowLike ? notCountedInWindow(b, r) : undefined;
     const d = s.drain;
     if (r.windowLike && d.allowed > 0 && d.allowed < s.h1 - 1 && windowPauseMs === null) {
       // Some calls back, but fewer than a window gives: a continuous refill whose sampling looked like a window
@@ -171,13 +187,8 @@ export function* coordinate(b: Bench, r: Readings, startAt = 0): Experiment<void
       );
       return;
     }
-    const refusedPlan = {
-      emptyAtMs: d.refusedMs as number,
-      periodMs,
-      burst: s.burst,
-      continuous: !r.windowLike,
-      sliding: splitSaysSliding(s),
-    };
+    if (r.windowLike) return notCountedInWindow(b, r);
+    const refusedPlan = { emptyAtMs: d.refusedMs as number, rate: r.rate as number, burst: s.burst };
     r.refused = yield* refusedCalls(b, refusedPlan);
     if (r.refused && r.refused.stalledMs !== null) {
       b.note('refused calls: measured again');
@@ -190,6 +201,12 @@ export function* coordinate(b: Bench, r: Readings, startAt = 0): Experiment<void
     }
     return;
   }
+}
+
+/** A window: the sampling's empty drains were refused calls inside it, and the full bucket came back on time. */
+function notCountedInWindow(b: Bench, r: Readings): void {
+  b.note('refused calls: not counted (the refill sampling was refused inside the window, and the next full bucket came on time)');
+  r.refusedCount = false;
 }
 
 /** The split, once more from a rested bucket when a held-up call moved what it found. */

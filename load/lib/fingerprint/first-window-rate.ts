@@ -74,8 +74,7 @@ export function* firstWindowRate(b: Bench, p: FirstWindowPlan): Experiment<First
         if (startMs === null) {
           pausedMs = pauseOf(b, p, emptiedMs, (lastRefused.tMs + d.firstMs) / 2, gapMs);
           crossingsFrom = b.observations.length - d.allowed - (d.refusedMs === null ? 0 : 1);
-        }
-        else widestGapMs = Math.max(widestGapMs, gapMs, d.firstMs - d.firstSentMs);
+        } else widestGapMs = Math.max(widestGapMs, gapMs, d.firstMs - d.firstSentMs);
         startMs ??= lastRefused.sentMs;
         endMs = d.firstMs;
         passed += d.allowed;

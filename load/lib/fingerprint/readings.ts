@@ -9,7 +9,8 @@ export function algorithmOf(r: Readings): Algorithm {
   const s = r.split;
   if (r.windowLike === null || !s) return 'unknown';
   // A token bucket is full again too, give or take the rate estimate's error on large buckets.
-  const fullAgain = s.drained >= s.burst - (r.windowLike ? 0 : Math.floor(s.burst / 10));
+  // A window's split drain stops two calls past the first half: that many back is a full bucket again.
+  const fullAgain = r.windowLike ? s.drained >= Math.min(s.burst, s.h1 + 2) : s.drained >= s.burst - Math.floor(s.burst / 10);
   const halfBack = s.drained <= s.burst - Math.max(1, s.h2 / 2);
   if (r.windowLike) {
     if (fullAgain) return 'fixed-window';
@@ -55,6 +56,7 @@ export function windowOf(r: Readings, algorithm: Algorithm, burst: number | null
 
 export function refusedCountOf(r: Readings, verdict: string | null): boolean | null {
   if (r.movedHint) return true;
+  if (r.refusedCount !== null) return r.refusedCount;
   const t = r.refused;
   if (t && t.extraRefused >= 2) return t.test <= t.control - Math.max(1, t.extraRefused / 2);
   if (verdict?.includes('refused calls appear to count')) return true;

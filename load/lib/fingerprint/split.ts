@@ -27,6 +27,11 @@ export interface SplitPlan {
   periodMs: number;
   burst: number;
   marginMs: number;
+  /**
+   * A window: the final drain stops two calls past the first half (more than half back is a fixed window, the
+   * first half a sliding one); a bucket drains to the end.
+   */
+  window: boolean;
 }
 
 /** Null when the bucket was not full at the start, or is too small to split. */
@@ -49,11 +54,11 @@ export function* split(b: Bench, p: SplitPlan): Experiment<SplitReading | null> 
   if (h1 > 1) yield* spend(b, startMs, 'split', h1 - 1);
   yield* spend(b, startMs + p.periodMs / 2, 'split', h2);
   const after = p.periodMs + p.marginMs;
-  const d = yield* drain(b, startMs + after, 'split', 2 * b.cfg.burstCap);
+  const d = yield* drain(b, startMs + after, 'split', p.window ? Math.min(B, h1 + 2) : 2 * b.cfg.burstCap);
   const delayMs = b.worstDelaySince(from);
   const stalledMs = delayMs > Math.max(2 * b.fineMs, p.periodMs / 20) ? delayMs : null;
   b.note(
-    `split: ${h1} calls at 0, ${h2} at +${Math.round(p.periodMs / 2)} ms, then ${d.allowed} allowed at +${Math.round(after)} ms (a full bucket is ${B})` +
+    `split: ${h1} calls at 0, ${h2} at +${Math.round(p.periodMs / 2)} ms, then ${d.allowed}${d.refusedMs === null ? ' (enough)' : ''} allowed at +${Math.round(after)} ms (a full bucket is ${B})` +
       (stalledMs === null ? '' : `; a call was held up ${Math.round(stalledMs)} ms: stalled`),
   );
   return { drained: d.allowed, h1, h2, burst: B, drain: d, stalledMs };

@@ -54,30 +54,32 @@ export function* refineWindow(b: Bench, w: WindowRef, burst: number): Experiment
   // What the sampling proves: the empty drain was refused after it was sent, the full one allowed before it answered.
   const proven = { lo: before.firstSentMs - ref.firstMs, hi: boundary.firstMs - ref.firstSentMs, startSentMs: ref.firstSentMs };
   // A drain whose first answer came late would start the polls after the reopening: start from the sends then.
-  const late = (d: Drain): boolean => d.firstMs - d.firstSentMs > b.fineMs;
+  // Polls a fine gap apart, or 1 % of the window apart for a long one (60 s: 600 ms, well within 5 %).
+  const g = Math.max(b.fineMs, hi / 100);
+  const late = (d: Drain): boolean => d.firstMs - d.firstSentMs > g;
   const from = late(before) || late(boundary) ? boundary.firstSentMs + proven.lo : t0 + lo;
   const until = t0 + (late(ref) ? proven.hi : hi);
-  const first = yield* pollReopening(b, boundary, from - b.fineMs, until + 2 * b.fineMs, proven, false);
-  const read = readBracket(b, boundary, first, proven);
-  if (read.tight) return precise(b, first.allowed, boundary, '', first.polls);
+  const first = yield* pollReopening(b, g, boundary, from - g, until + 2 * g, proven, false);
+  const read = readBracket(g, boundary, first, proven);
+  if (read.tight) return precise(b, g, first.allowed, boundary, '', first.polls);
   const why = `a stalled call or answer left it within ${Math.round(read.hi - read.lo)} ms`;
   // The allowed call opened the next window: empty it and poll for its end within the same bracket.
   b.note(`window ${Math.round(read.lo)}..${Math.round(read.hi)} ms (${why}, ${first.polls} fine polls): measured again in the next window`);
   const next = yield* drain(b, first.allowed.tMs, 'window refine', 2 * b.cfg.burstCap, drainFrom(first.allowed));
   // Only a full bucket from that call ends one window after it (a sliding log may still hold older calls).
   if (next.refusedMs === null || next.allowed < burst)
-    return afterRest(b, read, `${why}; the next window held ${next.allowed} calls, not a full bucket`);
+    return afterRest(b, g, read, `${why}; the next window held ${next.allowed} calls, not a full bucket`);
   const bracket = { lo: read.lo, hi: read.hi, startSentMs: boundary.firstSentMs };
-  const second = yield* pollReopening(b, next, next.firstSentMs + read.lo - b.fineMs, next.firstMs + read.hi + 2 * b.fineMs, bracket, true);
-  const again = readBracket(b, next, second, bracket);
-  if (again.tight) return precise(b, second.allowed, next, ' in the next window', second.polls);
+  const second = yield* pollReopening(b, g, next, next.firstSentMs + read.lo - g, next.firstMs + read.hi + 2 * g, bracket, true);
+  const again = readBracket(g, next, second, bracket);
+  if (again.tight) return precise(b, g, second.allowed, next, ' in the next window', second.polls);
   // Both brackets hold the window: their overlap. The call that opened this window came after the
   // previous one closed, so two windows fit between the previous start's send and this answer.
   const o = second.allowed;
   const both = { lo: Math.max(again.lo, bracket.lo), hi: Math.min(again.hi, bracket.hi, (o.tMs - bracket.startSentMs) / 2) };
   // Reopened before the first poll, or outside the previous bracket (the model does not hold): the previous one stays.
   if (second.lastRefusedSentMs === null || both.lo > both.hi)
-    return afterRest(b, bracket, `the next window reopened outside ${Math.round(bracket.lo)}..${Math.round(bracket.hi)} ms`);
+    return afterRest(b, g, bracket, `the next window reopened outside ${Math.round(bracket.lo)}..${Math.round(bracket.hi)} ms`);
   const windowMs = reportWindow(
     b,
     both,
@@ -85,7 +87,7 @@ export function* refineWindow(b: Bench, w: WindowRef, burst: number): Experiment
   );
   return {
     windowMs,
-    precise: both.hi - both.lo <= TIGHT_FINE_GAPS * b.fineMs,
+    precise: both.hi - both.lo <= TIGHT_FINE_GAPS * g,
     errorMs: (both.hi - both.lo) / 2,
     splitStart: { startMs: o.tMs, periodMs: both.hi },
   };
@@ -100,7 +102,15 @@ interface Reopened {
 }
 
 /** Polls every fine gap from `from` for the reopening one window after `start`; stops at `until`. */
-function* pollReopening(b: Bench, start: Drain, from: number, until: number, known: WindowBracket, again: boolean): Experiment<Reopened> {
+function* pollReopening(
+  b: Bench,
+  g: number,
+  start: Drain,
+  from: number,
+  until: number,
+  known: WindowBracket,
+  again: boolean,
+): Experiment<Reopened> {
   const first = b.observations.length;
   let polls = 0;
   let lastRefusedSentMs: number | null = null;
@@ -109,44 +119,44 @@ function* pollReopening(b: Bench, start: Drain, from: number, until: number, kno
     const o = yield* call(b, at, 'window refine');
     polls += 1;
     if (allowedOf(o)) return { allowed: o, lastRefusedSentMs, polls, heldMs: b.worstDelaySince(first) };
-    if (o.tMs + b.fineMs > until) {
+    if (o.tMs + g > until) {
       const why = `no reopening ${Math.round(from - start.firstMs)}..${Math.round(until - start.firstMs)} ms after the previous full bucket although ${again ? 'the previous window reopened' : 'the sampling saw one'} within ${Math.round(known.lo)}..${Math.round(known.hi)} ms (${polls} polls)`;
       // A held-up poll may have missed the reopening: that says nothing of refused calls.
       const heldMs = b.worstDelaySince(first);
-      if (heldMs > 2 * b.fineMs) throw new Stalled(`${why}; a poll was held up ${Math.round(heldMs)} ms`);
+      if (heldMs > 2 * g) throw new Stalled(`${why}; a poll was held up ${Math.round(heldMs)} ms`);
       throw new Stop(`${why}; refused calls appear to count`);
     }
     lastRefusedSentMs = o.sentMs;
-    at = o.tMs + b.fineMs;
+    at = o.tMs + g;
   }
 }
 
 /** The bracket the polls give, and whether it is tight. `known`: the bracket before these polls. */
-function readBracket(b: Bench, start: Drain, r: Reopened, known: WindowBracket): { lo: number; hi: number; tight: boolean } {
+function readBracket(g: number, start: Drain, r: Reopened, known: WindowBracket): { lo: number; hi: number; tight: boolean } {
   const o = r.allowed;
   const hi = o.tMs - start.firstSentMs;
   // The first poll allowed (it came late): no refusal bounds the window from below, what was known still does.
   const lo = r.lastRefusedSentMs === null ? known.lo : r.lastRefusedSentMs - start.firstMs;
   // Without a refusal only a stalled first poll is measured again; an early reopening (a limiter the window model
   // fits badly, a sliding counter read as a window) reads as before: the split tells.
-  const stalled = (r.heldMs > b.fineMs || start.firstMs - start.firstSentMs > b.fineMs) && lo <= hi;
-  const tight = r.lastRefusedSentMs === null ? !stalled : hi - lo <= TIGHT_FINE_GAPS * b.fineMs;
+  const stalled = (r.heldMs > g || start.firstMs - start.firstSentMs > g) && lo <= hi;
+  const tight = r.lastRefusedSentMs === null ? !stalled : hi - lo <= TIGHT_FINE_GAPS * g;
   return { lo, hi, tight };
 }
 
-function precise(b: Bench, o: Observation, start: Drain, repeat: string, polls: number): WindowReading {
+function precise(b: Bench, g: number, o: Observation, start: Drain, repeat: string, polls: number): WindowReading {
   const windowMs = Math.round(o.tMs - start.firstMs);
   b.note(`window ${windowMs} ms: reopened again after the previous full bucket${repeat} (${polls} fine polls)`);
-  return { windowMs, precise: true, errorMs: b.fineMs, splitStart: { startMs: o.tMs, periodMs: windowMs } };
+  return { windowMs, precise: true, errorMs: g, splitStart: { startMs: o.tMs, periodMs: windowMs } };
 }
 
 /** The window from a bracket, then the split from a bucket rested full (the refine left it partly spent). */
-function afterRest(b: Bench, w: { lo: number; hi: number }, why: string): WindowReading {
+function afterRest(b: Bench, g: number, w: { lo: number; hi: number }, why: string): WindowReading {
   const windowMs = reportWindow(b, w, why);
   // `margin` with burst 1: a window's margin does not depend on it.
   return {
     windowMs,
-    precise: w.hi - w.lo <= TIGHT_FINE_GAPS * b.fineMs,
+    precise: w.hi - w.lo <= TIGHT_FINE_GAPS * g,
     errorMs: (w.hi - w.lo) / 2,
     splitStart: { restAt: b.lastMs + w.hi + margin(b, w.hi, true, 1), periodMs: w.hi },
   };
