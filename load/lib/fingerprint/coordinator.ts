@@ -34,6 +34,8 @@ export interface Readings {
   burstRefilled: number | null;
   /** A continuous refill: the exhaustion's count less its refill (the volley counts the bucket again). */
   burstFromExhaustion: number | null;
+  /** Calls per ms in the first window after a full one (a weighted sliding counter). */
+  firstWindowRate: number | null;
   /** A rested sliding counter's burst (the first-window rate). */
   restedBurst: number | null;
   split: SplitReading | null;
@@ -60,6 +62,7 @@ export const noReadings = (): Readings => ({
   burstRefilled: null,
   burstFromExhaustion: null,
   restedBurst: null,
+  firstWindowRate: null,
   split: null,
   refused: null,
   refusedCount: null,
@@ -115,8 +118,21 @@ export function* coordinate(b: Bench, r: Readings, startAt = 0): Experiment<void
       if (corrected !== ex.burst) b.note(`a full bucket holds ${corrected} calls: the exhaustion's ${ex.burst} include its refill`);
       const restMs = (fullMs: number): number => fullMs * 1.1 + margin(b, fullMs, false, ex.burst);
       const last = sampling.samples[sampling.samples.length - 1]?.drain.refusedMs as number;
-      r.burstRefilled = yield* burstVolley(b, last, rate.rate, ex.burst, corrected, restMs);
-      r.burstFromExhaustion = corrected;
+      if (r.pausedMs !== null) {
+        // A refill that waits for an aligned window is a weighted sliding counter: its rate is read in its first window.
+        b.note('burst volley and split: not needed (the refill waited for an aligned window: a sliding counter)');
+        return yield* counterRate(b, r, ex, last, ex.burst / rate.rate);
+      }
+      const lastAllowedMs = b.observations[Math.max(0, ex.drain.allowed - 1)]?.tMs ?? ex.drain.firstMs;
+      const refilled = rate.rate * (lastAllowedMs - ex.drain.firstMs);
+      if (refilled < 0.5) {
+        b.note(
+          `burst volley: not needed (${Math.round(lastAllowedMs - ex.drain.firstMs)} ms of exhaustion refilled ${refilled.toFixed(2)} calls)`,
+        );
+      } else {
+        r.burstRefilled = yield* burstVolley(b, last, rate.rate, ex.burst, corrected, restMs);
+        r.burstFromExhaustion = corrected;
+      }
       periodMs = r.burstRefilled / rate.rate;
       const start = { restAt: b.lastMs + restMs(periodMs) };
       s = yield* steadySplit(b, r, {
@@ -154,30 +170,7 @@ export function* coordinate(b: Bench, r: Readings, startAt = 0): Experiment<void
       // cycles are not comparable. Without a pause in the sampling (a stall hid it, or the bucket emptied just
       // before an aligned boundary) the split alone does not name it: the first window tells.
       b.note('refused calls: not tested (a sliding counter refills by the phase of its aligned windows)');
-      const plan = {
-        emptyAtMs: d.refusedMs as number,
-        periodMs,
-        burstObserved: ex.burst,
-        advertisedLimit: ex.firstHints?.limit ?? null,
-        drainsRate: r.rate,
-        pauseKnown: r.pausedMs !== null,
-      };
-      let fw = yield* firstWindowRate(b, plan);
-      if (fw.stalled) {
-        b.note('first window: measured again');
-        const again = yield* firstWindowRate(b, { ...plan, emptyAtMs: b.lastMs, pauseKnown: plan.pauseKnown || fw.pausedMs !== null });
-        if (again.stalled) {
-          r.stalls.push('the first-window rate stalled twice');
-          // Both are timed never faster than the truth: the higher is the nearer.
-          if ((fw.rate ?? 0) > (again.rate ?? 0)) again.rate = fw.rate;
-        }
-        fw = { ...again, pausedMs: again.pausedMs ?? fw.pausedMs };
-      }
-      if (fw.restedBurst !== null) r.restedBurst = fw.restedBurst;
-      if (fw.pausedMs !== null) r.pausedMs = fw.pausedMs;
-      // Never below what the drains already got through.
-      if (fw.rate !== null && (r.rate === null || fw.rate > r.rate)) r.rate = fw.rate;
-      return;
+      return yield* counterRate(b, r, ex, d.refusedMs as number, periodMs);
     }
     if (r.windowLike && splitSaysSliding(s) && d.allowed !== s.h1) {
       // A sliding log gives back exactly the calls that left its window; a sliding counter read as a window
@@ -201,6 +194,34 @@ export function* coordinate(b: Bench, r: Readings, startAt = 0): Experiment<void
     }
     return;
   }
+}
+
+/** A weighted sliding counter: its rate in the first window after a full one, once more when that stalled. */
+function* counterRate(b: Bench, r: Readings, ex: ExhaustionReading, emptyAtMs: number, periodMs: number): Experiment<void> {
+  const plan = {
+    emptyAtMs,
+    periodMs,
+    burstObserved: ex.burst,
+    advertisedLimit: ex.firstHints?.limit ?? null,
+    drainsRate: r.rate,
+    pauseKnown: r.pausedMs !== null,
+  };
+  let fw = yield* firstWindowRate(b, plan);
+  if (fw.stalled) {
+    b.note('first window: measured again');
+    const again = yield* firstWindowRate(b, { ...plan, emptyAtMs: b.lastMs, pauseKnown: plan.pauseKnown || fw.pausedMs !== null });
+    if (again.stalled) {
+      r.stalls.push('the first-window rate stalled twice');
+      // Both are timed never faster than the truth: the higher is the nearer.
+      if ((fw.rate ?? 0) > (again.rate ?? 0)) again.rate = fw.rate;
+    }
+    fw = { ...again, pausedMs: again.pausedMs ?? fw.pausedMs };
+  }
+  if (fw.restedBurst !== null) r.restedBurst = fw.restedBurst;
+  r.firstWindowRate = fw.rate;
+  if (fw.pausedMs !== null) r.pausedMs = fw.pausedMs;
+  // Never below what the drains already got through.
+  if (fw.rate !== null && (r.rate === null || fw.rate > r.rate)) r.rate = fw.rate;
 }
 
 /** A window: the sampling's empty drains were refused calls inside it, and the full bucket came back on time. */

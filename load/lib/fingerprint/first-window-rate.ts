@@ -54,6 +54,7 @@ export function* firstWindowRate(b: Bench, p: FirstWindowPlan): Experiment<First
       continue;
     }
     const target = Math.max(2, Math.min(burst.allowed, expected) - 1);
+    if (target >= TWO_DRAINS_FROM) return yield* twoDrains(b, p, burst.allowed, burst.refusedMs, target);
     const deadline = burst.refusedMs + 2.2 * p.periodMs;
     const emptiedMs = burst.refusedMs;
     let passed = 0;
@@ -101,6 +102,50 @@ export function* firstWindowRate(b: Bench, p: FirstWindowPlan): Experiment<First
   }
 }
 
+/** From this many calls a window, two drains inside it time the rate within a few % (and cost a bucket, not a poll every fine gap). */
+const TWO_DRAINS_FROM = 40;
+
+/**
+ * A large counter: coarse polls (a fortieth of the period) for the first call back after the rested burst (an
+ * aligned boundary passed), a drain there, and one drain 55 % of the period later, inside the same aligned
+ * window (the drains read a counter's period long, never short, by up to half). The second drain gets the calls
+ * that came back between the two: less one over the span from the first drain's refusal sent to the second's
+ * last allowed answer, never faster than the truth.
+ */
+function* twoDrains(b: Bench, p: FirstWindowPlan, rested: number, emptiedMs: number, target: number): Experiment<FirstWindowReading> {
+  const gap = Math.max(b.fineMs, p.periodMs / 40);
+  const deadline = emptiedMs + 2.2 * p.periodMs;
+  let lastRefused = { sentMs: emptiedMs, tMs: emptiedMs };
+  let first = yield* drain(b, emptiedMs + gap, 'first window', target);
+  while (first.allowed === 0 && first.refusedMs !== null && b.lastMs + gap <= deadline) {
+    lastRefused = { sentMs: first.firstSentMs, tMs: first.refusedMs };
+    first = yield* drain(b, b.lastMs + gap, 'first window', target);
+  }
+  const pausedMs =
+    first.allowed > 0 ? pauseOf(b, p, emptiedMs, (lastRefused.tMs + first.firstMs) / 2, first.firstMs - lastRefused.tMs, gap) : null;
+  if (first.allowed === 0 || first.refusedMs === null) {
+    b.note(`first window: ${first.allowed} calls came back after a rested burst of ${rested}; the drains' rate stays`);
+    return { restedBurst: rested, rate: null, pausedMs, stalled: false };
+  }
+  const from = b.observations.length - 1;
+  const refusalSentMs = b.observations[from]?.sentMs ?? first.refusedMs;
+  const second = yield* drain(b, first.refusedMs + 0.55 * p.periodMs, 'first window', 2 * b.cfg.burstCap);
+  const lastAllowedMs = b.observations[b.observations.length - (second.refusedMs === null ? 1 : 2)]?.tMs ?? second.firstMs;
+  const spanMs = lastAllowedMs - refusalSentMs;
+  if (second.allowed < 2 || spanMs <= 0) {
+    b.note(`first window: ${second.allowed} calls came back ${Math.round(spanMs)} ms after the first; the drains' rate stays`);
+    return { restedBurst: rested, rate: null, pausedMs, stalled: false };
+  }
+  const rate = (second.allowed - 1) / spanMs;
+  const heldMs = b.worstDelaySince(from);
+  const stalled = heldMs > STALLED_GAPS * b.fineMs;
+  b.note(
+    `first window: after a rested burst of ${rested}, ${second.allowed} calls came back in ${Math.round(spanMs)} ms inside the next aligned window = ${(rate * 1000).toFixed(2)}/s (the drains read ${((p.drainsRate ?? 0) * 1000).toFixed(2)}/s)` +
+      (stalled ? `; a call was held up ${Math.round(heldMs)} ms: stalled` : ''),
+  );
+  return { restedBurst: rested, rate, pausedMs, stalled };
+}
+
 /** A gap between two polls wider than this many fine gaps: a call or its answer stalled. */
 const STALLED_GAPS = 4;
 
@@ -108,9 +153,9 @@ const STALLED_GAPS = 4;
  * A token bucket gives a call back one interval after it empties; a sliding counter none before its next
  * aligned boundary. Only a crossing timed within a fine gap counts: a stalled poll leaves it anywhere.
  */
-function pauseOf(b: Bench, p: FirstWindowPlan, emptiedMs: number, crossedMs: number, gapMs: number): number | null {
+function pauseOf(b: Bench, p: FirstWindowPlan, emptiedMs: number, crossedMs: number, gapMs: number, pollMs = b.fineMs): number | null {
   const rate = p.drainsRate;
-  if (p.pauseKnown || !rate || gapMs > 2 * b.fineMs || crossedMs - emptiedMs <= 2 / rate) return null;
+  if (p.pauseKnown || !rate || gapMs > 2 * pollMs || crossedMs - emptiedMs <= 2 / rate) return null;
   const pausedMs = crossedMs - emptiedMs;
   b.note(
     `first window: no call back for ${Math.round(pausedMs)} ms after a rested burst emptied the bucket (a token bucket refills at once)`,

@@ -7,6 +7,8 @@ const SECOND = 1000;
 
 export function algorithmOf(r: Readings): Algorithm {
   const s = r.split;
+  // A refill that waits for an aligned window is a sliding counter, whatever a split would show.
+  if (r.windowLike === false && r.pausedMs !== null) return 'sliding-window';
   if (r.windowLike === null || !s) return 'unknown';
   // A token bucket is full again too, give or take the rate estimate's error on large buckets.
   // A window's split drain stops two calls past the first half: that many back is a full bucket again.
@@ -19,6 +21,8 @@ export function algorithmOf(r: Readings): Algorithm {
   }
   // A refill that waits for an aligned window is a sliding counter, whatever the split shows.
   if (halfBack || r.pausedMs !== null) return 'sliding-window';
+  // Its first window refilling well above what the drains read: the drains leave a weighted counter short.
+  if (!fullAgain && r.firstWindowRate !== null && r.drainsRate !== null && r.firstWindowRate > 1.2 * r.drainsRate) return 'sliding-window';
   if (fullAgain) return 'token-bucket';
   return 'unknown';
 }
