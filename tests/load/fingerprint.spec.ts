@@ -240,11 +240,12 @@ test.describe('rate-limit fingerprint on synthetic timelines', () => {
 
   test('should report no limit when no call is refused within the cap', () => {
     const fp = simulate('fixed', 'x-ratelimit', { limit: 50, windowMs: 1000, config: { burstCap: 12 } });
-    // Twice the cap: a bucket refilling during the exhaustion may pass more calls than its limit.
-    expect(fp.verdict).toBe('no 429 after 24 calls: the limit is above 24 or there is none');
+    // Twice the cap one after another, then the cap at once: a bucket refilling during the exhaustion may pass
+    // more calls than its limit, and calls one after another may not outrun a fast refill.
+    expect(fp.verdict).toBe('no 429 after 36 calls: the limit is above 36 or there is none');
     expect(fp.algorithm).toBe('unknown');
     expect(fp.burst).toBeNull();
-    expect(fp.requestsSpent).toBe(24);
+    expect(fp.requestsSpent).toBe(36);
   });
 
   test('should record Reset moving between calls for a token bucket and not for a fixed window', () => {

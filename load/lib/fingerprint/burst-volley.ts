@@ -40,6 +40,8 @@ export function refillCorrectedBurst(
 
 interface VolleyCount {
   passed: number;
+  /** The least it can be: every call refilled from the send to the last allowed answer taken off. */
+  least: number;
   sinceSentMs: number;
   line: string;
 }
@@ -55,6 +57,7 @@ export function* burstVolley(
   observed: number,
   corrected: number,
   restMs: (fullMs: number) => number,
+  advertised: number | null = null,
 ): Experiment<number> {
   const n = observed + 2;
   let first: VolleyCount | null = null;
@@ -76,12 +79,22 @@ export function* burstVolley(
       b.note(
         `burst volley: ${line}, but its last allowed answer came ${Math.round(sinceSentMs)} ms after the send (room for ${Math.floor(rate * sinceSentMs)} refilled): sent again`,
       );
-      first = { passed, sinceSentMs, line };
+      first = { passed, least: got - Math.floor(rate * sinceSentMs), sinceSentMs, line };
       at = b.lastMs + restMs(observed / rate);
       continue;
     }
-    const chosen = first && first.sinceSentMs < sinceSentMs ? first : { passed, sinceSentMs, line };
+    const chosen =
+      first && first.sinceSentMs < sinceSentMs ? first : { passed, least: got - Math.floor(rate * sinceSentMs), sinceSentMs, line };
     if (chosen.passed < 1 || chosen.passed > observed) return corrected;
+    // The volley holds the bucket within least..passed: the advertised limit, or the exhaustion less its refill,
+    // inside that range agrees with it and is the sharper reading.
+    const agreed = [advertised, corrected].find((x): x is number => x !== null && x >= chosen.least && x <= chosen.passed);
+    if (agreed !== undefined && agreed !== chosen.passed) {
+      b.note(
+        `burst volley: ${line}; ${chosen.least}..${chosen.passed} with the refill since the send, so ${agreed} (${agreed === advertised ? 'the advertised limit' : 'the exhaustion less its refill'})`,
+      );
+      return agreed;
+    }
     const again = first
       ? `burst volley again: ${line}; counted from the one answered sooner after its send (${Math.round(chosen.sinceSentMs)} ms): ${chosen.line}`
       : `burst volley: ${line}`;

@@ -130,7 +130,7 @@ export function* coordinate(b: Bench, r: Readings, startAt = 0): Experiment<void
           `burst volley: not needed (${Math.round(lastAllowedMs - ex.drain.firstMs)} ms of exhaustion refilled ${refilled.toFixed(2)} calls)`,
         );
       } else {
-        r.burstRefilled = yield* burstVolley(b, last, rate.rate, ex.burst, corrected, restMs);
+        r.burstRefilled = yield* burstVolley(b, last, rate.rate, ex.burst, corrected, restMs, ex.firstHints?.limit ?? null);
         r.burstFromExhaustion = corrected;
       }
       periodMs = r.burstRefilled / rate.rate;

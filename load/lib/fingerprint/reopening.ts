@@ -1,7 +1,7 @@
 /**
  * Reopening: waits for the first allowed call after the exhaustion's refusal, following Retry-After and
  * every new Reset value (one poll at the advertised time, which is rounded up, so never early), backing
- * off without them (the gap doubles each poll). Then drains the reopened bucket.
+ * off without them (the gap grows by half each poll: at most half a wait late). Then drains the reopened bucket.
  *
  * Reading: the drain from the first allowed call, and whether the advertised reopening moved after refused
  * calls (they count). Gives up at the wait cap with a verdict.
@@ -46,7 +46,7 @@ export function* reopening(b: Bench, refusal: Observation): Experiment<Reopening
     } else next = hint + 5;
     if (next > deadline) {
       const why = moved || hint !== null ? 'refused calls appear to count' : 'refused calls appear to count, or the window is longer';
-      const spacing = hint === null ? `, spaced up to ${gap / 2} ms` : ', following the advertised reset';
+      const spacing = hint === null ? `, spaced up to ${Math.round(gap / 1.5)} ms` : ', following the advertised reset';
       return {
         drain: null,
         movedHint: moved || null,
