@@ -18,7 +18,7 @@ import { runAlone } from './fingerprint-sim';
 /** Exhaustion, reopening and sampling: what the later experiments start from. */
 function* sampled(b: Bench) {
   const ex = yield* exhaustion(b);
-  const ro = yield* reopening(b, ex.refusal);
+  const ro = yield* reopening(b, ex.refusal, ex.burst, false);
   const settled = yield* settleReopening(b, ro.drain as Drain, ex.drain, ex.burst);
   const s = yield* sampleRefill(b, {
     from: settled.drain,
@@ -47,7 +47,7 @@ test.describe('fingerprint experiments, each alone', () => {
       runAlone(
         function* (b) {
           const ex = yield* exhaustion(b);
-          const r = yield* reopening(b, ex.refusal);
+          const r = yield* reopening(b, ex.refusal, ex.burst, false);
           return { r, evidence: b.evidence.join('\n') };
         },
         'fixed',
@@ -61,7 +61,7 @@ test.describe('fingerprint experiments, each alone', () => {
     const counted = runAlone(
       function* (b) {
         const ex = yield* exhaustion(b);
-        return yield* reopening(b, ex.refusal);
+        return yield* reopening(b, ex.refusal, ex.burst, false);
       },
       'sliding-log',
       'none',

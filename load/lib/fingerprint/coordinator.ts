@@ -13,6 +13,7 @@ import { exhaustion, type ExhaustionReading } from './exhaustion';
 import { firstWindowRate } from './first-window-rate';
 import { refillRate, sampleRefill, settleReopening, type ReopenedBucket, type RefillRate } from './refill-sampling';
 import { refusedCalls, type RefusedCallReading } from './refused-call';
+import { resetMovesOf } from './readings';
 import { reopening } from './reopening';
 import { split, splitSaysSliding, type SplitPlan, type SplitReading } from './split';
 import { refineWindow, samplingBracket } from './window-refine';
@@ -75,7 +76,7 @@ export const noReadings = (): Readings => ({
 export function* coordinate(b: Bench, r: Readings, startAt = 0): Experiment<void> {
   const ex = yield* exhaustion(b, startAt);
   r.exhaustion = ex;
-  const ro = yield* reopening(b, ex.refusal);
+  const ro = yield* reopening(b, ex.refusal, ex.burst, resetMovesOf(r, b.observations) === true);
   r.movedHint = ro.movedHint;
   if (!ro.drain) throw new Stop(ro.verdict as string);
   const settled = yield* settleReopening(b, ro.drain, ex.drain, ex.burst);

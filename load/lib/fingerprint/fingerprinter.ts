@@ -53,7 +53,14 @@ function* measure(b: Bench, out: Measurement[]): Experiment<void> {
 
 /** Long enough for any of the periods read to give a full bucket back (a weighted counter needs two). */
 function restBeforeAgain(b: Bench, r: Readings, c: Claim): number {
-  const periods = [c.windowMs, r.samplingBracket?.hi ?? null, c.burst !== null && c.rate ? c.burst / c.rate : null];
+  const observed = r.exhaustion?.burst ?? null;
+  const periods = [
+    c.windowMs,
+    r.samplingBracket?.hi ?? null,
+    c.burst !== null && c.rate ? c.burst / c.rate : null,
+    // The readings may be what disagreed: the exhaustion's count at the drains' rate too.
+    observed !== null && r.drainsRate ? observed / r.drainsRate : null,
+  ];
   const longest = Math.max(0, ...periods.filter((x): x is number => x !== null && Number.isFinite(x)));
   return longest > 0 ? 2.1 * longest : b.cfg.maxWaitMs;
 }

@@ -11,8 +11,8 @@ export function algorithmOf(r: Readings): Algorithm {
   if (r.windowLike === false && r.pausedMs !== null) return 'sliding-window';
   if (r.windowLike === null || !s) return 'unknown';
   // A token bucket is full again too, give or take the rate estimate's error on large buckets.
-  // A window's split drain stops two calls past the first half: that many back is a full bucket again.
-  const fullAgain = r.windowLike ? s.drained >= Math.min(s.burst, s.h1 + 2) : s.drained >= s.burst - Math.floor(s.burst / 10);
+  // A window's split drain stops one call past the first half: that many back is a full bucket again.
+  const fullAgain = r.windowLike ? s.drained >= Math.min(s.burst, s.h1 + 1) : s.drained >= s.burst - Math.floor(s.burst / 10);
   const halfBack = s.drained <= s.burst - Math.max(1, s.h2 / 2);
   if (r.windowLike) {
     if (fullAgain) return 'fixed-window';

@@ -5,7 +5,7 @@
  * Plan: a partial reopening (a sliding log freeing the slots of a slow exhaustion one by one) first rests
  * until all of them are free and drains again, so the drains after it start from a clustered full bucket.
  * The gap is chosen so a continuous refill brings ~3 calls per drain and widens while drains come back
- * (nearly) empty; at most 20 drains.
+ * (nearly) empty; it stops once 20 to 40 calls came back (see `steady`), or at 20 drains.
  * Reading: window-like (with the drains that show it: a full bucket, the last empty drain, the next full
  * bucket) or a continuous refill (its rate between empty buckets, and any pause before it started).
  */
@@ -106,11 +106,22 @@ function findWindow(drains: Drain[], burst: number): WindowRef | null {
   return null;
 }
 
-/** Enough refill seen, in most drains, to call it continuous. */
+/**
+ * Enough refill seen to call it continuous and time it: from the first drain that got any (empty ones before it
+ * are a pause), three drains or more, most of them not empty, holding 20 to 40 calls (a rate within a few %:
+ * ±1 call each end), or 1.5 buckets for a small one.
+ */
 function steady(samples: Sample[], burst: number): boolean {
   const counts = samples.map((s) => s.drain.allowed);
-  const total = counts.reduce((a, c) => a + c, 0);
-  return counts.length >= 4 && total >= Math.max(15, 1.5 * burst) && counts.filter((c) => c > 0).length >= counts.length / 2;
+  const from = counts.findIndex((c) => c > 0);
+  if (from === -1) return false;
+  const refilling = counts.slice(from);
+  const total = refilling.reduce((a, c) => a + c, 0);
+  return (
+    refilling.length >= 3 &&
+    total >= Math.max(15, Math.min(1.5 * burst, 40)) &&
+    refilling.filter((c) => c > 0).length >= refilling.length / 2
+  );
 }
 
 export interface RefillRate {

@@ -1,7 +1,7 @@
 /**
  * Reopening: waits for the first allowed call after the exhaustion's refusal, following Retry-After and
  * every new Reset value (one poll at the advertised time, which is rounded up, so never early), backing
- * off without them (the gap grows by half each poll: at most half a wait late). Then drains the reopened bucket.
+ * off without them (the gap doubles each poll). Then drains the reopened bucket.
  *
  * Reading: the drain from the first allowed call, and whether the advertised reopening moved after refused
  * calls (they count). Gives up at the wait cap with a verdict.
@@ -19,10 +19,15 @@ export interface ReopeningReading {
 
 const SECOND = 1000;
 
-export function* reopening(b: Bench, refusal: Observation): Experiment<ReopeningReading> {
+/**
+ * `refilling`: the advertised Reset moved between the exhaustion's calls (a continuous refill, where Reset is
+ * when the whole bucket is back): the poll goes at the time of the next call instead, Retry-After or one
+ * burst's share of the way to Reset, so the reopened drain holds a call or two rather than a bucket.
+ */
+export function* reopening(b: Bench, refusal: Observation, burst: number, refilling: boolean): Experiment<ReopeningReading> {
   const refusedAt = refusal.tMs;
   const deadline = refusedAt + b.cfg.maxWaitMs;
-  let gap = b.cfg.backoffStartMs ?? 25;
+  let gap = b.cfg.backoffStartMs ?? 50;
   let lastHint: number | null = null;
   let promised: number | null = null;
   let moved = false;
@@ -30,10 +35,13 @@ export function* reopening(b: Bench, refusal: Observation): Experiment<Reopening
   let o = refusal;
   for (;;) {
     // The full reset first (a full bucket gives a clean drain), else the time of the next call.
-    const hint = o.hints.resetAtMs ?? o.hints.retryAtMs;
+    const reset = o.hints.resetAtMs;
+    const hint = refilling
+      ? (o.hints.retryAtMs ?? (reset !== null && reset > o.tMs ? o.tMs + (reset - o.tMs) / burst : reset))
+      : (reset ?? o.hints.retryAtMs);
     // The first advertised time passed and the call was still refused, or the advertised time jumped.
     const broken = promised !== null && o.status === 429 && o.tMs >= promised;
-    if (hint !== null && lastHint !== null && (hint - lastHint >= SECOND || broken) && !moved) {
+    if (hint !== null && lastHint !== null && (hint - lastHint >= SECOND || (broken && !refilling)) && !moved) {
       moved = true;
       b.note(`the advertised reopening moved from +${lastHint - refusedAt} ms to +${hint - refusedAt} ms after refused calls: they count`);
     }
@@ -46,7 +54,7 @@ export function* reopening(b: Bench, refusal: Observation): Experiment<Reopening
     } else next = hint + 5;
     if (next > deadline) {
       const why = moved || hint !== null ? 'refused calls appear to count' : 'refused calls appear to count, or the window is longer';
-      const spacing = hint === null ? `, spaced up to ${Math.round(gap / 1.5)} ms` : ', following the advertised reset';
+      const spacing = hint === null ? `, spaced up to ${gap / 2} ms` : ', following the advertised reset';
       return {
         drain: null,
         movedHint: moved || null,

@@ -28,7 +28,7 @@ export interface SplitPlan {
   burst: number;
   marginMs: number;
   /**
-   * A window: the final drain stops two calls past the first half (more than half back is a fixed window, the
+   * A window: the final drain stops one call past the first half (more than half back is a fixed window, the
    * first half a sliding one); a bucket drains to the end.
    */
   window: boolean;
@@ -54,7 +54,7 @@ export function* split(b: Bench, p: SplitPlan): Experiment<SplitReading | null> 
   if (h1 > 1) yield* spend(b, startMs, 'split', h1 - 1);
   yield* spend(b, startMs + p.periodMs / 2, 'split', h2);
   const after = p.periodMs + p.marginMs;
-  const d = yield* drain(b, startMs + after, 'split', p.window ? Math.min(B, h1 + 2) : 2 * b.cfg.burstCap);
+  const d = yield* drain(b, startMs + after, 'split', p.window ? Math.min(B, h1 + 1) : 2 * b.cfg.burstCap);
   const delayMs = b.worstDelaySince(from);
   const stalledMs = delayMs > Math.max(2 * b.fineMs, p.periodMs / 20) ? delayMs : null;
   b.note(

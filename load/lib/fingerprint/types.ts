@@ -91,7 +91,7 @@ export interface FingerprintConfig {
   maxWaitMs: number;
   /** Spacing of fine polls, ms. Default 20. */
   fineMs?: number;
-  /** First back-off gap without rate-limit headers, ms (grows by half each poll). Default 25. */
+  /** First back-off gap without rate-limit headers, ms (doubles each poll). Default 50. */
   backoffStartMs?: number;
   /** Share of the measured rate the recommended pacing uses. Default 0.95. */
   pacingShare?: number;

@@ -54,8 +54,8 @@ export function* refineWindow(b: Bench, w: WindowRef, burst: number): Experiment
   // What the sampling proves: the empty drain was refused after it was sent, the full one allowed before it answered.
   const proven = { lo: before.firstSentMs - ref.firstMs, hi: boundary.firstMs - ref.firstSentMs, startSentMs: ref.firstSentMs };
   // A drain whose first answer came late would start the polls after the reopening: start from the sends then.
-  // Polls a fine gap apart, or 1 % of the window apart for a long one (60 s: 600 ms, well within 5 %).
-  const g = Math.max(b.fineMs, hi / 100);
+  // Polls a fine gap apart, or 1.5 % of the window apart for a long one (60 s: 900 ms, well within 5 %).
+  const g = Math.max(b.fineMs, hi / 66);
   const late = (d: Drain): boolean => d.firstMs - d.firstSentMs > g;
   const from = late(before) || late(boundary) ? boundary.firstSentMs + proven.lo : t0 + lo;
   const until = t0 + (late(ref) ? proven.hi : hi);
