@@ -16,7 +16,7 @@
  * - A timing-sensitive experiment that stalled twice.
  */
 import type { Bench } from './bench';
-import type { Readings } from './coordinator';
+import type { Readings } from './readings';
 import type { Algorithm, Observation } from './types';
 
 /** What a measurement says: the fields the pacing is made from. */

@@ -8,9 +8,9 @@
  */
 import { Bench, Runner, Stalled, type Experiment } from './bench';
 import { inconsistencies, type Claim } from './consistency';
-import { coordinate, noReadings, type Readings } from './coordinator';
+import { coordinate } from './coordinator';
 import { cautiousPacing, pacingFor } from './pacing';
-import { cautiousClaim, claimOf, resetMovesOf } from './readings';
+import { cautiousClaim, claimOf, noReadings, resetMovesOf, type Readings } from './readings';
 import type { FingerprintConfig, Observation, RateLimitFingerprint, TimelinePoint } from './types';
 
 interface Measurement {

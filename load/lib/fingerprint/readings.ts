@@ -1,7 +1,65 @@
 /** From the experiments' readings to the named algorithm, burst, rate and window. */
 import type { Claim } from './consistency';
-import type { Readings } from './coordinator';
+import type { ExhaustionReading } from './exhaustion';
+import type { ReopenedBucket, RefillRate } from './refill-sampling';
+import type { RefusedCallReading } from './refused-call';
+import type { SplitReading } from './split';
 import type { Algorithm, Observation } from './types';
+
+/** What the experiments read, one record per measurement: the coordinator fills it, the functions below read it. */
+export interface Readings {
+  exhaustion: ExhaustionReading | null;
+  /** The advertised reopening moved after refused calls (they count); null when not known. */
+  movedHint: boolean | null;
+  rested: ReopenedBucket['rested'];
+  /** The refill sampling saw a window (true) or a continuous refill (false); null before it decided. */
+  windowLike: boolean | null;
+  window: { windowMs: number; precise: boolean; errorMs: number } | null;
+  /** Calls per ms: the drains' rate between empty buckets, raised by the first-window rate. */
+  rate: number | null;
+  rateSpan: RefillRate['span'] | null;
+  /** The refill waited this long after the bucket emptied (a sliding counter); null: no pause read. */
+  pausedMs: number | null;
+  /** A full bucket of a continuous refill (the volley's count, or the exhaustion less its refill). */
+  burstRefilled: number | null;
+  /** A continuous refill: the exhaustion's count less its refill (the volley counts the bucket again). */
+  burstFromExhaustion: number | null;
+  /** Calls per ms in the first window after a full one (a weighted sliding counter). */
+  firstWindowRate: number | null;
+  /** A rested sliding counter's burst (the first-window rate). */
+  restedBurst: number | null;
+  split: SplitReading | null;
+  refused: RefusedCallReading | null;
+  /** Whether refused calls count, read without the refused-call test (a window); null: not read so. */
+  refusedCount: boolean | null;
+  /** What the sampling alone proved of a window (from the drains' sends and answers), ms. */
+  samplingBracket: { lo: number; hi: number } | null;
+  /** A continuous refill: calls per ms the sampling drains got through between empty buckets. */
+  drainsRate: number | null;
+  /** Readings that stalled twice, in words. */
+  stalls: string[];
+}
+
+export const noReadings = (): Readings => ({
+  exhaustion: null,
+  movedHint: null,
+  rested: null,
+  windowLike: null,
+  window: null,
+  rate: null,
+  rateSpan: null,
+  pausedMs: null,
+  burstRefilled: null,
+  burstFromExhaustion: null,
+  restedBurst: null,
+  firstWindowRate: null,
+  split: null,
+  refused: null,
+  refusedCount: null,
+  samplingBracket: null,
+  drainsRate: null,
+  stalls: [],
+});
 
 const SECOND = 1000;
 
