@@ -6,6 +6,7 @@
  * `probe_unresolved` threshold, so k6 exits non-zero.
  */
 import { Counter } from 'k6/metrics';
+import { allOperations } from '../../catalogue/operations';
 import { runnerPlan, type Plan } from './common';
 import {
   fingerprintConfig,
@@ -37,12 +38,15 @@ export const options = {
  * few fixed polls on top).
  */
 export function writeNotices(p: Plan): string[] {
-  return p.operations
-    .filter((op) => op.method !== 'GET')
-    .map((op) => {
-      const most = Math.min(2 * fingerprintConfig(p, op).maxRequests, p.budget);
-      return `probe-reset: ${op.id} (${op.method}) may create up to ${most} resources (its request caps; a quiet run: about ${5 * op.catalogueLimit}, five times its limit of ${op.catalogueLimit}, more for a small limit); --reads-only probes the read operations alone`;
-    });
+  return (
+    p.operations
+      // A search sent as POST changes nothing: the catalogue says which operations are reads.
+      .filter((op) => op.method !== 'GET' && !allOperations().find((o) => o.id === op.id)?.readOnly)
+      .map((op) => {
+        const most = Math.min(2 * fingerprintConfig(p, op).maxRequests, p.budget);
+        return `probe-reset: ${op.id} (${op.method}) may create up to ${most} resources (its request caps; a quiet run: about ${5 * op.catalogueLimit}, five times its limit of ${op.catalogueLimit}, more for a small limit); --reads-only probes the read operations alone`;
+      })
+  );
 }
 
 export function setup(): ProbeResult {
