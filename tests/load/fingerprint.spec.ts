@@ -238,6 +238,19 @@ test.describe('rate-limit fingerprint on synthetic timelines', () => {
     expect(fp.burst).toBe(5);
   });
 
+  test('should read a limiter whose burst is above the catalogue limit the caps start from', () => {
+    // The catalogue says 60, the target allows 150: the exhaustion goes on past its cap, and every later drain may
+    // take twice what it found, not twice the catalogue.
+    for (const algorithm of LIMITER_ALGORITHMS) {
+      const fp = simulate(algorithm, 'ietf', { limit: 150, windowMs: 2000, config: { burstCap: 62, maxRequests: 2000 } });
+      const label = `${algorithm}\n${fp.evidence.join('\n')}`;
+      expect(fp.verdict, label).toBeNull();
+      expect(fp.algorithm, label).toBe(EXPECTED[algorithm]);
+      expect(fp.burst, label).toBe(150);
+      expect(Math.abs((fp.sustainedPerSecond as number) - 75) / 75, label).toBeLessThanOrEqual(0.1);
+    }
+  });
+
   test('should report no limit when no call is refused within the cap', () => {
     const fp = simulate('fixed', 'x-ratelimit', { limit: 50, windowMs: 1000, config: { burstCap: 12 } });
     // Twice the cap one after another, then the cap at once: a bucket refilling during the exhaustion may pass

@@ -47,6 +47,14 @@ export class Bench {
     return this.all.length;
   }
 
+  /** Calls the exhaustion allowed (a bucket may be larger than the catalogue said). */
+  observedBurst = 0;
+
+  /** Most calls a drain may take: twice the larger of the exhaustion's cap and what it allowed. */
+  drainCap(): number {
+    return 2 * Math.max(this.cfg.burstCap, this.observedBurst);
+  }
+
   /** A new measurement from here: the experiments read only its observations. */
   restart(): void {
     this.observations = [];

@@ -21,7 +21,7 @@ export interface ExhaustionReading {
 /** `startAt`: when the first call is due (epoch ms; 0: at once). */
 export function* exhaustion(b: Bench, startAt = 0): Experiment<ExhaustionReading> {
   let d = yield* drain(b, startAt, 'exhaustion', b.cfg.burstCap);
-  if (d.refusedMs === null) d = yield* drain(b, b.lastMs, 'exhaustion', 2 * b.cfg.burstCap, d);
+  if (d.refusedMs === null) d = yield* drain(b, b.lastMs, 'exhaustion', b.drainCap(), d);
   if (d.refusedMs === null) {
     // Calls one after another may not outrun a fast refill (75/s against a call every 8 ms): a volley does.
     const answers = yield* volley(b, b.lastMs, 'exhaustion', b.cfg.burstCap);
@@ -34,6 +34,7 @@ export function* exhaustion(b: Bench, startAt = 0): Experiment<ExhaustionReading
   }
   if (d.refusedMs === null) throw new Stop(`no 429 after ${d.allowed} calls: the limit is above ${d.allowed} or there is none`);
   b.note(`exhaustion: ${d.allowed} calls allowed, then 429`);
+  b.observedBurst = d.allowed;
   return {
     drain: d,
     burst: d.allowed,

@@ -42,7 +42,7 @@ export function* firstWindowRate(b: Bench, p: FirstWindowPlan): Experiment<First
   const expected = Math.min(p.burstObserved, p.advertisedLimit ?? Infinity);
   let emptyAtMs = p.emptyAtMs;
   for (let attempt = 1; ; attempt++) {
-    const burst = yield* drain(b, emptyAtMs + 2.1 * p.periodMs, 'first window', 2 * b.cfg.burstCap);
+    const burst = yield* drain(b, emptyAtMs + 2.1 * p.periodMs, 'first window', b.drainCap());
     if (burst.refusedMs === null) {
       b.note(`first window: the bucket did not empty after ${burst.allowed} calls`);
       return { restedBurst: null, rate: null, pausedMs: null, stalled: false };
@@ -129,7 +129,7 @@ function* twoDrains(b: Bench, p: FirstWindowPlan, rested: number, emptiedMs: num
   }
   const from = b.observations.length - 1;
   const refusalSentMs = b.observations[from]?.sentMs ?? first.refusedMs;
-  const second = yield* drain(b, first.refusedMs + 0.55 * p.periodMs, 'first window', 2 * b.cfg.burstCap);
+  const second = yield* drain(b, first.refusedMs + 0.55 * p.periodMs, 'first window', b.drainCap());
   const lastAllowedMs = b.observations[b.observations.length - (second.refusedMs === null ? 1 : 2)]?.tMs ?? second.firstMs;
   const spanMs = lastAllowedMs - refusalSentMs;
   if (second.allowed < 2 || spanMs <= 0) {

@@ -59,7 +59,7 @@ export function* settleReopening(b: Bench, reopened: Drain, exhaust: Drain, burs
   if (d.allowed < burst / 2 && d.refusedMs !== null) {
     const spread = exhaust.refusedMs === null ? 0 : exhaust.refusedMs - exhaust.firstMs;
     b.note(`partial reopening (${d.allowed} calls): resting ${Math.round(S + 2 * spread)} ms for a full bucket`);
-    const again = yield* drain(b, d.refusedMs + S + 2 * spread, 'reopening', 2 * b.cfg.burstCap);
+    const again = yield* drain(b, d.refusedMs + S + 2 * spread, 'reopening', b.drainCap());
     rested = { drain: again, fromMs: d.refusedMs };
     S = again.firstMs - d.refusedMs;
     d = again;
@@ -79,7 +79,7 @@ export function* sampleRefill(b: Bench, p: SamplingPlan): Experiment<SamplingRea
   let from = p.from.refusedMs as number;
   for (;;) {
     const used = gap;
-    const d = yield* drain(b, from + used, 'refill sampling', 2 * b.cfg.burstCap);
+    const d = yield* drain(b, from + used, 'refill sampling', b.drainCap());
     samples.push({ gapMs: used, drain: d });
     if (d.refusedMs === null) throw new Stop(`a refill drain did not empty after ${d.allowed} calls`);
     // Too little refill per drain to measure: widen the gap (a window keeps showing empty drains).

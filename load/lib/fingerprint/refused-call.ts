@@ -36,10 +36,10 @@ export function* refusedCalls(b: Bench, p: RefusedCallPlan): Experiment<RefusedC
   const from = b.observations.length;
   const waitMs = Math.min(REFILLED, Math.max(2, p.burst - 1)) / p.rate;
   const k = 5;
-  const control = yield* drain(b, p.emptyAtMs + waitMs, 'refused calls', 2 * b.cfg.burstCap);
+  const control = yield* drain(b, p.emptyAtMs + waitMs, 'refused calls', b.drainCap());
   if (control.refusedMs === null) return null;
   const extra = yield* spend(b, control.refusedMs, 'refused calls', k);
-  const test = yield* drain(b, control.refusedMs + waitMs, 'refused calls', 2 * b.cfg.burstCap);
+  const test = yield* drain(b, control.refusedMs + waitMs, 'refused calls', b.drainCap());
   if (test.refusedMs === null) return null;
   const delayMs = b.worstDelaySince(from);
   const stalledMs = delayMs > Math.max(2 * b.fineMs, waitMs / 10) ? delayMs : null;

@@ -67,6 +67,6 @@ export function* reopening(b: Bench, refusal: Observation, burst: number, refill
   }
   b.note(`reopened ${o.tMs - refusedAt} ms after the 429 (${polls} polls)`);
   // The allowed poll is the first call of a drain.
-  const d = yield* drain(b, o.tMs, 'reopening', 2 * b.cfg.burstCap, drainFrom(o));
+  const d = yield* drain(b, o.tMs, 'reopening', b.drainCap(), drainFrom(o));
   return { drain: d, movedHint: moved, verdict: null };
 }

@@ -54,7 +54,7 @@ export function* split(b: Bench, p: SplitPlan): Experiment<SplitReading | null> 
   if (h1 > 1) yield* spend(b, startMs, 'split', h1 - 1);
   yield* spend(b, startMs + p.periodMs / 2, 'split', h2);
   const after = p.periodMs + p.marginMs;
-  const d = yield* drain(b, startMs + after, 'split', p.window ? Math.min(B, h1 + 1) : 2 * b.cfg.burstCap);
+  const d = yield* drain(b, startMs + after, 'split', p.window ? Math.min(B, h1 + 1) : b.drainCap());
   const delayMs = b.worstDelaySince(from);
   const stalledMs = delayMs > Math.max(2 * b.fineMs, p.periodMs / 20) ? delayMs : null;
   b.note(

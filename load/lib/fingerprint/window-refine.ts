@@ -65,7 +65,7 @@ export function* refineWindow(b: Bench, w: WindowRef, burst: number): Experiment
   const why = `a stalled call or answer left it within ${Math.round(read.hi - read.lo)} ms`;
   // The allowed call opened the next window: empty it and poll for its end within the same bracket.
   b.note(`window ${Math.round(read.lo)}..${Math.round(read.hi)} ms (${why}, ${first.polls} fine polls): measured again in the next window`);
-  const next = yield* drain(b, first.allowed.tMs, 'window refine', 2 * b.cfg.burstCap, drainFrom(first.allowed));
+  const next = yield* drain(b, first.allowed.tMs, 'window refine', b.drainCap(), drainFrom(first.allowed));
   // Only a full bucket from that call ends one window after it (a sliding log may still hold older calls).
   if (next.refusedMs === null || next.allowed < burst)
     return afterRest(b, g, read, `${why}; the next window held ${next.allowed} calls, not a full bucket`);
