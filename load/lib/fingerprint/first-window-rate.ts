@@ -74,8 +74,10 @@ export function* firstWindowRate(b: Bench, p: FirstWindowPlan): Experiment<First
         const gapMs = d.firstMs - lastRefused.tMs;
         if (startMs === null) {
           pausedMs = pauseOf(b, p, emptiedMs, (lastRefused.tMs + d.firstMs) / 2, gapMs);
-          crossingsFrom = b.observations.length - d.allowed - (d.refusedMs === null ? 0 : 1);
-        } else widestGapMs = Math.max(widestGapMs, gapMs, d.firstMs - d.firstSentMs);
+          // From the refused poll before it: a stall there moves the start of the span.
+          crossingsFrom = Math.max(0, b.observations.length - d.allowed - (d.refusedMs === null ? 0 : 1) - 1);
+        }
+        widestGapMs = Math.max(widestGapMs, gapMs, d.firstMs - d.firstSentMs);
         startMs ??= lastRefused.sentMs;
         endMs = d.firstMs;
         passed += d.allowed;
