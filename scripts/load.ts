@@ -138,6 +138,8 @@ export interface LoadOptions {
   executionSegment?: string;
   executionSegmentSequence?: string;
   mockArgs?: string;
+  /** Only the read operations (a probe creates nothing). */
+  readsOnly?: boolean;
   webDashboard: boolean;
   webDashboardExport?: string;
   maxDuration: string;
@@ -370,7 +372,7 @@ function selectOperations(o: LoadOptions, isMock: boolean): Operation[] {
         return op;
       })
     : all;
-  return isMock ? ops : ops.filter((x) => x.readOnly);
+  return isMock && !o.readsOnly ? ops : ops.filter((x) => x.readOnly);
 }
 
 function planFor(o: LoadOptions, baseUrl: string, ops: Operation[], limits: Record<string, number>, windowMs = 60_000): Plan {
@@ -514,6 +516,7 @@ async function main(): Promise<number> {
     .option('--refused-status <codes>', "statuses taken as refusals besides 429, e.g. 503 (nginx limit_req's default); comma-separated")
     .option('--probe-wait-ms <n>', 'probe-reset: longest wait for a bucket to reopen (default 3 windows, at least 5 s)')
     .option('--probe-max-ms <n>', 'probe-reset: longest fingerprint of one operation (default 25 windows)')
+    .option('--reads-only', 'only the read operations (a probe of a create/modify/cancel operation creates resources)', false)
     .option('--manifest <file>', 'verify-pacing: the probe-reset manifest with the pacings (default <reports-dir>/limits.json)')
     .option('--bundle-dir <dir>', 'bundle directory (default LOAD_BUNDLE_DIR, else dist/load)')
     .option('--skip-build', 'use the bundles already in the bundle directory', false)

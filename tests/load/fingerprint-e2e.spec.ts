@@ -15,7 +15,8 @@ import { randomLimits } from '../../scripts/load';
 import type { FingerprintManifestEntry } from '../../load/scripts/probe';
 import type { VerifyResult } from '../../load/scripts/verify-pacing';
 import { run } from './run';
-import { cliArgs } from '../cli-bundles';
+import { runWithStalls } from './stall-injector';
+import { cliArgs, k6DoubleBin } from '../cli-bundles';
 
 const WINDOW_MS = 2000;
 const SEED = 92;
@@ -178,5 +179,67 @@ test.describe('rate-limit fingerprint end to end in the k6 test double', () => {
     const rate = (L / windowMs) * 1000;
     expect(Math.abs((e?.sustainedPerSecond as number) - rate) / rate, label).toBeLessThanOrEqual(0.1);
     expect(e?.headers, label).toEqual([]);
+  });
+
+  test('should read every limiter right, or say it is uncertain, when the mock stalls at random moments', async () => {
+    test.setTimeout(240_000);
+    const out = mkdtempSync(test.info().outputPath('fingerprint-stalls-'));
+    const shared = process.env.LOAD_BUNDLE_DIR;
+    const bundles = shared ? ['--bundle-dir', shared, '--skip-build'] : ['--bundle-dir', join(out, 'bundles')];
+    let seed = 24;
+    const random = () => (seed = (seed * 1_103_515_245 + 12_345) % 2_147_483_648) / 2_147_483_648;
+    // The mock stopped (SIGSTOP) for 150-500 ms every 1-4 s while the five limiters are probed.
+    const r = await runWithStalls(
+      process.execPath,
+      [
+        ...cliArgs('load'),
+        'probe-reset',
+        ...bundles,
+        '--reports-dir',
+        out,
+        '--window-ms',
+        String(WINDOW_MS),
+        '--random-limits',
+        String(SEED),
+        '--ops',
+        OPS.join(','),
+        '--mock-args',
+        ['--limiter', LIMITER, '--headers', HEADERS].join(' '),
+      ],
+      { ...process.env, K6_BIN: k6DoubleBin() },
+      230_000,
+      { random },
+    );
+    expect([0, 99], r.stderr + r.stdout).toContain(r.code);
+    expect(r.stalls.length, 'stalls injected').toBeGreaterThan(3);
+    const notes: string[] = [`${r.stalls.length} stalls: ${r.stalls.map((s) => `${s.ms} ms at +${s.atMs} ms`).join(', ')}`];
+    for (const e of manifest(out).operations) {
+      const mode = ALGORITHMS[e.id as OpId];
+      const L = LIMITS[e.id] as number;
+      const rate = (L / WINDOW_MS) * 1000;
+      const label = `${mode.limiter} ${e.id} (L=${L}): ${e.algorithm} burst ${e.burst} ${e.sustainedPerSecond}/s window ${e.windowMs} verdict ${e.verdict} uncertain ${JSON.stringify(e.uncertain)}\n${(e.evidence ?? []).join('\n')}`;
+      notes.push(label.split('\n')[0] as string);
+      // Never a pacing from readings more permissive than the limiter, doubt or not.
+      if (e.pacing) {
+        expect(e.sustainedPerSecond as number, label).toBeLessThanOrEqual(rate * 1.1);
+        expect(e.pacing.burst, label).toBeLessThanOrEqual(L);
+      }
+      if (e.verdict !== null || e.algorithm === 'unknown') {
+        // No result: no number to trust, and the run fails.
+        expect(r.code, label).toBe(99);
+        continue;
+      }
+      if (e.uncertain?.length) {
+        expect(r.code, label).toBe(99);
+        expect(e.pacing?.kind, label).toBe('even');
+        continue;
+      }
+      expect(e.algorithm, label).toBe(mode.algorithm);
+      expect(e.burst, label).toBe(L);
+      expect(Math.abs((e.sustainedPerSecond as number) - rate) / rate, label).toBeLessThanOrEqual(0.1);
+      if (mode.algorithm !== 'token-bucket') expect(Math.abs((e.windowMs as number) - WINDOW_MS), label).toBeLessThanOrEqual(200);
+    }
+    test.info().annotations.push({ type: 'fingerprint-stalls', description: notes.join('; ') });
+    console.log(`[fingerprint under stalls] ${notes.join('\n  ')}`);
   });
 });

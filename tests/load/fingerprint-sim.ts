@@ -2,6 +2,8 @@
 import { ManualClock } from '../../mock/clock';
 import { createLimiter, rateLimitHeaders, type HeaderFamily, type LimiterAlgorithm } from '../../mock/limiter-algorithms';
 import { Fingerprinter, type FingerprintConfig } from '../../load/lib/fingerprint';
+import { Bench, Runner, type Experiment } from '../../load/lib/fingerprint/bench';
+import type { Observation } from '../../load/lib/fingerprint/types';
 import { readRateLimitHeaders } from '../../load/lib/rate-limit-headers';
 
 export interface SimOptions {
@@ -18,31 +20,61 @@ export interface SimOptions {
   responseDelayMs?: (call: number) => number;
   /** The first volley's answers are all read together, this many ms after the limiter's last decision (a stalled client). */
   firstVolleyReadLateMs?: number;
+  /**
+   * The target stops (SIGSTOP) from `atMs` for `ms` after the first call: calls that reach it meanwhile are decided
+   * when it resumes, and answers it had not sent go out then.
+   */
+  stalls?: { atMs: number; ms: number }[];
+  /**
+   * The client stops (a busy machine) from `atMs` for `ms` after the first call: it sends nothing meanwhile and
+   * reads the answers that came in when it resumes.
+   */
+  clientStalls?: { atMs: number; ms: number }[];
   config?: Partial<FingerprintConfig>;
 }
 
-export function simulate(algorithm: LimiterAlgorithm, family: HeaderFamily, o: SimOptions) {
-  const clock = new ManualClock(o.startMs ?? 1_800_000_000_123);
+/** What the simulation drives: the fingerprint, or one experiment alone. */
+export interface Driven {
+  nextAt(): number | null;
+  nextCount(): number;
+  record(o: Observation): void;
+}
+
+export const simConfig = (o: SimOptions): FingerprintConfig => ({
+  burstCap: o.limit + 2,
+  maxRequests: 20 * o.limit + 100,
+  maxDurationMs: 30 * o.windowMs,
+  maxWaitMs: 5 * o.windowMs,
+  ...o.config,
+});
+
+/** Sends what `target` asks for to the limiter until it asks for nothing more. */
+export function drive(target: Driven, algorithm: LimiterAlgorithm, family: HeaderFamily, o: SimOptions): void {
+  const t0 = o.startMs ?? 1_800_000_000_123;
+  const clock = new ManualClock(t0);
   const limiter = createLimiter(algorithm, clock, o.windowMs, { countRefused: o.countRefused ?? false });
-  const fp = new Fingerprinter({
-    burstCap: o.limit + 2,
-    maxRequests: 20 * o.limit + 100,
-    maxDurationMs: 30 * o.windowMs,
-    maxWaitMs: 5 * o.windowMs,
-    ...o.config,
-  });
   const latency = typeof o.latencyMs === 'function' ? o.latencyMs : () => (o.latencyMs as number | undefined) ?? 2;
+  // A stopped target: a time inside a stall moves to its end.
+  const after = (stalls: { atMs: number; ms: number }[] | undefined) => (ms: number) => {
+    for (const s of stalls ?? []) if (ms >= t0 + s.atMs && ms < t0 + s.atMs + s.ms) return t0 + s.atMs + s.ms;
+    return ms;
+  };
+  const resumed = after(o.stalls);
+  const clientResumed = after(o.clientStalls);
   let volleys = 0;
   for (let guard = 0; guard < 10_000; guard++) {
-    const at = fp.nextAt();
+    const at = target.nextAt();
     if (at === null) break;
     if (at > clock.now()) clock.set(at);
+    clock.set(clientResumed(clock.now()));
     const sentMs = clock.now();
     clock.advance(latency(guard));
+    clock.set(resumed(clock.now()));
     // A volley's calls are sent together: they reach the limiter a few microseconds apart.
-    const n = fp.nextCount();
+    const n = target.nextCount();
     const outcomes = Array.from({ length: n }, (_, i) => {
       if (i > 0) clock.advance(o.volleyCallMs ?? 0.05);
+      clock.set(resumed(clock.now()));
       return { d: limiter.consume('k', o.limit), now: clock.now() };
     });
     let delay = o.responseDelayMs?.(guard) ?? 0;
@@ -52,11 +84,29 @@ export function simulate(algorithm: LimiterAlgorithm, family: HeaderFamily, o: S
     for (const { d, now } of outcomes) {
       const status = d.allowed ? 200 : 429;
       const headers = rateLimitHeaders(d, family, { nowMs: now, status, windowMs: o.windowMs, resetUnit: o.resetUnit ?? 'epoch' });
-      const tMs = (readTogether ? lastDecision : now) + delay;
-      fp.record({ sentMs, tMs, status, hints: readRateLimitHeaders(headers, tMs) });
+      const tMs = clientResumed(resumed((readTogether ? lastDecision : now) + delay));
+      target.record({ sentMs, tMs, status, hints: readRateLimitHeaders(headers, tMs) });
     }
     // The client sends its next call after it read this answer.
     clock.advance(delay);
+    clock.set(clientResumed(resumed(clock.now())));
   }
+}
+
+export function simulate(algorithm: LimiterAlgorithm, family: HeaderFamily, o: SimOptions) {
+  const fp = new Fingerprinter(simConfig(o));
+  drive(fp, algorithm, family, o);
   return fp.result();
+}
+
+/** One experiment alone against a limiter, from its first call: its reading, its verdict and its bench. */
+export function runAlone<T>(
+  experiment: (b: Bench) => Experiment<T>,
+  algorithm: LimiterAlgorithm,
+  family: HeaderFamily,
+  o: SimOptions,
+): { reading: T | undefined; verdict: string | null; bench: Bench } {
+  const runner = new Runner(new Bench(simConfig(o)), experiment);
+  drive(runner, algorithm, family, o);
+  return { reading: runner.reading, verdict: runner.verdict, bench: runner.bench };
 }

@@ -6,6 +6,7 @@ import { test, expect } from '@playwright/test';
 import { HEADER_FAMILIES, LIMITER_ALGORITHMS, type HeaderFamily, type LimiterAlgorithm } from '../../mock/limiter-algorithms';
 import { pacingFor, type Algorithm } from '../../load/lib/fingerprint';
 import { readRateLimitHeaders, retryAfterAt } from '../../load/lib/rate-limit-headers';
+import { unexplainedRefusals } from '../../load/lib/fingerprint/consistency';
 import { simulate } from './fingerprint-sim';
 
 const EXPECTED: Record<LimiterAlgorithm, Algorithm> = {
@@ -150,7 +151,11 @@ test.describe('rate-limit fingerprint on synthetic timelines', () => {
       [25, 2000, 'ietf', 30, 1200, 1875],
       [10, 1000, 'none', 20, 200, 500],
     ] as const)
-      expectStalledCounterRead(stall, /first window: no call back for \d+ ms after a rested burst emptied the bucket/);
+      // The pause of its first window, or the split giving back only about half, names it.
+      expectStalledCounterRead(
+        stall,
+        /first window: (no call back for \d+ ms after a rested burst emptied the bucket|after a rested burst of \d+)/,
+      );
   });
 
   test('should not read refused calls as counting on a sliding counter whose stalled sampling looked like a window', () => {
@@ -233,13 +238,27 @@ test.describe('rate-limit fingerprint on synthetic timelines', () => {
     expect(fp.burst).toBe(5);
   });
 
+  test('should read a limiter whose burst is above the catalogue limit the caps start from', () => {
+    // The catalogue says 60, the target allows 150: the exhaustion goes on past its cap, and every later drain may
+    // take twice what it found, not twice the catalogue.
+    for (const algorithm of LIMITER_ALGORITHMS) {
+      const fp = simulate(algorithm, 'ietf', { limit: 150, windowMs: 2000, config: { burstCap: 62, maxRequests: 2000 } });
+      const label = `${algorithm}\n${fp.evidence.join('\n')}`;
+      expect(fp.verdict, label).toBeNull();
+      expect(fp.algorithm, label).toBe(EXPECTED[algorithm]);
+      expect(fp.burst, label).toBe(150);
+      expect(Math.abs((fp.sustainedPerSecond as number) - 75) / 75, label).toBeLessThanOrEqual(0.1);
+    }
+  });
+
   test('should report no limit when no call is refused within the cap', () => {
     const fp = simulate('fixed', 'x-ratelimit', { limit: 50, windowMs: 1000, config: { burstCap: 12 } });
-    // Twice the cap: a bucket refilling during the exhaustion may pass more calls than its limit.
-    expect(fp.verdict).toBe('no 429 after 24 calls: the limit is above 24 or there is none');
+    // Twice the cap one after another, then the cap at once: a bucket refilling during the exhaustion may pass
+    // more calls than its limit, and calls one after another may not outrun a fast refill.
+    expect(fp.verdict).toBe('no 429 after 36 calls: the limit is above 36 or there is none');
     expect(fp.algorithm).toBe('unknown');
     expect(fp.burst).toBeNull();
-    expect(fp.requestsSpent).toBe(24);
+    expect(fp.requestsSpent).toBe(36);
   });
 
   test('should record Reset moving between calls for a token bucket and not for a fixed window', () => {
@@ -309,5 +328,142 @@ test.describe('pacing', () => {
     });
     expect(pacingFor({ algorithm: 'unknown', burst: 20, sustainedPerSecond: 2, windowMs: null })).toBeNull();
     expect(pacingFor({ algorithm: 'token-bucket', burst: 20, sustainedPerSecond: Number.NaN, windowMs: null })).toBeNull();
+  });
+});
+
+test.describe('rate-limit fingerprint under stalls', () => {
+  /** A seeded generator: the same stalls on every run. */
+  const seeded = (seed: number) => () => (seed = (seed * 1_103_515_245 + 12_345) % 2_147_483_648) / 2_147_483_648;
+  const kinds = ['target', 'client', 'both'] as const;
+
+  for (const kind of kinds)
+    test(`should never pace faster than the limiter when the ${kind === 'both' ? 'target and the client' : kind} stall`, () => {
+      // One to three stalls of 150-800 ms at random moments of the first 25 s (a 2 s window: the probe's span), 20 runs
+      // per limiter: the target stopped (SIGSTOP), the client busy (answers read late, calls sent late), or both.
+      const rnd = seeded(kinds.indexOf(kind) + 1);
+      const tally = { right: 0, uncertain: 0, verdict: 0, wrong: [] as string[] };
+      for (const algorithm of LIMITER_ALGORITHMS)
+        for (let i = 0; i < 20; i++) {
+          const limit = [12, 25, 60][i % 3] as number;
+          const windowMs = 2000;
+          const stalls = Array.from({ length: 1 + Math.floor(rnd() * 3) }, () => ({
+            atMs: Math.floor(rnd() * 25_000),
+            ms: 150 + Math.floor(rnd() * 650),
+          }));
+          const where =
+            kind === 'target'
+              ? { stalls }
+              : kind === 'client'
+                ? { clientStalls: stalls }
+                : { stalls, clientStalls: stalls.map((s) => ({ ...s, atMs: s.atMs + 3000 })) };
+          const fp = simulate(algorithm, 'none', { limit, windowMs, startMs: 1_800_000_000_000 + Math.floor(rnd() * 2000), ...where });
+          const rate = (limit / windowMs) * 1000;
+          const label = `${algorithm} L=${limit} ${kind} stalls ${JSON.stringify(stalls)}: ${fp.algorithm} burst ${fp.burst} ${fp.sustainedPerSecond}/s window ${fp.windowMs}\n${fp.evidence.join('\n')}`;
+          // Never confidently too fast: a pacing is only ever made from readings no more permissive than the limiter.
+          if (fp.pacing) {
+            expect(fp.sustainedPerSecond as number, label).toBeLessThanOrEqual(rate * 1.1);
+            expect(fp.pacing.burst, label).toBeLessThanOrEqual(limit);
+            if (fp.pacing.kind === 'burst-per-window') expect(fp.pacing.periodMs as number, label).toBeGreaterThanOrEqual(windowMs * 0.95);
+          }
+          if (fp.uncertain) {
+            expect(fp.pacing?.kind, label).toBe('even');
+            tally.uncertain += 1;
+          } else if (fp.verdict !== null || fp.algorithm === 'unknown') tally.verdict += 1;
+          else {
+            const right =
+              fp.algorithm === EXPECTED[algorithm] &&
+              fp.burst === limit &&
+              Math.abs((fp.sustainedPerSecond as number) - rate) / rate <= 0.1 &&
+              (fp.algorithm === 'token-bucket' || Math.abs((fp.windowMs as number) - windowMs) <= 200);
+            if (right) tally.right += 1;
+            else tally.wrong.push(label.split('\n')[0] as string);
+          }
+        }
+      console.log(`[stalls: ${kind}] ${JSON.stringify({ ...tally, wrong: tally.wrong.length })}\n  ${tally.wrong.join('\n  ')}`);
+      // Named wrong without doubt: a weighted sliding counter taken for a token bucket, its numbers right (see README).
+      expect(tally.wrong.length, tally.wrong.join('\n')).toBeLessThanOrEqual(2);
+      expect(tally.right, JSON.stringify(tally)).toBeGreaterThanOrEqual(90);
+    });
+});
+
+test.describe('rate-limit fingerprint consistency', () => {
+  test('should report uncertain with an even pacing no faster than the lowest rate when stalls leave both measurements inconsistent', () => {
+    // The client stalls 350 ms every 1.5 s and the target 200 ms in between, for the whole probe.
+    const stalls = Array.from({ length: 60 }, (_, i) => ({ atMs: 300 + i * 1500, ms: 350 }));
+    const fp = simulate('token-bucket', 'none', {
+      limit: 25,
+      windowMs: 2000,
+      clientStalls: stalls,
+      stalls: stalls.map((s) => ({ atMs: s.atMs + 750, ms: 200 })),
+    });
+    const label = fp.evidence.join('\n');
+    expect(fp.uncertain?.length, label).toBeGreaterThan(0);
+    expect(fp.uncertain?.some((u) => u.startsWith('first: ')) && fp.uncertain?.some((u) => u.startsWith('again: ')), label).toBe(true);
+    expect(label).toMatch(/measured again after a rest of \d+ ms/);
+    expect(fp.verdict, label).toBeNull();
+    expect(fp.pacing?.kind, label).toBe('even');
+    expect(fp.pacing?.burst, label).toBe(1);
+    expect(fp.sustainedPerSecond as number, label).toBeLessThanOrEqual(12.5);
+    expect(fp.pacing?.intervalMs as number, label).toBeGreaterThanOrEqual(1000 / 12.5);
+  });
+
+  test('should find refusals a window too short cannot give on a sliding log timeline', () => {
+    // The timeline of a sliding log of 25 per 2 s, read right: every refusal explained; read as 55 ms: most are not.
+    const fp = simulate('sliding-log', 'none', { limit: 25, windowMs: 2000 });
+    const obs = fp.timeline.map((p) => ({
+      sentMs: p.tMs - 2,
+      tMs: p.tMs,
+      status: p.status,
+      hints: readRateLimitHeaders({}, p.tMs),
+    }));
+    const claim = (windowMs: number) => ({
+      algorithm: 'sliding-window' as const,
+      burst: 25,
+      rate: 25 / windowMs,
+      windowMs,
+      refusedCallsCount: false,
+    });
+    expect(unexplainedRefusals(obs, claim(2000), true)).toEqual([]);
+    expect(unexplainedRefusals(obs, claim(55), true).length).toBeGreaterThan(obs.filter((o) => o.status === 429).length / 2);
+    // A token bucket of the same burst refilling 36 times too fast explains no more.
+    const fast = { algorithm: 'token-bucket' as const, burst: 25, rate: 25 / 55, windowMs: null, refusedCallsCount: false };
+    expect(unexplainedRefusals(obs, fast, false).length).toBeGreaterThan(0);
+  });
+});
+
+test.describe('rate-limit fingerprint cost at the API window', () => {
+  test('should spend at most 5 bursts and 6 windows per operation at a 60 s window, a weighted counter aside', () => {
+    // A manual clock: 60 s windows cost nothing to wait for. Bursts of 60 and 150, each header family.
+    const W = 60_000;
+    const rows: string[] = [];
+    for (const family of HEADER_FAMILIES)
+      for (const algorithm of LIMITER_ALGORITHMS)
+        for (const limit of [60, 150]) {
+          const fp = simulate(algorithm, family, {
+            limit,
+            windowMs: W,
+            config: { maxRequests: 20 * limit, maxDurationMs: 25 * W, maxWaitMs: 3 * W },
+          });
+          const perBurst = fp.requestsSpent / limit;
+          const windows = fp.durationMs / W;
+          const label = `${algorithm}/${family} L=${limit}: ${perBurst.toFixed(1)} bursts, ${windows.toFixed(1)} windows\n${fp.evidence.join('\n')}`;
+          rows.push(label.split('\n')[0] as string);
+          expect(fp.verdict, label).toBeNull();
+          expect(fp.algorithm, label).toBe(EXPECTED[algorithm]);
+          expect(fp.burst, label).toBe(limit);
+          expect(
+            Math.abs((fp.sustainedPerSecond as number) * 1000 - (limit / W) * 1000 * 1000) / ((limit / W) * 1000 * 1000),
+            label,
+          ).toBeLessThanOrEqual(0.1);
+          if (algorithm === 'sliding-counter') {
+            // Not there yet: its first-window rate waits two windows for a clean start (BENCHMARKS.md).
+            expect(perBurst, label).toBeLessThanOrEqual(6.5);
+            expect(windows, label).toBeLessThanOrEqual(10);
+          } else {
+            expect(perBurst, label).toBeLessThanOrEqual(5);
+            expect(windows, label).toBeLessThanOrEqual(6);
+          }
+        }
+    console.log(`[cost at 60 s] ${rows.join('\n  ')}`);
   });
 });

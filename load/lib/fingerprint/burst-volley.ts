@@ -1,0 +1,104 @@
+/**
+ * Burst volley (continuous refill only): the exhaustion's calls came one after another, so the bucket
+ * refilled while they ran, and its count less the refill is only as good as the calls' timing (a loaded
+ * machine stretches them). A volley from a rested bucket, all calls at once, leaves no time to refill: it
+ * counts the bucket itself.
+ *
+ * Plan: `observed + 2` calls sent at once after a rest that fills the bucket. Calls sent together still reach
+ * a loaded target one after another, so what refilled meanwhile is taken off by the answers' spread. A stall
+ * before the first answer hides that spread: when the time from the send to the last allowed answer leaves
+ * room for more refill than the spread says, the volley is sent once more after a rest, and the one whose
+ * answers came sooner after their send counts the bucket.
+ * Reading: the burst (calls a full bucket holds).
+ */
+import type { RateLimitHints } from '../rate-limit-headers';
+import { allowedOf, volley, type Bench, type Experiment } from './bench';
+import type { Drain } from './types';
+
+/** The exhaustion's count less what a continuous refill added while it ran (±1), or the advertised limit if consistent. */
+export function refillCorrectedBurst(
+  b: Bench,
+  exhaust: Drain,
+  rate: number,
+  advertised: RateLimitHints | null,
+  rested: { drain: Drain; fromMs: number } | null,
+): number {
+  const B = exhaust.allowed;
+  const lastAllowed = b.observations[Math.max(0, exhaust.allowed - 1)]?.tMs ?? exhaust.firstMs;
+  const refill = rate * (lastAllowed - exhaust.firstMs);
+  const limit = advertised?.limit ?? null;
+  if (limit !== null && B >= limit && B <= limit + Math.ceil(refill) + 1) return limit;
+  const fromExhaustion = B - Math.floor(refill);
+  // The drain after a rest started from a full bucket too; its calls came faster (warm), so it refilled less.
+  // Only a rest long enough to refill the whole bucket makes its drain a burst.
+  const r = rested?.drain;
+  const restMs = r ? r.firstMs - (rested as { fromMs: number }).fromMs : 0;
+  const full = r !== undefined && r.refusedMs !== null && restMs * rate >= 1.1 * fromExhaustion;
+  const fromRest = full ? r.allowed - Math.floor(rate * ((r.refusedMs as number) - r.firstMs)) : Infinity;
+  return Math.max(1, Math.min(fromExhaustion, fromRest));
+}
+
+interface VolleyCount {
+  passed: number;
+  /** The least it can be: every call refilled from the send to the last allowed answer taken off. */
+  least: number;
+  sinceSentMs: number;
+  line: string;
+}
+
+/**
+ * `observed`: the exhaustion's count; `corrected`: the count less its refill; `restMs(fullMs)`: the rest that
+ * fills a bucket emptied `fullMs` ago. Returns the burst, `corrected` when no volley counted one.
+ */
+export function* burstVolley(
+  b: Bench,
+  fromMs: number,
+  rate: number,
+  observed: number,
+  corrected: number,
+  restMs: (fullMs: number) => number,
+  advertised: number | null = null,
+): Experiment<number> {
+  const n = observed + 2;
+  let first: VolleyCount | null = null;
+  let at = fromMs + restMs(observed / rate);
+  for (;;) {
+    const answers = yield* volley(b, at, 'burst volley', n);
+    const got = answers.filter(allowedOf).length;
+    const sentMs = (answers[0] as { sentMs: number }).sentMs;
+    const firstMs = (answers[0] as { tMs: number }).tMs;
+    const lastOkMs = answers.filter(allowedOf).reduce((m, o) => o.tMs, firstMs);
+    const spreadMs = lastOkMs - firstMs;
+    const sinceSentMs = lastOkMs - sentMs;
+    const passed = got - Math.floor(rate * spreadMs);
+    const line =
+      got !== passed
+        ? `${got} of ${n} calls sent at once passed within ${Math.round(spreadMs)} ms, ${passed} without the refill`
+        : `${passed} of ${n} calls sent at once passed`;
+    if (!first && Math.floor(rate * sinceSentMs) > Math.floor(rate * spreadMs) && b.requests + n <= b.cfg.maxRequests) {
+      b.note(
+        `burst volley: ${line}, but its last allowed answer came ${Math.round(sinceSentMs)} ms after the send (room for ${Math.floor(rate * sinceSentMs)} refilled): sent again`,
+      );
+      first = { passed, least: got - Math.floor(rate * sinceSentMs), sinceSentMs, line };
+      at = b.lastMs + restMs(observed / rate);
+      continue;
+    }
+    const chosen =
+      first && first.sinceSentMs < sinceSentMs ? first : { passed, least: got - Math.floor(rate * sinceSentMs), sinceSentMs, line };
+    if (chosen.passed < 1 || chosen.passed > observed) return corrected;
+    // The volley holds the bucket within least..passed: the advertised limit, or the exhaustion less its refill,
+    // inside that range agrees with it and is the sharper reading.
+    const agreed = [advertised, corrected].find((x): x is number => x !== null && x >= chosen.least && x <= chosen.passed);
+    if (agreed !== undefined && agreed !== chosen.passed) {
+      b.note(
+        `burst volley: ${line}; ${chosen.least}..${chosen.passed} with the refill since the send, so ${agreed} (${agreed === advertised ? 'the advertised limit' : 'the exhaustion less its refill'})`,
+      );
+      return agreed;
+    }
+    const again = first
+      ? `burst volley again: ${line}; counted from the one answered sooner after its send (${Math.round(chosen.sinceSentMs)} ms): ${chosen.line}`
+      : `burst volley: ${line}`;
+    b.note(again + (chosen.passed !== corrected ? ` (the exhaustion less its refill gave ${corrected})` : ''));
+    return chosen.passed;
+  }
+}

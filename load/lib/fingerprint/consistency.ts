@@ -1,0 +1,109 @@
+/**
+ * Consistency before a verdict: the readings are checked against what the experiments can resolve and
+ * against each other, and the limiter they describe must explain every refusal the probe drew. A reading
+ * that fails is measured again once (fingerprinter.ts); failing again, the result is uncertain.
+ *
+ * - A window shorter than a few poll gaps cannot have been resolved by polls that far apart.
+ * - A refined window outside what the refill sampling proved (its last empty drain and next full bucket):
+ *   two measurements of the same quantity disagree.
+ * - A continuous refill's rate far above or below what the sampling drains got through between empty
+ *   buckets (a weighted sliding counter's drains read it low, down to about 2/3: hence the wide upper bound).
+ * - A refusal the limiter read cannot give: fewer calls allowed just before it than a burst (within its
+ *   window, or less what it refilled meanwhile). A stalled drain whose answers came late moves a window or
+ *   a rate this way.
+ * - A bucket's burst counted by a volley far from the exhaustion's count less its refill.
+ * - A window known only within a bracket wider than a tenth of it (polls held up twice).
+ * - A timing-sensitive experiment that stalled twice.
+ */
+import type { Bench } from './bench';
+import type { Readings } from './readings';
+import type { Algorithm, Observation } from './types';
+
+/** What a measurement says: the fields the pacing is made from. */
+export interface Claim {
+  algorithm: Algorithm;
+  burst: number | null;
+  /** Calls per ms. */
+  rate: number | null;
+  windowMs: number | null;
+  refusedCallsCount: boolean | null;
+}
+
+/** Poll gaps a window must span at least. */
+const MIN_WINDOW_GAPS = 4;
+/** A window known within more than this share of itself (the pacing keeps 5 % in hand). */
+const MAX_WINDOW_ERROR = 0.05;
+/** The sustained rate against the sampling's throughput: at most this many times, at least its inverse / 1.3. */
+const MAX_RATE_OVER_SAMPLING = 1.6;
+const MIN_RATE_UNDER_SAMPLING = 1 / 1.3;
+
+export function inconsistencies(b: Bench, r: Readings, c: Claim): string[] {
+  const out = [...r.stalls];
+  if (c.algorithm === 'unknown' || c.burst === null || c.rate === null) return out;
+  const windowLike = c.algorithm === 'fixed-window' || (c.algorithm === 'sliding-window' && r.windowLike === true);
+  if (windowLike && c.windowMs !== null) {
+    if (c.windowMs < MIN_WINDOW_GAPS * b.fineMs)
+      out.push(`window ${c.windowMs} ms is shorter than ${MIN_WINDOW_GAPS} poll gaps of ${b.fineMs} ms: the polls cannot resolve it`);
+    const err = r.window?.errorMs ?? 0;
+    if (err > Math.max(b.fineMs, MAX_WINDOW_ERROR * c.windowMs))
+      out.push(`window ${c.windowMs} ms known only within ±${Math.round(err)} ms (a stalled poll)`);
+    const s = r.samplingBracket;
+    const slack = 2 * b.fineMs;
+    if (s && (c.windowMs < s.lo - slack || c.windowMs > s.hi + slack))
+      out.push(`window ${c.windowMs} ms outside the ${Math.round(s.lo)}..${Math.round(s.hi)} ms the refill sampling proved`);
+  }
+  // A window's rate is its burst over its window, which the bracket above checks; a continuous refill's is
+  // what the drains got through, give or take a weighted counter's low reading.
+  const fromExhaustion = r.burstFromExhaustion;
+  if (c.algorithm === 'token-bucket' && fromExhaustion !== null && Math.abs(c.burst - fromExhaustion) > Math.max(2, fromExhaustion / 10))
+    out.push(`burst ${c.burst} from a volley against ${fromExhaustion} from the exhaustion less its refill`);
+  const t = r.drainsRate;
+  if (t !== null && t > 0) {
+    const ratio = c.rate / t;
+    if (ratio > MAX_RATE_OVER_SAMPLING || ratio < MIN_RATE_UNDER_SAMPLING)
+      out.push(`sustained ${perSecond(c.rate)} against ${perSecond(t)} the refill sampling got through between empty buckets`);
+  }
+  {
+    const bad = unexplainedRefusals(b.observations, c, windowLike);
+    if (bad.length > Math.max(1, b.observations.length / 200))
+      out.push(
+        `${bad.length} refusals a limiter of burst ${c.burst} at ${perSecond(c.rate)}${c.windowMs !== null ? ` (window ${c.windowMs} ms)` : ''} does not give, the first at +${Math.round((bad[0] as number) - (b.observations[0]?.tMs ?? 0))} ms`,
+      );
+  }
+  return out;
+}
+
+const perSecond = (perMs: number): string => `${(perMs * 1000).toFixed(2)}/s`;
+
+/**
+ * Refusals the claim cannot explain (their answer times). Each call was decided between its send and its
+ * answer, so counts and spans are taken as leniently as those allow: a refusal is explained when some span
+ * before it held a burst of allowed calls (less a tenth and one, and less what a continuous refill gave back in it).
+ * A window allows its burst within one window (a weighted counter within two); a bucket within any span.
+ */
+export function unexplainedRefusals(obs: readonly Observation[], c: Claim, windowLike: boolean): number[] {
+  const B = c.burst as number;
+  const rate = c.rate as number;
+  // A tenth of the burst and one call of slack, and a tenth of the rate: the readings' own errors.
+  const need = B - Math.max(1, Math.ceil(B / 10)) - 1;
+  // Where refused calls count, they consume quota too.
+  const allowed = c.refusedCallsCount ? [...obs] : obs.filter((o) => o.status !== 429);
+  const span = windowLike ? (c.windowMs as number) * 1.05 : c.algorithm === 'sliding-window' ? 2.1 * (B / rate) : Infinity;
+  const refill = windowLike || c.algorithm === 'sliding-window' ? 0 : 0.9 * rate;
+  const bad: number[] = [];
+  for (const o of obs) {
+    if (o.status !== 429) continue;
+    // Allowed calls that may have been decided before this refusal, latest first.
+    const before = allowed.filter((a) => a.sentMs <= o.tMs && a !== o).sort((x, y) => y.tMs - x.tMs);
+    let explained = false;
+    for (let k = 0; k < before.length && !explained; k++) {
+      const a = before[k] as Observation;
+      // The span from the earliest this call was decided to the latest the refusal was.
+      const elapsed = Math.max(0, o.sentMs - a.tMs);
+      if (elapsed > span) break;
+      explained = k + 1 >= need + refill * elapsed;
+    }
+    if (!explained) bad.push(o.tMs);
+  }
+  return bad;
+}

@@ -1,0 +1,169 @@
+/**
+ * The driver of one operation's fingerprint: the caller sends the calls it asks for and records their
+ * outcomes; it runs the coordinator's experiments, checks their readings (consistency.ts), measures again
+ * once when they disagree, and enforces the request and time caps (per measurement).
+ *
+ * Usage: `nextAt()` is when the next call is due (null when finished), `nextCount()` how many calls are due
+ * then together (a volley, sent in one batch), `record()` each outcome, `result()` at the end.
+ */
+import { Bench, Runner, Stalled, type Experiment } from './bench';
+import { inconsistencies, type Claim } from './consistency';
+import { coordinate } from './coordinator';
+import { cautiousPacing, pacingFor } from './pacing';
+import { cautiousClaim, claimOf, noReadings, resetMovesOf, type Readings } from './readings';
+import type { FingerprintConfig, Observation, RateLimitFingerprint, TimelinePoint } from './types';
+
+interface Measurement {
+  readings: Readings;
+  /** What disagreed; empty when the readings hold together. */
+  problems: string[];
+}
+
+/**
+ * The coordinator's experiments, checked; once more after a rest that fills the bucket when they disagree.
+ * A measurement that stops with a verdict ends the fingerprint without a result.
+ */
+function* measure(b: Bench, out: Measurement[]): Experiment<void> {
+  let startAt = 0;
+  for (let attempt = 1; attempt <= 2; attempt++) {
+    const m: Measurement = { readings: noReadings(), problems: [] };
+    out.push(m);
+    try {
+      yield* coordinate(b, m.readings, startAt);
+    } catch (e) {
+      // A stop a stall may have caused stands only the second time.
+      if (!(e instanceof Stalled) || attempt === 2) throw e;
+      b.note(`stalled: ${e.verdict}; measured again after a rest of ${Math.round(b.cfg.maxWaitMs)} ms`);
+      startAt = b.lastMs + b.cfg.maxWaitMs;
+      b.restart();
+      out.length = 0;
+      continue;
+    }
+    const claim = claimOf(m.readings, null);
+    m.problems = inconsistencies(b, m.readings, claim);
+    if (!m.problems.length) return;
+    b.note(`inconsistent readings: ${m.problems.join('; ')}`);
+    if (attempt === 2) return;
+    const restMs = restBeforeAgain(b, m.readings, claim);
+    b.note(`measured again after a rest of ${Math.round(restMs)} ms`);
+    startAt = b.lastMs + restMs;
+    b.restart();
+  }
+}
+
+/** Long enough for any of the periods read to give a full bucket back (a weighted counter needs two). */
+function restBeforeAgain(b: Bench, r: Readings, c: Claim): number {
+  const observed = r.exhaustion?.burst ?? null;
+  const periods = [
+    c.windowMs,
+    r.samplingBracket?.hi ?? null,
+    c.burst !== null && c.rate ? c.burst / c.rate : null,
+    // The readings may be what disagreed: the exhaustion's count at the drains' rate too.
+    observed !== null && r.drainsRate ? observed / r.drainsRate : null,
+  ];
+  const longest = Math.max(0, ...periods.filter((x): x is number => x !== null && Number.isFinite(x)));
+  return longest > 0 ? 2.1 * longest : b.cfg.maxWaitMs;
+}
+
+export class Fingerprinter {
+  private readonly measurements: Measurement[] = [];
+  private readonly runner: Runner<void>;
+  private readonly timeline: TimelinePoint[] = [];
+  private startMs: number | null = null;
+
+  constructor(private readonly cfg: FingerprintConfig) {
+    this.runner = new Runner(new Bench(cfg), (b) => measure(b, this.measurements));
+  }
+
+  /** Epoch ms at which the next call is due; null once finished. */
+  nextAt(): number | null {
+    return this.runner.nextAt();
+  }
+
+  get done(): boolean {
+    return this.runner.finished;
+  }
+
+  /** How many calls are due at `nextAt()` together (a volley is sent at once, in one batch); 1 otherwise. */
+  nextCount(): number {
+    return this.runner.nextCount();
+  }
+
+  record(o: Observation): void {
+    const a = this.runner.next;
+    if (!a) return;
+    const b = this.runner.bench;
+    if (this.startMs === null) this.startMs = o.tMs;
+    this.timeline.push({ tMs: o.tMs - this.startMs, status: o.status, allowed: o.status !== 429, phase: a.phase });
+    if (o.status === 0 || o.status === 401 || o.status === 404 || o.status >= 500) {
+      b.lastMs = o.tMs;
+      b.observations.push(o);
+      b.all.push(o);
+      // A gateway may refuse with another status (nginx limit_req: 503 by default) once some calls passed.
+      const hint =
+        o.status >= 500 && b.requests > 1
+          ? `; if ${o.status} is how it refuses calls (nginx limit_req answers 503 by default), probe with --refused-status ${o.status}`
+          : '';
+      return this.runner.stop(
+        `the target answered ${o.status} during the ${a.phase} experiment: the limiter cannot be probed on this operation${hint}`,
+      );
+    }
+    this.runner.record(o);
+    const next = this.runner.next;
+    // The caps hold for each measurement (a second one after inconsistent readings has its own).
+    const since = b.observations[0]?.tMs ?? null;
+    if (!next || since === null) return;
+    if (b.observations.length >= this.cfg.maxRequests)
+      this.runner.stop(`request cap of ${this.cfg.maxRequests} reached during the ${next.phase} experiment`);
+    else if (next.at - since > this.cfg.maxDurationMs)
+      this.runner.stop(`time cap of ${this.cfg.maxDurationMs} ms reached before the ${next.phase} experiment`);
+  }
+
+  /** Ends the experiments from outside (the run's budget or time is spent). */
+  abandon(verdict: string): void {
+    this.runner.stop(verdict);
+  }
+
+  result(): RateLimitFingerprint & { timeline: TimelinePoint[] } {
+    const b = this.runner.bench;
+    const verdict = this.runner.verdict;
+    const last = this.measurements[this.measurements.length - 1] ?? { readings: noReadings(), problems: [] };
+    const r = last.readings;
+    const families = new Set<string>();
+    for (const o of b.all) for (const f of o.hints.families) families.add(f);
+    const unit = b.all.find((o) => o.hints.resetUnit !== 'unknown')?.hints.resetUnit ?? 'unknown';
+    // Uncertain: two measurements, both inconsistent, and no verdict (a verdict names nothing at all).
+    const uncertain = verdict === null && this.measurements.length === 2 && this.measurements.every((m) => m.problems.length > 0);
+    const claim = uncertain
+      ? cautiousClaim(
+          this.measurements.map((m) => claimOf(m.readings, null)),
+          this.measurements.map((m) => m.readings),
+        )
+      : claimOf(r, verdict);
+    const fp: RateLimitFingerprint = {
+      algorithm: claim.algorithm,
+      evidence: r.windowLike && !r.split ? [...b.evidence, 'split test not run: fixed or sliding window undecided'] : [...b.evidence],
+      burst: claim.burst,
+      sustainedPerSecond: claim.rate === null ? null : Math.round(claim.rate * 1000 * 1000) / 1000,
+      windowMs: claim.windowMs,
+      refusedCallsCount: claim.refusedCallsCount,
+      headers: [...families],
+      resetUnit: unit,
+      resetMoves: resetMovesOf(r, b.observations),
+      pacing: null,
+      verdict,
+      uncertain: uncertain ? this.measurements.flatMap((m, i) => m.problems.map((p) => `${i === 0 ? 'first' : 'again'}: ${p}`)) : null,
+      requestsSpent: b.requests,
+      durationMs: this.startMs === null ? 0 : b.lastMs - this.startMs,
+    };
+    fp.pacing = uncertain
+      ? cautiousPacing(fp.sustainedPerSecond, this.cfg.pacingShare ?? 0.95)
+      : pacingFor(fp, this.cfg.pacingShare ?? 0.95);
+    return { ...fp, timeline: [...this.timeline] };
+  }
+
+  /** Whether the window estimate came from a fine poll (±fineMs) rather than a sampling gap. */
+  get windowIsPrecise(): boolean {
+    return this.measurements[this.measurements.length - 1]?.readings.window?.precise ?? false;
+  }
+}

@@ -1,0 +1,166 @@
+/**
+ * First-window rate (a weighted sliding counter): drains read a weighted counter low, since each leaves the
+ * current aligned window short of a full bucket, so the next window refills from less. Only the window right
+ * after one that holds a full bucket refills at the true rate: its weight falls linearly from a full bucket
+ * to none, so one call passes every window / burst.
+ *
+ * Plan: rest until both aligned windows are empty, burst, then time the calls that pass in the next window
+ * with short drains (one fine gap apart), up to one less than a full bucket (all of them inside that window).
+ * A burst that passes more than a full bucket straddled an aligned boundary: again a third of a window later
+ * (at most three times). The span runs from the earliest the first call can have come back to the latest the
+ * last one can have: never faster than the truth, slower by about one gap (20 ms in ~2 s: 1 %). A stalled poll
+ * between them (a gap of several fine gaps) marks the reading stalled.
+ * Reading: the burst of a rested counter, the rate from the first crossing to the last, and the pause before
+ * the first call came back (a token bucket refills at once, a counter not before its next aligned boundary).
+ */
+import { drain, type Bench, type Experiment } from './bench';
+
+export interface FirstWindowPlan {
+  emptyAtMs: number;
+  periodMs: number;
+  /** The exhaustion's count and the advertised limit: a burst above either straddled a boundary. */
+  burstObserved: number;
+  advertisedLimit: number | null;
+  /** The drains' rate, calls per ms: a pause is only read when longer than two of its calls. */
+  drainsRate: number | null;
+  /** The sampling already read a pause: not read again. */
+  pauseKnown: boolean;
+}
+
+export interface FirstWindowReading {
+  /** Calls a rested burst passed (null: the bucket did not empty). */
+  restedBurst: number | null;
+  /** Calls per ms from the first crossing to the last; null when too few came back. */
+  rate: number | null;
+  /** No call back for this long after the rested burst emptied the bucket, timed within a fine gap; null: none read. */
+  pausedMs: number | null;
+  /** A poll between the first crossing and the last stalled: the rate is not to be trusted. */
+  stalled: boolean;
+}
+
+export function* firstWindowRate(b: Bench, p: FirstWindowPlan): Experiment<FirstWindowReading> {
+  const expected = Math.min(p.burstObserved, p.advertisedLimit ?? Infinity);
+  let emptyAtMs = p.emptyAtMs;
+  for (let attempt = 1; ; attempt++) {
+    const burst = yield* drain(b, emptyAtMs + 2.1 * p.periodMs, 'first window', b.drainCap());
+    if (burst.refusedMs === null) {
+      b.note(`first window: the bucket did not empty after ${burst.allowed} calls`);
+      return { restedBurst: null, rate: null, pausedMs: null, stalled: false };
+    }
+    if (burst.allowed > expected && attempt < 3) {
+      // The burst straddled an aligned boundary: the next window starts from less than a full bucket.
+      b.note(`first window: a rested burst of ${burst.allowed} > ${expected} straddled a boundary; again, a third of a window later`);
+      emptyAtMs = burst.refusedMs + p.periodMs / 3;
+      continue;
+    }
+    const target = Math.max(2, Math.min(burst.allowed, expected) - 1);
+    if (target >= TWO_DRAINS_FROM) return yield* twoDrains(b, p, burst.allowed, burst.refusedMs, target);
+    const deadline = burst.refusedMs + 2.2 * p.periodMs;
+    const emptiedMs = burst.refusedMs;
+    let passed = 0;
+    // Each crossing of a threshold (one call back) lies between the send of the refusal before it and the
+    // answer of the call that passed. The rate is timed from the earliest the first crossing can have come to
+    // the latest the last one can have: never faster than the truth, slower by about one gap (1 % in ~2 s).
+    let startMs: number | null = null;
+    let endMs = 0;
+    let pausedMs: number | null = null;
+    let lastRefused = { sentMs: emptiedMs, tMs: emptiedMs };
+    let widestGapMs = 0;
+    let crossingsFrom = b.observations.length;
+    let at = emptiedMs + b.fineMs;
+    for (;;) {
+      const d = yield* drain(b, at, 'first window', target - passed);
+      if (d.allowed > 0) {
+        const gapMs = d.firstMs - lastRefused.tMs;
+        if (startMs === null) {
+          pausedMs = pauseOf(b, p, emptiedMs, (lastRefused.tMs + d.firstMs) / 2, gapMs);
+          // From the refused poll before it: a stall there moves the start of the span.
+          crossingsFrom = Math.max(0, b.observations.length - d.allowed - (d.refusedMs === null ? 0 : 1) - 1);
+        }
+        widestGapMs = Math.max(widestGapMs, gapMs, d.firstMs - d.firstSentMs);
+        startMs ??= lastRefused.sentMs;
+        endMs = d.firstMs;
+        passed += d.allowed;
+      }
+      if (d.refusedMs !== null)
+        lastRefused = { sentMs: b.observations[b.observations.length - 1]?.sentMs ?? d.refusedMs, tMs: d.refusedMs };
+      if (passed >= target || b.lastMs + b.fineMs > deadline) break;
+      at = b.lastMs + b.fineMs;
+    }
+    // passed - 1 thresholds were crossed between the first crossing and the last one.
+    if (startMs === null || passed < 2 || endMs <= startMs) {
+      b.note(`first window: ${passed} calls passed after a rested burst of ${burst.allowed}; the drains' rate stays`);
+      return { restedBurst: burst.allowed, rate: null, pausedMs, stalled: false };
+    }
+    const rate = (passed - 1) / (endMs - startMs);
+    // A stalled poll leaves several crossings at one time: the span holds, the count within it does not.
+    widestGapMs = Math.max(widestGapMs, b.worstDelaySince(crossingsFrom));
+    const stalled = widestGapMs > STALLED_GAPS * b.fineMs;
+    b.note(
+      `first window: after a rested burst of ${burst.allowed}, ${passed} calls passed in ${Math.round(endMs - startMs)} ms from the boundary = ${(rate * 1000).toFixed(2)}/s (the drains read ${((p.drainsRate ?? 0) * 1000).toFixed(2)}/s)` +
+        (stalled ? `; a call came back ${Math.round(widestGapMs)} ms after the previous refusal: stalled` : ''),
+    );
+    return { restedBurst: burst.allowed, rate, pausedMs, stalled };
+  }
+}
+
+/** From this many calls a window, two drains inside it time the rate within a few % (and cost a bucket, not a poll every fine gap). */
+const TWO_DRAINS_FROM = 40;
+
+/**
+ * A large counter: coarse polls (a fortieth of the period) for the first call back after the rested burst (an
+ * aligned boundary passed), a drain there, and one drain 55 % of the period later, inside the same aligned
+ * window (the drains read a counter's period long, never short, by up to half). The second drain gets the calls
+ * that came back between the two: less one over the span from the first drain's refusal sent to the second's
+ * last allowed answer, never faster than the truth.
+ */
+function* twoDrains(b: Bench, p: FirstWindowPlan, rested: number, emptiedMs: number, target: number): Experiment<FirstWindowReading> {
+  const gap = Math.max(b.fineMs, p.periodMs / 40);
+  const deadline = emptiedMs + 2.2 * p.periodMs;
+  let lastRefused = { sentMs: emptiedMs, tMs: emptiedMs };
+  let first = yield* drain(b, emptiedMs + gap, 'first window', target);
+  while (first.allowed === 0 && first.refusedMs !== null && b.lastMs + gap <= deadline) {
+    lastRefused = { sentMs: first.firstSentMs, tMs: first.refusedMs };
+    first = yield* drain(b, b.lastMs + gap, 'first window', target);
+  }
+  const pausedMs =
+    first.allowed > 0 ? pauseOf(b, p, emptiedMs, (lastRefused.tMs + first.firstMs) / 2, first.firstMs - lastRefused.tMs, gap) : null;
+  if (first.allowed === 0 || first.refusedMs === null) {
+    b.note(`first window: ${first.allowed} calls came back after a rested burst of ${rested}; the drains' rate stays`);
+    return { restedBurst: rested, rate: null, pausedMs, stalled: false };
+  }
+  const from = b.observations.length - 1;
+  const refusalSentMs = b.observations[from]?.sentMs ?? first.refusedMs;
+  const second = yield* drain(b, first.refusedMs + 0.55 * p.periodMs, 'first window', b.drainCap());
+  const lastAllowedMs = b.observations[b.observations.length - (second.refusedMs === null ? 1 : 2)]?.tMs ?? second.firstMs;
+  const spanMs = lastAllowedMs - refusalSentMs;
+  if (second.allowed < 2 || spanMs <= 0) {
+    b.note(`first window: ${second.allowed} calls came back ${Math.round(spanMs)} ms after the first; the drains' rate stays`);
+    return { restedBurst: rested, rate: null, pausedMs, stalled: false };
+  }
+  const rate = (second.allowed - 1) / spanMs;
+  const heldMs = b.worstDelaySince(from);
+  const stalled = heldMs > STALLED_GAPS * b.fineMs;
+  b.note(
+    `first window: after a rested burst of ${rested}, ${second.allowed} calls came back in ${Math.round(spanMs)} ms inside the next aligned window = ${(rate * 1000).toFixed(2)}/s (the drains read ${((p.drainsRate ?? 0) * 1000).toFixed(2)}/s)` +
+      (stalled ? `; a call was held up ${Math.round(heldMs)} ms: stalled` : ''),
+  );
+  return { restedBurst: rested, rate, pausedMs, stalled };
+}
+
+/** A gap between two polls wider than this many fine gaps: a call or its answer stalled. */
+const STALLED_GAPS = 4;
+
+/**
+ * A token bucket gives a call back one interval after it empties; a sliding counter none before its next
+ * aligned boundary. Only a crossing timed within a fine gap counts: a stalled poll leaves it anywhere.
+ */
+function pauseOf(b: Bench, p: FirstWindowPlan, emptiedMs: number, crossedMs: number, gapMs: number, pollMs = b.fineMs): number | null {
+  const rate = p.drainsRate;
+  if (p.pauseKnown || !rate || gapMs > 2 * pollMs || crossedMs - emptiedMs <= 2 / rate) return null;
+  const pausedMs = crossedMs - emptiedMs;
+  b.note(
+    `first window: no call back for ${Math.round(pausedMs)} ms after a rested burst emptied the bucket (a token bucket refills at once)`,
+  );
+  return pausedMs;
+}

@@ -1,0 +1,84 @@
+import type { K6ArrivalRate, Pacing, RateLimitFingerprint } from './types';
+
+/** The fastest schedule that never draws a 429, from a fingerprint. Null when it is not known. */
+export function pacingFor(
+  fp: Pick<RateLimitFingerprint, 'algorithm' | 'burst' | 'sustainedPerSecond' | 'windowMs'>,
+  share = 0.95,
+): Pacing | null {
+  const B = fp.burst;
+  // NaN and absent values never make a pacing.
+  if (B === null || !(B >= 1) || fp.sustainedPerSecond === null || !(fp.sustainedPerSecond > 0)) return null;
+  const k6 = (rate: number, unitMs: number): K6ArrivalRate => ({
+    executor: 'constant-arrival-rate',
+    rate,
+    timeUnit: `${unitMs}ms`,
+    preAllocatedVUs: 2,
+  });
+  if (fp.algorithm === 'fixed-window' && fp.windowMs !== null) {
+    const period = Math.ceil(fp.windowMs / share);
+    return {
+      schedule: `burst ${B} then wait until Reset (one burst every ${period} ms)`,
+      kind: 'burst-per-window',
+      burst: B,
+      intervalMs: null,
+      periodMs: period,
+      share,
+      bottleneck: { reservoir: B, reservoirRefreshAmount: B, reservoirRefreshInterval: period, minTime: 0, maxConcurrent: 1 },
+      k6: k6(B, period),
+    };
+  }
+  const interval = Math.ceil(1000 / fp.sustainedPerSecond / share);
+  if (fp.algorithm === 'sliding-window') {
+    return {
+      schedule: `1 call every ${interval} ms, no burst (a burst is refused until it leaves the sliding window)`,
+      kind: 'even',
+      burst: 1,
+      intervalMs: interval,
+      periodMs: null,
+      share,
+      bottleneck: { reservoir: null, reservoirRefreshAmount: null, reservoirRefreshInterval: null, minTime: interval, maxConcurrent: 1 },
+      k6: k6(1, interval),
+    };
+  }
+  if (fp.algorithm === 'token-bucket') {
+    return {
+      schedule: `burst ${B} then 1 call every ${interval} ms`,
+      kind: 'burst-then-even',
+      burst: B,
+      intervalMs: interval,
+      periodMs: null,
+      share,
+      bottleneck: {
+        reservoir: B,
+        reservoirRefreshAmount: null,
+        reservoirRefreshInterval: null,
+        reservoirIncreaseAmount: 1,
+        reservoirIncreaseInterval: interval,
+        reservoirIncreaseMaximum: B,
+        minTime: 0,
+        maxConcurrent: 1,
+      },
+      k6: k6(1, interval),
+    };
+  }
+  return null;
+}
+
+/**
+ * A pacing for an uncertain result: one call at a time, evenly, no faster than `perSecond` (the lowest rate
+ * observed), whatever the algorithm. It gives up the burst a window or a bucket would allow.
+ */
+export function cautiousPacing(perSecond: number | null, share = 0.95): Pacing | null {
+  if (perSecond === null || !(perSecond > 0)) return null;
+  const interval = Math.ceil(1000 / perSecond / share);
+  return {
+    schedule: `1 call every ${interval} ms, no burst (uncertain: no faster than the lowest rate observed)`,
+    kind: 'even',
+    burst: 1,
+    intervalMs: interval,
+    periodMs: null,
+    share,
+    bottleneck: { reservoir: null, reservoirRefreshAmount: null, reservoirRefreshInterval: null, minTime: interval, maxConcurrent: 1 },
+    k6: { executor: 'constant-arrival-rate', rate: 1, timeUnit: `${interval}ms`, preAllocatedVUs: 2 },
+  };
+}

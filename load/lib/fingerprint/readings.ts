@@ -1,0 +1,170 @@
+/** From the experiments' readings to the named algorithm, burst, rate and window. */
+import type { Claim } from './consistency';
+import type { ExhaustionReading } from './exhaustion';
+import type { ReopenedBucket, RefillRate } from './refill-sampling';
+import type { RefusedCallReading } from './refused-call';
+import type { SplitReading } from './split';
+import type { Algorithm, Observation } from './types';
+
+/** What the experiments read, one record per measurement: the coordinator fills it, the functions below read it. */
+export interface Readings {
+  exhaustion: ExhaustionReading | null;
+  /** The advertised reopening moved after refused calls (they count); null when not known. */
+  movedHint: boolean | null;
+  rested: ReopenedBucket['rested'];
+  /** The refill sampling saw a window (true) or a continuous refill (false); null before it decided. */
+  windowLike: boolean | null;
+  window: { windowMs: number; precise: boolean; errorMs: number } | null;
+  /** Calls per ms: the drains' rate between empty buckets, raised by the first-window rate. */
+  rate: number | null;
+  rateSpan: RefillRate['span'] | null;
+  /** The refill waited this long after the bucket emptied (a sliding counter); null: no pause read. */
+  pausedMs: number | null;
+  /** A full bucket of a continuous refill (the volley's count, or the exhaustion less its refill). */
+  burstRefilled: number | null;
+  /** A continuous refill: the exhaustion's count less its refill (the volley counts the bucket again). */
+  burstFromExhaustion: number | null;
+  /** Calls per ms in the first window after a full one (a weighted sliding counter). */
+  firstWindowRate: number | null;
+  /** A rested sliding counter's burst (the first-window rate). */
+  restedBurst: number | null;
+  split: SplitReading | null;
+  refused: RefusedCallReading | null;
+  /** Whether refused calls count, read without the refused-call test (a window); null: not read so. */
+  refusedCount: boolean | null;
+  /** What the sampling alone proved of a window (from the drains' sends and answers), ms. */
+  samplingBracket: { lo: number; hi: number } | null;
+  /** A continuous refill: calls per ms the sampling drains got through between empty buckets. */
+  drainsRate: number | null;
+  /** Readings that stalled twice, in words. */
+  stalls: string[];
+}
+
+export const noReadings = (): Readings => ({
+  exhaustion: null,
+  movedHint: null,
+  rested: null,
+  windowLike: null,
+  window: null,
+  rate: null,
+  rateSpan: null,
+  pausedMs: null,
+  burstRefilled: null,
+  burstFromExhaustion: null,
+  restedBurst: null,
+  firstWindowRate: null,
+  split: null,
+  refused: null,
+  refusedCount: null,
+  samplingBracket: null,
+  drainsRate: null,
+  stalls: [],
+});
+
+const SECOND = 1000;
+
+export function algorithmOf(r: Readings): Algorithm {
+  const s = r.split;
+  // A refill that waits for an aligned window is a sliding counter, whatever a split would show.
+  if (r.windowLike === false && r.pausedMs !== null) return 'sliding-window';
+  if (r.windowLike === null || !s) return 'unknown';
+  // A token bucket is full again too, give or take the rate estimate's error on large buckets.
+  // A window's split drain stops one call past the first half: that many back is a full bucket again.
+  const fullAgain = r.windowLike ? s.drained >= Math.min(s.burst, s.h1 + 1) : s.drained >= s.burst - Math.floor(s.burst / 10);
+  const halfBack = s.drained <= s.burst - Math.max(1, s.h2 / 2);
+  if (r.windowLike) {
+    if (fullAgain) return 'fixed-window';
+    if (halfBack) return 'sliding-window';
+    return 'unknown';
+  }
+  // A refill that waits for an aligned window is a sliding counter, whatever the split shows.
+  if (halfBack || r.pausedMs !== null) return 'sliding-window';
+  // Its first window refilling well above what the drains read: the drains leave a weighted counter short.
+  if (!fullAgain && r.firstWindowRate !== null && r.drainsRate !== null && r.firstWindowRate > 1.2 * r.drainsRate) return 'sliding-window';
+  if (fullAgain) return 'token-bucket';
+  return 'unknown';
+}
+
+export function burstOf(r: Readings, algorithm: Algorithm): number | null {
+  const observed = r.exhaustion?.burst ?? null;
+  if (observed === null) return null;
+  // A sliding counter does not refill within its first window: only a token bucket's count is corrected.
+  if (algorithm === 'token-bucket' && r.burstRefilled !== null) return r.burstRefilled;
+  if (algorithm === 'sliding-window' && !r.windowLike) {
+    // A sliding counter's exhaustion may straddle its aligned windows and pass more than a full bucket.
+    const advertised = r.exhaustion?.firstHints?.limit ?? null;
+    if (advertised !== null && advertised <= observed) return advertised;
+    if (r.restedBurst !== null) return Math.min(r.restedBurst, observed);
+  }
+  return observed;
+}
+
+/** Calls per ms; with refused calls counting, each sampling drain's closing refusal consumed a call too. */
+export function rateOf(r: Readings, refusedCount: boolean | null): number | null {
+  if (refusedCount && r.rateSpan) {
+    const { allowed, elapsedMs, refusals } = r.rateSpan;
+    return (allowed + refusals) / elapsedMs;
+  }
+  return r.rate;
+}
+
+export function windowOf(r: Readings, algorithm: Algorithm, burst: number | null, rate: number | null): number | null {
+  const measured = r.window?.windowMs ?? null;
+  if (algorithm === 'token-bucket' || algorithm === 'unknown') return r.windowLike ? measured : null;
+  if (r.windowLike) return measured;
+  // A sliding counter measured as a continuous refill: the window is burst / rate.
+  return burst !== null && rate ? Math.round(burst / rate) : null;
+}
+
+export function refusedCountOf(r: Readings, verdict: string | null): boolean | null {
+  if (r.movedHint) return true;
+  if (r.refusedCount !== null) return r.refusedCount;
+  const t = r.refused;
+  if (t && t.extraRefused >= 2) return t.test <= t.control - Math.max(1, t.extraRefused / 2);
+  if (verdict?.includes('refused calls appear to count')) return true;
+  return null;
+}
+
+/** Whether the advertised Reset moved between the exhaustion's allowed calls (by a second or more). */
+export function resetMovesOf(r: Readings, observations: Observation[]): boolean | null {
+  const d = r.exhaustion?.drain;
+  if (!d) return null;
+  const values = observations
+    .slice(0, d.allowed)
+    .map((o) => o.hints.resetAtMs)
+    .filter((v): v is number => v !== null);
+  if (values.length < 2) return null;
+  return Math.max(...values) - Math.min(...values) >= SECOND;
+}
+
+/** What a measurement says (`verdict`: it stopped without a result, so it names no algorithm). */
+export function claimOf(r: Readings, verdict: string | null): Claim {
+  const named = algorithmOf(r);
+  const algorithm = verdict === null ? named : 'unknown';
+  const refusedCallsCount = refusedCountOf(r, verdict);
+  const burst = burstOf(r, named);
+  const measured = rateOf(r, refusedCallsCount);
+  const windowMs = windowOf(r, algorithm, burst, measured);
+  const rate = measured ?? (burst !== null && windowMs !== null && algorithm !== 'unknown' ? burst / windowMs : null);
+  return { algorithm, burst, rate, windowMs: windowMs === null ? null : Math.round(windowMs), refusedCallsCount };
+}
+
+/**
+ * Two measurements that each failed the consistency checks: the most cautious of what they read. The
+ * algorithm if both named the same, the smaller burst, the longer window, and the lowest rate observed (the
+ * readings' and what the sampling drains got through).
+ */
+export function cautiousClaim(claims: Claim[], readings: Readings[]): Claim {
+  const nums = (xs: (number | null)[]) => xs.filter((x): x is number => x !== null && Number.isFinite(x) && x > 0);
+  const algorithms = [...new Set(claims.map((c) => c.algorithm))];
+  const bursts = nums(claims.map((c) => c.burst));
+  const rates = nums([...claims.map((c) => c.rate), ...readings.map((r) => r.drainsRate)]);
+  const windows = nums(claims.map((c) => c.windowMs));
+  return {
+    algorithm: algorithms.length === 1 ? (algorithms[0] as Algorithm) : 'unknown',
+    burst: bursts.length ? Math.min(...bursts) : null,
+    rate: rates.length ? Math.min(...rates) : null,
+    windowMs: windows.length ? Math.max(...windows) : null,
+    refusedCallsCount: claims.some((c) => c.refusedCallsCount) ? true : (claims[claims.length - 1]?.refusedCallsCount ?? null),
+  };
+}

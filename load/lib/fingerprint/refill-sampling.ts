@@ -1,0 +1,167 @@
+/**
+ * Refill sampling: drains (calls until refused) spaced to measure the refill rather than the first
+ * reopening. Zeros then a full bucket = a window; steady counts = a continuous refill.
+ *
+ * Plan: a partial reopening (a sliding log freeing the slots of a slow exhaustion one by one) first rests
+ * until all of them are free and drains again, so the drains after it start from a clustered full bucket.
+ * The gap is chosen so a continuous refill brings ~3 calls per drain and widens while drains come back
+ * (nearly) empty; it stops once 20 to 40 calls came back (see `steady`), or at 20 drains.
+ * Reading: window-like (with the drains that show it: a full bucket, the last empty drain, the next full
+ * bucket) or a continuous refill (its rate between empty buckets, and any pause before it started).
+ */
+import { Stop, drain, type Bench, type Experiment } from './bench';
+import type { Drain } from './types';
+
+export interface Sample {
+  gapMs: number;
+  drain: Drain;
+}
+
+/** The drains that show a window: a full bucket (ref), the last empty drain, the next full bucket. */
+export interface WindowRef {
+  ref: Drain;
+  before: Drain;
+  boundary: Drain;
+}
+
+export interface SamplingPlan {
+  /** The drain the sampling follows (the reopening's, or the split's when sampled again). */
+  from: Drain;
+  burst: number;
+  gapMs: number;
+  maxGapMs: number;
+  /** False once a window-like reading was dropped for a continuous refill: not again. */
+  windowAllowed: boolean;
+}
+
+export interface SamplingReading {
+  from: Drain;
+  samples: Sample[];
+  windowRef: WindowRef | null;
+  /** The gap the last drain used (a later sampling starts from it). */
+  gapMs: number;
+}
+
+export interface ReopenedBucket {
+  /** The drain the sampling follows. */
+  drain: Drain;
+  /** After a partial reopening: the drain after a rest (a full bucket), and when the rest began. */
+  rested: { drain: Drain; fromMs: number } | null;
+  gapMs: number;
+  maxGapMs: number;
+}
+
+/** From the reopening's drain: rests after a partial reopening, and plans the sampling's gaps. */
+export function* settleReopening(b: Bench, reopened: Drain, exhaust: Drain, burst: number): Experiment<ReopenedBucket> {
+  let d = reopened;
+  let S = d.firstMs - (exhaust.refusedMs as number);
+  let rested: ReopenedBucket['rested'] = null;
+  if (d.allowed < burst / 2 && d.refusedMs !== null) {
+    const spread = exhaust.refusedMs === null ? 0 : exhaust.refusedMs - exhaust.firstMs;
+    b.note(`partial reopening (${d.allowed} calls): resting ${Math.round(S + 2 * spread)} ms for a full bucket`);
+    const again = yield* drain(b, d.refusedMs + S + 2 * spread, 'reopening', b.drainCap());
+    rested = { drain: again, fromMs: d.refusedMs };
+    S = again.firstMs - d.refusedMs;
+    d = again;
+  }
+  const r0 = d.allowed / Math.max(S, 1);
+  // S may overstate the refill time by the hint's rounding (up to 1 s): start short, widen while drains come back empty.
+  const gapMs = Math.max(b.fineMs, Math.min(3 / r0, S / 8));
+  const maxGapMs = Math.max(gapMs, Math.max(S, burst / r0) / 2);
+  b.note(`reopening drain: ${d.allowed} calls; sampling every ${Math.round(gapMs)} ms`);
+  if (d.refusedMs === null) throw new Stop(`the bucket did not empty after ${d.allowed} calls on reopening`);
+  return { drain: d, rested, gapMs, maxGapMs };
+}
+
+export function* sampleRefill(b: Bench, p: SamplingPlan): Experiment<SamplingReading> {
+  const samples: Sample[] = [];
+  let gap = p.gapMs;
+  let from = p.from.refusedMs as number;
+  for (;;) {
+    const used = gap;
+    const d = yield* drain(b, from + used, 'refill sampling', b.drainCap());
+    samples.push({ gapMs: used, drain: d });
+    if (d.refusedMs === null) throw new Stop(`a refill drain did not empty after ${d.allowed} calls`);
+    // Too little refill per drain to measure: widen the gap (a window keeps showing empty drains).
+    if (d.allowed <= 1) gap = Math.min(gap * 1.6, p.maxGapMs);
+    const windowRef = p.windowAllowed ? findWindow([p.from, ...samples.map((s) => s.drain)], p.burst) : null;
+    if (windowRef || steady(samples, p.burst) || samples.length >= 20) {
+      b.note(`refill sampling: ${samples.map((s) => s.drain.allowed).join(', ')} calls per drain`);
+      return { from: p.from, samples, windowRef, gapMs: gap };
+    }
+    from = d.refusedMs;
+  }
+}
+
+/** A window: a full bucket drained, only empty drains, then a full bucket again. */
+function findWindow(drains: Drain[], burst: number): WindowRef | null {
+  const full = Math.max(2, Math.ceil(0.7 * burst));
+  for (let i = 2; i < drains.length; i++) {
+    if ((drains[i] as Drain).allowed < full || (drains[i - 1] as Drain).allowed !== 0) continue;
+    let j = i - 1;
+    while (j > 0 && (drains[j] as Drain).allowed === 0) j--;
+    if ((drains[j] as Drain).allowed >= full || (j === 0 && (drains[0] as Drain).allowed >= 1))
+      return { ref: drains[j] as Drain, before: drains[i - 1] as Drain, boundary: drains[i] as Drain };
+  }
+  return null;
+}
+
+/**
+ * Enough refill seen to call it continuous and time it: from the first drain that got any (empty ones before it
+ * are a pause), three drains or more, most of them not empty, holding 20 to 40 calls (a rate within a few %:
+ * ±1 call each end), or 1.5 buckets for a small one.
+ */
+function steady(samples: Sample[], burst: number): boolean {
+  const counts = samples.map((s) => s.drain.allowed);
+  const from = counts.findIndex((c) => c > 0);
+  if (from === -1) return false;
+  const refilling = counts.slice(from);
+  const total = refilling.reduce((a, c) => a + c, 0);
+  return (
+    refilling.length >= 3 &&
+    total >= Math.max(15, Math.min(1.5 * burst, 40)) &&
+    refilling.filter((c) => c > 0).length >= refilling.length / 2
+  );
+}
+
+export interface RefillRate {
+  /** Calls per ms. */
+  rate: number;
+  /** The span it was measured on (the refusal ending each drain is counted when refused calls count). */
+  span: { allowed: number; elapsedMs: number; refusals: number };
+  /** How long the refill waited after the bucket emptied (a sliding counter's aligned window), ms; null: none. */
+  pausedMs: number | null;
+}
+
+/**
+ * The rate of a continuous refill: both ends of the measured span are an empty bucket, so allowed calls /
+ * elapsed is the refill rate (±1 call). Leading empty drains are a pause before the refill starts (a sliding
+ * counter's current aligned window): measured from the last of them. `windowPauseMs`: the empty drains of an
+ * earlier window-like sampling (a stall cannot empty a drain, only fill it).
+ */
+export function refillRate(b: Bench, s: SamplingReading, windowPauseMs: number | null): RefillRate | null {
+  const { samples } = s;
+  const lead = samples.findIndex((x) => x.drain.allowed > 0);
+  const measured = lead === -1 ? [] : samples.slice(lead);
+  const start = (lead > 0 ? samples[lead - 1]?.drain.refusedMs : s.from.refusedMs) as number;
+  const last = measured[measured.length - 1]?.drain;
+  const allowed = measured.reduce((a, x) => a + x.drain.allowed, 0);
+  if (!last || last.refusedMs === null || last.refusedMs <= start || allowed === 0) {
+    b.note('no refill seen between drains');
+    return null;
+  }
+  const rate = allowed / (last.refusedMs - start);
+  let pausedMs: number | null = null;
+  // A token bucket refills from the moment it empties; the last empty drain bounds the pause from below.
+  const lastEmpty = lead > 0 ? (samples[lead - 1]?.drain.firstMs ?? start) : start;
+  const emptied = s.from.refusedMs as number;
+  if (lastEmpty - emptied > 2 / rate) {
+    pausedMs = lastEmpty - emptied;
+    b.note(`the refill paused for ${Math.round(pausedMs)} ms after the bucket emptied (a token bucket refills at once)`);
+  } else if (windowPauseMs !== null && windowPauseMs > 2 / rate) {
+    pausedMs = windowPauseMs;
+    b.note(`the refill paused for ${Math.round(pausedMs)} ms in the window-like sampling (a token bucket refills at once)`);
+  }
+  b.note(`continuous refill: ${allowed} calls in ${last.refusedMs - start} ms = ${(rate * 1000).toFixed(2)}/s between empty buckets`);
+  return { rate, span: { allowed, elapsedMs: last.refusedMs - start, refusals: measured.length }, pausedMs };
+}

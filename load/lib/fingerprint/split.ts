@@ -1,0 +1,70 @@
+/**
+ * Split: half the burst at the start of a full bucket, the other half half a period later, then a drain one
+ * period (plus a margin) after the start. A fixed window is full again; a sliding window gives back only
+ * the first half (the second is still inside it); a token bucket is full again (it refilled the whole time).
+ *
+ * Plan: from a bucket full at `startMs` with `spent` calls already made from it (the refine's allowed call),
+ * or after a rest at `restAt` (one call first, to see the bucket is full).
+ * Reading: the calls the final drain got back, against the halves and the full bucket.
+ */
+import { allowedOf, call, drain, spend, type Bench, type Experiment } from './bench';
+import type { Drain } from './types';
+
+export interface SplitReading {
+  drained: number;
+  h1: number;
+  h2: number;
+  /** A full bucket. */
+  burst: number;
+  /** The final drain: the bucket is empty at its refusal. */
+  drain: Drain;
+  /** A call was held up long enough to move what the drain finds (over 5 % of the period): ms, else null. */
+  stalledMs: number | null;
+}
+
+export interface SplitPlan {
+  start: { startMs: number } | { restAt: number };
+  periodMs: number;
+  burst: number;
+  marginMs: number;
+  /**
+   * A window: the final drain stops one call past the first half (more than half back is a fixed window, the
+   * first half a sliding one); a bucket drains to the end.
+   */
+  window: boolean;
+}
+
+/** Null when the bucket was not full at the start, or is too small to split. */
+export function* split(b: Bench, p: SplitPlan): Experiment<SplitReading | null> {
+  const from = b.observations.length;
+  let startMs: number;
+  if ('restAt' in p.start) {
+    const o = yield* call(b, p.start.restAt, 'split');
+    if (!allowedOf(o)) {
+      b.note('split: the bucket was not full at the start of the split test');
+      return null;
+    }
+    startMs = o.tMs;
+  } else startMs = p.start.startMs;
+  const B = p.burst;
+  if (B < 2) return null;
+  const h1 = Math.floor(B / 2);
+  const h2 = B - h1;
+  // One call already made from the full bucket.
+  if (h1 > 1) yield* spend(b, startMs, 'split', h1 - 1);
+  yield* spend(b, startMs + p.periodMs / 2, 'split', h2);
+  const after = p.periodMs + p.marginMs;
+  const d = yield* drain(b, startMs + after, 'split', p.window ? Math.min(B, h1 + 1) : b.drainCap());
+  const delayMs = b.worstDelaySince(from);
+  const stalledMs = delayMs > Math.max(2 * b.fineMs, p.periodMs / 20) ? delayMs : null;
+  b.note(
+    `split: ${h1} calls at 0, ${h2} at +${Math.round(p.periodMs / 2)} ms, then ${d.allowed}${d.refusedMs === null ? ' (enough)' : ''} allowed at +${Math.round(after)} ms (a full bucket is ${B})` +
+      (stalledMs === null ? '' : `; a call was held up ${Math.round(stalledMs)} ms: stalled`),
+  );
+  return { drained: d.allowed, h1, h2, burst: B, drain: d, stalledMs };
+}
+
+/** Only the first half came back: the second is still inside a sliding window. */
+export function splitSaysSliding(s: SplitReading | null): boolean {
+  return s !== null && s.drained <= s.burst - Math.max(1, s.h2 / 2);
+}

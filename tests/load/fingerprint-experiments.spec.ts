@@ -1,0 +1,195 @@
+/**
+ * Each fingerprint experiment alone against the mock's limiter algorithms on a manual clock: the plan it
+ * sends and the reading it returns, with only the experiments it needs before it.
+ */
+import { test, expect } from '@playwright/test';
+import { margin, type Bench } from '../../load/lib/fingerprint/bench';
+import { burstVolley } from '../../load/lib/fingerprint/burst-volley';
+import { exhaustion } from '../../load/lib/fingerprint/exhaustion';
+import { firstWindowRate } from '../../load/lib/fingerprint/first-window-rate';
+import { refillRate, sampleRefill, settleReopening } from '../../load/lib/fingerprint/refill-sampling';
+import { refusedCalls } from '../../load/lib/fingerprint/refused-call';
+import { reopening } from '../../load/lib/fingerprint/reopening';
+import { split } from '../../load/lib/fingerprint/split';
+import { refineWindow } from '../../load/lib/fingerprint/window-refine';
+import type { Drain } from '../../load/lib/fingerprint/types';
+import { runAlone } from './fingerprint-sim';
+
+/** Exhaustion, reopening and sampling: what the later experiments start from. */
+function* sampled(b: Bench) {
+  const ex = yield* exhaustion(b);
+  const ro = yield* reopening(b, ex.refusal, ex.burst, false);
+  const settled = yield* settleReopening(b, ro.drain as Drain, ex.drain, ex.burst);
+  const s = yield* sampleRefill(b, {
+    from: settled.drain,
+    burst: ex.burst,
+    gapMs: settled.gapMs,
+    maxGapMs: settled.maxGapMs,
+    windowAllowed: true,
+  });
+  return { ex, s };
+}
+
+test.describe('fingerprint experiments, each alone', () => {
+  test('exhaustion: the burst of a full bucket, or no limit within three times the cap', () => {
+    for (const algorithm of ['fixed', 'sliding-log', 'sliding-counter'] as const) {
+      const { reading } = runAlone(exhaustion, algorithm, 'none', { limit: 17, windowMs: 2000 });
+      expect(reading?.burst, algorithm).toBe(17);
+      expect(reading?.drain.refusedMs, algorithm).not.toBeNull();
+    }
+    const none = runAlone(exhaustion, 'fixed', 'none', { limit: 50, windowMs: 1000, config: { burstCap: 10 } });
+    expect(none.verdict).toBe('no 429 after 30 calls: the limit is above 30 or there is none');
+    expect(none.bench.requests).toBe(30);
+  });
+
+  test('reopening: one poll at the advertised reset, a doubling back-off without headers, a verdict at the wait cap', () => {
+    const run = (family: 'x-ratelimit' | 'none', countRefused = false) =>
+      runAlone(
+        function* (b) {
+          const ex = yield* exhaustion(b);
+          const r = yield* reopening(b, ex.refusal, ex.burst, false);
+          return { r, evidence: b.evidence.join('\n') };
+        },
+        'fixed',
+        family,
+        { limit: 10, windowMs: 1000, countRefused },
+      );
+    expect(run('x-ratelimit').reading?.evidence).toMatch(/reopened \d+ ms after the 429 \(1 polls\)/);
+    const bare = run('none').reading;
+    expect(bare?.r.drain?.allowed).toBe(10);
+    expect(bare?.evidence).toMatch(/reopened \d+ ms after the 429 \([2-9] polls\)/);
+    const counted = runAlone(
+      function* (b) {
+        const ex = yield* exhaustion(b);
+        return yield* reopening(b, ex.refusal, ex.burst, false);
+      },
+      'sliding-log',
+      'none',
+      { limit: 5, windowMs: 4000, countRefused: true, config: { maxWaitMs: 2000 } },
+    );
+    expect(counted.reading?.verdict).toMatch(
+      /^did not reopen within 2 s \(\d+ polls, spaced up to \d+ ms\); refused calls appear to count/,
+    );
+    expect(counted.reading?.drain).toBeNull();
+  });
+
+  test('refill sampling: empty drains then a full bucket for a window, steady counts and the rate for a bucket', () => {
+    const fixed = runAlone(sampled, 'fixed', 'none', { limit: 12, windowMs: 2000 });
+    expect(fixed.reading?.s.windowRef, fixed.bench.evidence.join('\n')).not.toBeNull();
+    for (const algorithm of ['token-bucket', 'leaky-bucket'] as const) {
+      const bucket = runAlone(
+        function* (b) {
+          const { s } = yield* sampled(b);
+          return { s, rate: refillRate(b, s, null) };
+        },
+        algorithm,
+        'ietf',
+        { limit: 12, windowMs: 2000 },
+      );
+      const label = `${algorithm}\n${bucket.bench.evidence.join('\n')}`;
+      expect(bucket.reading?.s.windowRef, label).toBeNull();
+      expect(Math.abs((bucket.reading?.rate?.rate as number) * 1000 - 6) / 6, label).toBeLessThanOrEqual(0.1);
+      expect(bucket.reading?.rate?.pausedMs, label).toBeNull();
+    }
+  });
+
+  test('window refine: a fixed window within a fine gap or two', () => {
+    for (const windowMs of [1000, 1500, 2500]) {
+      const { reading, bench } = runAlone(
+        function* (b) {
+          const { ex, s } = yield* sampled(b);
+          return yield* refineWindow(b, s.windowRef as NonNullable<typeof s.windowRef>, ex.burst);
+        },
+        'fixed',
+        'x-ratelimit',
+        { limit: 10, windowMs },
+      );
+      const label = `W=${windowMs}\n${bench.evidence.join('\n')}`;
+      expect(reading?.precise, label).toBe(true);
+      expect(Math.abs((reading?.windowMs as number) - windowMs), label).toBeLessThanOrEqual(2 * bench.fineMs);
+    }
+  });
+
+  test('burst volley: the bucket counted by calls sent at once, though the exhaustion ran slowly', () => {
+    const { reading, bench } = runAlone(
+      function* (b) {
+        const { ex, s } = yield* sampled(b);
+        const rate = refillRate(b, s, null)?.rate as number;
+        const last = s.samples[s.samples.length - 1]?.drain.refusedMs as number;
+        return yield* burstVolley(b, last, rate, ex.burst, ex.burst, (fullMs) => fullMs * 1.2);
+      },
+      'token-bucket',
+      'none',
+      { limit: 12, windowMs: 1000, latencyMs: 15, volleyCallMs: 0.05 },
+    );
+    expect(reading, bench.evidence.join('\n')).toBe(12);
+  });
+
+  test('split: a fixed window full again, a sliding log only the first half back', () => {
+    const run = (algorithm: 'fixed' | 'sliding-log') =>
+      runAlone(
+        function* (b) {
+          const ex = yield* exhaustion(b);
+          return yield* split(b, {
+            start: { restAt: b.lastMs + 2100 },
+            periodMs: 2000,
+            burst: ex.burst,
+            marginMs: margin(b, 2000, true, ex.burst),
+            window: false,
+          });
+        },
+        algorithm,
+        'none',
+        { limit: 10, windowMs: 2000 },
+      ).reading;
+    expect(run('fixed')).toMatchObject({ drained: 10, h1: 5, h2: 5, burst: 10 });
+    expect(run('sliding-log')).toMatchObject({ drained: 5, h1: 5, h2: 5, burst: 10 });
+  });
+
+  test('refused calls: fewer calls back after a cycle with refused calls only where they count', () => {
+    for (const countRefused of [false, true]) {
+      const { reading, bench } = runAlone(
+        function* (b) {
+          const ex = yield* exhaustion(b);
+          return yield* refusedCalls(b, { emptyAtMs: b.lastMs, rate: 10 / 1000, burst: ex.burst });
+        },
+        'token-bucket',
+        'none',
+        { limit: 10, windowMs: 1000, countRefused },
+      );
+      const label = `count refused ${countRefused}\n${bench.evidence.join('\n')}`;
+      expect(reading?.extraRefused, label).toBe(5);
+      if (countRefused) expect(reading?.test as number, label).toBeLessThanOrEqual((reading?.control as number) - 3);
+      else expect(Math.abs((reading?.test as number) - (reading?.control as number)), label).toBeLessThanOrEqual(1);
+    }
+  });
+
+  test("first-window rate: a weighted sliding counter's true rate and the pause before its next aligned window", () => {
+    for (const [limit, windowMs] of [
+      [12, 2000],
+      [30, 2000],
+      [60, 1500],
+    ] as const) {
+      const { reading, bench } = runAlone(
+        function* (b) {
+          const ex = yield* exhaustion(b);
+          return yield* firstWindowRate(b, {
+            emptyAtMs: b.lastMs,
+            periodMs: windowMs,
+            burstObserved: ex.burst,
+            advertisedLimit: null,
+            drainsRate: (0.7 * limit) / windowMs,
+            pauseKnown: false,
+          });
+        },
+        'sliding-counter',
+        'none',
+        { limit, windowMs, startMs: 1_800_000_000_000 },
+      );
+      const label = `L=${limit} W=${windowMs}\n${bench.evidence.join('\n')}`;
+      const rate = (limit / windowMs) * 1000;
+      expect(Math.abs((reading?.rate as number) * 1000 - rate) / rate, label).toBeLessThanOrEqual(0.1);
+      expect(reading?.restedBurst, label).toBe(limit);
+    }
+  });
+});
