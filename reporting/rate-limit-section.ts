@@ -1,6 +1,6 @@
 /**
  * The report's rate-limit section: per operation the limiter the probe identified (algorithm, burst,
- * sustained rate, window, refused calls, headers, pacing or the verdict) and a plot of the allowed
+ * sustained rate, window, refused calls, headers, pacing, the verdict or the doubt) and a plot of the allowed
  * and refused calls of the probe over time. Reads the probe-reset manifest and timeline as JSON.
  */
 
@@ -18,6 +18,8 @@ export interface FingerprintRow {
   resetMoves?: boolean | null;
   pacing?: { schedule: string } | null;
   verdict?: string | null;
+  /** Readings that disagreed twice: the numbers are doubtful and the pacing is the cautious one. */
+  uncertain?: string[] | null;
   evidence?: string[];
   requestsSpent?: number;
   durationMs?: number;
@@ -65,7 +67,7 @@ export function renderRateLimitSection(
   const table = rows
     .map(
       (e) =>
-        `<tr class="limiter"><td><code>${esc(e.id)}</code><div class="id">${esc(e.environment)}</div></td><td><b>${esc(e.algorithm)}</b></td><td class="n">${esc(plain(e.burst))}</td><td class="n">${esc(plain(e.sustainedPerSecond))}</td><td class="n">${esc(plain(e.windowMs))}</td><td>${esc(plain(e.refusedCallsCount))}</td><td>${esc(e.headers?.length ? e.headers.join(', ') : 'none')}</td><td>${esc(plain(e.resetUnit))} / ${esc(plain(e.resetMoves))}</td><td>${e.verdict ? `<span class="bad">no result: ${esc(e.verdict)}</span>` : esc(e.pacing?.schedule ?? '—')}</td><td class="n">${esc(plain(e.requestsSpent))} / ${esc(plain(e.durationMs === undefined ? undefined : Math.round(e.durationMs)))}</td><td>${e.evidence?.length ? `<details><summary>evidence</summary><pre>${esc(e.evidence.join('\n'))}</pre></details>` : '—'}</td></tr>`,
+        `<tr class="limiter"><td><code>${esc(e.id)}</code><div class="id">${esc(e.environment)}</div></td><td><b>${esc(e.algorithm)}</b></td><td class="n">${esc(plain(e.burst))}</td><td class="n">${esc(plain(e.sustainedPerSecond))}</td><td class="n">${esc(plain(e.windowMs))}</td><td>${esc(plain(e.refusedCallsCount))}</td><td>${esc(e.headers?.length ? e.headers.join(', ') : 'none')}</td><td>${esc(plain(e.resetUnit))} / ${esc(plain(e.resetMoves))}</td><td>${e.verdict ? `<span class="bad">no result: ${esc(e.verdict)}</span>` : e.uncertain?.length ? `<span class="bad">uncertain: ${esc(e.uncertain.join('; '))}</span><div>cautious pace: ${esc(e.pacing?.schedule ?? '—')}</div>` : esc(e.pacing?.schedule ?? '—')}</td><td class="n">${esc(plain(e.requestsSpent))} / ${esc(plain(e.durationMs === undefined ? undefined : Math.round(e.durationMs)))}</td><td>${e.evidence?.length ? `<details><summary>evidence</summary><pre>${esc(e.evidence.join('\n'))}</pre></details>` : '—'}</td></tr>`,
     )
     .join('\n');
   const byId = new Map((timeline?.operations ?? []).map((o) => [`${o.id}|${o.environment}`, o]));

@@ -53,6 +53,12 @@ test.describe('rate-limit report section', () => {
           pacing: null,
           verdict: 'did not reopen within 4 s; refused calls appear to count',
         }),
+        row({
+          id: 'invoices.details',
+          algorithm: 'sliding-window',
+          uncertain: ['window 55 ms is shorter than 3 poll gaps (120 ms)'],
+          pacing: { schedule: '1 call every 2000 ms, no burst' },
+        }),
       ],
       {
         operations: [
@@ -72,6 +78,9 @@ test.describe('rate-limit report section', () => {
     expect(s.html).toContain('<b>token-bucket</b>');
     expect(s.html).toContain('burst 20 then 1 call every 527 ms');
     expect(s.html).toContain('no result: did not reopen within 4 s; refused calls appear to count');
+    expect(s.html).toContain(
+      '<span class="bad">uncertain: window 55 ms is shorter than 3 poll gaps (120 ms)</span><div>cautious pace: 1 call every 2000 ms, no burst</div>',
+    );
     expect(s.html).toContain('id="limiter-0"');
     expect(s.html).not.toContain('id="limiter-1"');
     expect(s.script).toContain('new Chart(document.getElementById(p.canvas)');
