@@ -18,7 +18,8 @@ import { buildLoadScripts, bundleDir, type LoadScript } from './load-build';
 import { mergeManifests, segmentDirs, writeMerged } from './load-merge';
 import type { Plan, PlannedOperation } from '../load/scripts/common';
 import { durationMs } from '../load/scripts/duration';
-import { segmentDirName } from '../load/scripts/segment';
+import { segmentDirName, shareOf } from '../load/scripts/segment';
+import { writeNotices } from '../load/scripts/probe-plan';
 import type { PacingPlan } from '../load/lib/pacer';
 import { capacityPlan } from '../load/lib/capacity-plan';
 import { formatRate, SHAPES } from '../load/lib/shapes';
@@ -174,8 +175,8 @@ interface K6Step {
   after?: (c: K6Context) => boolean;
   /** What the step adds to the run plan. */
   planExtras?: (o: LoadOptions) => Partial<Plan>;
-  /** Says what the run will do before k6 starts (and what in its plan would go wrong). */
-  preflight?: (plan: Plan) => void;
+  /** Says what the run will do before k6 starts (and what in its plan would go wrong); may mark the plan as told. */
+  preflight?: (plan: Plan, o: LoadOptions) => void;
 }
 interface OwnStep {
   kind: 'own';
@@ -242,6 +243,12 @@ export const COMMANDS: Record<string, K6Step | OwnStep> = {
     splitsBySegment: true,
     about: 'identify each limiter (algorithm, burst, sustained rate, window, pacing); exit 99 for an operation without a result',
     after: printManifest,
+    preflight: (plan, o) => {
+      // The runner probes its segment's share of the operations (load/scripts/common.ts runnerPlan).
+      const segment = o.executionSegment ?? process.env.LOAD_SEGMENT;
+      for (const line of writeNotices({ ...plan, operations: shareOf(plan.operations, segment) })) console.log(`load: ${line}`);
+      plan.writesAnnounced = true;
+    },
     planExtras: (o) => ({
       ...(o.probeWaitMs !== undefined ? { probeWaitMs: Number(o.probeWaitMs) } : {}),
       ...(o.probeMaxMs !== undefined ? { probeMaxMs: Number(o.probeMaxMs) } : {}),
@@ -445,7 +452,7 @@ async function runK6Step(name: string, step: K6Step, o: LoadOptions): Promise<nu
       ...(o.refusedStatus ? { refusedStatuses: parseErrorStatuses(o.refusedStatus, '--refused-status') } : {}),
       ...step.planExtras?.(o),
     };
-    step.preflight?.(plan);
+    step.preflight?.(plan, o);
     const mock = await starting;
     if (mock) {
       const r = DEFAULT_APPS.find((a) => a.family === 'reseller');

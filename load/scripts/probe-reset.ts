@@ -6,17 +6,9 @@
  * `probe_unresolved` threshold, so k6 exits non-zero.
  */
 import { Counter } from 'k6/metrics';
-import { allOperations } from '../../catalogue/operations';
-import { runnerPlan, type Plan } from './common';
-import {
-  fingerprintConfig,
-  manifestOf,
-  probeSummary,
-  runFingerprint,
-  unresolved,
-  type FingerprintManifestEntry,
-  type ProbeResult,
-} from './probe';
+import { runnerPlan } from './common';
+import { writeNotices } from './probe-plan';
+import { manifestOf, probeSummary, runFingerprint, unresolved, type FingerprintManifestEntry, type ProbeResult } from './probe';
 
 const probeUnresolved = new Counter('probe_unresolved');
 /** k6's console (its types leave it out). */
@@ -31,27 +23,10 @@ export const options = {
   thresholds: { probe_unresolved: ['count==0'] },
 };
 
-/**
- * A probe of a create, modify or cancel operation creates (modifies, cancels) a resource with every call that
- * passes: said before it starts, with its bound (two measurements at most, each within its request cap, all within
- * the run's budget) and what a quiet run takes (about five times its limit at a 60 s window; a small limit pays a
- * few fixed polls on top).
- */
-export function writeNotices(p: Plan): string[] {
-  return (
-    p.operations
-      // A search sent as POST changes nothing: the catalogue says which operations are reads.
-      .filter((op) => op.method !== 'GET' && !allOperations().find((o) => o.id === op.id)?.readOnly)
-      .map((op) => {
-        const most = Math.min(2 * fingerprintConfig(p, op).maxRequests, p.budget);
-        return `probe-reset: ${op.id} (${op.method}) may create up to ${most} resources (its request caps; a quiet run: about ${5 * op.catalogueLimit}, five times its limit of ${op.catalogueLimit}, more for a small limit); --reads-only probes the read operations alone`;
-      })
-  );
-}
-
 export function setup(): ProbeResult {
   const plan = runnerPlan();
-  for (const line of writeNotices(plan)) console.log(line);
+  // `npm run load` said it before k6 started; a runner started otherwise (k6-operator) says it here.
+  if (!plan.writesAnnounced) for (const line of writeNotices(plan)) console.log(line);
   const r = runFingerprint(plan);
   const entries = manifestOf(r);
   probeUnresolved.add(unresolved(entries).length + uncertain(entries).length);

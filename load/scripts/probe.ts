@@ -6,10 +6,13 @@ import http from 'k6/http';
 import type { RefinedResponse, ResponseType } from 'k6/http';
 import { sleep } from 'k6';
 import { analyseLimit, advertisedResetMs, detectResetUnit, probeCap, type Sample } from '../lib/probe';
-import { Fingerprinter, type FingerprintConfig, type RateLimitFingerprint, type TimelinePoint } from '../lib/fingerprint';
+import { Fingerprinter, type RateLimitFingerprint, type TimelinePoint } from '../lib/fingerprint';
 import { readRateLimitHeaders } from '../lib/rate-limit-headers';
 import type { LimitsManifestEntry } from '../../catalogue';
 import { fetchTokens, requestOf, sampleOf, stamp, type Plan, type PlannedOperation } from './common';
+import { fingerprintConfig } from './probe-plan';
+
+export { fingerprintConfig };
 
 export interface OperationProbe {
   op: PlannedOperation;
@@ -77,16 +80,6 @@ export function runProbe(p: Plan): ProbeResult {
   }
   const { operations: _ops, ...meta } = p;
   return { plan: meta, probes, durationMs: Date.now() - started, requests };
-}
-
-/** Caps of one operation's fingerprint: its share of the run budget, and times from the window. */
-export function fingerprintConfig(p: Plan, op: PlannedOperation): FingerprintConfig {
-  return {
-    burstCap: op.catalogueLimit + 2,
-    maxRequests: Math.max(4 * op.catalogueLimit + 20, Math.floor(p.budget / p.operations.length)),
-    maxWaitMs: p.probeWaitMs ?? Math.max(3 * p.windowMs, 5000),
-    maxDurationMs: p.probeMaxMs ?? 25 * p.windowMs,
-  };
 }
 
 /**

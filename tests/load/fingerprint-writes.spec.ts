@@ -6,6 +6,8 @@ import { test, expect } from '@playwright/test';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { load } from './run';
+import { writeNotices } from '../../load/scripts/probe-plan';
+import type { Plan, PlannedOperation } from '../../load/scripts/common';
 
 const OPS = [
   '--ops',
@@ -24,9 +26,12 @@ test.describe('probe-reset and write operations', () => {
     // A budget of 6 requests ends the probe at once: the notice comes before any of them.
     const r = await load(dir, ['probe-reset', ...OPS, '--budget', '6']);
     const out = r.stdout + r.stderr;
-    expect(out).toMatch(/probe-reset: orders\.create \(POST\) may create up to 6 resources/);
+    expect(r.stdout).toMatch(/load: probe-reset: orders\.create \(POST\) may create up to 6 resources/);
     expect(out).not.toMatch(/catalog\.search \(GET\) may create/);
-    expect(out.indexOf('may create')).toBeLessThan(out.indexOf('probe-reset: 2 operations'));
+    // Said before k6 starts (then the k6 script does not say it again).
+    expect(r.stdout.indexOf('may create')).toBeGreaterThanOrEqual(0);
+    expect(r.stdout.indexOf('may create')).toBeLessThan(r.stdout.indexOf('load: probe-reset on'));
+    expect(out.match(/may create/g)).toHaveLength(1);
   });
 
   test('should probe the read operations alone with --reads-only', async () => {
@@ -38,5 +43,24 @@ test.describe('probe-reset and write operations', () => {
     expect(existsSync(file), out).toBe(true);
     const m = JSON.parse(readFileSync(file, 'utf8')) as { operations: { id: string }[] };
     expect(m.operations.map((o) => o.id)).toEqual(['catalog.search']);
+  });
+
+  test('should give a runner started without npm run load (k6-operator) the same notice, from its plan', () => {
+    const op = (id: string, method: PlannedOperation['method']) =>
+      ({ id, family: 'reseller', method, pathTemplate: '/', path: '/', query: '', body: null, catalogueLimit: 150 }) as PlannedOperation;
+    const plan = {
+      baseUrl: 'http://127.0.0.1:1',
+      environment: 'production',
+      windowMs: 60_000,
+      outDir: '/tmp',
+      budget: 5000,
+      operations: [op('orders.create', 'POST'), op('catalog.priceAndAvailability', 'POST'), op('catalog.search', 'GET')],
+    } as Plan;
+    const notices = writeNotices(plan);
+    // orders.create creates; a search sent as POST (price and availability) and a GET change nothing.
+    expect(notices).toHaveLength(1);
+    expect(notices[0]).toMatch(
+      /^probe-reset: orders\.create \(POST\) may create up to 3332 resources .*about 750, five times its limit of 150/,
+    );
   });
 });

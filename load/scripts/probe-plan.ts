@@ -1,0 +1,36 @@
+/**
+ * What a probe-reset run will spend, known from the plan alone (no k6 imports): each operation's caps, and the
+ * notice for the operations whose calls create, modify or cancel a resource. The k6 script runs with them, and
+ * `npm run load` says the notice before k6 starts.
+ */
+import type { FingerprintConfig } from '../lib/fingerprint';
+import { allOperations } from '../../catalogue/operations';
+import type { Plan, PlannedOperation } from './common';
+
+/** Caps of one operation's fingerprint: its share of the run budget, and times from the window. */
+export function fingerprintConfig(p: Plan, op: PlannedOperation): FingerprintConfig {
+  return {
+    burstCap: op.catalogueLimit + 2,
+    maxRequests: Math.max(4 * op.catalogueLimit + 20, Math.floor(p.budget / p.operations.length)),
+    maxWaitMs: p.probeWaitMs ?? Math.max(3 * p.windowMs, 5000),
+    maxDurationMs: p.probeMaxMs ?? 25 * p.windowMs,
+  };
+}
+
+/**
+ * A probe of a create, modify or cancel operation creates (modifies, cancels) a resource with every call that
+ * passes: said before it starts, with its bound (two measurements at most, each within its request cap, all within
+ * the run's budget) and what a quiet run takes (about five times its limit at a 60 s window; a small limit pays a
+ * few fixed polls on top).
+ */
+export function writeNotices(p: Plan): string[] {
+  return (
+    p.operations
+      // A search sent as POST changes nothing: the catalogue says which operations are reads.
+      .filter((op) => op.method !== 'GET' && !allOperations().find((o) => o.id === op.id)?.readOnly)
+      .map((op) => {
+        const most = Math.min(2 * fingerprintConfig(p, op).maxRequests, p.budget);
+        return `probe-reset: ${op.id} (${op.method}) may create up to ${most} resources (its request caps; a quiet run: about ${5 * op.catalogueLimit}, five times its limit of ${op.catalogueLimit}, more for a small limit); --reads-only probes the read operations alone`;
+      })
+  );
+}
