@@ -1,5 +1,5 @@
 /**
- * probe-reset and verify-pacing end to end: the bundles in the k6 test double against the mock in
+ * probe-reset and verify-pacing end to end: the bundles in the k6 under test (K6_BIN, else the double) against the mock in
  * each limiter mode, with compressed windows. Each mode must be identified with its burst, rate and
  * window, and its recommended pacing must draw no 429 at >= 90 % of the measured rate.
  *
@@ -72,7 +72,7 @@ function manifest(out: string) {
   return JSON.parse(readFileSync(file, 'utf8')) as { operations: FingerprintManifestEntry[]; durationMs: number; requests: number };
 }
 
-test.describe('rate-limit fingerprint end to end in the k6 test double', () => {
+test.describe('rate-limit fingerprint end to end (the k6 K6_BIN names, else the double)', () => {
   // These probes run in real time (k6 sleeps for real, in the double too). Quiet, they pass every time;
   // with a benchmark saturating both cores beside them, 3 of 10 runs failed (a stalled call moved a
   // sample; see BENCHMARKS.md). A retry is reported as flaky in the run's summary line, never hidden.

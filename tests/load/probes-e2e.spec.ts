@@ -1,5 +1,5 @@
 /**
- * The probe bundles, run in the k6 test double against the mock with a compressed window and seeded
+ * The probe bundles, run in the k6 under test (K6_BIN, else the double) against the mock with a compressed window and seeded
  * random per-operation limits, must report exactly those limits and the window within 100 ms.
  */
 import { test, expect } from '@playwright/test';
@@ -26,7 +26,7 @@ function runLoad(script: string, args: string[]) {
   return { r, out, manifest, seconds: (Date.now() - started) / 1000 };
 }
 
-test.describe('probes end to end in the k6 test double', () => {
+test.describe('probes end to end (the k6 K6_BIN names, else the double)', () => {
   // Real time, like the fingerprint end-to-end tests: with a benchmark saturating both cores beside them,
   // 1 run in 10 saw a refill 114 ms after the advertised reset (a stalled poll; see BENCHMARKS.md). A
   // retry is reported as flaky in the run's summary line, never hidden.
