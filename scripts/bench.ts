@@ -1,7 +1,8 @@
 /**
  * `npm run bench [-- --quick | --smoke] [--json] [--out dir]`: mock throughput against a bare node:http
  * ceiling and server CPU per request at a fixed rate, for a GET and a POST, each measured in several
- * alternating rounds and reported as median and range of the per-round ratios; certify wall time, probe
+ * alternating rounds and reported as median and range of the per-round ratios, beside the same ratios of a
+ * one-route Fastify server (the framework's floor on this machine, now); certify wall time, probe
  * efficiency, bundle time and the import of a 1 MB OpenAPI document. Prints one table; --json writes
  * <out>/bench.json (default reports/). Never a CI gate. Everything else it builds or writes goes to a
  * temporary folder.
@@ -155,7 +156,7 @@ async function cpuPerRequest(s: Side): Promise<number> {
  * Throughput and CPU per request of the mock against the bare server, in alternating rounds (the order
  * flips every round, so a drift of the machine does not favour one side): one ratio per round.
  */
-async function serverRounds(mock: Side, bare: Side, progress: (m: string) => void) {
+async function serverRounds(mock: Side, bare: Side, progress: (m: string) => void, mockName = 'mock') {
   const rounds: { mock: Round; bare: Round; cpuMock: number; cpuBare: number }[] = [];
   for (let i = 0; i < ROUNDS; i++) {
     const order: ['mock' | 'bare', Side][] =
@@ -170,11 +171,13 @@ async function serverRounds(mock: Side, bare: Side, progress: (m: string) => voi
           ];
     const r: Partial<(typeof rounds)[0]> = {};
     for (const [name, side] of order) {
-      progress(`round ${i + 1}/${ROUNDS}: ${name} ${side.method} throughput`);
+      progress(`round ${i + 1}/${ROUNDS}: ${name === 'mock' ? mockName : name} ${side.method} throughput`);
       r[name] = await loadOf(side);
     }
     for (const [name, side] of order) {
-      progress(`round ${i + 1}/${ROUNDS}: ${name} ${side.method} CPU per request at ${FIXED_RATE[side.method]} req/s`);
+      progress(
+        `round ${i + 1}/${ROUNDS}: ${name === 'mock' ? mockName : name} ${side.method} CPU per request at ${FIXED_RATE[side.method]} req/s`,
+      );
       r[name === 'mock' ? 'cpuMock' : 'cpuBare'] = await cpuPerRequest(side);
     }
     rounds.push(r as (typeof rounds)[0]);
@@ -402,18 +405,23 @@ async function main(): Promise<void> {
   const mockServer = await startServer([mockJs]);
   const { get: mock, post: mockPost } = await mockSides(mockServer);
   const bareServer = await startServer(['bench/bare-server.mjs', String(await answerSize(mock)), String(await answerSize(mockPost))]);
+  const floorServer = await startServer(['bench/fastify-floor.mjs', String(await answerSize(mock))]);
   const bare = bareSide(bareServer, mock);
   const barePost = bareSide(bareServer, mockPost);
+  const floor = bareSide(floorServer, mock);
   try {
     if (!opts.smoke) {
-      // Warm-up of both, so the JIT is not measured.
-      for (const s of [mock, bare, mockPost, barePost]) await loadOf(s);
+      // Warm-up of every server, so the JIT is not measured.
+      for (const s of [mock, bare, mockPost, barePost, floor]) await loadOf(s);
     }
     const rounds = await serverRounds(mock, bare, progress);
     const postRounds = await serverRounds(mockPost, barePost, progress);
+    // The framework's floor on the same machine at the same time: what the GET ratios can reach at best.
+    const floorRounds = await serverRounds(floor, bare, progress, 'minimal Fastify');
     const rss = { mock: rssMb(mockServer.pid), bare: rssMb(bareServer.pid) };
     await mockServer.stop();
     await bareServer.stop();
+    await floorServer.stop();
 
     progress('certify wall time on the embedded mock');
     const certify = certifyWallTime(work);
@@ -450,6 +458,8 @@ async function main(): Promise<void> {
       bare: { ...side(rounds, 'bare'), rssMb: rss.bare },
       // POST catalog.priceAndAvailability, against a bare server that reads and parses the same JSON body.
       post: { ...ratios(postRounds), mock: side(postRounds, 'mock'), bare: side(postRounds, 'bare') },
+      // A one-route Fastify server against the bare one (GET): the framework's own share of the ratios.
+      fastifyFloor: { ...ratios(floorRounds), fastify: side(floorRounds, 'mock'), bare: side(floorRounds, 'bare') },
       certify,
       probe,
       bundleMs,
@@ -476,6 +486,10 @@ async function main(): Promise<void> {
       [
         `CPU per request at ${FIXED_RATE.GET / 1000}k req/s`,
         `mock ${m.cpuUsPerRequest.median.toFixed(1)} us, bare ${b.cpuUsPerRequest.median.toFixed(1)} us; ratio ${fmt(result.cpuPerRequestRatio)} (goal <= 1.25)`,
+      ],
+      [
+        'minimal Fastify GET / bare',
+        `throughput ratio ${fmt(result.fastifyFloor.throughputRatio)}, CPU per request ratio ${fmt(result.fastifyFloor.cpuPerRequestRatio)} (the framework's floor)`,
       ],
       [
         'bare node:http POST',
@@ -513,6 +527,7 @@ async function main(): Promise<void> {
     }
   } finally {
     await mockServer.stop().catch(() => undefined);
+    await floorServer.stop().catch(() => undefined);
     await bareServer.stop().catch(() => undefined);
     rmSync(work, { recursive: true, force: true });
   }

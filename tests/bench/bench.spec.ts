@@ -17,6 +17,7 @@ test('should run the smallest benchmark, print every figure and write bench.json
     'mock GET catalog.details',
     'throughput ratio mock/bare',
     'CPU per request',
+    'minimal Fastify GET / bare',
     'bare node:http POST',
     'mock POST priceAndAvailability',
     'POST throughput ratio mock/bare',
