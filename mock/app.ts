@@ -28,7 +28,7 @@ import {
 import { DEFAULT_SEED } from '../fixtures';
 import { createAjv } from '../clients/ajv';
 import type { ValidateFunction } from 'ajv';
-import { missingHeaders, missingHeadersBody, missingQuery, TokenStore, type AuthResult } from './auth';
+import { compileRequiredHeaders, missingHeadersBody, missingQuery, TokenStore, type AuthResult } from './auth';
 import { compileHeaderRules } from './header-rules';
 import { DOCUMENT_CONFLICTS, requiredQueryOf } from './document-conflicts';
 import { SwitchableClock, systemClock, type Clock } from './clock';
@@ -209,7 +209,8 @@ export async function buildMockApp(opts: MockOptions = {}): Promise<FastifyInsta
     validate.errors = null as ValidateFunction['errors'];
     return validate;
   });
-  app.decorateRequest('mockRate', null);
+  app.decorateRequest('mockRoute', null);
+  app.decorateRequest('mockDecision', null);
   app.decorateRequest('mockAuth', null);
   app.addHook('onSend', (req, reply, payload, done) => {
     rate.writeHeaders(req, reply);
@@ -233,109 +234,134 @@ export async function buildMockApp(opts: MockOptions = {}): Promise<FastifyInsta
   const reportConflict = opts.onDocumentConflict ?? ((message: string) => app.log.warn(message));
 
   // ---- Business operations --------------------------------------------------------------
+  /**
+   * The hooks and handler of an operation's route. Everything a request does not change is resolved
+   * here, once: the handler, the header and query rules, the limiter's view of the route and the
+   * limiter key of each caller. A request runs the steps, it builds none of them.
+   */
+  function businessRoute(env: EnvironmentName, op: Operation) {
+    // The operation's handler (vendor operations share the generic one).
+    const businessHandler = isOperationId(op.id) ? HANDLERS[op.id] : null;
+    const requiredHeaders = compileRequiredHeaders(op);
+    const headerRules = compileHeaderRules(op);
+    const conflict = DOCUMENT_CONFLICTS[op.id];
+    const lenientQuery = requiredQueryOf(op, false);
+    const rateRoute = rate.route({ operationId: op.id });
+    const opKey = `${env}:${op.id}`;
+    /** Limiter key by caller (per app and operation unless a drift mode shares the counters). */
+    const keys = new Map<string, string>();
+    const limiterKey = (who: string): string => {
+      if (drift('limits.shared-across-operations')) return who;
+      if (drift('limits.shared-across-apps')) return opKey;
+      let key = keys.get(who);
+      if (key === undefined) keys.set(who, (key = `${who}|${opKey}`));
+      return key;
+    };
+
+    /** onRequest: disabled routes (drift), the caller identified, the limiter's decision, 429. */
+    const onRequest = (req: FastifyRequest, reply: FastifyReply, done: () => void): void => {
+      if (disabled(env, op.version)) return void helpers.notFound(req, reply);
+      const auth = ctx.tokens.authenticate(req, op.family, drift);
+      req.mockAuth = auth;
+      const who = auth.caller?.clientId ?? `ip:${req.ip}`;
+      if (!rate.consume(req, rateRoute, limiterKey(who), ctx.limitOf(op)).allowed) return void rate.tooMany(reply);
+      done();
+    };
+
+    /** preValidation (JSON bodies and client/document conflicts): a missing body reads as {}, the client's form accepted or refused. */
+    const preValidation = (req: FastifyRequest, reply: FastifyReply, done: () => void): void => {
+      // No body at all where a JSON body is optional reads as {} too.
+      if (req.body === undefined && op.jsonBody) req.body = {};
+      const refused = conflict && !req.mockAuth?.error ? conflict.check(req, strictDocument(), reportConflict) : null;
+      if (refused) return void send(reply, 400, refused);
+      done();
+    };
+
+    /** preHandler: authentication, required headers and their constraints, query parameters, Content-Type, the body's schema, signatures. */
+    const preHandler = (req: FastifyRequest, reply: FastifyReply, done: () => void): void => {
+      const auth = req.mockAuth;
+      if (auth?.error) return void send(reply, statusOf(auth.error), errorOf(auth.error));
+      const missing = requiredHeaders(req);
+      if (missing && !drift('finding.missing-header-accepted')) return void send(reply, 400, missingHeadersBody(missing));
+      const badHeader = headerRules(req);
+      if (badHeader && !drift('finding.header-constraint-ignored')) return void send(reply, 400, badHeader);
+      const q = missingQuery(req.query as Record<string, unknown>, conflict && !strictDocument() ? lenientQuery : op);
+      if (q) {
+        const body = {
+          errors: q.map((name) => errorOf('missingQuery', { field: name, message: `Missing required query parameter ${name}` }).errors[0]),
+        };
+        return void send(reply, 400, body as ErrorBody);
+      }
+      if (op.jsonBody) {
+        const ct = req.headers['content-type'];
+        if (ct !== undefined && !ct.startsWith('application/json')) return void send(reply, 415, errorOf('jsonRequired'));
+        const invalid = req.validationError as
+          (Error & { validation?: { instancePath: string; message?: string; params?: { missingProperty?: string } }[] }) | undefined;
+        if (invalid && !(op.webhook && drift('webhooks.invalid-accepted'))) {
+          const e = invalid.validation?.[0];
+          const path = e?.instancePath.replace(/^\//, '').replace(/\//g, '.') ?? '';
+          const missingProp = e?.params?.missingProperty;
+          const field = [path, missingProp].filter(Boolean).join('.') || null;
+          return void send(
+            reply,
+            400,
+            errorOf('invalidBody', { field, message: `Invalid request body: ${e?.instancePath || '/'} ${e?.message ?? ''}`.trim() }),
+          );
+        }
+      }
+      if (op.webhook && !drift('finding.webhook-signature-ignored')) {
+        const bad = signatureRefusal(req.headers['x-hub-signature'], req.body, webhookSecretOf(ctx.apps, auth?.caller?.clientId));
+        if (bad) return void send(reply, 401, bad);
+      }
+      done();
+    };
+
+    /** The handler, synchronous on purpose: no promise per request on the hot path. */
+    const handler = (req: FastifyRequest, reply: FastifyReply): FastifyReply => {
+      const params = req.params as Record<string, string>;
+      const query = req.query as Query;
+      const body = (req.body ?? {}) as Record<string, unknown>;
+      const outcome: Outcome = businessHandler
+        ? businessHandler({
+            params,
+            query,
+            body,
+            nowMs: clock.now(),
+            state: ctx.state,
+            drift,
+            receiveEvent: op.webhook ? (event) => receiveEvent(req, op, env, event) : noEvents,
+          })
+        : vendorCall(ctx.state, op.id, params);
+      if ('error' in outcome) return send(reply, statusOf(outcome.error), errorOf(outcome.error, outcome));
+      const override = opts.responseBody?.(op.id, { params, query: query as Record<string, string>, body });
+      reply.code(outcome.status);
+      if (override !== undefined) return sendBody(reply, override);
+      if ('json' in outcome) return reply.type(drift('routing.non-json-content-type') ? 'text/plain' : JSON_TYPE).send(outcome.json);
+      if (outcome.immutable && !drift('routing.non-json-content-type'))
+        return reply.type(JSON_TYPE).send(serialised(outcome.body as object));
+      return sendBody(reply, outcome.body);
+    };
+
+    return {
+      ...(op.requestSchema ? { schema: { body: { $ref: op.requestSchema } }, attachValidation: true } : {}),
+      onRequest,
+      ...(op.jsonBody || conflict ? { preValidation } : {}),
+      preHandler,
+      handler,
+    };
+  }
+
+  /** A body as JSON, or as text with the drift mode that breaks the JSON content type. */
+  const sendBody = (reply: FastifyReply, body: unknown): FastifyReply =>
+    drift('routing.non-json-content-type') ? reply.type('text/plain').send(JSON.stringify(body)) : reply.send(body);
+
   const served = new Map<string, Set<string>>();
   for (const env of ENVIRONMENTS) {
     for (const op of ctx.operations) {
       const url = toFastifyPath(`${familyBase(op.family, env)}${op.path}`);
-      const opKey = `${env}:${op.id}`;
-      // The operation's handler, chosen once per route (vendor operations share the generic one).
-      const businessHandler = isOperationId(op.id) ? HANDLERS[op.id] : null;
-      const headerRules = compileHeaderRules(op);
-      const conflict = DOCUMENT_CONFLICTS[op.id];
-      const lenientQuery = requiredQueryOf(op, false);
       if (!served.has(url)) served.set(url, new Set());
       (served.get(url) as Set<string>).add(op.method);
-      app.route({
-        method: op.method,
-        url,
-        ...(op.requestSchema ? { schema: { body: { $ref: op.requestSchema } }, attachValidation: true } : {}),
-        onRequest: (req, reply, done) => {
-          if (disabled(env, op.version)) return void helpers.notFound(req, reply);
-          const auth = ctx.tokens.authenticate(req, op.family, drift);
-          req.mockAuth = auth;
-          const who = auth.caller?.clientId ?? `ip:${req.ip}`;
-          const key = drift('limits.shared-across-operations') ? who : drift('limits.shared-across-apps') ? opKey : `${who}|${opKey}`;
-          if (!rate.consume(req, key, ctx.limitOf(op), op.id).allowed) return void rate.tooMany(reply);
-          done();
-        },
-        ...(op.jsonBody || conflict
-          ? {
-              preValidation: (req: FastifyRequest, reply: FastifyReply, done: () => void) => {
-                // No body at all where a JSON body is optional reads as {} too.
-                if (req.body === undefined && op.jsonBody) req.body = {};
-                const refused = conflict && !req.mockAuth?.error ? conflict.check(req, strictDocument(), reportConflict) : null;
-                if (refused) return void send(reply, 400, refused);
-                done();
-              },
-            }
-          : {}),
-        preHandler: (req, reply, done) => {
-          const auth = req.mockAuth;
-          if (auth?.error) return void send(reply, statusOf(auth.error), errorOf(auth.error));
-          const missing = missingHeaders(req, op);
-          if (missing && !drift('finding.missing-header-accepted')) return void send(reply, 400, missingHeadersBody(missing));
-          const badHeader = headerRules(req);
-          if (badHeader && !drift('finding.header-constraint-ignored')) return void send(reply, 400, badHeader);
-          const q = missingQuery(req.query as Record<string, unknown>, conflict && !strictDocument() ? lenientQuery : op);
-          if (q) {
-            const body = {
-              errors: q.map(
-                (name) => errorOf('missingQuery', { field: name, message: `Missing required query parameter ${name}` }).errors[0],
-              ),
-            };
-            return void send(reply, 400, body as ErrorBody);
-          }
-          if (op.jsonBody) {
-            const ct = req.headers['content-type'];
-            if (ct !== undefined && !ct.startsWith('application/json')) return void send(reply, 415, errorOf('jsonRequired'));
-            const invalid = req.validationError as
-              (Error & { validation?: { instancePath: string; message?: string; params?: { missingProperty?: string } }[] }) | undefined;
-            if (invalid && !(op.webhook && drift('webhooks.invalid-accepted'))) {
-              const e = invalid.validation?.[0];
-              const path = e?.instancePath.replace(/^\//, '').replace(/\//g, '.') ?? '';
-              const missingProp = e?.params?.missingProperty;
-              const field = [path, missingProp].filter(Boolean).join('.') || null;
-              return void send(
-                reply,
-                400,
-                errorOf('invalidBody', { field, message: `Invalid request body: ${e?.instancePath || '/'} ${e?.message ?? ''}`.trim() }),
-              );
-            }
-          }
-          if (op.webhook && !drift('finding.webhook-signature-ignored')) {
-            const bad = signatureRefusal(req.headers['x-hub-signature'], req.body, webhookSecretOf(ctx.apps, auth?.caller?.clientId));
-            if (bad) return void send(reply, 401, bad);
-          }
-          done();
-        },
-        // Synchronous on purpose: no promise per request on the hot path.
-        handler: (req, reply) => {
-          const params = req.params as Record<string, string>;
-          const query = req.query as Query;
-          const body = (req.body ?? {}) as Record<string, unknown>;
-          let outcome: Outcome;
-          if (businessHandler) {
-            outcome = businessHandler({
-              params,
-              query,
-              body,
-              nowMs: clock.now(),
-              state: ctx.state,
-              drift,
-              receiveEvent: op.webhook ? (event) => receiveEvent(req, op, env, event) : noEvents,
-            });
-          } else {
-            outcome = vendorCall(ctx.state, op.id, params);
-          }
-          if ('error' in outcome) return send(reply, statusOf(outcome.error), errorOf(outcome.error, outcome));
-          const override = opts.responseBody?.(op.id, { params, query: query as Record<string, string>, body });
-          const out = override === undefined ? outcome.body : override;
-          reply.code(outcome.status);
-          if (drift('routing.non-json-content-type')) return reply.type('text/plain').send(JSON.stringify(out));
-          if (override === undefined && outcome.immutable) return reply.type(JSON_TYPE).send(serialised(out as object));
-          return reply.send(out);
-        },
-      });
+      app.route({ method: op.method, url, ...businessRoute(env, op) });
     }
   }
   // Known paths answer 405 to the methods they do not serve.

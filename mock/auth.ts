@@ -19,17 +19,25 @@ export interface Caller {
 }
 
 export interface AuthResult {
-  caller?: Caller;
-  error?: ErrorCodeName;
+  readonly caller?: Caller;
+  readonly error?: ErrorCodeName;
 }
 
+/** The refusals, one object each: a request is told which, nothing is built for it. */
+const REFUSED: { readonly [code in 'missingToken' | 'invalidToken' | 'wrongFamily']: AuthResult } = {
+  missingToken: { error: 'missingToken' },
+  invalidToken: { error: 'invalidToken' },
+  wrongFamily: { error: 'wrongFamily' },
+};
+
 export class TokenStore {
-  private readonly tokens = new Map<string, TokenRecord>();
+  /** Each token's record, and the caller it identifies (built once, when the token is issued). */
+  private readonly tokens = new Map<string, TokenRecord & { readonly identified: AuthResult }>();
 
   constructor(private readonly clock: Clock) {}
 
   issue(token: string, rec: TokenRecord): void {
-    this.tokens.set(token, rec);
+    this.tokens.set(token, { ...rec, identified: { caller: { clientId: rec.clientId, family: rec.family } } });
   }
 
   clear(): void {
@@ -43,27 +51,36 @@ export class TokenStore {
     const m = h && h.startsWith('Bearer ') && h.indexOf(' ', 7) === -1 ? [h, h.slice(7)] : h ? /^Bearer\s+(\S+)\s*$/i.exec(h) : null;
     if (!m || !m[1]) {
       if (drift('auth.no-token-accepted')) return { caller: { clientId: null, family } };
-      return { error: 'missingToken' };
+      return REFUSED.missingToken;
     }
     const rec = this.tokens.get(m[1] as string);
     if (!rec) {
       if (drift('auth.garbage-token-accepted')) return { caller: { clientId: null, family } };
-      return { error: 'invalidToken' };
+      return REFUSED.invalidToken;
     }
-    if (rec.expiresAtMs <= this.clock.now() && !drift('auth.expired-accepted')) return { error: 'invalidToken' };
-    if (rec.family !== family && !drift('auth.other-family-accepted')) return { error: 'wrongFamily' };
-    return { caller: { clientId: rec.clientId, family: rec.family } };
+    if (rec.expiresAtMs <= this.clock.now() && !drift('auth.expired-accepted')) return REFUSED.invalidToken;
+    if (rec.family !== family && !drift('auth.other-family-accepted')) return REFUSED.wrongFamily;
+    return rec.identified;
   }
 }
 
-/** The published required headers a request lacks (empty values count as missing); null when none (no allocation on the hot path). */
-export function missingHeaders(req: FastifyRequest, op: Pick<Operation, 'requiredHeaders'>): string[] | null {
-  let out: string[] | null = null;
-  for (const name of op.requiredHeaders) {
-    const v = req.headers[name.toLowerCase()];
-    if (v === undefined || (typeof v === 'string' && v.trim() === '')) (out ??= []).push(name);
-  }
-  return out;
+/** The published required headers a request lacks (empty values count as missing); null when none. */
+export type RequiredHeaders = (req: FastifyRequest) => string[] | null;
+
+/**
+ * The required-headers check of an operation, built when its route is registered: the header names
+ * are lower-cased once, and a request that carries them all allocates nothing.
+ */
+export function compileRequiredHeaders(op: Pick<Operation, 'requiredHeaders'>): RequiredHeaders {
+  const headers = op.requiredHeaders.map((name) => ({ name, lower: name.toLowerCase() }));
+  return (req) => {
+    let out: string[] | null = null;
+    for (const { name, lower } of headers) {
+      const v = req.headers[lower];
+      if (v === undefined || (typeof v === 'string' && v.trim() === '')) (out ??= []).push(name);
+    }
+    return out;
+  };
 }
 
 /** A 400 body naming each missing header in its own entry. */

@@ -4,13 +4,13 @@ import { TOKEN_LIMIT } from '../catalogue';
 import type { MockContext } from './context';
 import { parseDrift } from './drift';
 import { errorBody } from './errors';
-import { rateState } from './rate-limit';
 
 export function registerControlRoutes(app: FastifyInstance, ctx: MockContext): void {
   const { config, clock, limiter } = ctx;
   const bad = (reply: FastifyReply, message: string, field: string) => reply.code(400).send(errorBody(message, field));
+  const noHeaders = ctx.rate.route({ none: true });
   const onRequest = (req: FastifyRequest, _reply: FastifyReply, done: () => void) => {
-    rateState(req).none = true;
+    req.mockRoute = noHeaders;
     done();
   };
   app.post('/__mock/reset', { onRequest }, async () => {

@@ -20,7 +20,10 @@ export interface CallContext {
 }
 
 export type Outcome =
-  { status: number; body: unknown; immutable?: boolean } | { error: ErrorCodeName; message?: string; field?: string | null };
+  | { status: number; body: unknown; immutable?: boolean }
+  /** An answer already serialised (assembled from the cached serialisations of the seeded world). */
+  | { status: number; json: string }
+  | { error: ErrorCodeName; message?: string; field?: string | null };
 
 export type Handler = (c: CallContext) => Outcome;
 
@@ -36,9 +39,10 @@ const arrayOf = (v: unknown): Rec[] => (Array.isArray(v) ? (v.filter((x) => x &&
 export const HANDLERS: Record<OperationId, Handler> = {
   'catalog.priceAndAvailability': ({ body, query, state, drift }) => {
     const o = { availability: first(query, 'includeAvailability') !== 'false', pricing: first(query, 'includePricing') !== 'false' };
-    const items = arrayOf(body.products).map((r, i) => view.priceAndAvailability(state.findProduct(r), r, i, o));
+    const asked = arrayOf(body.products);
     // Drift: the published top-level array answered as an object.
-    return ok(drift('shapes.pna-object') ? { products: items } : items);
+    if (drift('shapes.pna-object')) return ok({ products: asked.map((r, i) => view.priceAndAvailability(state.findProduct(r), r, i, o)) });
+    return { status: 200, json: `[${asked.map((r, i) => priceAndAvailabilityJson(state, r, i, o)).join(',')}]` };
   },
   'catalog.search': ({ query, state, drift }) => {
     const keywords = all(query, 'keyword').map((k) => k.toLowerCase());
@@ -59,9 +63,7 @@ export const HANDLERS: Record<OperationId, Handler> = {
   },
   'catalog.details': ({ params, state }) => {
     const p = state.products.get(params.partNumber as string);
-    return p
-      ? fixed(cachedView(state, `product:${p.ingramPartNumber}`, () => view.productDetails(p)))
-      : notFound(`Product ${params.partNumber}`);
+    return p ? fixed(cachedView(state, p, () => view.productDetails(p))) : notFound(`Product ${params.partNumber}`);
   },
   'orders.create': ({ body, state, nowMs, drift }) => {
     const o = state.createOrder(
@@ -197,7 +199,7 @@ export const HANDLERS: Record<OperationId, Handler> = {
   },
   'quotes.details': ({ params, state }) => {
     const q = state.quotes.get(params.quoteNumber as string);
-    return q ? fixed(cachedView(state, `quote:${q.quoteNumber}`, () => view.quoteDetails(q))) : notFound(`Quote ${params.quoteNumber}`);
+    return q ? fixed(cachedView(state, q, () => view.quoteDetails(q))) : notFound(`Quote ${params.quoteNumber}`);
   },
   'quotes.validate': ({ query, state }) => {
     const q = state.quotes.get(first(query, 'quoteNumber') ?? '');
@@ -231,9 +233,7 @@ export const HANDLERS: Record<OperationId, Handler> = {
   },
   'invoices.details': ({ params, state }) => {
     const i = state.invoices.get(params.invoiceNumber as string);
-    return i
-      ? fixed(cachedView(state, `invoice:${i.invoiceNumber}`, () => view.invoiceDetails(i)))
-      : notFound(`Invoice ${params.invoiceNumber}`);
+    return i ? fixed(cachedView(state, i, () => view.invoiceDetails(i))) : notFound(`Invoice ${params.invoiceNumber}`);
   },
   'renewals.search': ({ body, query, state }) => {
     const status = ((body.status as Rec | undefined)?.OpporutinyStatus as Rec | undefined)?.value;
@@ -250,7 +250,7 @@ export const HANDLERS: Record<OperationId, Handler> = {
   },
   'renewals.details': ({ params, state }) => {
     const r = state.renewals.get(params.renewalId as string);
-    return r ? fixed(cachedView(state, `renewal:${r.renewalId}`, () => view.renewalDetails(r))) : notFound(`Renewal ${params.renewalId}`);
+    return r ? fixed(cachedView(state, r, () => view.renewalDetails(r))) : notFound(`Renewal ${params.renewalId}`);
   },
   'deals.search': ({ query, state }) => {
     const items = [...state.deals.values()]
@@ -263,7 +263,7 @@ export const HANDLERS: Record<OperationId, Handler> = {
   'deals.details': ({ params, query, state }) => {
     const d = state.deals.get(params.dealId as string);
     if (!d || !eq(d.vendor, first(query, 'vendorName'))) return notFound(`Deal ${params.dealId} of vendor ${first(query, 'vendorName')}`);
-    return fixed(cachedView(state, `deal:${d.dealId}`, () => view.dealDetails(d)));
+    return fixed(cachedView(state, d, () => view.dealDetails(d)));
   },
   'returns.search': ({ query, state }) => {
     const statuses = all(query, 'returnStatus-in');
@@ -377,11 +377,40 @@ function renamed(o: Record<string, unknown>, from: string, to: string): Record<s
   return { [to]: v, ...rest };
 }
 
-function cachedView(state: MockState, key: string, make: () => object): object {
-  let v = state.fixed.get(key);
+/** The view of a record of the seeded world, made once per record (such records never change). */
+function cachedView(state: MockState, record: object, make: () => object): object {
+  let v = state.fixed.get(record);
   if (!v) {
     v = make();
-    state.fixed.set(key, v);
+    state.fixed.set(record, v);
   }
   return v;
+}
+
+/** A product's price-and-availability item without its index, serialised once per product and choice of parts. */
+const pnaCache = new WeakMap<object, Map<string, string>>();
+
+/**
+ * One item of a price-and-availability answer as JSON: a known product's serialised view (cached, with
+ * the request's index in front), or an unknown one's.
+ */
+function priceAndAvailabilityJson(
+  state: MockState,
+  asked: Record<string, unknown>,
+  index: number,
+  o: { availability: boolean; pricing: boolean },
+): string {
+  const p = state.findProduct(asked);
+  if (!p) return JSON.stringify(view.priceAndAvailability(undefined, asked, index, o));
+  let byParts = pnaCache.get(p);
+  if (!byParts) pnaCache.set(p, (byParts = new Map()));
+  const parts = `${o.availability}${o.pricing}`;
+  let rest = byParts.get(parts);
+  if (rest === undefined) {
+    // The view's JSON after its first member, the index: `"productStatusCode":...}`.
+    const full = JSON.stringify(view.priceAndAvailability(p, asked, 0, o));
+    rest = full.slice(full.indexOf(',') + 1);
+    byParts.set(parts, rest);
+  }
+  return `{"index":${index},${rest}`;
 }

@@ -3,17 +3,23 @@
  * onRequest for business routes, in the handler for token routes once the body names the app),
  * the 429 answer, and the X-RateLimit headers written in onSend from the decision and the final
  * status, with the header drift modes. Sits beside limiter.ts.
+ *
+ * What a route means to the limiter (its operation, its header family, the limiter's options) is
+ * resolved once, when the route is registered (`RateLimits.route`); a request carries that object and
+ * its decision, nothing it has to build.
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { RATE_LIMIT_HEADERS, TOO_MANY_REQUESTS_MESSAGE } from '../catalogue/rules';
 import type { Clock } from './clock';
 import { errorOf } from './errors';
-import type { Decision, Limiter } from './limiter';
+import type { ConsumeOptions, Decision, Limiter } from './limiter';
 import { rateLimitHeaders, type HeaderFamily, type PerOperation } from './limiter-algorithms';
 
-const HDR_LIMIT = RATE_LIMIT_HEADERS.limit;
-const HDR_REMAINING = RATE_LIMIT_HEADERS.remaining;
-const HDR_RESET = RATE_LIMIT_HEADERS.reset;
+// Lower case, as Fastify stores reply headers: it lower-cases every name it is given, which for these
+// constants would be a new string per header and request.
+const HDR_LIMIT = RATE_LIMIT_HEADERS.limit.toLowerCase();
+const HDR_REMAINING = RATE_LIMIT_HEADERS.remaining.toLowerCase();
+const HDR_RESET = RATE_LIMIT_HEADERS.reset.toLowerCase();
 
 export interface RateLimitSettings {
   resetUnit: 'epoch' | 'seconds';
@@ -22,26 +28,28 @@ export interface RateLimitSettings {
   limits: Readonly<Record<string, number>>;
 }
 
-/** What the onSend hook needs to know about a request. */
-export interface RateState {
-  decision?: Decision;
+/** What the limiter knows of a route, resolved when the route is registered. */
+export interface RateRoute {
+  /** The operation decisions are taken for (the limiter's algorithm and the header family by operation). */
+  readonly operationId?: string;
   /** Token endpoint responses (a drift mode drops their headers). */
-  token?: boolean;
+  readonly token: boolean;
   /** No rate-limit headers at all (control API). */
-  none?: boolean;
-  /** The operation the decision was taken for (per-operation header families). */
-  operationId?: string;
+  readonly none: boolean;
+  /** The route's header family. */
+  readonly family: HeaderFamily;
+  /** The limiter's options without drift modes (one object per route, not one per request). */
+  readonly options: ConsumeOptions;
 }
 
 declare module 'fastify' {
   interface FastifyRequest {
-    /** The rate-limit state of the request (decorated by the mock; null until a step sets it). */
-    mockRate: RateState | null;
+    /** The rate-limit side of the request's route (decorated by the mock; null on routes without one). */
+    mockRoute: RateRoute | null;
+    /** The limiter's decision for the request (null until one is taken). */
+    mockDecision: Decision | null;
   }
 }
-
-/** The rate-limit state of a request (the app decorates requests with `mockRate`). */
-export const rateState = (req: FastifyRequest): RateState => (req.mockRate ??= {});
 
 export class RateLimits {
   constructor(
@@ -52,7 +60,12 @@ export class RateLimits {
     private readonly families: HeaderFamily | PerOperation<HeaderFamily> = 'x-ratelimit',
     /** The status of a refused call: 429, or another as gateways answer (503 is nginx limit_req's default), with an empty body. */
     private readonly refusalStatus = 429,
-  ) {}
+  ) {
+    this.unrouted = this.route();
+  }
+
+  /** Responses of no route of ours (404). */
+  private readonly unrouted: RateRoute;
 
   private familyOf(operationId: string | undefined): HeaderFamily {
     const f = this.families;
@@ -64,16 +77,27 @@ export class RateLimits {
     return this.settings().drift.has(id);
   }
 
-  /** Takes the decision for a request and remembers it for the headers. */
-  consume(req: FastifyRequest, key: string, limit: number, operationId?: string): Decision {
-    const d = this.limiter.consume(key, limit, {
-      extra: this.drift('limits.extra-call') ? 1 : 0,
-      lateRefillMs: this.drift('limits.late-refill') ? 1500 : 0,
-      ...(operationId !== undefined ? { operationId } : {}),
-    });
-    const state = rateState(req);
-    state.decision = d;
-    if (operationId !== undefined) state.operationId = operationId;
+  /** The limiter's side of a route: an operation's, a token endpoint's or none at all (control API). */
+  route(o: { operationId?: string; token?: boolean; none?: boolean } = {}): RateRoute {
+    return {
+      ...(o.operationId !== undefined ? { operationId: o.operationId } : {}),
+      token: o.token ?? false,
+      none: o.none ?? false,
+      family: this.familyOf(o.operationId),
+      options: o.operationId !== undefined ? { operationId: o.operationId } : {},
+    };
+  }
+
+  /** Takes the decision for a request on a route and remembers it for the headers. */
+  consume(req: FastifyRequest, route: RateRoute, key: string, limit: number): Decision {
+    const drift = this.settings().drift;
+    const options =
+      drift.size === 0
+        ? route.options
+        : { ...route.options, extra: drift.has('limits.extra-call') ? 1 : 0, lateRefillMs: drift.has('limits.late-refill') ? 1500 : 0 };
+    const d = this.limiter.consume(key, limit, options);
+    req.mockRoute = route;
+    req.mockDecision = d;
     return d;
   }
 
@@ -91,10 +115,10 @@ export class RateLimits {
 
   /** onSend: writes the headers of the request's decision (a fallback bucket when none was taken). */
   writeHeaders(req: FastifyRequest, reply: FastifyReply): void {
-    const s = req.mockRate ?? {};
-    if (s.none) return;
-    const d = s.decision ?? this.limiter.consume(`ip:${req.ip}|unrouted`, this.settings().limits.unrouted ?? 60);
-    this.setHeaders(reply, d, reply.statusCode, s.token === true, this.familyOf(s.operationId));
+    const route = req.mockRoute ?? this.unrouted;
+    if (route.none) return;
+    const d = req.mockDecision ?? this.limiter.consume(`ip:${req.ip}|unrouted`, this.settings().limits.unrouted ?? 60);
+    this.setHeaders(reply, d, reply.statusCode, route.token, route.family);
   }
 
   private setHeaders(reply: FastifyReply, d: Decision, status: number, isToken: boolean, family: HeaderFamily): void {

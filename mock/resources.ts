@@ -426,8 +426,8 @@ export class MockState {
   renewals!: Map<string, Renewal>;
   deals!: Map<string, Deal>;
   returns!: Map<string, ReturnCase>;
-  /** Immutable answers of the seeded world (details by id), serialisable once. */
-  readonly fixed = new Map<string, object>();
+  /** Immutable answers of the seeded world (details by record), serialisable once. */
+  readonly fixed = new WeakMap<object, object>();
   private counter = 0;
 
   constructor(private readonly seed: number) {

@@ -8,7 +8,6 @@ import { randomBytes } from 'node:crypto';
 import { ENVIRONMENTS, environmentRoot, tokenEndpoints, TOKEN_LIMIT, type EnvironmentName, type Family } from '../catalogue';
 import type { MockContext } from './context';
 import { errorOf, statusOf, type ErrorCodeName } from './errors';
-import { rateState } from './rate-limit';
 
 export type RouteHelpers = {
   notFound: (req: FastifyRequest, reply: FastifyReply) => FastifyReply;
@@ -18,12 +17,13 @@ export type RouteHelpers = {
 
 export function registerTokenRoutes(app: FastifyInstance, ctx: MockContext, h: RouteHelpers): void {
   const { config, drift, rate } = ctx;
+  const tokenRoute = rate.route({ token: true });
   const fail = (reply: FastifyReply, code: ErrorCodeName, field?: string) =>
     reply.code(statusOf(code)).send(errorOf(code, field ? { field, message: `Missing required field ${field}` } : {}));
 
   function issue(family: Family, fields: Record<string, unknown>, req: FastifyRequest, reply: FastifyReply): FastifyReply {
     const clientId = typeof fields.client_id === 'string' ? fields.client_id : undefined;
-    const d = rate.consume(req, `token|${family}|${clientId ?? `ip:${req.ip}`}`, config.limits.token ?? TOKEN_LIMIT);
+    const d = rate.consume(req, tokenRoute, `token|${family}|${clientId ?? `ip:${req.ip}`}`, config.limits.token ?? TOKEN_LIMIT);
     if (!d.allowed) return rate.tooMany(reply);
     for (const f of ['grant_type', 'client_id', 'client_secret']) {
       if (typeof fields[f] !== 'string' || fields[f] === '') return fail(reply, 'missingField', f);
@@ -48,7 +48,7 @@ export function registerTokenRoutes(app: FastifyInstance, ctx: MockContext, h: R
     for (const family of ['reseller', 'vendor'] as const) {
       const url = `${environmentRoot[env]}${tokenEndpoints[family].path}`;
       const onRequest = (req: FastifyRequest, _reply: FastifyReply, done: () => void) => {
-        rateState(req).token = true;
+        req.mockRoute = tokenRoute;
         done();
       };
       app.post(url, { onRequest }, (req, reply) => {
@@ -57,7 +57,7 @@ export function registerTokenRoutes(app: FastifyInstance, ctx: MockContext, h: R
         const isForm = ct.startsWith('application/x-www-form-urlencoded');
         const isJson = ct.startsWith('application/json');
         if (!isForm && !(isJson && drift('token.json-body-accepted'))) {
-          const d = rate.consume(req, `token|${family}|ip:${req.ip}`, config.limits.token ?? TOKEN_LIMIT);
+          const d = rate.consume(req, tokenRoute, `token|${family}|ip:${req.ip}`, config.limits.token ?? TOKEN_LIMIT);
           return d.allowed ? reply.code(415).send(errorOf('formRequired')) : rate.tooMany(reply);
         }
         return issue(family, (req.body ?? {}) as Record<string, unknown>, req, reply);

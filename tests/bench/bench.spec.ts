@@ -17,6 +17,11 @@ test('should run the smallest benchmark, print every figure and write bench.json
     'mock GET catalog.details',
     'throughput ratio mock/bare',
     'CPU per request',
+    'minimal Fastify GET / bare',
+    'bare node:http POST',
+    'mock POST priceAndAvailability',
+    'POST throughput ratio mock/bare',
+    'POST CPU per request',
     'certify wall time',
     'probe all operations',
     'bundle all load scripts',
@@ -25,8 +30,11 @@ test('should run the smallest benchmark, print every figure and write bench.json
     expect(r.stdout).toContain(row);
   }
   expect(r.stdout).toMatch(/throughput ratio mock\/bare\s+\d+\.\d\d \(\d+\.\d\d–\d+\.\d\d, 2 rounds\)/);
-  const b = JSON.parse(readFileSync(join(out, 'bench.json'), 'utf8')) as Record<string, Spread>;
-  for (const ratio of [b.throughputRatio, b.cpuPerRequestRatio]) {
+  const b = JSON.parse(readFileSync(join(out, 'bench.json'), 'utf8')) as Record<string, Spread> & {
+    post: { throughputRatio: Spread; cpuPerRequestRatio: Spread };
+  };
+  expect(r.stdout).toMatch(/POST throughput ratio mock\/bare\s+\d+\.\d\d \(\d+\.\d\d–\d+\.\d\d, 2 rounds\) \(goal >= 0\.6\)/);
+  for (const ratio of [b.throughputRatio, b.cpuPerRequestRatio, b.post.throughputRatio, b.post.cpuPerRequestRatio]) {
     expect(ratio?.values).toHaveLength(2);
     const { median, min, max } = ratio as Spread;
     expect(min).toBeGreaterThan(0);
@@ -37,6 +45,26 @@ test('should run the smallest benchmark, print every figure and write bench.json
     type: 'bench',
     description: `throughput ratio ${b.throughputRatio?.median.toFixed(2)}, CPU ratio ${b.cpuPerRequestRatio?.median.toFixed(2)} (smoke)`,
   });
+});
+
+test('should write a CPU profile of the mock and of the bare server under GET and POST load, with their top frames', async () => {
+  test.setTimeout(120_000);
+  const out = test.info().outputPath();
+  const r = await run(process.execPath, [...cliArgs('bench'), '--smoke', '--profile', '--out', out], {}, 100_000, true);
+  expect(r.code, r.stderr.slice(-2000)).toBe(0);
+  const summary = JSON.parse(readFileSync(join(out, 'profile', 'profile.json'), 'utf8')) as Record<
+    string,
+    { requests: number; samples: number; top: { frame: string }[]; file: string }
+  >;
+  expect(Object.keys(summary).sort()).toEqual(['bare GET', 'bare POST', 'mock GET', 'mock POST']);
+  for (const [name, s] of Object.entries(summary)) {
+    expect(r.stdout).toContain(`${name} under load`);
+    expect(s.requests, name).toBe(500);
+    // The written profile is Node's own (--cpu-prof): a tree of call frames with samples.
+    const profile = JSON.parse(readFileSync(s.file, 'utf8')) as { nodes: unknown[]; samples: unknown[] };
+    expect(profile.nodes.length, name).toBeGreaterThan(10);
+    expect(profile.samples.length, name).toBeGreaterThan(0);
+  }
 });
 
 test('should stop a measured server twice without waiting for an exit that already came', async () => {

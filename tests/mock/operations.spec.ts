@@ -1,6 +1,6 @@
 import { test, expect } from '@playwright/test';
 import { allOperations, familyBase, fillPath, ENVIRONMENTS, IM_HEADERS } from '../../catalogue';
-import { buildWorld, knownIds, requestFor } from '../../fixtures';
+import { buildWorld, knownIds, requestFor, type Product } from '../../fixtures';
 import { createAjv } from '../../clients/ajv';
 import { app, token, authed, bearer, IM, VENDOR, RESELLER, expectErrorShape, webhookHeaders } from './helpers';
 
@@ -204,6 +204,62 @@ test.describe('mock operations', () => {
     });
     expect(r.statusCode, 'the drift mode accepts it').toBe(200);
     await Promise.all([a.close(), lenient.close()]);
+  });
+
+  test('should answer price and availability item by item, in the order asked, for every choice of parts and the same product asked twice', async () => {
+    const a = await app();
+    const t = await token(a);
+    const [p1, p2] = buildWorld().products as [Product, Product, ...Product[]];
+    const products = [
+      { ingramPartNumber: p1.ingramPartNumber },
+      { ingramPartNumber: 'NO-SUCH-PART' },
+      { vendorPartNumber: p1.vendorPartNumber },
+      { ingramPartNumber: p2.ingramPartNumber },
+    ];
+    const call = async (query: string, drift = false) => {
+      if (drift) await a.inject({ method: 'PUT', url: '/__mock/drift', payload: { modes: ['shapes.pna-object'] } });
+      const r = await a.inject({
+        method: 'POST',
+        url: `/resellers/v6/catalog/priceandavailability?${query}`,
+        headers: { ...authed(t), ...JSON_CT },
+        payload: { products },
+      });
+      if (drift) await a.inject({ method: 'PUT', url: '/__mock/drift', payload: { modes: [] } });
+      expect(r.statusCode, r.body).toBe(200);
+      expect(r.headers['content-type']).toBe('application/json; charset=utf-8');
+      return JSON.parse(r.body) as unknown;
+    };
+    for (const [availability, pricing] of [
+      [true, true],
+      [false, true],
+      [true, false],
+      [false, false],
+    ]) {
+      const query = `includeAvailability=${availability}&includePricing=${pricing}`;
+      // Asked twice: the second answer comes from what the first one cached.
+      const [first, again] = [await call(query), await call(query)];
+      expect(again).toEqual(first);
+      // The drift mode's object form is built from the views themselves, item by item: the same items.
+      expect(first).toEqual(((await call(query, true)) as { products: unknown }).products);
+      const items = first as {
+        index: number;
+        ingramPartNumber: string;
+        productStatusCode: string;
+        availability?: unknown;
+        pricing?: unknown;
+      }[];
+      expect(items.map((i) => [i.index, i.ingramPartNumber, i.productStatusCode])).toEqual([
+        [0, p1.ingramPartNumber, 'S'],
+        [1, 'NO-SUCH-PART', 'E'],
+        [2, p1.ingramPartNumber, 'S'],
+        [3, p2.ingramPartNumber, 'S'],
+      ]);
+      expect(items[0]?.availability !== undefined).toBe(availability);
+      expect(items[3]?.pricing !== undefined).toBe(pricing);
+      const schema = ajv.getSchema(allOperations().find((o) => o.id === 'catalog.priceAndAvailability')?.responseSchema ?? '');
+      expect(schema?.(first), JSON.stringify(schema?.errors)).toBe(true);
+    }
+    await a.close();
   });
 
   test("should accept the distributor client's forms its document refuses, and say so, unless strictDocument", async () => {
