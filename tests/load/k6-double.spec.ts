@@ -173,7 +173,9 @@ export default function () {}
 
   test('should exit 106 when the REST API address it is given is in use, and take none with --address ""', async () => {
     const f = test.info().outputPath('short.js');
-    writeFileSync(f, `export const options = { iterations: 1 };\nexport default function () {}\n`);
+    // Long enough for k6 to learn that it cannot listen: it serves its REST API beside the run, and a run that ends
+    // first ends with 0.
+    writeFileSync(f, `import { sleep } from 'k6';\nexport const options = { iterations: 1 };\nexport default function () { sleep(2); }\n`);
     // An address held by another program (here the test), as a second k6 run at once would hold it.
     const holder = createServer();
     await new Promise<void>((r) => holder.listen(0, '127.0.0.1', r));
