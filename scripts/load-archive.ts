@@ -4,7 +4,7 @@
  */
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
-import { buildLoadScripts, LOAD_SCRIPTS } from './load-build';
+import { buildLoadScripts, LOAD_SCRIPTS, type LoadScript } from './load-build';
 import { findK6, K6_HELP } from './load';
 
 const k6 = findK6();
@@ -14,11 +14,27 @@ if (!k6) {
 }
 const i = process.argv.indexOf('--bundle-dir');
 const { dir } = await buildLoadScripts(i > 0 ? process.argv[i + 1] : undefined);
+/**
+ * Scripts whose options come from the plan (capacity: one scenario per operation at a share of its limit): k6
+ * archives a script's options with it, so they need PLAN when archived, not only when run.
+ */
+const OPTIONS_FROM_PLAN: readonly LoadScript[] = ['capacity'];
+/**
+ * `k6 archive` reads no system environment (it would store it in the archive, secrets included): the plan (no
+ * secrets) goes in with `-e`, for the scripts that need it when archived.
+ */
+const planArg = (s: LoadScript): string[] => (OPTIONS_FROM_PLAN.includes(s) && process.env.PLAN ? ['-e', `PLAN=${process.env.PLAN}`] : []);
 let failed = 0;
 for (const s of LOAD_SCRIPTS) {
+  if (OPTIONS_FROM_PLAN.includes(s) && !process.env.PLAN) {
+    console.log(
+      `load:archive: ${s} not archived: its scenarios are built from the plan, which k6 archives with it; set PLAN, e.g. PLAN="$(npm run -s load -- plan --target https://<host>)" npm run load:archive`,
+    );
+    continue;
+  }
   const out = join(dir, `${s}.tar`);
   const code = await new Promise<number | null>((resolve) =>
-    spawn(k6, ['archive', '--quiet', '-O', out, join(dir, `${s}.js`)], { stdio: 'inherit' }).on('close', resolve),
+    spawn(k6, ['archive', '--quiet', '-O', out, ...planArg(s), join(dir, `${s}.js`)], { stdio: 'inherit' }).on('close', resolve),
   );
   if (code === 0) console.log(`load:archive: ${out}`);
   else failed += 1;

@@ -6,8 +6,11 @@
 import { test, expect } from '@playwright/test';
 import { existsSync, readFileSync, writeFileSync, chmodSync, mkdirSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { NO_RESULT } from '../../scripts/load';
-import { load } from './run';
+import { load, run } from './run';
+
+const ARCHIVE = fileURLToPath(new URL('../../scripts/load-archive.ts', import.meta.url));
 
 const READ_ONLY = 'catalog.search,orders.search,invoices.details,quotes.search';
 
@@ -177,6 +180,31 @@ test.describe('npm run load with k6 as K6_BIN', () => {
     expect(existsSync(join(dir, 'probe', 'reports', 'segment-0-1_2'))).toBe(true);
     expect(capacity.code, capacity.stderr + capacity.stdout).toBe(NO_RESULT);
     expect(capacity.stderr).toContain('load: capacity wrote no result in');
+  });
+
+  test('should archive every script with k6 archive, and capacity only with the plan its scenarios come from', async () => {
+    const dir = test.info().outputPath();
+    // A stand-in k6 that writes the archive it is asked for (the double has no `archive`).
+    const fake = join(dir, 'k6');
+    writeFileSync(fake, `#!/bin/sh\n[ "$1" = archive ] || exit 255\nout="$4"\nshift 4\nprintf '%s\\n' "$@" > "$out"\n`);
+    chmodSync(fake, 0o755);
+    const archive = (env: NodeJS.ProcessEnv) =>
+      run(process.execPath, ['--import', 'tsx', ARCHIVE, '--bundle-dir', join(dir, 'bundles')], { K6_BIN: fake, PLAN: '', ...env });
+    const without = await archive({});
+    expect(without.code, without.stderr + without.stdout).toBe(0);
+    for (const s of ['probe-limits', 'probe-reset', 'verify-pacing', 'smoke'])
+      expect(without.stdout).toContain(`load:archive: ${join(dir, 'bundles', `${s}.tar`)}`);
+    expect(without.stdout).toMatch(/load:archive: capacity not archived: its scenarios are built from the plan, .*set PLAN/);
+    expect(existsSync(join(dir, 'bundles', 'capacity.tar'))).toBe(false);
+    const withPlan = await archive({ PLAN: '{"operations":[]}' });
+    expect(withPlan.code, withPlan.stderr).toBe(0);
+    // k6 archive reads no system environment: the plan goes in with -e (capacity only; the probes read theirs when run).
+    expect(
+      readFileSync(join(dir, 'bundles', 'capacity.tar'), 'utf8')
+        .split('\n')
+        .slice(0, 2),
+    ).toEqual(['-e', 'PLAN={"operations":[]}']);
+    expect(readFileSync(join(dir, 'bundles', 'smoke.tar'), 'utf8')).not.toContain('PLAN=');
   });
 
   test('should say how to install k6 when K6_BIN is not an executable', async () => {
