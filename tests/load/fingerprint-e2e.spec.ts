@@ -212,7 +212,7 @@ test.describe('rate-limit fingerprint end to end (the k6 K6_BIN names, else the 
       { random },
     );
     expect([0, 99], r.stderr + r.stdout).toContain(r.code);
-    expect(r.stalls.length, 'stalls injected').toBeGreaterThan(3);
+    expect(r.stalls.length, 'stalls injected').toBeGreaterThanOrEqual(3);
     const notes: string[] = [`${r.stalls.length} stalls: ${r.stalls.map((s) => `${s.ms} ms at +${s.atMs} ms`).join(', ')}`];
     for (const e of manifest(out).operations) {
       const mode = ALGORITHMS[e.id as OpId];
