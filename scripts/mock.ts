@@ -112,7 +112,8 @@ async function main(): Promise<void> {
   const mock = await startMock(opts);
   const ms = Math.round(performance.now() - started);
   console.log(`Distributor API mock listening on ${mock.url} (started in ${ms} ms, window ${o.windowMs} ms, seed ${o.seed})`);
-  console.log(`  reseller token: POST ${mock.url}/oauth/oauth20/token   vendor token: POST ${mock.url}/oauth/oauth30/token`);
+  const tokenBy = o.tokenGet === 'accept' ? 'POST (form) or GET (query parameters)' : 'POST (form)';
+  console.log(`  reseller token: ${tokenBy} ${mock.url}/oauth/oauth20/token   vendor token: ${tokenBy} ${mock.url}/oauth/oauth30/token`);
   console.log('  sandbox: the same paths under /sandbox');
   console.log('  demo apps (public test credentials of the mock):');
   for (const a of DEFAULT_APPS) console.log(`    ${a.family.padEnd(8)} client_id=${a.clientId}  client_secret=${a.clientSecret}`);
