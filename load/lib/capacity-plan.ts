@@ -1,10 +1,10 @@
 /**
  * The capacity run's plan, by construction under every limit: each operation's arrival rate is an exact share of
- * its limit per window (k6's `rate` per `timeUnit`), and the calls the run makes before its scenarios (one token
- * request per family, in setup) are counted against the bucket they spend. Pure TypeScript: the k6 script builds
+ * its limit per window (k6's `rate` per `timeUnit`); the calls the run makes before its scenarios (one token
+ * request per family, in setup) spend the token endpoint's bucket, never an operation's. Pure TypeScript: the k6 script builds
  * its scenarios from it, and `npm run load` prints it and its warnings before k6 starts.
  */
-import { arrivalRate, formatRate, iterationsIn, peakPerWindow, type ExactRate } from './shapes';
+import { arrivalRate, formatRate, peakPerWindow, type ExactRate } from './shapes';
 
 export interface CapacityInput {
   id: string;
@@ -17,12 +17,8 @@ export interface PlannedRate extends ExactRate {
   id: string;
   limit: number;
   durationMs: number;
-  /** Calls the schedule starts over the run. */
-  iterations: number;
   /** The most calls that fall within one window of the operation's bucket. */
   peakPerWindow: number;
-  /** Calls made before the scenario on the same bucket (none for a business operation: tokens have their own). */
-  beforeScenario: number;
 }
 
 export interface CapacityPlan {
@@ -45,14 +41,12 @@ export function capacityPlan(ops: readonly CapacityInput[], o: { windowMs: numbe
       limit: op.limit,
       durationMs: o.durationMs,
       ...r,
-      iterations: iterationsIn(r, o.durationMs),
       peakPerWindow: peakPerWindow(r, o.windowMs, o.durationMs),
-      beforeScenario: 0,
     };
-    const spent = planned.peakPerWindow + planned.beforeScenario;
-    if (spent > op.limit)
+    // Nothing else spends the bucket: setup's token calls go to the token endpoint's own.
+    if (planned.peakPerWindow > op.limit)
       warnings.push(
-        `${op.id}: ${formatRate(r.perSecond)} (${r.rate} every ${r.timeUnitMs} ms) puts up to ${spent} calls in one window of ${o.windowMs} ms, over its limit of ${op.limit}: expect 429s (lower --fraction below ${((op.limit - 1) / op.limit).toFixed(3)})`,
+        `${op.id}: ${formatRate(r.perSecond)} (${r.rate} every ${r.timeUnitMs} ms) puts up to ${planned.peakPerWindow} calls in one window of ${o.windowMs} ms, over its limit of ${op.limit}: expect 429s (lower --fraction below ${((op.limit - 1) / op.limit).toFixed(3)})`,
       );
     return planned;
   });

@@ -1,5 +1,27 @@
 import type { K6ArrivalRate, Pacing, RateLimitFingerprint } from './types';
 
+/** k6's arrival rate for `rate` calls every `unitMs`. */
+const k6 = (rate: number, unitMs: number): K6ArrivalRate => ({
+  executor: 'constant-arrival-rate',
+  rate,
+  timeUnit: `${unitMs}ms`,
+  preAllocatedVUs: 2,
+});
+
+/** One call every `interval` ms, no burst; `why` ends the schedule's words. */
+function evenPacing(interval: number, share: number, why: string): Pacing {
+  return {
+    schedule: `1 call every ${interval} ms, no burst (${why})`,
+    kind: 'even',
+    burst: 1,
+    intervalMs: interval,
+    periodMs: null,
+    share,
+    bottleneck: { reservoir: null, reservoirRefreshAmount: null, reservoirRefreshInterval: null, minTime: interval, maxConcurrent: 1 },
+    k6: k6(1, interval),
+  };
+}
+
 /** The fastest schedule that never draws a 429, from a fingerprint. Null when it is not known. */
 export function pacingFor(
   fp: Pick<RateLimitFingerprint, 'algorithm' | 'burst' | 'sustainedPerSecond' | 'windowMs'>,
@@ -8,12 +30,6 @@ export function pacingFor(
   const B = fp.burst;
   // NaN and absent values never make a pacing.
   if (B === null || !(B >= 1) || fp.sustainedPerSecond === null || !(fp.sustainedPerSecond > 0)) return null;
-  const k6 = (rate: number, unitMs: number): K6ArrivalRate => ({
-    executor: 'constant-arrival-rate',
-    rate,
-    timeUnit: `${unitMs}ms`,
-    preAllocatedVUs: 2,
-  });
   if (fp.algorithm === 'fixed-window' && fp.windowMs !== null) {
     const period = Math.ceil(fp.windowMs / share);
     return {
@@ -28,18 +44,7 @@ export function pacingFor(
     };
   }
   const interval = Math.ceil(1000 / fp.sustainedPerSecond / share);
-  if (fp.algorithm === 'sliding-window') {
-    return {
-      schedule: `1 call every ${interval} ms, no burst (a burst is refused until it leaves the sliding window)`,
-      kind: 'even',
-      burst: 1,
-      intervalMs: interval,
-      periodMs: null,
-      share,
-      bottleneck: { reservoir: null, reservoirRefreshAmount: null, reservoirRefreshInterval: null, minTime: interval, maxConcurrent: 1 },
-      k6: k6(1, interval),
-    };
-  }
+  if (fp.algorithm === 'sliding-window') return evenPacing(interval, share, 'a burst is refused until it leaves the sliding window');
   if (fp.algorithm === 'token-bucket') {
     return {
       schedule: `burst ${B} then 1 call every ${interval} ms`,
@@ -70,15 +75,5 @@ export function pacingFor(
  */
 export function cautiousPacing(perSecond: number | null, share = 0.95): Pacing | null {
   if (perSecond === null || !(perSecond > 0)) return null;
-  const interval = Math.ceil(1000 / perSecond / share);
-  return {
-    schedule: `1 call every ${interval} ms, no burst (uncertain: no faster than the lowest rate observed)`,
-    kind: 'even',
-    burst: 1,
-    intervalMs: interval,
-    periodMs: null,
-    share,
-    bottleneck: { reservoir: null, reservoirRefreshAmount: null, reservoirRefreshInterval: null, minTime: interval, maxConcurrent: 1 },
-    k6: { executor: 'constant-arrival-rate', rate: 1, timeUnit: `${interval}ms`, preAllocatedVUs: 2 },
-  };
+  return evenPacing(Math.ceil(1000 / perSecond / share), share, 'uncertain: no faster than the lowest rate observed');
 }
