@@ -45,7 +45,7 @@ const defs: readonly FindingDefinition[] = [
     id: 'openapi.client-conflict',
     kind: 'conflict',
     statement:
-      "The distributor's generated client and its published document disagree: deals.details without vendorName (the client cannot send it; the document requires it), freight.estimate shipToAddress as a one-element array (the client's model; the document gives an object).",
+      "The distributor's generated client and its published document disagree: deals.details without vendorName (the client cannot send it; the document requires it), freight.estimate shipToAddress as a one-element array (the client's model; the document gives an object), returns.create list[].invoiceDate as a date-time (the client's models send a Date so; the document gives format: date).",
     observedValues: ['accepted', 'refused'],
   },
   {

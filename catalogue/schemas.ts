@@ -25,6 +25,8 @@ function obj(properties: Record<string, unknown>, required: readonly string[] = 
 const arr = (items: unknown, minItems = 0): JsonSchema => (minItems ? { type: 'array', items, minItems } : { type: 'array', items });
 /** Properties of the given names, all of one schema. */
 const fields = (names: readonly string[], s: unknown = str): Record<string, unknown> => Object.fromEntries(names.map((n) => [n, s]));
+/** A calendar date as the published document gives it (`format: date`, YYYY-MM-DD). */
+const date = { type: 'string', format: 'date' } as const;
 function named(name: string, schema: JsonSchema): JsonSchema {
   return { $id: schemaId(name), title: name, ...schema };
 }
@@ -261,7 +263,8 @@ const shipFrom = obj(
 );
 const returnRequestItem = obj(
   {
-    ...fields(['invoiceNumber', 'invoiceDate', 'customerOrderNumber', 'ingramPartNumber', 'vendorPartNumber', 'serialNumber']),
+    ...fields(['invoiceNumber', 'customerOrderNumber', 'ingramPartNumber', 'vendorPartNumber', 'serialNumber']),
+    invoiceDate: date,
     ...fields(['primaryReason', 'secondaryReason', 'notes', 'referenceNumber', 'billToAddressId']),
     quantity: int,
     numberOfBoxes: int,
@@ -310,7 +313,8 @@ export const businessSchemas: readonly JsonSchema[] = [
         endUserInfo: address,
         lines: arr(orderLineRequest),
         shipmentDetails: obj({
-          ...fields(['carrierCode', 'freightAccountNumber', 'shipComplete', 'requestedDeliveryDate', 'shippingInstructions']),
+          ...fields(['carrierCode', 'freightAccountNumber', 'shipComplete', 'shippingInstructions']),
+          requestedDeliveryDate: date,
           signatureRequired: bool,
         }),
         additionalAttributes: arr(attribute),

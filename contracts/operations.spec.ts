@@ -142,7 +142,10 @@ for (const env of cfg.environments) {
       label(test.info(), 'deals.details', env, 'client-conflict');
       const deals = session.target.operations.find((o) => o.id === 'deals.details');
       const freight = session.target.operations.find((o) => o.id === 'freight.estimate');
-      if (!deals && !freight) notRun(test.info(), 'neither deals.details nor freight.estimate is selected');
+      // A date-time where the document gives a date creates a return when accepted: only where writes are allowed.
+      const returns = cfg.allowWrites ? session.target.operations.find((o) => o.id === 'returns.create') : undefined;
+      if (!deals && !freight && !returns)
+        notRun(test.info(), 'none of deals.details, freight.estimate, returns.create (writes allowed) is selected');
       const record = (op: Operation, form: string, res: ApiResponse) => {
         const observed = res.status < 300 ? 'accepted' : 'refused';
         recordFinding('openapi.client-conflict', observed, `${form} → ${evidenceOf(res)}`, {
@@ -163,6 +166,12 @@ for (const env of cfg.environments) {
         const body = session.validBody(freight) as { shipToAddress?: unknown };
         const res = await session.call(freight, env, { body: { ...body, shipToAddress: [body.shipToAddress] }, deliberatelyInvalid: true });
         record(freight, 'freight.estimate with shipToAddress as a one-element array', res);
+      }
+      if (returns) {
+        const body = session.validBody(returns) as { list?: { invoiceDate?: string }[] };
+        const list = (body.list ?? []).map((l) => ({ ...l, invoiceDate: `${(l.invoiceDate ?? '').slice(0, 10)}T00:00:00.000Z` }));
+        const res = await session.call(returns, env, { body: { ...body, list }, deliberatelyInvalid: true });
+        record(returns, 'returns.create with list[].invoiceDate as a date-time', res);
       }
     },
   );

@@ -6,6 +6,9 @@
  * - deals.details: the document requires the `vendorName` query parameter; the client has no way to send it.
  * - freight.estimate: the document gives `shipToAddress` as an object; the client's model sends an array
  *   (one element).
+ * - returns.create `list[].invoiceDate`, orders.create `shipmentDetails.requestedDeliveryDate`: the document
+ *   gives `format: date`; the client's models hold a Date and send it as a date-time
+ *   (`2026-01-01T00:00:00.000Z`). Accepted as its date part.
  */
 import type { FastifyRequest } from 'fastify';
 import type { Operation, QueryParam } from '../catalogue';
@@ -23,6 +26,39 @@ export interface DocumentConflict {
 
 const conflictBody = (field: string, message: string): ErrorBody =>
   errorOf('documentConflict', { field, message: `${message} (the mock follows the published document: --strict-document)` });
+
+/** `YYYY-MM-DD` followed by a time, as JSON.stringify writes a Date. */
+const DATE_TIME = /^(\d{4}-\d{2}-\d{2})T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})$/;
+
+/**
+ * A conflict over `format: date` fields the client sends as date-times: `at` lists, for a body, each
+ * holder of such a field (an object and the field's name) and the path to name it by.
+ */
+function dateTimeForDate(
+  opId: string,
+  at: (body: Record<string, unknown>) => readonly { holder: Record<string, unknown>; field: string; path: string }[],
+): DocumentConflict {
+  return {
+    toleratedQuery: [],
+    check: (req, strict, report) => {
+      const body = req.body;
+      if (!body || typeof body !== 'object') return null;
+      for (const { holder, field, path } of at(body as Record<string, unknown>)) {
+        const v = holder[field];
+        const m = typeof v === 'string' ? DATE_TIME.exec(v) : null;
+        if (!m) continue;
+        const message = `${opId} ${path} as a date-time (${v}): the published document gives a date (format: date); the distributor's generated client's model sends a Date as a date-time`;
+        if (strict) return conflictBody(path, message);
+        report(`${message}; accepted as ${m[1]}`);
+        holder[field] = m[1];
+      }
+      return null;
+    },
+  };
+}
+
+const asObject = (v: unknown): Record<string, unknown> | null =>
+  v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : null;
 
 export const DOCUMENT_CONFLICTS: Readonly<Record<string, DocumentConflict>> = {
   'deals.details': {
@@ -51,6 +87,16 @@ export const DOCUMENT_CONFLICTS: Readonly<Record<string, DocumentConflict>> = {
       return null;
     },
   },
+  'returns.create': dateTimeForDate('returns.create', (body) =>
+    (Array.isArray(body.list) ? body.list : []).flatMap((item, i) => {
+      const holder = asObject(item);
+      return holder ? [{ holder, field: 'invoiceDate', path: `list[${i}].invoiceDate` }] : [];
+    }),
+  ),
+  'orders.create': dateTimeForDate('orders.create', (body) => {
+    const holder = asObject(body.shipmentDetails);
+    return holder ? [{ holder, field: 'requestedDeliveryDate', path: 'shipmentDetails.requestedDeliveryDate' }] : [];
+  }),
 };
 
 /** The query parameters the mock requires of an operation: the document's, less those the client cannot send unless strict. */

@@ -85,7 +85,8 @@ export const DRIFT_MODES: readonly DriftMode[] = [
   {
     id: 'finding.document-strict',
     group: 'findings',
-    breaks: "conflict: the distributor client's forms (deals.details without vendorName, shipToAddress array) refused",
+    breaks:
+      "conflict: the distributor client's forms (deals.details without vendorName, shipToAddress array, date-time for a date) refused",
     kind: 'finding',
   },
   { id: 'finding.reset-seconds', group: 'findings', breaks: 'conflict: X-RateLimit-Reset as seconds to wait', kind: 'finding' },

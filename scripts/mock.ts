@@ -44,7 +44,7 @@ const program = new Command()
   .option('--refusal-status <code>', 'status of a refused call: 429 (default), or e.g. 503 as nginx limit_req answers by default', '429')
   .option(
     '--strict-document',
-    "follow the published document alone where the distributor's generated client disagrees with it (deals.details without vendorName, shipToAddress as an array): refuse the client's form",
+    "follow the published document alone where the distributor's generated client disagrees with it (deals.details without vendorName, shipToAddress as an array, a date-time for a date): refuse the client's form",
     false,
   )
   .option('--log', 'log every request', false)
@@ -125,7 +125,7 @@ async function main(): Promise<void> {
     console.log(`  rate limiter: ${o.limiter ?? 'fixed'}${o.countRefused ? ', refused calls count' : ''}, headers ${o.headers}`);
   console.log(
     o.strictDocument
-      ? "  --strict-document: the published document alone (the distributor client's deals.details without vendorName and shipToAddress array are refused)"
+      ? "  --strict-document: the published document alone (the distributor client's deals.details without vendorName, shipToAddress array and date-time for a date are refused)"
       : "  where the distributor's client and its document disagree, both forms are accepted and each client form is logged (--strict-document refuses it)",
   );
   if (o.control) console.log(`  control API: ${mock.url}/__mock (reset, clock, limits, drift, webhooks, config)`);

@@ -271,6 +271,9 @@ test.describe('mock operations', () => {
     const dealsUrl = `/resellers/v6/deals/${encodeURIComponent(requestFor(deals as never).params.dealId ?? '')}`;
     const body = requestFor(freight as never).body as { shipToAddress: unknown };
     const asArray = JSON.stringify({ ...body, shipToAddress: [body.shipToAddress] });
+    const returns = requestFor(allOperations().find((o) => o.id === 'returns.create') as never).body as { list: { invoiceDate: string }[] };
+    const day = returns.list[0]?.invoiceDate ?? '';
+    const withDateTime = JSON.stringify({ list: returns.list.map((l) => ({ ...l, invoiceDate: `${day}T00:00:00.000Z` })) });
     for (const [m, told0] of [
       [a, true],
       [strict, false],
@@ -278,13 +281,21 @@ test.describe('mock operations', () => {
       const t = authed(await token(m));
       const d = await m.inject({ method: 'GET', url: dealsUrl, headers: t });
       const f = await m.inject({ method: 'POST', url: '/resellers/v6/freightestimate', headers: { ...t, ...JSON_CT }, payload: asArray });
+      const rc = await m.inject({
+        method: 'POST',
+        url: '/resellers/v6/returns/create',
+        headers: { ...t, ...JSON_CT },
+        payload: withDateTime,
+      });
       if (told0) {
         expect(d.statusCode, d.body).toBe(200);
         expect(f.statusCode, f.body).toBe(200);
+        expect(rc.statusCode, rc.body).toBe(200);
       } else {
         for (const [r, field] of [
           [d, 'vendorName'],
           [f, 'shipToAddress'],
+          [rc, 'list[0].invoiceDate'],
         ] as const) {
           expect(r.statusCode, r.body).toBe(400);
           const e = JSON.parse(r.body).errors[0];
@@ -296,6 +307,9 @@ test.describe('mock operations', () => {
     expect(told).toEqual([
       expect.stringMatching(/^deals\.details without vendorName.*accepted$/),
       expect.stringMatching(/^freight\.estimate shipToAddress as an array of 1.*accepted as the object$/),
+      expect.stringMatching(
+        /^returns\.create list\[0\]\.invoiceDate as a date-time \(\d{4}-\d{2}-\d{2}T00:00:00\.000Z\).*accepted as \d{4}-\d{2}-\d{2}$/,
+      ),
     ]);
     await Promise.all([a.close(), strict.close()]);
   });

@@ -53,6 +53,7 @@ function deliberateOf(method: string, path: string, h: IncomingHttpHeaders, body
   if (path.includes('/webhooks/') && !/"eventId"/.test(body)) return 'invalid event';
   if (method === 'GET' && /\/deals\/[^/?]+(\?|$)/.test(path) && !/[?&]vendorName=/.test(path)) return 'client form: no vendorName';
   if (path.endsWith('/freightestimate') && /"shipToAddress":\[/.test(body)) return 'client form: shipToAddress array';
+  if (path.endsWith('/returns/create') && /"invoiceDate":"\d{4}-\d{2}-\d{2}T/.test(body)) return 'client form: invoiceDate date-time';
   return undefined;
 }
 
