@@ -37,14 +37,10 @@ async function main(): Promise<void> {
   console.log(`mock ${mock.url} (refuses nothing, no rate-limit headers); Node gateway ${gateway.url}:`);
   for (const r of routes) console.log(`  ${r.id.padEnd(22)} ${about(r.limiter)} ${JSON.stringify(r.limiter)}`);
   const creds = 'RESELLER_CLIENT_ID=demo-reseller RESELLER_CLIENT_SECRET=… VENDOR_CLIENT_ID=demo-vendor VENDOR_CLIENT_SECRET=…';
-  const command = (url: string, ops: string[]) =>
-    `  ${creds} npm run load -- ${probeArgs(url, ops, join(tmpdir(), 'real-limiters')).join(' ')}`;
-  console.log(
-    command(
-      gateway.url,
-      routes.map((r) => r.id),
-    ),
-  );
+  const command = (url: string, ops: string[], windowMs?: number) =>
+    `  ${creds} npm run load -- ${probeArgs(url, ops, join(tmpdir(), 'real-limiters'), windowMs).join(' ')}`;
+  console.log(command(gateway.url, Object.keys(NODE_CASES)));
+  console.log(command(gateway.url, [COUNTS_BLOCKED.op], COUNTS_BLOCKED.limiter.intervalMs));
   const nginx = findNginx();
   let stopNginx = async (): Promise<void> => undefined;
   if ('bin' in nginx) {
