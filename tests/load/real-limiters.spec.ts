@@ -107,6 +107,9 @@ function report(lines: string[], p: Probed): void {
 }
 
 test.describe('rate-limit fingerprint behind real rate-limiting libraries (the k6 K6_BIN names, else the double)', () => {
+  // Real time, as fingerprint-e2e.spec.ts: on a saturated machine (load average 9 on two cores) nginx's rate read
+  // 5.43/s for 6/s, just inside the 10 %. A retry is reported as flaky in the run's summary line, never hidden.
+  test.describe.configure({ retries: 2 });
   test('should read express-rate-limit, @fastify/rate-limit, limiter and rolling-rate-limiter right, in one probe', async () => {
     test.setTimeout(120_000);
     const cases = Object.entries(NODE_CASES);
