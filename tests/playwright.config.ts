@@ -26,7 +26,7 @@ const MATRIX_START = 'contracts/matrix.setup.ts';
  * seconds each), and the 10 000-request fuzz (CPU-bound, about 15 s on one core): last in the queue, it
  * ran alone on one core at the end of the run.
  */
-const LONG_TESTS = ['load/fingerprint-e2e.spec.ts', 'load/probes-e2e.spec.ts', 'mock/bad-input.spec.ts'];
+const LONG_TESTS = ['load/fingerprint-e2e.spec.ts', 'load/probes-e2e.spec.ts', 'load/real-limiters.spec.ts', 'mock/bad-input.spec.ts'];
 /**
  * Playwright's record of the last run (`--last-failed`) beside the reports: in the run's temporary folder
  * it would be lost with the folder, and it would keep that folder from being removed. Set in the runner
