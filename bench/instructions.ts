@@ -6,7 +6,8 @@
  * `count` more they are dumped, so start-up, the JIT's warm-up and the connection's set-up stay out. The
  * figure counts user-space instructions of every thread (the garbage collector's too), not the kernel's,
  * nor cache misses: it ranks changes of the code exactly (runs agree within about 1 %), it is not time.
- * V8's optimising compiler (TurboFan), when it still runs in the window, is counted apart.
+ * V8's optimising compiler (TurboFan), when it still runs in the window, is counted apart, and so is the
+ * garbage collector (a major collection inside a short window shows there, not spread as it is in a long run).
  */
 import autocannon from 'autocannon';
 import { spawnSync } from 'node:child_process';
@@ -20,18 +21,27 @@ export interface InstructionCount {
   perRequest: number;
   /** Of which V8's optimising compiler (functions of its `compiler::` namespace). */
   compilerPerRequest: number;
+  /** Of which the garbage collector (V8's heap functions: scavenges, marking, sweeping). */
+  gcPerRequest: number;
   requests: number;
 }
 
-/** Totals of a callgrind dump: every instruction, and those of functions of V8's optimising compiler. */
-export function callgrindTotals(text: string): { total: number; compiler: number } {
+/** V8's garbage collector: its heap namespace and the collectors' classes. */
+const GC_FUNCTION =
+  /v8::internal::(heap::|Heap::|Scaveng|MarkCompact|MinorMarkCompact|ConcurrentMarking|Sweeper|MarkingVisitor|IncrementalMarking)/;
+
+/** Totals of a callgrind dump: every instruction, and those of V8's optimising compiler and of its garbage collector. */
+export function callgrindTotals(text: string): { total: number; compiler: number; gc: number } {
   let total = 0;
   let compiler = 0;
+  let gc = 0;
   let inCompiler = false;
+  let inGc = false;
   let afterCalls = false;
   for (const line of text.split('\n')) {
     if (line.startsWith('fn=')) {
       inCompiler = line.includes('compiler::');
+      inGc = !inCompiler && GC_FUNCTION.test(line);
       continue;
     }
     if (line.startsWith('calls=')) {
@@ -47,8 +57,9 @@ export function callgrindTotals(text: string): { total: number; compiler: number
     const n = Number(c[1]);
     total += n;
     if (inCompiler) compiler += n;
+    if (inGc) gc += n;
   }
-  return { total, compiler };
+  return { total, compiler, gc };
 }
 
 /** The load's request: where to, and what to send. */
@@ -129,8 +140,8 @@ export async function countInstructions(
     });
     const dumps = readdirSync(dir).filter((f) => f.startsWith('out.'));
     if (dumps.length !== 1) throw new Error(`callgrind wrote ${dumps.length} dumps in ${dir}, expected one`);
-    const { total, compiler } = callgrindTotals(readFileSync(join(dir, dumps[0] as string), 'utf8'));
-    return { perRequest: total / o.count, compilerPerRequest: compiler / o.count, requests: o.count };
+    const { total, compiler, gc } = callgrindTotals(readFileSync(join(dir, dumps[0] as string), 'utf8'));
+    return { perRequest: total / o.count, compilerPerRequest: compiler / o.count, gcPerRequest: gc / o.count, requests: o.count };
   } finally {
     await server.stop();
     rmSync(dir, { recursive: true, force: true });

@@ -477,7 +477,7 @@ async function instructionCounts(mockJs: string, progress: (m: string) => void):
     ['callgrind window', `${INSTRUCTION_PRESET.count} requests after ${INSTRUCTION_PRESET.warm}, one connection`],
     ...Object.entries(counts).map(([name, c]): [string, string] => [
       name,
-      `${k(c.perRequest)} instructions per request${c.compilerPerRequest >= 50 ? ` (of which ${k(c.compilerPerRequest)} TurboFan)` : ''}`,
+      `${k(c.perRequest)} instructions per request (of which ${k(c.gcPerRequest)} garbage collection${c.compilerPerRequest >= 50 ? `, ${k(c.compilerPerRequest)} TurboFan` : ''})`,
     ]),
   ];
   for (const method of ['GET', 'POST'] as const) {
