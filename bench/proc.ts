@@ -9,11 +9,17 @@ export interface Server {
   stop(): Promise<void>;
 }
 
-export async function startServer(args: string[]): Promise<Server> {
-  const child: ChildProcess = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'inherit'] });
+/**
+ * Starts `node <args>` and waits for its `listening on <url>` line. `wrapper`: a command that runs Node
+ * (valgrind and its options), whose process is then the server's; `startS`: how long it may take to start.
+ */
+export async function startServer(args: string[], o: { wrapper?: string[]; startS?: number } = {}): Promise<Server> {
+  const [cmd, ...pre] = o.wrapper?.length ? [...o.wrapper, process.execPath] : [process.execPath];
+  const child: ChildProcess = spawn(cmd as string, [...pre, ...args], { stdio: ['ignore', 'pipe', 'inherit'] });
   let out = '';
+  const startS = o.startS ?? 20;
   const line = await new Promise<string>((resolve, reject) => {
-    const t = setTimeout(() => reject(new Error(`server ${args.join(' ')} did not start in 20 s`)), 20_000);
+    const t = setTimeout(() => reject(new Error(`server ${args.join(' ')} did not start in ${startS} s`)), startS * 1000);
     child.stdout?.on('data', (c: Buffer) => {
       out += c.toString();
       const m = /listening on (\S+)(.*)/.exec(out);

@@ -30,37 +30,51 @@ const REFUSED: { readonly [code in 'missingToken' | 'invalidToken' | 'wrongFamil
   wrongFamily: { error: 'wrongFamily' },
 };
 
+type Issued = TokenRecord & { readonly identified: AuthResult };
+
 export class TokenStore {
   /** Each token's record, and the caller it identifies (built once, when the token is issued). */
-  private readonly tokens = new Map<string, TokenRecord & { readonly identified: AuthResult }>();
+  private readonly tokens = new Map<string, Issued>();
+  /**
+   * The same records by the common form of the header, `Bearer <token>`: a request carrying it is
+   * identified by one lookup of its header value, nothing cut from it (tokens hold no spaces).
+   */
+  private readonly byHeader = new Map<string, Issued>();
 
   constructor(private readonly clock: Clock) {}
 
   issue(token: string, rec: TokenRecord): void {
-    this.tokens.set(token, { ...rec, identified: { caller: { clientId: rec.clientId, family: rec.family } } });
+    const issued = { ...rec, identified: { caller: { clientId: rec.clientId, family: rec.family } } };
+    this.tokens.set(token, issued);
+    this.byHeader.set(`Bearer ${token}`, issued);
   }
 
   clear(): void {
     this.tokens.clear();
+    this.byHeader.clear();
   }
 
   /** Identifies the caller of a business call from its bearer token. */
   authenticate(req: FastifyRequest, family: Family, drift: (id: string) => boolean): AuthResult {
     const h = req.headers.authorization;
-    // The common form first, without a regular expression; other spacing and case next.
-    const m = h && h.startsWith('Bearer ') && h.indexOf(' ', 7) === -1 ? [h, h.slice(7)] : h ? /^Bearer\s+(\S+)\s*$/i.exec(h) : null;
-    if (!m || !m[1]) {
+    const rec = h ? (this.byHeader.get(h) ?? this.byToken(h)) : null;
+    if (rec === null) {
       if (drift('auth.no-token-accepted')) return { caller: { clientId: null, family } };
       return REFUSED.missingToken;
     }
-    const rec = this.tokens.get(m[1] as string);
-    if (!rec) {
+    if (rec === undefined) {
       if (drift('auth.garbage-token-accepted')) return { caller: { clientId: null, family } };
       return REFUSED.invalidToken;
     }
     if (rec.expiresAtMs <= this.clock.now() && !drift('auth.expired-accepted')) return REFUSED.invalidToken;
     if (rec.family !== family && !drift('auth.other-family-accepted')) return REFUSED.wrongFamily;
     return rec.identified;
+  }
+
+  /** The record of a header's token in any other form (spacing, case): null when it holds no token, undefined for one never issued. */
+  private byToken(h: string): Issued | null | undefined {
+    const m = h.startsWith('Bearer ') && h.indexOf(' ', 7) === -1 ? [h, h.slice(7)] : /^Bearer\s+(\S+)\s*$/i.exec(h);
+    return m && m[1] ? this.tokens.get(m[1]) : null;
   }
 }
 

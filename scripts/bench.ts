@@ -1,11 +1,15 @@
 /**
  * `npm run bench [-- --quick | --smoke] [--json] [--out dir]`: mock throughput against a bare node:http
  * ceiling and server CPU per request at a fixed rate, for a GET and a POST, each measured in several
- * alternating rounds and reported as median and range of the per-round ratios, beside the same ratios of a
- * one-route Fastify server (the framework's floor on this machine, now); certify wall time, probe
+ * alternating rounds and reported as median and range of the per-round ratios, beside the same ratios against
+ * the bare server given the mock's very request (its headers too) and those of a one-route Fastify server
+ * (the framework's floor on this machine, now); certify wall time, probe
  * efficiency, bundle time and the import of a 1 MB OpenAPI document. Prints one table; --json writes
  * <out>/bench.json (default reports/). Never a CI gate. Everything else it builds or writes goes to a
  * temporary folder.
+ *
+ * `npm run bench -- --instructions`: instead, instructions per request under callgrind (bench/instructions.ts),
+ * a figure a busy machine does not disturb.
  *
  * `npm run bench -- --profile`: instead, a CPU profile of the mock under load (Node's --cpu-prof), one for
  * the GET and one for the POST, written to <out>/profile/ with a summary of their top frames (profile.json).
@@ -25,6 +29,7 @@ import { bundledCli, k6DoubleBin } from '../tools/harness-bin';
 import { startServer, cpuSeconds, rssMb, type Server } from '../bench/proc';
 import { formatSummary, sourceMapOf, summariseProfile, type CpuProfile, type ProfileSummary } from '../bench/profile';
 import { writeLargeOpenApi } from '../bench/openapi-doc';
+import { countInstructions, hasCallgrind, type InstructionCount } from '../bench/instructions';
 import { loadOpenApi } from '../openapi/import';
 import { buildLoadScripts } from './load-build';
 
@@ -37,12 +42,26 @@ const opts = new Command()
   .option('--json', 'write bench.json', false)
   .option('--out <dir>', 'folder of bench.json (and of profile/ with --profile)', 'reports')
   .option(
+    '--instructions',
+    'only instructions per request (callgrind) of the mock, the bare server and a minimal Fastify server, GET and POST; <out>/instructions.json with --json',
+    false,
+  )
+  .option(
     '--profile',
     'only a CPU profile of the mock under GET and POST load, its top frames printed and written to <out>/profile/',
     false,
   )
   .parse()
-  .opts<{ quick: boolean; smoke: boolean; rounds?: string; duration?: string; json: boolean; out: string; profile: boolean }>();
+  .opts<{
+    quick: boolean;
+    smoke: boolean;
+    rounds?: string;
+    duration?: string;
+    json: boolean;
+    out: string;
+    profile: boolean;
+    instructions: boolean;
+  }>();
 
 const PRESET = opts.smoke ? { rounds: 2, durationS: 0.3 } : opts.quick ? { rounds: 3, durationS: 1 } : { rounds: 5, durationS: 5 };
 const ROUNDS = Number(opts.rounds ?? PRESET.rounds);
@@ -152,35 +171,28 @@ async function cpuPerRequest(s: Side): Promise<number> {
   return ((cpuSeconds(s.server.pid) - before) / r.requests) * 1e6;
 }
 
+/** One round of several servers: each one's load at full speed and its CPU µs per request at the fixed rate. */
+type RoundOf<K extends string> = Record<K, { load: Round; cpu: number }>;
+
 /**
- * Throughput and CPU per request of the mock against the bare server, in alternating rounds (the order
- * flips every round, so a drift of the machine does not favour one side): one ratio per round.
+ * Throughput and CPU per request of several servers in alternating rounds (the order is reversed every
+ * round, so a drift of the machine does not favour one side): every ratio is taken within a round.
  */
-async function serverRounds(mock: Side, bare: Side, progress: (m: string) => void, mockName = 'mock') {
-  const rounds: { mock: Round; bare: Round; cpuMock: number; cpuBare: number }[] = [];
+async function serverRounds<K extends string>(sides: [K, Side][], progress: (m: string) => void): Promise<RoundOf<K>[]> {
+  const rounds: RoundOf<K>[] = [];
   for (let i = 0; i < ROUNDS; i++) {
-    const order: ['mock' | 'bare', Side][] =
-      i % 2
-        ? [
-            ['mock', mock],
-            ['bare', bare],
-          ]
-        : [
-            ['bare', bare],
-            ['mock', mock],
-          ];
-    const r: Partial<(typeof rounds)[0]> = {};
+    const order = i % 2 ? [...sides].reverse() : sides;
+    const load: Partial<Record<K, Round>> = {};
+    const cpu: Partial<Record<K, number>> = {};
     for (const [name, side] of order) {
-      progress(`round ${i + 1}/${ROUNDS}: ${name === 'mock' ? mockName : name} ${side.method} throughput`);
-      r[name] = await loadOf(side);
+      progress(`round ${i + 1}/${ROUNDS}: ${name} ${side.method} throughput`);
+      load[name] = await loadOf(side);
     }
     for (const [name, side] of order) {
-      progress(
-        `round ${i + 1}/${ROUNDS}: ${name === 'mock' ? mockName : name} ${side.method} CPU per request at ${FIXED_RATE[side.method]} req/s`,
-      );
-      r[name === 'mock' ? 'cpuMock' : 'cpuBare'] = await cpuPerRequest(side);
+      progress(`round ${i + 1}/${ROUNDS}: ${name} ${side.method} CPU per request at ${FIXED_RATE[side.method]} req/s`);
+      cpu[name] = await cpuPerRequest(side);
     }
-    rounds.push(r as (typeof rounds)[0]);
+    rounds.push(Object.fromEntries(sides.map(([name]) => [name, { load: load[name] as Round, cpu: cpu[name] as number }])) as RoundOf<K>);
   }
   return rounds;
 }
@@ -298,16 +310,18 @@ async function bundleMock(work: string): Promise<string> {
   return mockJs;
 }
 
-/** The measured calls on a running mock: an authenticated GET of catalog.details and a POST of catalog.priceAndAvailability. */
-async function mockSides(server: Server): Promise<{ get: Side; post: Side }> {
+/** The measured calls on a running mock (its token, or `given` for a server that is not the mock): an authenticated GET of catalog.details and a POST of catalog.priceAndAvailability. */
+async function mockSides(server: Server, given?: string): Promise<{ get: Side; post: Side; token: string }> {
   // The published IM-* headers (mock defaults), so the measured path is the 2xx one, not the missing-header 400.
+  const bearer = given ?? (await token(server.url));
   const headers = {
     ...imHeadersFrom({}),
     'IM-CorrelationID': '0000000000004000800000000000b0b0',
-    authorization: `Bearer ${await token(server.url)}`,
+    authorization: `Bearer ${bearer}`,
   };
   const query = new URLSearchParams(validQuery('catalog.priceAndAvailability')).toString();
   return {
+    token: bearer,
     get: { server, method: 'GET', url: `${server.url}/resellers/v6/catalog/details/${knownIds().partNumber}`, headers },
     post: {
       server,
@@ -326,6 +340,15 @@ const bareSide = (server: Server, mock: Side): Side => ({
   url: `${server.url}${new URL(mock.url).pathname}`,
   headers: mock.body ? { 'content-type': 'application/json' } : {},
 });
+
+/**
+ * A server's side of the mock's very request: the same path, query, headers and body. The bare server
+ * reads none of the headers, but it receives them as the mock does (Node parses them either way).
+ */
+const sameRequestSide = (server: Server, mock: Side): Side => {
+  const u = new URL(mock.url);
+  return { ...mock, server, url: `${server.url}${u.pathname}${u.search}` };
+};
 
 /** The size of a call's answer. */
 const answerSize = async (s: Side): Promise<number> =>
@@ -389,15 +412,103 @@ async function profileMock(mockJs: string, progress: (m: string) => void): Promi
   console.log(`\nbench: wrote ${join(dir, 'profile.json')}`);
 }
 
+/** Answers before the counters start, and answers counted, per server (--instructions). */
+const INSTRUCTION_PRESET = opts.smoke
+  ? { warm: 300, count: 100 }
+  : opts.quick
+    ? { warm: 5000, count: 2000 }
+    : { warm: 20_000, count: 5000 };
+
+/**
+ * --instructions: the mock, the bare server (with the goals' request, and with the mock's very request) and,
+ * for the GET, the minimal Fastify server given the mock's request, each counted under callgrind, two at a time.
+ */
+async function instructionCounts(mockJs: string, progress: (m: string) => void): Promise<void> {
+  if (!hasCallgrind()) throw new Error('--instructions needs valgrind with callgrind_control (apt-get install valgrind)');
+  // The answers' sizes, from a mock run natively (the bare and Fastify servers answer as many bytes).
+  const probe = await startServer([mockJs]);
+  let size: { get: number; post: number };
+  try {
+    const sides = await mockSides(probe);
+    size = { get: await answerSize(sides.get), post: await answerSize(sides.post) };
+  } finally {
+    await probe.stop();
+  }
+  type Job = [name: string, args: string[], method: 'GET' | 'POST', sideOf: (mock: Side, server: Server) => Side];
+  const bareArgs = ['bench/bare-server.mjs', String(size.get), String(size.post)];
+  const jobs: Job[] = [];
+  for (const method of ['GET', 'POST'] as const) {
+    jobs.push(
+      [`mock ${method}`, [mockJs], method, (mock) => mock],
+      [`bare ${method}`, bareArgs, method, (mock, server) => bareSide(server, mock)],
+      [`bare ${method}, same request`, bareArgs, method, (mock, server) => sameRequestSide(server, mock)],
+    );
+  }
+  jobs.push(['minimal Fastify GET, same request', ['bench/fastify-floor.mjs', String(size.get)], 'GET', (m, s) => sameRequestSide(s, m)]);
+  // The mock's request (its token is the mock's own; the other servers read none of it).
+  let token: string | undefined;
+  const counts: Record<string, InstructionCount> = {};
+  const run = async ([name, args, method, sideOf]: Job): Promise<void> => {
+    progress(`callgrind: ${name} (${INSTRUCTION_PRESET.warm} answers, then ${INSTRUCTION_PRESET.count} counted)`);
+    counts[name] = await countInstructions(
+      args,
+      async (server) => {
+        const isMock = args[0] === mockJs;
+        const sides = await mockSides(server, isMock ? undefined : (token ?? 'x'.repeat(32)));
+        if (isMock) token = sides.token;
+        const mock = method === 'GET' ? sides.get : sides.post;
+        const side = sideOf(mock, server);
+        return { url: side.url, method: side.method, headers: side.headers, ...(side.body ? { body: side.body } : {}) };
+      },
+      INSTRUCTION_PRESET,
+    );
+  };
+  // The mock first (its token), then two at a time: callgrind runs one thread, the machine has two cores.
+  await run(jobs[0] as Job);
+  const rest = jobs.slice(1);
+  for (let i = 0; i < rest.length; i += 2) await Promise.all(rest.slice(i, i + 2).map(run));
+  const k = (n: number) => `${(n / 1000).toFixed(1)}k`;
+  /** Instructions per request without the optimising compiler's (it only runs while the JIT settles). */
+  const of = (name: string) => {
+    const c = counts[name] as InstructionCount;
+    return { perRequest: c.perRequest - c.compilerPerRequest };
+  };
+  const rows: [string, string][] = [
+    ['callgrind window', `${INSTRUCTION_PRESET.count} requests after ${INSTRUCTION_PRESET.warm}, one connection`],
+    ...Object.entries(counts).map(([name, c]): [string, string] => [
+      name,
+      `${k(c.perRequest)} instructions per request (of which ${k(c.gcPerRequest)} garbage collection${c.compilerPerRequest >= 50 ? `, ${k(c.compilerPerRequest)} TurboFan` : ''})`,
+    ]),
+  ];
+  for (const method of ['GET', 'POST'] as const) {
+    const mock = of(`mock ${method}`).perRequest;
+    rows.push([
+      `${method} instructions mock/bare (no TurboFan)`,
+      `${(mock / of(`bare ${method}`).perRequest).toFixed(2)}; given the same request ${(mock / of(`bare ${method}, same request`).perRequest).toFixed(2)}`,
+    ]);
+  }
+  rows.push([
+    'minimal Fastify/bare, same request (no TurboFan)',
+    (of('minimal Fastify GET, same request').perRequest / of('bare GET, same request').perRequest).toFixed(2),
+  ]);
+  const w = Math.max(...rows.map(([r]) => r.length));
+  console.log(`\n${rows.map(([r, v]) => `${r.padEnd(w)}  ${v}`).join('\n')}`);
+  if (opts.json) {
+    mkdirSync(opts.out, { recursive: true });
+    writeFileSync(join(opts.out, 'instructions.json'), JSON.stringify({ preset: INSTRUCTION_PRESET, counts }, null, 2));
+    console.log(`bench: wrote ${join(opts.out, 'instructions.json')}`);
+  }
+}
+
 async function main(): Promise<void> {
   const progress = (m: string) => process.stderr.write(`bench: ${m}\n`);
   const work = mkdtempSync(join(tmpdir(), 'bench-'));
   // The mock is bundled to plain JavaScript first: no TypeScript loader in the measured process, and
   // the pid read from /proc is the server's own.
   const mockJs = await bundleMock(work);
-  if (opts.profile) {
+  if (opts.profile || opts.instructions) {
     try {
-      return await profileMock(mockJs, progress);
+      return await (opts.profile ? profileMock(mockJs, progress) : instructionCounts(mockJs, progress));
     } finally {
       rmSync(work, { recursive: true, force: true });
     }
@@ -408,16 +519,31 @@ async function main(): Promise<void> {
   const floorServer = await startServer(['bench/fastify-floor.mjs', String(await answerSize(mock))]);
   const bare = bareSide(bareServer, mock);
   const barePost = bareSide(bareServer, mockPost);
-  const floor = bareSide(floorServer, mock);
   try {
     if (!opts.smoke) {
       // Warm-up of every server, so the JIT is not measured.
-      for (const s of [mock, bare, mockPost, barePost, floor]) await loadOf(s);
+      for (const s of [mock, bare, mockPost, barePost, bareSide(floorServer, mock)]) await loadOf(s);
     }
-    const rounds = await serverRounds(mock, bare, progress);
-    const postRounds = await serverRounds(mockPost, barePost, progress);
-    // The framework's floor on the same machine at the same time: what the GET ratios can reach at best.
-    const floorRounds = await serverRounds(floor, bare, progress, 'minimal Fastify');
+    // GET: the mock, the bare server (the goals' ceiling) and, in the same rounds, the bare server given the
+    // mock's very request, and a minimal Fastify server (the framework's floor) given either request.
+    const rounds = await serverRounds(
+      [
+        ['mock', mock],
+        ['bare', bare],
+        ['bare, same request', sameRequestSide(bareServer, mock)],
+        ['minimal Fastify', bareSide(floorServer, mock)],
+        ['minimal Fastify, same request', sameRequestSide(floorServer, mock)],
+      ],
+      progress,
+    );
+    const postRounds = await serverRounds(
+      [
+        ['mock', mockPost],
+        ['bare', barePost],
+        ['bare, same request', sameRequestSide(bareServer, mockPost)],
+      ],
+      progress,
+    );
     const rss = { mock: rssMb(mockServer.pid), bare: rssMb(bareServer.pid) };
     await mockServer.stop();
     await bareServer.stop();
@@ -433,16 +559,21 @@ async function main(): Promise<void> {
     progress('OpenAPI import of a 1 MB document');
     const openapi = await openApiImportTimes(work);
 
-    const side = (rs: typeof rounds, name: 'mock' | 'bare') => ({
-      rps: spread(rs.map((r) => r[name].rps)),
-      p50: spread(rs.map((r) => r[name].p50)),
-      p99: spread(rs.map((r) => r[name].p99)),
-      cpuUsPerRequest: spread(rs.map((r) => (name === 'mock' ? r.cpuMock : r.cpuBare))),
+    type Rounds = RoundOf<string>[];
+    const side = (rs: Rounds, name: string) => ({
+      rps: spread(rs.map((r) => (r[name] as { load: Round }).load.rps)),
+      p50: spread(rs.map((r) => (r[name] as { load: Round }).load.p50)),
+      p99: spread(rs.map((r) => (r[name] as { load: Round }).load.p99)),
+      cpuUsPerRequest: spread(rs.map((r) => (r[name] as { cpu: number }).cpu)),
     });
-    const ratios = (rs: typeof rounds) => ({
-      throughputRatio: spread(rs.map((r) => r.mock.rps / r.bare.rps)),
-      cpuPerRequestRatio: spread(rs.map((r) => r.cpuMock / r.cpuBare)),
-    });
+    /** Ratios of a server to a reference, each taken within a round. */
+    const ratios = (rs: Rounds, name = 'mock', ref = 'bare') => {
+      const of = (r: RoundOf<string>, k: string) => r[k] as { load: Round; cpu: number };
+      return {
+        throughputRatio: spread(rs.map((r) => of(r, name).load.rps / of(r, ref).load.rps)),
+        cpuPerRequestRatio: spread(rs.map((r) => of(r, name).cpu / of(r, ref).cpu)),
+      };
+    };
     const result = {
       machine: {
         cores: cpus().length,
@@ -452,14 +583,26 @@ async function main(): Promise<void> {
         durationS: DURATION_S,
         connections: CONNECTIONS,
       },
-      // GET catalog.details (the figures of the goals).
+      // GET catalog.details against the bare server as the goals define it (the figures of the goals).
       ...ratios(rounds),
       mock: { ...side(rounds, 'mock'), rssMb: rss.mock, startMs: Number(/startMs=([\d.]+)/.exec(mockServer.extra)?.[1] ?? NaN) },
       bare: { ...side(rounds, 'bare'), rssMb: rss.bare },
+      // The same, against the bare server given the mock's very request (its headers too, never read).
+      sameRequest: { ...ratios(rounds, 'mock', 'bare, same request'), bare: side(rounds, 'bare, same request') },
       // POST catalog.priceAndAvailability, against a bare server that reads and parses the same JSON body.
-      post: { ...ratios(postRounds), mock: side(postRounds, 'mock'), bare: side(postRounds, 'bare') },
+      post: {
+        ...ratios(postRounds),
+        mock: side(postRounds, 'mock'),
+        bare: side(postRounds, 'bare'),
+        sameRequest: { ...ratios(postRounds, 'mock', 'bare, same request'), bare: side(postRounds, 'bare, same request') },
+      },
       // A one-route Fastify server against the bare one (GET): the framework's own share of the ratios.
-      fastifyFloor: { ...ratios(floorRounds), fastify: side(floorRounds, 'mock'), bare: side(floorRounds, 'bare') },
+      fastifyFloor: {
+        ...ratios(rounds, 'minimal Fastify'),
+        fastify: side(rounds, 'minimal Fastify'),
+        bare: side(rounds, 'bare'),
+        sameRequest: ratios(rounds, 'minimal Fastify, same request', 'bare, same request'),
+      },
       certify,
       probe,
       bundleMs,
@@ -488,8 +631,12 @@ async function main(): Promise<void> {
         `mock ${m.cpuUsPerRequest.median.toFixed(1)} us, bare ${b.cpuUsPerRequest.median.toFixed(1)} us; ratio ${fmt(result.cpuPerRequestRatio)} (goal <= 1.25)`,
       ],
       [
+        'GET, bare given the same request',
+        `bare ${result.sameRequest.bare.cpuUsPerRequest.median.toFixed(1)} us per request; mock/bare throughput ratio ${fmt(result.sameRequest.throughputRatio)}, CPU per request ratio ${fmt(result.sameRequest.cpuPerRequestRatio)}`,
+      ],
+      [
         'minimal Fastify GET / bare',
-        `throughput ratio ${fmt(result.fastifyFloor.throughputRatio)}, CPU per request ratio ${fmt(result.fastifyFloor.cpuPerRequestRatio)} (the framework's floor)`,
+        `throughput ratio ${fmt(result.fastifyFloor.throughputRatio)}, CPU per request ratio ${fmt(result.fastifyFloor.cpuPerRequestRatio)} (the framework's floor); both given the mock's request: ${fmt(result.fastifyFloor.sameRequest.throughputRatio)}, ${fmt(result.fastifyFloor.sameRequest.cpuPerRequestRatio)}`,
       ],
       [
         'bare node:http POST',
@@ -503,6 +650,10 @@ async function main(): Promise<void> {
       [
         `POST CPU per request at ${FIXED_RATE.POST / 1000}k req/s`,
         `mock ${pm.cpuUsPerRequest.median.toFixed(1)} us, bare ${pb.cpuUsPerRequest.median.toFixed(1)} us; ratio ${fmt(result.post.cpuPerRequestRatio)}`,
+      ],
+      [
+        'POST, bare given the same request',
+        `bare ${result.post.sameRequest.bare.cpuUsPerRequest.median.toFixed(1)} us per request; mock/bare throughput ratio ${fmt(result.post.sameRequest.throughputRatio)}, CPU per request ratio ${fmt(result.post.sameRequest.cpuPerRequestRatio)}`,
       ],
       ['mock start', `${m.startMs.toFixed(0)} ms`],
       [

@@ -66,4 +66,46 @@ test.describe('mock tokens', () => {
     expect(await token(a)).toBeTruthy();
     await a.close();
   });
+
+  test('should take the bearer token in any spacing and case of its scheme, and tell a missing token from an unknown one', async () => {
+    const a = await app();
+    const t = await token(a);
+    const asked = async (authorization: string) => {
+      const r = await a.inject({ method: 'GET', url: '/resellers/v6/catalog', headers: { ...IM, authorization } });
+      return r.statusCode === 200 ? 'accepted' : (JSON.parse(r.body) as { errors: { message: string }[] }).errors[0]?.message;
+    };
+    const MISSING = 'Missing access token: send Authorization: Bearer <ACCESS_TOKEN>';
+    const INVALID = 'Invalid or expired access token';
+    const answers = Object.fromEntries(
+      await Promise.all(
+        [
+          `Bearer ${t}`,
+          `bearer ${t}`,
+          `BEARER  ${t}`,
+          `Bearer ${t} `,
+          `Bearer\t${t}`,
+          'Bearer',
+          'Bearer ',
+          `Basic ${t}`,
+          `Bearer ${t}x`,
+          `Bearer ${t} x`,
+          '',
+        ].map(async (h) => [h.replace(t, '<t>'), await asked(h)]),
+      ),
+    );
+    expect(answers).toEqual({
+      'Bearer <t>': 'accepted',
+      'bearer <t>': 'accepted',
+      'BEARER  <t>': 'accepted',
+      'Bearer <t> ': 'accepted',
+      'Bearer\t<t>': 'accepted',
+      Bearer: MISSING,
+      'Bearer ': MISSING,
+      'Basic <t>': MISSING,
+      'Bearer <t>x': INVALID,
+      'Bearer <t> x': MISSING,
+      '': MISSING,
+    });
+    await a.close();
+  });
 });
