@@ -28,7 +28,7 @@ import {
 import { DEFAULT_SEED } from '../fixtures';
 import { createAjv } from '../clients/ajv';
 import type { ValidateFunction } from 'ajv';
-import { compileRequiredHeaders, missingHeadersBody, missingQuery, TokenStore, type AuthResult } from './auth';
+import { missingHeadersBody, missingQuery, TokenStore, type AuthResult } from './auth';
 import { compileHeaderRules } from './header-rules';
 import { DOCUMENT_CONFLICTS, requiredQueryOf } from './document-conflicts';
 import { SwitchableClock, systemClock, type Clock } from './clock';
@@ -219,7 +219,7 @@ export async function buildMockApp(opts: MockOptions = {}): Promise<FastifyInsta
 
   const send = (reply: FastifyReply, status: number, body: ErrorBody): FastifyReply => reply.code(status).send(body);
   const disabled = (env: EnvironmentName, version: string | null): boolean =>
-    (env === 'sandbox' && drift('routing.no-sandbox')) || (version === 'v6.1' && drift('routing.v61-missing'));
+    config.drift.size !== 0 && ((env === 'sandbox' && drift('routing.no-sandbox')) || (version === 'v6.1' && drift('routing.v61-missing')));
   const helpers: RouteHelpers = {
     disabled,
     notFound: (_req, reply) => send(reply, 404, errorOf('noRoute')),
@@ -242,7 +242,6 @@ export async function buildMockApp(opts: MockOptions = {}): Promise<FastifyInsta
   function businessRoute(env: EnvironmentName, op: Operation) {
     // The operation's handler (vendor operations share the generic one).
     const businessHandler = isOperationId(op.id) ? HANDLERS[op.id] : null;
-    const requiredHeaders = compileRequiredHeaders(op);
     const headerRules = compileHeaderRules(op);
     const conflict = DOCUMENT_CONFLICTS[op.id];
     const lenientQuery = requiredQueryOf(op, false);
@@ -251,12 +250,18 @@ export async function buildMockApp(opts: MockOptions = {}): Promise<FastifyInsta
     /** Limiter key by caller (per app and operation unless a drift mode shares the counters). */
     const keys = new Map<string, string>();
     const limiterKey = (who: string): string => {
-      if (drift('limits.shared-across-operations')) return who;
-      if (drift('limits.shared-across-apps')) return opKey;
+      if (config.drift.size !== 0) {
+        if (drift('limits.shared-across-operations')) return who;
+        if (drift('limits.shared-across-apps')) return opKey;
+      }
       let key = keys.get(who);
       if (key === undefined) keys.set(who, (key = `${who}|${opKey}`));
       return key;
     };
+
+    /** The operation's limit now: the control API may change it, a drift mode too. */
+    const defaultLimit = limitFor(op);
+    const limitNow = (): number => (config.drift.size === 0 ? (config.limits[op.id] ?? defaultLimit) : ctx.limitOf(op));
 
     /** onRequest: disabled routes (drift), the caller identified, the limiter's decision, 429. */
     const onRequest = (req: FastifyRequest, reply: FastifyReply, done: () => void): void => {
@@ -264,7 +269,7 @@ export async function buildMockApp(opts: MockOptions = {}): Promise<FastifyInsta
       const auth = ctx.tokens.authenticate(req, op.family, drift);
       req.mockAuth = auth;
       const who = auth.caller?.clientId ?? `ip:${req.ip}`;
-      if (!rate.consume(req, rateRoute, limiterKey(who), ctx.limitOf(op)).allowed) return void rate.tooMany(reply);
+      if (!rate.consume(req, rateRoute, limiterKey(who), limitNow()).allowed) return void rate.tooMany(reply);
       done();
     };
 
@@ -281,10 +286,11 @@ export async function buildMockApp(opts: MockOptions = {}): Promise<FastifyInsta
     const preHandler = (req: FastifyRequest, reply: FastifyReply, done: () => void): void => {
       const auth = req.mockAuth;
       if (auth?.error) return void send(reply, statusOf(auth.error), errorOf(auth.error));
-      const missing = requiredHeaders(req);
-      if (missing && !drift('finding.missing-header-accepted')) return void send(reply, 400, missingHeadersBody(missing));
-      const badHeader = headerRules(req);
-      if (badHeader && !drift('finding.header-constraint-ignored')) return void send(reply, 400, badHeader);
+      const faults = headerRules(req);
+      if (faults) {
+        if (faults.missing && !drift('finding.missing-header-accepted')) return void send(reply, 400, missingHeadersBody(faults.missing));
+        if (faults.invalid && !drift('finding.header-constraint-ignored')) return void send(reply, 400, faults.invalid);
+      }
       const q = missingQuery(req.query as Record<string, unknown>, conflict && !strictDocument() ? lenientQuery : op);
       if (q) {
         const body = {

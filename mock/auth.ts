@@ -78,25 +78,6 @@ export class TokenStore {
   }
 }
 
-/** The published required headers a request lacks (empty values count as missing); null when none. */
-export type RequiredHeaders = (req: FastifyRequest) => string[] | null;
-
-/**
- * The required-headers check of an operation, built when its route is registered: the header names
- * are lower-cased once, and a request that carries them all allocates nothing.
- */
-export function compileRequiredHeaders(op: Pick<Operation, 'requiredHeaders'>): RequiredHeaders {
-  const headers = op.requiredHeaders.map((name) => ({ name, lower: name.toLowerCase() }));
-  return (req) => {
-    let out: string[] | null = null;
-    for (const { name, lower } of headers) {
-      const v = req.headers[lower];
-      if (v === undefined || (typeof v === 'string' && v.trim() === '')) (out ??= []).push(name);
-    }
-    return out;
-  };
-}
-
 /** A 400 body naming each missing header in its own entry. */
 export function missingHeadersBody(names: readonly string[]): ErrorBody {
   return { errors: names.map((n) => entryOf('missingHeader', { field: n, message: `Missing required header ${n}` })) };

@@ -1,37 +1,66 @@
 /**
- * The published document's constraints on request header values (maxLength, minLength, pattern,
- * enum), as the preHandler step checks them. Compiled once per route at registration: a request
- * costs one header lookup and one comparison per constrained header, and no allocation unless it
- * breaks one.
+ * The preHandler's header step: the published required headers a request lacks, and the document's
+ * constraints on the values it carries (maxLength, minLength, pattern, enum). Compiled once per route at
+ * registration into one list of the headers either concerns: a request costs one lookup per header
+ * named there, and allocates nothing unless it breaks a rule.
  */
 import type { FastifyRequest } from 'fastify';
 import { headerCheck, IM_HEADER_CONSTRAINTS, type HeaderConstraint, type Operation } from '../catalogue';
 import { entryOf, type ErrorBody } from './errors';
 
-/** The refusal of a request whose headers break the document's constraints, or null. */
-export type HeaderRules = (req: FastifyRequest) => ErrorBody | null;
+/** What a request's headers break: the required headers it lacks (empty values count as missing) and the refusal of the values that break a constraint. */
+export interface HeaderFaults {
+  missing: string[] | null;
+  invalid: ErrorBody | null;
+}
 
-const accepts: HeaderRules = () => null;
+/** The faults of a request's headers, or null when it keeps every rule. */
+export type HeaderRules = (req: FastifyRequest) => HeaderFaults | null;
+
+interface HeaderRule {
+  /** The name as the document spells it (error messages). */
+  name: string;
+  /** As Node stores it. */
+  lower: string;
+  required: boolean;
+  check: ((value: string) => string | null) | null;
+}
 
 /**
- * The header rules of an operation: every IM-* header the catalogue constrains, checked when the
- * request carries it (a missing required header is the required-headers check's answer). Webhook
- * operations list no IM-* header in the document, so nothing is checked there.
+ * The header rules of an operation: its required headers, and every IM-* header the catalogue constrains,
+ * checked when the request carries it. Webhook operations list no IM-* header in the document, so no value
+ * is checked there; vendor operations neither.
  */
 export function compileHeaderRules(
-  op: Pick<Operation, 'webhook' | 'family'>,
+  op: Pick<Operation, 'webhook' | 'family' | 'requiredHeaders'>,
   constraints: Readonly<Record<string, HeaderConstraint>> = IM_HEADER_CONSTRAINTS,
 ): HeaderRules {
-  if (op.webhook || op.family !== 'reseller') return accepts;
-  const checks = Object.entries(constraints).map(([name, c]) => ({ lower: name.toLowerCase(), name, check: headerCheck(name, c) }));
-  return (req) => {
-    let body: ErrorBody | null = null;
-    for (const { lower, name, check } of checks) {
-      const v = req.headers[lower];
-      if (typeof v !== 'string') continue;
-      const why = check(v);
-      if (why) (body ??= { errors: [] }).errors.push(entryOf('invalidHeader', { field: name, message: why, value: v.slice(0, 64) }));
+  const byLower = new Map<string, HeaderRule>();
+  for (const name of op.requiredHeaders) byLower.set(name.toLowerCase(), { name, lower: name.toLowerCase(), required: true, check: null });
+  if (!op.webhook && op.family === 'reseller') {
+    for (const [name, c] of Object.entries(constraints)) {
+      const lower = name.toLowerCase();
+      const known = byLower.get(lower);
+      if (known) known.check = headerCheck(known.name, c);
+      else byLower.set(lower, { name, lower, required: false, check: headerCheck(name, c) });
     }
-    return body;
+  }
+  const rules = [...byLower.values()];
+  return (req) => {
+    const headers = req.headers;
+    let faults: HeaderFaults | null = null;
+    for (let i = 0; i < rules.length; i++) {
+      const r = rules[i] as HeaderRule;
+      const v = headers[r.lower];
+      if (r.required && (v === undefined || (typeof v === 'string' && v.trim() === '')))
+        ((faults ??= { missing: null, invalid: null }).missing ??= []).push(r.name);
+      if (r.check === null || typeof v !== 'string') continue;
+      const why = r.check(v);
+      if (why) {
+        faults ??= { missing: null, invalid: null };
+        (faults.invalid ??= { errors: [] }).errors.push(entryOf('invalidHeader', { field: r.name, message: why, value: v.slice(0, 64) }));
+      }
+    }
+    return faults;
   };
 }

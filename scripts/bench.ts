@@ -602,6 +602,9 @@ async function main(): Promise<void> {
         fastify: side(rounds, 'minimal Fastify'),
         bare: side(rounds, 'bare'),
         sameRequest: ratios(rounds, 'minimal Fastify, same request', 'bare, same request'),
+        // The framework given the mock's request against the goals' bare server (given none): what of the
+        // goals' budget is spent before any of the mock's own code runs.
+        mockRequestAgainstGoalsBare: ratios(rounds, 'minimal Fastify, same request', 'bare'),
       },
       certify,
       probe,
@@ -637,6 +640,10 @@ async function main(): Promise<void> {
       [
         'minimal Fastify GET / bare',
         `throughput ratio ${fmt(result.fastifyFloor.throughputRatio)}, CPU per request ratio ${fmt(result.fastifyFloor.cpuPerRequestRatio)} (the framework's floor); both given the mock's request: ${fmt(result.fastifyFloor.sameRequest.throughputRatio)}, ${fmt(result.fastifyFloor.sameRequest.cpuPerRequestRatio)}`,
+      ],
+      [
+        "minimal Fastify given the mock's request / the goals' bare",
+        `throughput ratio ${fmt(result.fastifyFloor.mockRequestAgainstGoalsBare.throughputRatio)}, CPU per request ratio ${fmt(result.fastifyFloor.mockRequestAgainstGoalsBare.cpuPerRequestRatio)} (the goals' budget spent before the mock's own code runs)`,
       ],
       [
         'bare node:http POST',
