@@ -4,8 +4,9 @@
  *
  * exhaustion → reopening → refill sampling → window refine (a window) or burst volley (a continuous refill)
  * → split → refused calls, or first-window rate (a continuous refill the split or a pause says is a
- * weighted sliding counter). A split that gets some calls back but fewer than a window gives sends a
- * window-like sampling back to refill sampling once, as a continuous refill.
+ * weighted sliding counter; not needed when the sampling timed the window after a pause that followed a full
+ * bucket). A split that gets some calls back but fewer than a window gives sends a window-like sampling
+ * back to refill sampling once, as a continuous refill.
  */
 import { Stop, margin, type Bench, type Experiment } from './bench';
 import { burstVolley, refillCorrectedBurst } from './burst-volley';
@@ -68,7 +69,13 @@ export function* coordinate(b: Bench, r: Readings, startAt = 0): Experiment<void
       if (r.pausedMs !== null) {
         // A refill that waits for an aligned window is a weighted sliding counter: its rate is read in its first window.
         b.note('burst volley and split: not needed (the refill waited for an aligned window: a sliding counter)');
-        return yield* counterRate(b, r, ex, last, ex.burst / rate.rate);
+        const fw = sampling.firstWindow;
+        if (!fw) return yield* counterRate(b, r, ex, last, ex.burst / rate.rate);
+        // The sampling timed the window after the full bucket: a first window already, with no rest.
+        r.firstWindowRate = fw.rate;
+        r.restedBurst = fw.restedBurst;
+        if (fw.rate > r.rate) r.rate = fw.rate;
+        return;
       }
       const lastAllowedMs = b.observations[Math.max(0, ex.drain.allowed - 1)]?.tMs ?? ex.drain.firstMs;
       const refilled = rate.rate * (lastAllowedMs - ex.drain.firstMs);

@@ -14,6 +14,7 @@
  * the first call came back (a token bucket refills at once, a counter not before its next aligned boundary).
  */
 import { drain, type Bench, type Experiment } from './bench';
+import type { Drain } from './types';
 
 export interface FirstWindowPlan {
   emptyAtMs: number;
@@ -164,3 +165,96 @@ function pauseOf(b: Bench, p: FirstWindowPlan, emptiedMs: number, crossedMs: num
   );
   return pausedMs;
 }
+
+/** A full bucket from a clean counter, the empty drains of its pause, and the first drain with calls back. */
+export interface PauseEnd {
+  /** The full bucket: its aligned window held nothing before it, the one before nothing at all (else no pause). */
+  full: Drain;
+  /** The last empty drain of the pause: the next aligned window had not started when it was sent. */
+  lastEmpty: Drain;
+  /** The first drain with calls back: it emptied the counter inside the window right after the full one. */
+  back: Drain;
+  burst: number;
+}
+
+export interface AfterPauseReading {
+  /** Calls per ms, never faster than the truth (less one call over the longest the span can have been). */
+  rate: number;
+  /** The drains that timed it (each until refused). */
+  drains: Drain[];
+}
+
+/**
+ * First-window rate with no rest: right after a pause that followed a full bucket (a weighted sliding counter,
+ * whose sampling drains just emptied it inside the window after the full one). That window refills from its
+ * aligned boundary at the true rate, burst / window; polls that drain the counter every fortieth of a window
+ * (every fine gap for a small bucket, whose crossings they time) keep each later window full too, so the
+ * calls back stay at the true rate, lower by at most a poll gap's share, across the next boundary. The span
+ * runs from the `back` drain's refusal (sent) to the last poll's refusal (answered): one call less over it is
+ * never faster than the truth, and never faster than the full bucket over the pause's window, which proves
+ * the refill linear (a sliding log caught mid-return gives its calls back at once). Null when a poll was held
+ * up (a window may have ended with the counter not full) or too few came back: the rested measurement then.
+ */
+export function* firstWindowAfterPause(b: Bench, p: PauseEnd): Experiment<AfterPauseReading | null> {
+  const { full, lastEmpty, back, burst } = p;
+  const backRefusedMs = back.refusedMs as number;
+  // The full bucket and the empty drain fell in one aligned window: the window is longer than their span.
+  const windowAtLeastMs = lastEmpty.firstSentMs - full.firstMs;
+  // The back drain's calls came in its span, part of it still the pause: a rate never above the truth.
+  const slowest = back.allowed / (backRefusedMs - (lastEmpty.refusedMs as number));
+  const windowAtMostMs = burst / slowest;
+  const target = Math.max(2, Math.min(burst - 1, Math.max(TWO_DRAINS_FROM, Math.ceil(burst / 3))));
+  const gapMs = burst - 1 < TWO_DRAINS_FROM ? b.fineMs : Math.max(b.fineMs, Math.min(windowAtLeastMs, windowAtMostMs) / 40);
+  const from = b.observations.length;
+  const sentMs = b.observations[from - 1]?.sentMs ?? backRefusedMs;
+  const deadline = backRefusedMs + 1.5 * windowAtMostMs;
+  const drains: Drain[] = [];
+  let passed = 0;
+  let endMs = backRefusedMs;
+  let widestMs = 0;
+  // A small bucket: each crossing (one call back) timed within a fine gap, from the first to the last.
+  let firstCrossSentMs: number | null = null;
+  let lastCrossMs = 0;
+  let lastRefusedSentMs = sentMs;
+  while (passed < target && b.lastMs + gapMs <= deadline && drains.length < MAX_POLLS) {
+    const d = yield* drain(b, b.lastMs + gapMs, 'first window', b.drainCap());
+    drains.push(d);
+    widestMs = Math.max(widestMs, d.firstMs - endMs);
+    if (d.allowed > 0) {
+      firstCrossSentMs ??= lastRefusedSentMs;
+      lastCrossMs = d.firstMs;
+    }
+    passed += d.allowed;
+    if (d.refusedMs === null) break;
+    endMs = d.refusedMs;
+    lastRefusedSentMs = b.observations[b.observations.length - 1]?.sentMs ?? d.refusedMs;
+  }
+  widestMs = Math.max(widestMs, b.worstDelaySince(from));
+  const spanMs = endMs - sentMs;
+  const byCount = passed >= 2 && spanMs > 0 ? (passed - 1) / spanMs : 0;
+  const singles = drains.every((d) => d.allowed <= 1);
+  const byCrossings =
+    singles && firstCrossSentMs !== null && passed >= 2 && lastCrossMs > firstCrossSentMs
+      ? (passed - 1) / (lastCrossMs - firstCrossSentMs)
+      : 0;
+  const rate = Math.max(byCount, byCrossings);
+  const why =
+    passed < target
+      ? `${passed} of ${target} calls came back`
+      : widestMs > STALLED_GAPS * gapMs
+        ? `a poll was held up ${Math.round(widestMs)} ms`
+        : rate * windowAtLeastMs > burst
+          ? `${(rate * 1000).toFixed(2)}/s is faster than ${burst} calls in the ${Math.round(windowAtLeastMs)} ms the pause proves a window holds: not a linear refill`
+          : null;
+  if (why !== null) {
+    b.note(`first window after the pause: ${why}; measured after a rest instead`);
+    return null;
+  }
+  b.note(
+    `first window after the pause: ${passed} calls came back in ${Math.round(spanMs)} ms of polls every ${Math.round(gapMs)} ms = ${(rate * 1000).toFixed(2)}/s (the window after a full bucket of ${full.allowed}: no rest needed)`,
+  );
+  return { rate, drains };
+}
+
+/** Most polls the first window after a pause may take. */
+const MAX_POLLS = 400;

@@ -6,10 +6,14 @@
  * until all of them are free and drains again, so the drains after it start from a clustered full bucket.
  * The gap is chosen so a continuous refill brings ~3 calls per drain and widens while drains come back
  * (nearly) empty; it stops once 20 to 40 calls came back (see `steady`), or at 20 drains.
+ * A full bucket, empty drains longer than two calls of the refill, then calls back is a weighted sliding
+ * counter's next aligned window, which refills at the true rate: it is timed there and then, polls keeping
+ * the counter empty (first-window-rate.ts), and the sampling ends.
  * Reading: window-like (with the drains that show it: a full bucket, the last empty drain, the next full
  * bucket) or a continuous refill (its rate between empty buckets, and any pause before it started).
  */
 import { Stop, drain, type Bench, type Experiment } from './bench';
+import { firstWindowAfterPause, type PauseEnd } from './first-window-rate';
 import type { Drain } from './types';
 
 export interface Sample {
@@ -40,6 +44,11 @@ export interface SamplingReading {
   windowRef: WindowRef | null;
   /** The gap the last drain used (a later sampling starts from it). */
   gapMs: number;
+  /**
+   * A full bucket, a pause, then calls back (a weighted sliding counter): the window after the full one timed
+   * at once by the samples from `index` on, at `rate` (calls per ms, never faster than the truth); null: not so.
+   */
+  firstWindow: { index: number; rate: number; restedBurst: number } | null;
 }
 
 export interface ReopenedBucket {
@@ -85,12 +94,34 @@ export function* sampleRefill(b: Bench, p: SamplingPlan): Experiment<SamplingRea
     // Too little refill per drain to measure: widen the gap (a window keeps showing empty drains).
     if (d.allowed <= 1) gap = Math.min(gap * 1.6, p.maxGapMs);
     const windowRef = p.windowAllowed ? findWindow([p.from, ...samples.map((s) => s.drain)], p.burst) : null;
+    const pause = windowRef ? null : pauseEnd(samples, p);
+    if (pause) {
+      b.note(`refill sampling: ${samples.map((s) => s.drain.allowed).join(', ')} calls per drain: a pause after a full bucket`);
+      const index = samples.length;
+      const fw = yield* firstWindowAfterPause(b, pause);
+      for (const x of fw?.drains ?? []) samples.push({ gapMs: 0, drain: x });
+      if (fw) return { from: p.from, samples, windowRef, gapMs: gap, firstWindow: { index, rate: fw.rate, restedBurst: p.from.allowed } };
+    }
     if (windowRef || steady(samples, p.burst) || samples.length >= 20) {
       b.note(`refill sampling: ${samples.map((s) => s.drain.allowed).join(', ')} calls per drain`);
-      return { from: p.from, samples, windowRef, gapMs: gap };
+      return { from: p.from, samples, windowRef, gapMs: gap, firstWindow: null };
     }
-    from = d.refusedMs;
+    from = (samples[samples.length - 1] as Sample).drain.refusedMs ?? b.lastMs;
   }
+}
+
+/**
+ * The sampling's first drain with calls back after empty ones, the drain it follows a full bucket, and the
+ * empty ones longer than two of its calls (a token bucket refills within one call: its empty drains never are).
+ */
+function pauseEnd(samples: Sample[], p: SamplingPlan): PauseEnd | null {
+  const back = samples[samples.length - 1]?.drain;
+  const lastEmpty = samples[samples.length - 2]?.drain;
+  if (!back || !lastEmpty || p.from.allowed < p.burst || p.from.refusedMs === null) return null;
+  if (back.allowed < 2 || back.refusedMs === null || samples.slice(0, -1).some((s) => s.drain.allowed > 0)) return null;
+  const pausedMs = lastEmpty.firstMs - p.from.refusedMs;
+  const perCallMs = (back.refusedMs - (lastEmpty.refusedMs as number)) / back.allowed;
+  return pausedMs > 2 * perCallMs ? { full: p.from, lastEmpty, back, burst: p.burst } : null;
 }
 
 /** A window: a full bucket drained, only empty drains, then a full bucket again. */
@@ -142,8 +173,10 @@ export interface RefillRate {
 export function refillRate(b: Bench, s: SamplingReading, windowPauseMs: number | null): RefillRate | null {
   const { samples } = s;
   const lead = samples.findIndex((x) => x.drain.allowed > 0);
-  const measured = lead === -1 ? [] : samples.slice(lead);
-  const start = (lead > 0 ? samples[lead - 1]?.drain.refusedMs : s.from.refusedMs) as number;
+  // After a pause timed at once: from the first drain with calls back, whose span is partly the pause.
+  const first = s.firstWindow?.index ?? lead;
+  const measured = first === -1 ? [] : samples.slice(first);
+  const start = (first > 0 ? samples[first - 1]?.drain.refusedMs : s.from.refusedMs) as number;
   const last = measured[measured.length - 1]?.drain;
   const allowed = measured.reduce((a, x) => a + x.drain.allowed, 0);
   if (!last || last.refusedMs === null || last.refusedMs <= start || allowed === 0) {
