@@ -29,7 +29,13 @@ export function* coordinate(b: Bench, r: Readings, startAt = 0): Experiment<void
   const settled = yield* settleReopening(b, ro.drain, ex.drain, ex.burst);
   r.rested = settled.rested;
   const plan = { burst: ex.burst, maxGapMs: settled.maxGapMs };
-  let sampling = yield* sampleRefill(b, { ...plan, from: settled.drain, gapMs: settled.gapMs, windowAllowed: true });
+  let sampling = yield* sampleRefill(b, {
+    ...plan,
+    from: settled.drain,
+    gapMs: settled.gapMs,
+    windowAllowed: true,
+    pause: settled.pause,
+  });
   let windowPauseMs: number | null = null;
   for (;;) {
     r.windowLike = sampling.windowRef !== null;
@@ -71,10 +77,11 @@ export function* coordinate(b: Bench, r: Readings, startAt = 0): Experiment<void
         b.note('burst volley and split: not needed (the refill waited for an aligned window: a sliding counter)');
         const fw = sampling.firstWindow;
         if (!fw) return yield* counterRate(b, r, ex, last, ex.burst / rate.rate);
-        // The sampling timed the window after the full bucket: a first window already, with no rest.
+        // The sampling timed the window after the full bucket: a first window already, with no rest. Its
+        // drains' count over their span may be one call fast: the timing never is.
         r.firstWindowRate = fw.rate;
         r.restedBurst = fw.restedBurst;
-        if (fw.rate > r.rate) r.rate = fw.rate;
+        r.rate = fw.rate;
         return;
       }
       const lastAllowedMs = b.observations[Math.max(0, ex.drain.allowed - 1)]?.tMs ?? ex.drain.firstMs;

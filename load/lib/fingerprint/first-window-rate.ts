@@ -175,6 +175,8 @@ export interface PauseEnd {
   /** The first drain with calls back: it emptied the counter inside the window right after the full one. */
   back: Drain;
   burst: number;
+  /** The drain the timing starts from (`back` unless given): a later one, in the same refill. */
+  start?: Drain;
 }
 
 export interface AfterPauseReading {
@@ -197,20 +199,23 @@ export interface AfterPauseReading {
  */
 export function* firstWindowAfterPause(b: Bench, p: PauseEnd): Experiment<AfterPauseReading | null> {
   const { full, lastEmpty, back, burst } = p;
-  const backRefusedMs = back.refusedMs as number;
+  const emptyMs = (p.start ?? back).refusedMs as number;
   // The full bucket and the empty drain fell in one aligned window: the window is longer than their span.
   const windowAtLeastMs = lastEmpty.firstSentMs - full.firstMs;
   // The back drain's calls came in its span, part of it still the pause: a rate never above the truth.
-  const slowest = back.allowed / (backRefusedMs - (lastEmpty.refusedMs as number));
+  const slowest = back.allowed / ((back.refusedMs as number) - (lastEmpty.refusedMs as number));
+  // A counter gives its next call back within one of those calls: without it, little more is spent (a limiter
+  // whose refused calls count would only be kept full by more polls).
+  const firstBy = emptyMs + 2 / slowest;
   const windowAtMostMs = burst / slowest;
   const target = Math.max(2, Math.min(burst - 1, Math.max(TWO_DRAINS_FROM, Math.ceil(burst / 3))));
   const gapMs = burst - 1 < TWO_DRAINS_FROM ? b.fineMs : Math.max(b.fineMs, Math.min(windowAtLeastMs, windowAtMostMs) / 40);
   const from = b.observations.length;
-  const sentMs = b.observations[from - 1]?.sentMs ?? backRefusedMs;
-  const deadline = backRefusedMs + 1.5 * windowAtMostMs;
+  const sentMs = b.observations[from - 1]?.sentMs ?? emptyMs;
+  const deadline = emptyMs + 1.5 * windowAtMostMs;
   const drains: Drain[] = [];
   let passed = 0;
-  let endMs = backRefusedMs;
+  let endMs = emptyMs;
   let widestMs = 0;
   // A small bucket: each crossing (one call back) timed within a fine gap, from the first to the last.
   let firstCrossSentMs: number | null = null;
@@ -219,6 +224,7 @@ export function* firstWindowAfterPause(b: Bench, p: PauseEnd): Experiment<AfterP
   while (passed < target && b.lastMs + gapMs <= deadline && drains.length < MAX_POLLS) {
     const d = yield* drain(b, b.lastMs + gapMs, 'first window', b.drainCap());
     drains.push(d);
+    if (passed + d.allowed === 0 && b.lastMs + gapMs > firstBy) break;
     widestMs = Math.max(widestMs, d.firstMs - endMs);
     if (d.allowed > 0) {
       firstCrossSentMs ??= lastRefusedSentMs;
@@ -247,7 +253,7 @@ export function* firstWindowAfterPause(b: Bench, p: PauseEnd): Experiment<AfterP
           ? `${(rate * 1000).toFixed(2)}/s is faster than ${burst} calls in the ${Math.round(windowAtLeastMs)} ms the pause proves a window holds: not a linear refill`
           : null;
   if (why !== null) {
-    b.note(`first window after the pause: ${why}; measured after a rest instead`);
+    b.note(`first window after the pause: ${why}; not timed there`);
     return null;
   }
   b.note(

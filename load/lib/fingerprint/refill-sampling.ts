@@ -36,6 +36,8 @@ export interface SamplingPlan {
   maxGapMs: number;
   /** False once a window-like reading was dropped for a continuous refill: not again. */
   windowAllowed: boolean;
+  /** `from` came back after a pause that followed a full bucket (the reopening after the exhaustion). */
+  pause?: PauseEnd | null;
 }
 
 export interface SamplingReading {
@@ -48,7 +50,7 @@ export interface SamplingReading {
    * A full bucket, a pause, then calls back (a weighted sliding counter): the window after the full one timed
    * at once by the samples from `index` on, at `rate` (calls per ms, never faster than the truth); null: not so.
    */
-  firstWindow: { index: number; rate: number; restedBurst: number } | null;
+  firstWindow: { index: number; rate: number; restedBurst: number; pausedMs: number } | null;
 }
 
 export interface ReopenedBucket {
@@ -58,6 +60,12 @@ export interface ReopenedBucket {
   rested: { drain: Drain; fromMs: number } | null;
   gapMs: number;
   maxGapMs: number;
+  /**
+   * The exhaustion's full bucket, refused polls for longer than four calls of the refill that followed, then a
+   * partial bucket: a weighted sliding counter's window after the full one (a token bucket's refill comes
+   * within one call, within a few when its refused calls left a debt). Null: not so, or rested since.
+   */
+  pause: PauseEnd | null;
 }
 
 /** From the reopening's drain: rests after a partial reopening, and plans the sampling's gaps. */
@@ -65,7 +73,11 @@ export function* settleReopening(b: Bench, reopened: Drain, exhaust: Drain, burs
   let d = reopened;
   let S = d.firstMs - (exhaust.refusedMs as number);
   let rested: ReopenedBucket['rested'] = null;
+  const poll = b.observations[b.observations.length - d.allowed - (d.refusedMs === null ? 1 : 2)];
+  const lastEmpty = poll && { firstMs: poll.tMs, firstSentMs: poll.sentMs, allowed: 0, refusedMs: poll.tMs, refusedFirst: true };
+  let pause = lastEmpty && d.allowed < burst ? pauseOf(exhaust, lastEmpty, d, burst, 4) : null;
   if (d.allowed < burst / 2 && d.refusedMs !== null) {
+    pause = null;
     const spread = exhaust.refusedMs === null ? 0 : exhaust.refusedMs - exhaust.firstMs;
     b.note(`partial reopening (${d.allowed} calls): resting ${Math.round(S + 2 * spread)} ms for a full bucket`);
     const again = yield* drain(b, d.refusedMs + S + 2 * spread, 'reopening', b.drainCap());
@@ -79,7 +91,7 @@ export function* settleReopening(b: Bench, reopened: Drain, exhaust: Drain, burs
   const maxGapMs = Math.max(gapMs, Math.max(S, burst / r0) / 2);
   b.note(`reopening drain: ${d.allowed} calls; sampling every ${Math.round(gapMs)} ms`);
   if (d.refusedMs === null) throw new Stop(`the bucket did not empty after ${d.allowed} calls on reopening`);
-  return { drain: d, rested, gapMs, maxGapMs };
+  return { drain: d, rested, gapMs, maxGapMs, pause };
 }
 
 export function* sampleRefill(b: Bench, p: SamplingPlan): Experiment<SamplingReading> {
@@ -94,13 +106,14 @@ export function* sampleRefill(b: Bench, p: SamplingPlan): Experiment<SamplingRea
     // Too little refill per drain to measure: widen the gap (a window keeps showing empty drains).
     if (d.allowed <= 1) gap = Math.min(gap * 1.6, p.maxGapMs);
     const windowRef = p.windowAllowed ? findWindow([p.from, ...samples.map((s) => s.drain)], p.burst) : null;
-    const pause = windowRef ? null : pauseEnd(samples, p);
+    // After the reopening's pause, the first drain with calls back shows the refill goes on: timed from it.
+    const pause = windowRef ? null : p.pause && samples.length === 1 && d.allowed > 0 ? { ...p.pause, start: d } : pauseEnd(samples, p);
     if (pause) {
       b.note(`refill sampling: ${samples.map((s) => s.drain.allowed).join(', ')} calls per drain: a pause after a full bucket`);
       const index = samples.length;
       const fw = yield* firstWindowAfterPause(b, pause);
       for (const x of fw?.drains ?? []) samples.push({ gapMs: 0, drain: x });
-      if (fw) return { from: p.from, samples, windowRef, gapMs: gap, firstWindow: { index, rate: fw.rate, restedBurst: p.from.allowed } };
+      if (fw) return timed(p, samples, gap, index, fw.rate, pause);
     }
     if (windowRef || steady(samples, p.burst) || samples.length >= 20) {
       b.note(`refill sampling: ${samples.map((s) => s.drain.allowed).join(', ')} calls per drain`);
@@ -117,11 +130,21 @@ export function* sampleRefill(b: Bench, p: SamplingPlan): Experiment<SamplingRea
 function pauseEnd(samples: Sample[], p: SamplingPlan): PauseEnd | null {
   const back = samples[samples.length - 1]?.drain;
   const lastEmpty = samples[samples.length - 2]?.drain;
-  if (!back || !lastEmpty || p.from.allowed < p.burst || p.from.refusedMs === null) return null;
-  if (back.allowed < 2 || back.refusedMs === null || samples.slice(0, -1).some((s) => s.drain.allowed > 0)) return null;
-  const pausedMs = lastEmpty.firstMs - p.from.refusedMs;
+  if (!back || !lastEmpty || p.from.allowed < p.burst || samples.slice(0, -1).some((s) => s.drain.allowed > 0)) return null;
+  return pauseOf(p.from, lastEmpty, back, p.burst, 2);
+}
+
+/** A full bucket, an empty drain, then one with calls back, the pause longer than `calls` calls of its refill. */
+function pauseOf(full: Drain, lastEmpty: Drain, back: Drain, burst: number, calls: number): PauseEnd | null {
+  if (full.refusedMs === null || back.allowed < 2 || back.refusedMs === null) return null;
+  const pausedMs = lastEmpty.firstMs - full.refusedMs;
   const perCallMs = (back.refusedMs - (lastEmpty.refusedMs as number)) / back.allowed;
-  return pausedMs > 2 * perCallMs ? { full: p.from, lastEmpty, back, burst: p.burst } : null;
+  return pausedMs > calls * perCallMs ? { full, lastEmpty, back, burst } : null;
+}
+
+function timed(p: SamplingPlan, samples: Sample[], gapMs: number, index: number, rate: number, pause: PauseEnd): SamplingReading {
+  const pausedMs = pause.lastEmpty.firstMs - (pause.full.refusedMs as number);
+  return { from: p.from, samples, windowRef: null, gapMs, firstWindow: { index, rate, restedBurst: pause.full.allowed, pausedMs } };
 }
 
 /** A window: a full bucket drained, only empty drains, then a full bucket again. */
@@ -188,7 +211,10 @@ export function refillRate(b: Bench, s: SamplingReading, windowPauseMs: number |
   // A token bucket refills from the moment it empties; the last empty drain bounds the pause from below.
   const lastEmpty = lead > 0 ? (samples[lead - 1]?.drain.firstMs ?? start) : start;
   const emptied = s.from.refusedMs as number;
-  if (lastEmpty - emptied > 2 / rate) {
+  if (s.firstWindow) {
+    pausedMs = s.firstWindow.pausedMs;
+    b.note(`the refill paused for ${Math.round(pausedMs)} ms after a full bucket emptied (a token bucket refills at once)`);
+  } else if (lastEmpty - emptied > 2 / rate) {
     pausedMs = lastEmpty - emptied;
     b.note(`the refill paused for ${Math.round(pausedMs)} ms after the bucket emptied (a token bucket refills at once)`);
   } else if (windowPauseMs !== null && windowPauseMs > 2 / rate) {
