@@ -106,8 +106,7 @@ export function* sampleRefill(b: Bench, p: SamplingPlan): Experiment<SamplingRea
     // Too little refill per drain to measure: widen the gap (a window keeps showing empty drains).
     if (d.allowed <= 1) gap = Math.min(gap * 1.6, p.maxGapMs);
     const windowRef = p.windowAllowed ? findWindow([p.from, ...samples.map((s) => s.drain)], p.burst) : null;
-    // After the reopening's pause, the first drain with calls back shows the refill goes on: timed from it.
-    const pause = windowRef ? null : p.pause && samples.length === 1 && d.allowed > 0 ? { ...p.pause, start: d } : pauseEnd(samples, p);
+    const pause = windowRef ? null : samples.length === 1 && p.pause ? stillAfter(p.pause, d) : pauseEnd(samples, p);
     if (pause) {
       b.note(`refill sampling: ${samples.map((s) => s.drain.allowed).join(', ')} calls per drain: a pause after a full bucket`);
       const index = samples.length;
@@ -132,6 +131,20 @@ function pauseEnd(samples: Sample[], p: SamplingPlan): PauseEnd | null {
   const lastEmpty = samples[samples.length - 2]?.drain;
   if (!back || !lastEmpty || p.from.allowed < p.burst || samples.slice(0, -1).some((s) => s.drain.allowed > 0)) return null;
   return pauseOf(p.from, lastEmpty, back, p.burst, 2);
+}
+
+/**
+ * After the reopening's pause, the sampling's first drain: timed from it when it got calls back before the
+ * window after the full bucket can have ended. That window refills from the partial bucket's last call at
+ * most the rest of a full bucket (the window at least the pause's span), and the polls from there cover its
+ * end (a drain past it would leave that window short of a full bucket, the next one refilling slower).
+ */
+function stillAfter(pause: PauseEnd, d: Drain): PauseEnd | null {
+  const { full, lastEmpty, back, burst } = pause;
+  const windowAtLeastMs = lastEmpty.firstSentMs - full.firstMs;
+  // Its refusal, sent after its first answer, found the window's count full: the rest came back no sooner.
+  const endsAfterMs = back.firstMs + ((burst - back.allowed) * windowAtLeastMs) / burst;
+  return d.allowed > 0 && (d.refusedMs as number) < endsAfterMs ? { ...pause, start: d } : null;
 }
 
 /** A full bucket, an empty drain, then one with calls back, the pause longer than `calls` calls of its refill. */
