@@ -93,6 +93,64 @@ test.describe('fingerprint experiments, each alone', () => {
     }
   });
 
+  test("first window after a pause: a weighted counter's window after a full bucket timed at once, never faster than the truth", () => {
+    // With headers the reopening waits for the whole reset and drains a full bucket: the sampling's empty drains
+    // are the pause. Without, the back-off reopens inside the window after the exhaustion: its polls are the pause.
+    const timed: string[] = [];
+    for (const family of ['x-ratelimit', 'none'] as const)
+      for (const [limit, windowMs] of [
+        [12, 2000],
+        [60, 2000],
+        [60, 60_000],
+        [150, 60_000],
+      ] as const)
+        for (const offsetMs of [0, 700, 1400]) {
+          const { reading, bench } = runAlone(
+            function* (b) {
+              const ex = yield* exhaustion(b);
+              const ro = yield* reopening(b, ex.refusal, ex.burst, false);
+              const settled = yield* settleReopening(b, ro.drain as Drain, ex.drain, ex.burst);
+              const s = yield* sampleRefill(b, {
+                from: settled.drain,
+                burst: ex.burst,
+                gapMs: settled.gapMs,
+                maxGapMs: settled.maxGapMs,
+                windowAllowed: true,
+                pause: settled.pause,
+              });
+              return { s, rate: refillRate(b, s, null) };
+            },
+            'sliding-counter',
+            family,
+            { limit, windowMs, startMs: 1_800_000_000_000 + offsetMs },
+          );
+          const label = `${family} L=${limit} W=${windowMs} phase ${offsetMs} ms\n${bench.evidence.join('\n')}`;
+          const fw = reading?.s.firstWindow;
+          timed.push(`${fw ? 'timed' : 'not timed'}: ${label.split('\n')[0]}`);
+          // The aligned windows' phase decides whether the sampling's drains provably fell in the window after the
+          // full bucket (else the rested measurement): at the API's window these phases all do.
+          if (windowMs === 60_000) expect(fw, label).toBeTruthy();
+          if (!fw) continue;
+          const truth = limit / windowMs;
+          expect((fw?.rate as number) / truth, label).toBeLessThanOrEqual(1);
+          expect((fw?.rate as number) / truth, label).toBeGreaterThanOrEqual(0.93);
+          expect(fw?.restedBurst, label).toBe(limit);
+          expect(reading?.rate?.pausedMs, label).toBeGreaterThan(0);
+          // Its polls: under a bucket and 40 refusals (a small bucket: a poll every fine gap for a window), where a
+          // rest of two windows and a rested burst came before.
+          const polls = reading?.s.samples.slice(fw.index) ?? [];
+          const spent = polls.reduce((n, x) => n + x.drain.allowed + 1, 0);
+          expect(spent, label).toBeLessThanOrEqual(limit + (limit >= 40 ? 40 : windowMs / bench.fineMs));
+        }
+    console.log(`[first window after a pause]\n  ${timed.join('\n  ')}`);
+    expect(timed.filter((t) => t.startsWith('timed')).length, timed.join('\n')).toBeGreaterThanOrEqual(18);
+    for (const algorithm of ['token-bucket', 'leaky-bucket', 'fixed', 'sliding-log'] as const)
+      for (const family of ['x-ratelimit', 'none'] as const) {
+        const { reading, bench } = runAlone(sampled, algorithm, family, { limit: 12, windowMs: 2000 });
+        expect(reading?.s.firstWindow, `${algorithm}/${family}\n${bench.evidence.join('\n')}`).toBeNull();
+      }
+  });
+
   test('window refine: a fixed window within a fine gap or two', () => {
     for (const windowMs of [1000, 1500, 2500]) {
       const { reading, bench } = runAlone(
