@@ -3,10 +3,10 @@
  * sends and the reading it returns, with only the experiments it needs before it.
  */
 import { test, expect } from '@playwright/test';
-import { margin, type Bench } from '../../load/lib/fingerprint/bench';
+import { drain, margin, type Bench } from '../../load/lib/fingerprint/bench';
 import { burstVolley } from '../../load/lib/fingerprint/burst-volley';
 import { exhaustion } from '../../load/lib/fingerprint/exhaustion';
-import { firstWindowRate } from '../../load/lib/fingerprint/first-window-rate';
+import { firstWindowAfterPause, firstWindowRate } from '../../load/lib/fingerprint/first-window-rate';
 import { refillRate, sampleRefill, settleReopening } from '../../load/lib/fingerprint/refill-sampling';
 import { refusedCalls } from '../../load/lib/fingerprint/refused-call';
 import { reopening } from '../../load/lib/fingerprint/reopening';
@@ -149,6 +149,27 @@ test.describe('fingerprint experiments, each alone', () => {
         const { reading, bench } = runAlone(sampled, algorithm, family, { limit: 12, windowMs: 2000 });
         expect(reading?.s.firstWindow, `${algorithm}/${family}\n${bench.evidence.join('\n')}`).toBeNull();
       }
+  });
+
+  test('first window after a pause: a sliding log caught while its full bucket leaves is not timed as a refill', () => {
+    // Its exhaustion's calls (4 ms apart) leave it one window later at that pace: a drain among them gets part of
+    // the bucket back after empty ones, as a weighted counter's first window would, and the rest come at once.
+    const { reading, bench } = runAlone(
+      function* (b) {
+        const ex = yield* exhaustion(b);
+        const lastEmpty = yield* drain(b, ex.drain.firstMs + 1500, 'pause', b.drainCap());
+        const back = yield* drain(b, ex.drain.firstMs + 2000 + 50, 'back', b.drainCap());
+        return { back, fw: yield* firstWindowAfterPause(b, { full: ex.drain, lastEmpty, back, burst: ex.burst }) };
+      },
+      'sliding-log',
+      'none',
+      { limit: 60, windowMs: 2000, latencyMs: (i) => (i <= 60 ? 4 : 1) },
+    );
+    const label = bench.evidence.join('\n');
+    expect(reading?.back.allowed, label).toBeGreaterThan(1);
+    expect(reading?.back.allowed, label).toBeLessThan(60);
+    expect(reading?.fw, label).toBeNull();
+    expect(label).toMatch(/not a linear refill/);
   });
 
   test('window refine: a fixed window within a fine gap or two', () => {
