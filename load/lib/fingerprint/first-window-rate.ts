@@ -191,11 +191,12 @@ export interface AfterPauseReading {
  * whose sampling drains just emptied it inside the window after the full one). That window refills from its
  * aligned boundary at the true rate, burst / window; polls that drain the counter every fortieth of a window
  * (every fine gap for a small bucket, whose crossings they time) keep each later window full too, so the
- * calls back stay at the true rate, lower by at most a poll gap's share, across the next boundary. The span
- * runs from the `back` drain's refusal (sent) to the last poll's refusal (answered): one call less over it is
- * never faster than the truth, and never faster than the full bucket over the pause's window, which proves
- * the refill linear (a sliding log caught mid-return gives its calls back at once). Null when a poll was held
- * up (a window may have ended with the counter not full) or too few came back: the rested measurement then.
+ * calls back stay at the true rate, lower by at most a poll gap's share, across the next boundary. A first
+ * poll one call of the refill later must get one back, else no more are sent. The span runs from that poll's
+ * refusal (sent) to the last poll's refusal (answered): one call less over it is never faster than the truth.
+ * The refill must be linear: never faster than the full bucket over the pause's window, and no call back
+ * missing for two of its calls (a sliding log caught mid-return gives its calls back in clumps). Null when a poll was held up (a window may have ended
+ * with the counter not full) or too few came back: measured as before then.
  */
 export function* firstWindowAfterPause(b: Bench, p: PauseEnd): Experiment<AfterPauseReading | null> {
   const { full, lastEmpty, back, burst } = p;
@@ -204,31 +205,42 @@ export function* firstWindowAfterPause(b: Bench, p: PauseEnd): Experiment<AfterP
   const windowAtLeastMs = lastEmpty.firstSentMs - full.firstMs;
   // The back drain's calls came in its span, part of it still the pause: a rate never above the truth.
   const slowest = back.allowed / ((back.refusedMs as number) - (lastEmpty.refusedMs as number));
-  // A counter gives its next call back within one of those calls: without it, little more is spent (a limiter
-  // whose refused calls count would only be kept full by more polls).
-  const firstBy = emptyMs + 2 / slowest;
   const windowAtMostMs = burst / slowest;
   const target = Math.max(2, Math.min(burst - 1, Math.max(TWO_DRAINS_FROM, Math.ceil(burst / 3))));
   const gapMs = burst - 1 < TWO_DRAINS_FROM ? b.fineMs : Math.max(b.fineMs, Math.min(windowAtLeastMs, windowAtMostMs) / 40);
-  const from = b.observations.length;
-  const sentMs = b.observations[from - 1]?.sentMs ?? emptyMs;
   const deadline = emptyMs + 1.5 * windowAtMostMs;
   const drains: Drain[] = [];
+  // A counter gives a call back within one of those calls: one poll then tells, and polls only go on when it
+  // got one (a limiter whose refused calls count would be kept full by them, and read wrong after).
+  const probe = yield* drain(b, emptyMs + Math.max(gapMs, 1 / slowest), 'first window', b.drainCap());
+  drains.push(probe);
+  if (probe.allowed === 0 || probe.refusedMs === null) {
+    b.note(
+      `first window after the pause: no call back ${Math.round(probe.firstMs - emptyMs)} ms after the counter emptied; not timed there`,
+    );
+    return null;
+  }
+  const from = b.observations.length;
+  const sentMs = b.observations[from - 1]?.sentMs ?? probe.refusedMs;
   let passed = 0;
-  let endMs = emptyMs;
+  let endMs = probe.refusedMs;
   let widestMs = 0;
   // A small bucket: each crossing (one call back) timed within a fine gap, from the first to the last.
   let firstCrossSentMs: number | null = null;
   let lastCrossMs = 0;
   let lastRefusedSentMs = sentMs;
+  // A counter's calls come back steadily; a sliding log's in clumps, the calls of one drain together.
+  let lastBackMs = probe.firstMs;
+  let quietMs = 0;
   while (passed < target && b.lastMs + gapMs <= deadline && drains.length < MAX_POLLS) {
     const d = yield* drain(b, b.lastMs + gapMs, 'first window', b.drainCap());
     drains.push(d);
-    if (passed + d.allowed === 0 && b.lastMs + gapMs > firstBy) break;
     widestMs = Math.max(widestMs, d.firstMs - endMs);
     if (d.allowed > 0) {
       firstCrossSentMs ??= lastRefusedSentMs;
       lastCrossMs = d.firstMs;
+      quietMs = Math.max(quietMs, d.firstMs - lastBackMs);
+      lastBackMs = d.firstMs;
     }
     passed += d.allowed;
     if (d.refusedMs === null) break;
@@ -238,7 +250,7 @@ export function* firstWindowAfterPause(b: Bench, p: PauseEnd): Experiment<AfterP
   widestMs = Math.max(widestMs, b.worstDelaySince(from));
   const spanMs = endMs - sentMs;
   const byCount = passed >= 2 && spanMs > 0 ? (passed - 1) / spanMs : 0;
-  const singles = drains.every((d) => d.allowed <= 1);
+  const singles = drains.slice(1).every((d) => d.allowed <= 1);
   const byCrossings =
     singles && firstCrossSentMs !== null && passed >= 2 && lastCrossMs > firstCrossSentMs
       ? (passed - 1) / (lastCrossMs - firstCrossSentMs)
@@ -251,7 +263,9 @@ export function* firstWindowAfterPause(b: Bench, p: PauseEnd): Experiment<AfterP
         ? `a poll was held up ${Math.round(widestMs)} ms`
         : rate * windowAtLeastMs > burst
           ? `${(rate * 1000).toFixed(2)}/s is faster than ${burst} calls in the ${Math.round(windowAtLeastMs)} ms the pause proves a window holds: not a linear refill`
-          : null;
+          : quietMs > 2 / rate + 2 * gapMs
+            ? `no call back for ${Math.round(quietMs)} ms at ${(rate * 1000).toFixed(2)}/s: not a linear refill`
+            : null;
   if (why !== null) {
     b.note(`first window after the pause: ${why}; not timed there`);
     return null;
