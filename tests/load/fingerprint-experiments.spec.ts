@@ -3,10 +3,10 @@
  * sends and the reading it returns, with only the experiments it needs before it.
  */
 import { test, expect } from '@playwright/test';
-import { margin, type Bench } from '../../load/lib/fingerprint/bench';
+import { drain, margin, type Bench } from '../../load/lib/fingerprint/bench';
 import { burstVolley } from '../../load/lib/fingerprint/burst-volley';
 import { exhaustion } from '../../load/lib/fingerprint/exhaustion';
-import { firstWindowRate } from '../../load/lib/fingerprint/first-window-rate';
+import { firstWindowAfterPause, firstWindowRate } from '../../load/lib/fingerprint/first-window-rate';
 import { refillRate, sampleRefill, settleReopening } from '../../load/lib/fingerprint/refill-sampling';
 import { refusedCalls } from '../../load/lib/fingerprint/refused-call';
 import { reopening } from '../../load/lib/fingerprint/reopening';
@@ -91,6 +91,85 @@ test.describe('fingerprint experiments, each alone', () => {
       expect(Math.abs((bucket.reading?.rate?.rate as number) * 1000 - 6) / 6, label).toBeLessThanOrEqual(0.1);
       expect(bucket.reading?.rate?.pausedMs, label).toBeNull();
     }
+  });
+
+  test("first window after a pause: a weighted counter's window after a full bucket timed at once, never faster than the truth", () => {
+    // With headers the reopening waits for the whole reset and drains a full bucket: the sampling's empty drains
+    // are the pause. Without, the back-off reopens inside the window after the exhaustion: its polls are the pause.
+    const timed: string[] = [];
+    for (const family of ['x-ratelimit', 'none'] as const)
+      for (const [limit, windowMs] of [
+        [12, 2000],
+        [60, 2000],
+        [60, 60_000],
+        [150, 60_000],
+      ] as const)
+        for (const offsetMs of [0, 700, 1400]) {
+          const { reading, bench } = runAlone(
+            function* (b) {
+              const ex = yield* exhaustion(b);
+              const ro = yield* reopening(b, ex.refusal, ex.burst, false);
+              const settled = yield* settleReopening(b, ro.drain as Drain, ex.drain, ex.burst);
+              const s = yield* sampleRefill(b, {
+                from: settled.drain,
+                burst: ex.burst,
+                gapMs: settled.gapMs,
+                maxGapMs: settled.maxGapMs,
+                windowAllowed: true,
+                pause: settled.pause,
+              });
+              return { s, rate: refillRate(b, s, null) };
+            },
+            'sliding-counter',
+            family,
+            { limit, windowMs, startMs: 1_800_000_000_000 + offsetMs },
+          );
+          const label = `${family} L=${limit} W=${windowMs} phase ${offsetMs} ms\n${bench.evidence.join('\n')}`;
+          const fw = reading?.s.firstWindow;
+          timed.push(`${fw ? 'timed' : 'not timed'}: ${label.split('\n')[0]}`);
+          // The aligned windows' phase decides whether the sampling's drains provably fell in the window after the
+          // full bucket (else the rested measurement): at the API's window these phases all do.
+          if (windowMs === 60_000) expect(fw, label).toBeTruthy();
+          if (!fw) continue;
+          const truth = limit / windowMs;
+          expect((fw?.rate as number) / truth, label).toBeLessThanOrEqual(1);
+          expect((fw?.rate as number) / truth, label).toBeGreaterThanOrEqual(0.93);
+          expect(fw?.restedBurst, label).toBe(limit);
+          expect(reading?.rate?.pausedMs, label).toBeGreaterThan(0);
+          // Its polls: under a bucket and 40 refusals (a small bucket: a poll every fine gap for a window), where a
+          // rest of two windows and a rested burst came before.
+          const polls = reading?.s.samples.slice(fw.index) ?? [];
+          const spent = polls.reduce((n, x) => n + x.drain.allowed + 1, 0);
+          expect(spent, label).toBeLessThanOrEqual(limit + (limit >= 40 ? 40 : windowMs / bench.fineMs));
+        }
+    console.log(`[first window after a pause]\n  ${timed.join('\n  ')}`);
+    expect(timed.filter((t) => t.startsWith('timed')).length, timed.join('\n')).toBeGreaterThanOrEqual(18);
+    for (const algorithm of ['token-bucket', 'leaky-bucket', 'fixed', 'sliding-log'] as const)
+      for (const family of ['x-ratelimit', 'none'] as const) {
+        const { reading, bench } = runAlone(sampled, algorithm, family, { limit: 12, windowMs: 2000 });
+        expect(reading?.s.firstWindow, `${algorithm}/${family}\n${bench.evidence.join('\n')}`).toBeNull();
+      }
+  });
+
+  test('first window after a pause: a sliding log caught while its full bucket leaves is not timed as a refill', () => {
+    // Its exhaustion's calls (4 ms apart) leave it one window later at that pace: a drain among them gets part of
+    // the bucket back after empty ones, as a weighted counter's first window would, and the rest come at once.
+    const { reading, bench } = runAlone(
+      function* (b) {
+        const ex = yield* exhaustion(b);
+        const lastEmpty = yield* drain(b, ex.drain.firstMs + 1500, 'pause', b.drainCap());
+        const back = yield* drain(b, ex.drain.firstMs + 2000 + 50, 'back', b.drainCap());
+        return { back, fw: yield* firstWindowAfterPause(b, { full: ex.drain, lastEmpty, back, burst: ex.burst }) };
+      },
+      'sliding-log',
+      'none',
+      { limit: 60, windowMs: 2000, latencyMs: (i) => (i <= 60 ? 4 : 1) },
+    );
+    const label = bench.evidence.join('\n');
+    expect(reading?.back.allowed, label).toBeGreaterThan(1);
+    expect(reading?.back.allowed, label).toBeLessThan(60);
+    expect(reading?.fw, label).toBeNull();
+    expect(label).toMatch(/not a linear refill/);
   });
 
   test('window refine: a fixed window within a fine gap or two', () => {

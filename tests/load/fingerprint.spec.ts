@@ -432,7 +432,7 @@ test.describe('rate-limit fingerprint consistency', () => {
 });
 
 test.describe('rate-limit fingerprint cost at the API window', () => {
-  test('should spend at most 5 bursts and 6 windows per operation at a 60 s window, a weighted counter aside', () => {
+  test('should spend at most 5 bursts and 6 windows per operation at a 60 s window', () => {
     // A manual clock: 60 s windows cost nothing to wait for. Bursts of 60 and 150, each header family.
     const W = 60_000;
     const rows: string[] = [];
@@ -455,14 +455,8 @@ test.describe('rate-limit fingerprint cost at the API window', () => {
             Math.abs((fp.sustainedPerSecond as number) * 1000 - (limit / W) * 1000 * 1000) / ((limit / W) * 1000 * 1000),
             label,
           ).toBeLessThanOrEqual(0.1);
-          if (algorithm === 'sliding-counter') {
-            // Not there yet: its first-window rate waits two windows for a clean start (BENCHMARKS.md).
-            expect(perBurst, label).toBeLessThanOrEqual(6.5);
-            expect(windows, label).toBeLessThanOrEqual(10);
-          } else {
-            expect(perBurst, label).toBeLessThanOrEqual(5);
-            expect(windows, label).toBeLessThanOrEqual(6);
-          }
+          expect(perBurst, label).toBeLessThanOrEqual(5);
+          expect(windows, label).toBeLessThanOrEqual(6);
         }
     console.log(`[cost at 60 s] ${rows.join('\n  ')}`);
   });

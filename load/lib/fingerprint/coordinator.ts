@@ -4,8 +4,9 @@
  *
  * exhaustion → reopening → refill sampling → window refine (a window) or burst volley (a continuous refill)
  * → split → refused calls, or first-window rate (a continuous refill the split or a pause says is a
- * weighted sliding counter). A split that gets some calls back but fewer than a window gives sends a
- * window-like sampling back to refill sampling once, as a continuous refill.
+ * weighted sliding counter; not needed when the sampling timed the window after a pause that followed a full
+ * bucket). A split that gets some calls back but fewer than a window gives sends a window-like sampling
+ * back to refill sampling once, as a continuous refill.
  */
 import { Stop, margin, type Bench, type Experiment } from './bench';
 import { burstVolley, refillCorrectedBurst } from './burst-volley';
@@ -28,7 +29,13 @@ export function* coordinate(b: Bench, r: Readings, startAt = 0): Experiment<void
   const settled = yield* settleReopening(b, ro.drain, ex.drain, ex.burst);
   r.rested = settled.rested;
   const plan = { burst: ex.burst, maxGapMs: settled.maxGapMs };
-  let sampling = yield* sampleRefill(b, { ...plan, from: settled.drain, gapMs: settled.gapMs, windowAllowed: true });
+  let sampling = yield* sampleRefill(b, {
+    ...plan,
+    from: settled.drain,
+    gapMs: settled.gapMs,
+    windowAllowed: true,
+    pause: settled.pause,
+  });
   let windowPauseMs: number | null = null;
   for (;;) {
     r.windowLike = sampling.windowRef !== null;
@@ -68,7 +75,14 @@ export function* coordinate(b: Bench, r: Readings, startAt = 0): Experiment<void
       if (r.pausedMs !== null) {
         // A refill that waits for an aligned window is a weighted sliding counter: its rate is read in its first window.
         b.note('burst volley and split: not needed (the refill waited for an aligned window: a sliding counter)');
-        return yield* counterRate(b, r, ex, last, ex.burst / rate.rate);
+        const fw = sampling.firstWindow;
+        if (!fw) return yield* counterRate(b, r, ex, last, ex.burst / rate.rate);
+        // The sampling timed the window after the full bucket: a first window already, with no rest. Its
+        // drains' count over their span may be one call fast: the timing never is.
+        r.firstWindowRate = fw.rate;
+        r.restedBurst = fw.restedBurst;
+        r.rate = fw.rate;
+        return;
       }
       const lastAllowedMs = b.observations[Math.max(0, ex.drain.allowed - 1)]?.tMs ?? ex.drain.firstMs;
       const refilled = rate.rate * (lastAllowedMs - ex.drain.firstMs);

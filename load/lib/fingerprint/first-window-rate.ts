@@ -14,6 +14,7 @@
  * the first call came back (a token bucket refills at once, a counter not before its next aligned boundary).
  */
 import { drain, type Bench, type Experiment } from './bench';
+import type { Drain } from './types';
 
 export interface FirstWindowPlan {
   emptyAtMs: number;
@@ -164,3 +165,116 @@ function pauseOf(b: Bench, p: FirstWindowPlan, emptiedMs: number, crossedMs: num
   );
   return pausedMs;
 }
+
+/** A full bucket from a clean counter, the empty drains of its pause, and the first drain with calls back. */
+export interface PauseEnd {
+  /** The full bucket: its aligned window held nothing before it, the one before nothing at all (else no pause). */
+  full: Drain;
+  /** The last empty drain of the pause: the next aligned window had not started when it was sent. */
+  lastEmpty: Drain;
+  /** The first drain with calls back: it emptied the counter inside the window right after the full one. */
+  back: Drain;
+  burst: number;
+  /** The drain the timing starts from (`back` unless given): a later one, in the same refill. */
+  start?: Drain;
+}
+
+export interface AfterPauseReading {
+  /** Calls per ms, never faster than the truth (less one call over the longest the span can have been). */
+  rate: number;
+  /** The drains that timed it (each until refused). */
+  drains: Drain[];
+}
+
+/**
+ * First-window rate with no rest: right after a pause that followed a full bucket (a weighted sliding counter,
+ * whose sampling drains just emptied it inside the window after the full one). That window refills from its
+ * aligned boundary at the true rate, burst / window; polls that drain the counter every fortieth of a window
+ * (every fine gap for a small bucket, whose crossings they time) keep each later window full too, so the
+ * calls back stay at the true rate, lower by at most a poll gap's share, across the next boundary. A first
+ * poll one call of the refill later must get one back, else no more are sent. The span runs from that poll's
+ * refusal (sent) to the last poll's refusal (answered): one call less over it is never faster than the truth.
+ * The refill must be linear: never faster than the full bucket over the pause's window, and no call back
+ * missing for two of its calls (a sliding log caught mid-return gives its calls back in clumps). Null when a poll was held up (a window may have ended
+ * with the counter not full) or too few came back: measured as before then.
+ */
+export function* firstWindowAfterPause(b: Bench, p: PauseEnd): Experiment<AfterPauseReading | null> {
+  const { full, lastEmpty, back, burst } = p;
+  const emptyMs = (p.start ?? back).refusedMs as number;
+  // The full bucket and the empty drain fell in one aligned window: the window is longer than their span.
+  const windowAtLeastMs = lastEmpty.firstSentMs - full.firstMs;
+  // The back drain's calls came in its span, part of it still the pause: a rate never above the truth.
+  const slowest = back.allowed / ((back.refusedMs as number) - (lastEmpty.refusedMs as number));
+  const windowAtMostMs = burst / slowest;
+  const target = Math.max(2, Math.min(burst - 1, Math.max(TWO_DRAINS_FROM, Math.ceil(burst / 3))));
+  const gapMs = burst - 1 < TWO_DRAINS_FROM ? b.fineMs : Math.max(b.fineMs, Math.min(windowAtLeastMs, windowAtMostMs) / 40);
+  const deadline = emptyMs + 1.5 * windowAtMostMs;
+  const drains: Drain[] = [];
+  // A counter gives a call back within one of those calls: one poll then tells, and polls only go on when it
+  // got one (a limiter whose refused calls count would be kept full by them, and read wrong after).
+  const probe = yield* drain(b, emptyMs + Math.max(gapMs, 1 / slowest), 'first window', b.drainCap());
+  drains.push(probe);
+  if (probe.allowed === 0 || probe.refusedMs === null) {
+    b.note(
+      `first window after the pause: no call back ${Math.round(probe.firstMs - emptyMs)} ms after the counter emptied; not timed there`,
+    );
+    return null;
+  }
+  const from = b.observations.length;
+  const sentMs = b.observations[from - 1]?.sentMs ?? probe.refusedMs;
+  let passed = 0;
+  let endMs = probe.refusedMs;
+  let widestMs = 0;
+  // A small bucket: each crossing (one call back) timed within a fine gap, from the first to the last.
+  let firstCrossSentMs: number | null = null;
+  let lastCrossMs = 0;
+  let lastRefusedSentMs = sentMs;
+  // A counter's calls come back steadily; a sliding log's in clumps, the calls of one drain together.
+  let lastBackMs = probe.firstMs;
+  let quietMs = 0;
+  while (passed < target && b.lastMs + gapMs <= deadline && drains.length < MAX_POLLS) {
+    const d = yield* drain(b, b.lastMs + gapMs, 'first window', b.drainCap());
+    drains.push(d);
+    widestMs = Math.max(widestMs, d.firstMs - endMs);
+    if (d.allowed > 0) {
+      firstCrossSentMs ??= lastRefusedSentMs;
+      lastCrossMs = d.firstMs;
+      quietMs = Math.max(quietMs, d.firstMs - lastBackMs);
+      lastBackMs = d.firstMs;
+    }
+    passed += d.allowed;
+    if (d.refusedMs === null) break;
+    endMs = d.refusedMs;
+    lastRefusedSentMs = b.observations[b.observations.length - 1]?.sentMs ?? d.refusedMs;
+  }
+  widestMs = Math.max(widestMs, b.worstDelaySince(from));
+  const spanMs = endMs - sentMs;
+  const byCount = passed >= 2 && spanMs > 0 ? (passed - 1) / spanMs : 0;
+  const singles = drains.slice(1).every((d) => d.allowed <= 1);
+  const byCrossings =
+    singles && firstCrossSentMs !== null && passed >= 2 && lastCrossMs > firstCrossSentMs
+      ? (passed - 1) / (lastCrossMs - firstCrossSentMs)
+      : 0;
+  const rate = Math.max(byCount, byCrossings);
+  const why =
+    passed < target
+      ? `${passed} of ${target} calls came back`
+      : widestMs > STALLED_GAPS * gapMs
+        ? `a poll was held up ${Math.round(widestMs)} ms`
+        : rate * windowAtLeastMs > burst
+          ? `${(rate * 1000).toFixed(2)}/s is faster than ${burst} calls in the ${Math.round(windowAtLeastMs)} ms the pause proves a window holds: not a linear refill`
+          : quietMs > 2 / rate + 2 * gapMs
+            ? `no call back for ${Math.round(quietMs)} ms at ${(rate * 1000).toFixed(2)}/s: not a linear refill`
+            : null;
+  if (why !== null) {
+    b.note(`first window after the pause: ${why}; not timed there`);
+    return null;
+  }
+  b.note(
+    `first window after the pause: ${passed} calls came back in ${Math.round(spanMs)} ms of polls every ${Math.round(gapMs)} ms = ${(rate * 1000).toFixed(2)}/s (the window after a full bucket of ${full.allowed}: no rest needed)`,
+  );
+  return { rate, drains };
+}
+
+/** Most polls the first window after a pause may take. */
+const MAX_POLLS = 400;

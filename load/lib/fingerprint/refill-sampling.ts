@@ -6,10 +6,14 @@
  * until all of them are free and drains again, so the drains after it start from a clustered full bucket.
  * The gap is chosen so a continuous refill brings ~3 calls per drain and widens while drains come back
  * (nearly) empty; it stops once 20 to 40 calls came back (see `steady`), or at 20 drains.
+ * A full bucket, empty drains longer than two calls of the refill, then calls back is a weighted sliding
+ * counter's next aligned window, which refills at the true rate: it is timed there and then, polls keeping
+ * the counter empty (first-window-rate.ts), and the sampling ends.
  * Reading: window-like (with the drains that show it: a full bucket, the last empty drain, the next full
  * bucket) or a continuous refill (its rate between empty buckets, and any pause before it started).
  */
 import { Stop, drain, type Bench, type Experiment } from './bench';
+import { firstWindowAfterPause, type PauseEnd } from './first-window-rate';
 import type { Drain } from './types';
 
 export interface Sample {
@@ -32,6 +36,8 @@ export interface SamplingPlan {
   maxGapMs: number;
   /** False once a window-like reading was dropped for a continuous refill: not again. */
   windowAllowed: boolean;
+  /** `from` came back after a pause that followed a full bucket (the reopening after the exhaustion). */
+  pause?: PauseEnd | null;
 }
 
 export interface SamplingReading {
@@ -40,6 +46,11 @@ export interface SamplingReading {
   windowRef: WindowRef | null;
   /** The gap the last drain used (a later sampling starts from it). */
   gapMs: number;
+  /**
+   * A full bucket, a pause, then calls back (a weighted sliding counter): the window after the full one timed
+   * at once by the samples from `index` on, at `rate` (calls per ms, never faster than the truth); null: not so.
+   */
+  firstWindow: { index: number; rate: number; restedBurst: number; pausedMs: number } | null;
 }
 
 export interface ReopenedBucket {
@@ -49,6 +60,12 @@ export interface ReopenedBucket {
   rested: { drain: Drain; fromMs: number } | null;
   gapMs: number;
   maxGapMs: number;
+  /**
+   * The exhaustion's full bucket, refused polls for longer than four calls of the refill that followed, then a
+   * partial bucket: a weighted sliding counter's window after the full one (a token bucket's refill comes
+   * within one call, within a few when its refused calls left a debt). Null: not so, or rested since.
+   */
+  pause: PauseEnd | null;
 }
 
 /** From the reopening's drain: rests after a partial reopening, and plans the sampling's gaps. */
@@ -56,7 +73,11 @@ export function* settleReopening(b: Bench, reopened: Drain, exhaust: Drain, burs
   let d = reopened;
   let S = d.firstMs - (exhaust.refusedMs as number);
   let rested: ReopenedBucket['rested'] = null;
+  const poll = b.observations[b.observations.length - d.allowed - (d.refusedMs === null ? 1 : 2)];
+  const lastEmpty = poll && { firstMs: poll.tMs, firstSentMs: poll.sentMs, allowed: 0, refusedMs: poll.tMs, refusedFirst: true };
+  let pause = lastEmpty && d.allowed < burst ? pauseOf(exhaust, lastEmpty, d, burst, 4) : null;
   if (d.allowed < burst / 2 && d.refusedMs !== null) {
+    pause = null;
     const spread = exhaust.refusedMs === null ? 0 : exhaust.refusedMs - exhaust.firstMs;
     b.note(`partial reopening (${d.allowed} calls): resting ${Math.round(S + 2 * spread)} ms for a full bucket`);
     const again = yield* drain(b, d.refusedMs + S + 2 * spread, 'reopening', b.drainCap());
@@ -70,7 +91,7 @@ export function* settleReopening(b: Bench, reopened: Drain, exhaust: Drain, burs
   const maxGapMs = Math.max(gapMs, Math.max(S, burst / r0) / 2);
   b.note(`reopening drain: ${d.allowed} calls; sampling every ${Math.round(gapMs)} ms`);
   if (d.refusedMs === null) throw new Stop(`the bucket did not empty after ${d.allowed} calls on reopening`);
-  return { drain: d, rested, gapMs, maxGapMs };
+  return { drain: d, rested, gapMs, maxGapMs, pause };
 }
 
 export function* sampleRefill(b: Bench, p: SamplingPlan): Experiment<SamplingReading> {
@@ -85,12 +106,58 @@ export function* sampleRefill(b: Bench, p: SamplingPlan): Experiment<SamplingRea
     // Too little refill per drain to measure: widen the gap (a window keeps showing empty drains).
     if (d.allowed <= 1) gap = Math.min(gap * 1.6, p.maxGapMs);
     const windowRef = p.windowAllowed ? findWindow([p.from, ...samples.map((s) => s.drain)], p.burst) : null;
+    const pause = windowRef ? null : samples.length === 1 && p.pause ? stillAfter(p.pause, d) : pauseEnd(samples, p);
+    if (pause) {
+      b.note(`refill sampling: ${samples.map((s) => s.drain.allowed).join(', ')} calls per drain: a pause after a full bucket`);
+      const index = samples.length;
+      const fw = yield* firstWindowAfterPause(b, pause);
+      for (const x of fw?.drains ?? []) samples.push({ gapMs: 0, drain: x });
+      if (fw) return timed(p, samples, gap, index, fw.rate, pause);
+    }
     if (windowRef || steady(samples, p.burst) || samples.length >= 20) {
       b.note(`refill sampling: ${samples.map((s) => s.drain.allowed).join(', ')} calls per drain`);
-      return { from: p.from, samples, windowRef, gapMs: gap };
+      return { from: p.from, samples, windowRef, gapMs: gap, firstWindow: null };
     }
-    from = d.refusedMs;
+    from = (samples[samples.length - 1] as Sample).drain.refusedMs ?? b.lastMs;
   }
+}
+
+/**
+ * The sampling's first drain with calls back after empty ones, the drain it follows a full bucket, and the
+ * empty ones longer than two of its calls (a token bucket refills within one call: its empty drains never are).
+ */
+function pauseEnd(samples: Sample[], p: SamplingPlan): PauseEnd | null {
+  const back = samples[samples.length - 1]?.drain;
+  const lastEmpty = samples[samples.length - 2]?.drain;
+  if (!back || !lastEmpty || p.from.allowed < p.burst || samples.slice(0, -1).some((s) => s.drain.allowed > 0)) return null;
+  return pauseOf(p.from, lastEmpty, back, p.burst, 2);
+}
+
+/**
+ * After the reopening's pause, the sampling's first drain: timed from it when it got calls back before the
+ * window after the full bucket can have ended. That window refills from the partial bucket's last call at
+ * most the rest of a full bucket (the window at least the pause's span), and the polls from there cover its
+ * end (a drain past it would leave that window short of a full bucket, the next one refilling slower).
+ */
+function stillAfter(pause: PauseEnd, d: Drain): PauseEnd | null {
+  const { full, lastEmpty, back, burst } = pause;
+  const windowAtLeastMs = lastEmpty.firstSentMs - full.firstMs;
+  // Its refusal, sent after its first answer, found the window's count full: the rest came back no sooner.
+  const endsAfterMs = back.firstMs + ((burst - back.allowed) * windowAtLeastMs) / burst;
+  return d.allowed > 0 && (d.refusedMs as number) < endsAfterMs ? { ...pause, start: d } : null;
+}
+
+/** A full bucket, an empty drain, then one with calls back, the pause longer than `calls` calls of its refill. */
+function pauseOf(full: Drain, lastEmpty: Drain, back: Drain, burst: number, calls: number): PauseEnd | null {
+  if (full.refusedMs === null || back.allowed < 2 || back.refusedMs === null) return null;
+  const pausedMs = lastEmpty.firstMs - full.refusedMs;
+  const perCallMs = (back.refusedMs - (lastEmpty.refusedMs as number)) / back.allowed;
+  return pausedMs > calls * perCallMs ? { full, lastEmpty, back, burst } : null;
+}
+
+function timed(p: SamplingPlan, samples: Sample[], gapMs: number, index: number, rate: number, pause: PauseEnd): SamplingReading {
+  const pausedMs = pause.lastEmpty.firstMs - (pause.full.refusedMs as number);
+  return { from: p.from, samples, windowRef: null, gapMs, firstWindow: { index, rate, restedBurst: pause.full.allowed, pausedMs } };
 }
 
 /** A window: a full bucket drained, only empty drains, then a full bucket again. */
@@ -142,8 +209,10 @@ export interface RefillRate {
 export function refillRate(b: Bench, s: SamplingReading, windowPauseMs: number | null): RefillRate | null {
   const { samples } = s;
   const lead = samples.findIndex((x) => x.drain.allowed > 0);
-  const measured = lead === -1 ? [] : samples.slice(lead);
-  const start = (lead > 0 ? samples[lead - 1]?.drain.refusedMs : s.from.refusedMs) as number;
+  // After a pause timed at once: from the first drain with calls back, whose span is partly the pause.
+  const first = s.firstWindow?.index ?? lead;
+  const measured = first === -1 ? [] : samples.slice(first);
+  const start = (first > 0 ? samples[first - 1]?.drain.refusedMs : s.from.refusedMs) as number;
   const last = measured[measured.length - 1]?.drain;
   const allowed = measured.reduce((a, x) => a + x.drain.allowed, 0);
   if (!last || last.refusedMs === null || last.refusedMs <= start || allowed === 0) {
@@ -155,7 +224,10 @@ export function refillRate(b: Bench, s: SamplingReading, windowPauseMs: number |
   // A token bucket refills from the moment it empties; the last empty drain bounds the pause from below.
   const lastEmpty = lead > 0 ? (samples[lead - 1]?.drain.firstMs ?? start) : start;
   const emptied = s.from.refusedMs as number;
-  if (lastEmpty - emptied > 2 / rate) {
+  if (s.firstWindow) {
+    pausedMs = s.firstWindow.pausedMs;
+    b.note(`the refill paused for ${Math.round(pausedMs)} ms after a full bucket emptied (a token bucket refills at once)`);
+  } else if (lastEmpty - emptied > 2 / rate) {
     pausedMs = lastEmpty - emptied;
     b.note(`the refill paused for ${Math.round(pausedMs)} ms after the bucket emptied (a token bucket refills at once)`);
   } else if (windowPauseMs !== null && windowPauseMs > 2 / rate) {
