@@ -63,6 +63,15 @@ export function inconsistencies(b: Bench, r: Readings, c: Claim): string[] {
     if (ratio > MAX_RATE_OVER_SAMPLING || ratio < MIN_RATE_UNDER_SAMPLING)
       out.push(`sustained ${perSecond(c.rate)} against ${perSecond(t)} the refill sampling got through between empty buckets`);
   }
+  if (c.algorithm === 'token-bucket') {
+    const t0 = b.observations[0]?.tMs ?? 0;
+    const { allowed, refused } = bucketContradictions(b.observations, c);
+    const n = allowed.length + refused.length;
+    if (n > b.observations.length / 200)
+      out.push(
+        `${n} calls a bucket of ${c.burst} at ${perSecond(c.rate)} does not decide so after an empty bucket (${allowed.length} allowed, ${refused.length} refused), the first at +${Math.round(Math.min(...allowed, ...refused) - t0)} ms`,
+      );
+  }
   {
     const bad = unexplainedRefusals(b.observations, c, windowLike);
     if (bad.length > Math.max(1, b.observations.length / 200))
@@ -106,4 +115,42 @@ export function unexplainedRefusals(obs: readonly Observation[], c: Claim, windo
     if (!explained) bad.push(o.tMs);
   }
   return bad;
+}
+
+/** A bucket's rate read this much too low, or too high, still explains what it did (the readings' own error). */
+const BUCKET_RATE_HIGH = 1.2;
+const BUCKET_RATE_LOW = 0.8;
+
+/**
+ * Calls a token bucket cannot have decided so (their answer times), each measured from a refusal, which says
+ * the bucket held less than a call: from it on at most one call more than it refilled can pass, whether refused
+ * calls count or not (`allowed`); where they do not count it held no less than nothing then, so a call refused
+ * after it had refilled a call more than the calls allowed since took is unexplained too (`refused`). Counts and
+ * spans are taken as leniently as the calls' sends and answers allow, the rate a fifth off either way.
+ * A sliding log whose refused calls count, read as a bucket, passes several calls at once after a silence,
+ * and refuses a call long after its last refusal.
+ */
+export function bucketContradictions(obs: readonly Observation[], c: Claim): { allowed: number[]; refused: number[] } {
+  const B = c.burst as number;
+  const rate = c.rate as number;
+  const tooMany = new Set<Observation>();
+  const refusedWrongly = new Set<Observation>();
+  obs.forEach((x, i) => {
+    if (x.status !== 429) return;
+    let passed = 0;
+    for (const y of obs.slice(i + 1)) {
+      // Only calls sent after the refusal came back were surely decided after it.
+      if (y.sentMs < x.tMs) continue;
+      if (y.status !== 429) {
+        passed += 1;
+        if (passed > 1 + BUCKET_RATE_HIGH * rate * (y.tMs - x.sentMs)) tooMany.add(y);
+      } else if (c.refusedCallsCount === false) {
+        // Allowed calls that may have been decided before this refusal, from the earliest the first refusal was.
+        const taken = obs.filter((a) => a.status !== 429 && a.tMs > x.sentMs && a.sentMs < y.tMs && a !== x).length;
+        if (Math.min(B, BUCKET_RATE_LOW * rate * (y.sentMs - x.tMs)) - taken >= 1) refusedWrongly.add(y);
+      }
+    }
+  });
+  const times = (set: Set<Observation>): number[] => obs.filter((o) => set.has(o)).map((o) => o.tMs);
+  return { allowed: times(tooMany), refused: times(refusedWrongly) };
 }

@@ -1,0 +1,73 @@
+/**
+ * A sliding log in which refused calls count, on a manual clock: its polls while refused keep its log full, so its
+ * drains come back in clusters that a token bucket's steady refill cannot give. The fingerprint must stop with the
+ * refused-calls verdict or say it is uncertain (an even pacing no faster than the lowest rate observed), never
+ * name an algorithm without doubt (a token bucket's burst then rate draws 429s from it).
+ */
+import { test, expect } from '@playwright/test';
+import { HEADER_FAMILIES } from '../../mock/limiter-algorithms';
+import { bucketContradictions, type Claim } from '../../load/lib/fingerprint/consistency';
+import { readRateLimitHeaders } from '../../load/lib/rate-limit-headers';
+import type { Observation } from '../../load/lib/fingerprint/types';
+import { simulate, type SimOptions } from './fingerprint-sim';
+
+/** As `npm run load -- probe-reset --window-ms 2000 --probe-wait-ms 6000 --probe-max-ms 40000` configures one operation. */
+const CLI = { maxRequests: 5000, maxWaitMs: 6000, maxDurationMs: 40_000 };
+
+/** The refused-calls verdict, or the time cap before it (a small log sampled slowly): no result either way. */
+const REFUSED_VERDICT = /refused calls (appear to )?count|^time cap of/;
+
+/** The timeline of a run as observations (each call sent 2 ms before its answer, as the simulation's latency). */
+const observationsOf = (timeline: { tMs: number; status: number }[]): Observation[] =>
+  timeline.map((p) => ({ sentMs: p.tMs - 2, tMs: p.tMs, status: p.status, hints: readRateLimitHeaders({}, p.tMs) }));
+
+test.describe('rate-limit fingerprint of a sliding log whose refused calls count', () => {
+  test('should stop with the refused-calls verdict or be uncertain at limits 3 to 12, with each header family', () => {
+    const rows: string[] = [];
+    for (let limit = 3; limit <= 12; limit++)
+      for (const family of HEADER_FAMILIES) {
+        const o: SimOptions = { limit, windowMs: 2000, countRefused: true, config: CLI };
+        const fp = simulate('sliding-log', family, o);
+        const read = fp.uncertain ? 'uncertain' : fp.verdict !== null ? 'verdict' : `${fp.algorithm} without doubt`;
+        const row = `L=${limit} ${family}: ${read}, burst ${fp.burst} ${fp.sustainedPerSecond}/s, ${fp.requestsSpent} requests, ${Math.round(fp.durationMs)} ms`;
+        rows.push(row);
+        const label = `${row}\n${fp.evidence.join('\n')}`;
+        if (fp.uncertain) {
+          expect(fp.verdict, label).toBeNull();
+          expect(fp.pacing?.kind, label).toBe('even');
+          // One call at a time no faster than a window's worth per window: a sliding log never refuses it.
+          expect(fp.pacing?.intervalMs as number, label).toBeGreaterThanOrEqual(2000 / limit);
+        } else {
+          expect(fp.verdict, label).toMatch(REFUSED_VERDICT);
+          expect(fp.algorithm, label).toBe('unknown');
+          expect(fp.pacing, label).toBeNull();
+        }
+        expect(fp.burst, label).toBe(limit);
+      }
+    console.log(`[sliding log, refused calls count] ${rows.join('\n  ')}`);
+  });
+
+  test("should find calls a token bucket cannot decide so on a sliding log's timeline, and none on a bucket's", () => {
+    // A sliding log of 6 per 2 s whose refused calls count, read as a bucket of 6 at 1.65/s (its drains' rate): after
+    // an empty bucket it passes 4 calls in one second, and refuses a call 1.3 s after its last refusal.
+    const log = simulate('sliding-log', 'ietf', { limit: 4, windowMs: 2000, countRefused: true, config: CLI });
+    const asBucket = (burst: number, perSecond: number): Claim => ({
+      algorithm: 'token-bucket',
+      burst,
+      rate: perSecond / 1000,
+      windowMs: null,
+      refusedCallsCount: false,
+    });
+    const found = bucketContradictions(observationsOf(log.timeline), asBucket(4, 1.49));
+    expect(found.refused.length + found.allowed.length).toBeGreaterThan(0);
+    const six = simulate('sliding-log', 'none', { limit: 6, windowMs: 2000, countRefused: true, config: CLI });
+    expect(bucketContradictions(observationsOf(six.timeline), asBucket(6, 1.65)).allowed.length).toBeGreaterThan(1);
+    // A token bucket of 6 at 3/s, read right: every call explained; read at half its rate, its drains pass too many.
+    const bucket = simulate('token-bucket', 'none', { limit: 6, windowMs: 2000 });
+    const obs = observationsOf(bucket.timeline);
+    expect(bucketContradictions(obs, asBucket(6, 3))).toEqual({ allowed: [], refused: [] });
+    expect(bucketContradictions(obs, asBucket(6, 1.5)).allowed.length).toBeGreaterThan(0);
+    // Read at twice its rate, it refuses calls it would have refilled.
+    expect(bucketContradictions(obs, asBucket(6, 6)).refused.length).toBeGreaterThan(0);
+  });
+});
