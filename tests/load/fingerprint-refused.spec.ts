@@ -24,26 +24,28 @@ const observationsOf = (timeline: { tMs: number; status: number }[]): Observatio
 test.describe('rate-limit fingerprint of a sliding log whose refused calls count', () => {
   test('should stop with the refused-calls verdict or be uncertain at limits 3 to 12, with each header family', () => {
     const rows: string[] = [];
-    for (let limit = 3; limit <= 12; limit++)
-      for (const family of HEADER_FAMILIES) {
-        const o: SimOptions = { limit, windowMs: 2000, countRefused: true, config: CLI };
-        const fp = simulate('sliding-log', family, o);
-        const read = fp.uncertain ? 'uncertain' : fp.verdict !== null ? 'verdict' : `${fp.algorithm} without doubt`;
-        const row = `L=${limit} ${family}: ${read}, burst ${fp.burst} ${fp.sustainedPerSecond}/s, ${fp.requestsSpent} requests, ${Math.round(fp.durationMs)} ms`;
-        rows.push(row);
-        const label = `${row}\n${fp.evidence.join('\n')}`;
-        if (fp.uncertain) {
-          expect(fp.verdict, label).toBeNull();
-          expect(fp.pacing?.kind, label).toBe('even');
-          // One call at a time no faster than a window's worth per window: a sliding log never refuses it.
-          expect(fp.pacing?.intervalMs as number, label).toBeGreaterThanOrEqual(2000 / limit);
-        } else {
-          expect(fp.verdict, label).toMatch(REFUSED_VERDICT);
-          expect(fp.algorithm, label).toBe('unknown');
-          expect(fp.pacing, label).toBeNull();
+    // Three phases of the epoch second (the Reset header's rounding moves the polls).
+    for (const offsetMs of [0, 123, 777])
+      for (let limit = 3; limit <= 12; limit++)
+        for (const family of HEADER_FAMILIES) {
+          const o: SimOptions = { limit, windowMs: 2000, countRefused: true, startMs: 1_800_000_000_000 + offsetMs, config: CLI };
+          const fp = simulate('sliding-log', family, o);
+          const read = fp.uncertain ? 'uncertain' : fp.verdict !== null ? 'verdict' : `${fp.algorithm} without doubt`;
+          const row = `L=${limit} ${family} +${offsetMs} ms: ${read}, burst ${fp.burst} ${fp.sustainedPerSecond}/s, ${fp.requestsSpent} requests, ${Math.round(fp.durationMs)} ms`;
+          rows.push(row);
+          const label = `${row}\n${fp.evidence.join('\n')}`;
+          if (fp.uncertain) {
+            expect(fp.verdict, label).toBeNull();
+            expect(fp.pacing?.kind, label).toBe('even');
+            // One call at a time no faster than a window's worth per window: a sliding log never refuses it.
+            expect(fp.pacing?.intervalMs as number, label).toBeGreaterThanOrEqual(2000 / limit);
+          } else {
+            expect(fp.verdict, label).toMatch(REFUSED_VERDICT);
+            expect(fp.algorithm, label).toBe('unknown');
+            expect(fp.pacing, label).toBeNull();
+          }
+          expect(fp.burst, label).toBe(limit);
         }
-        expect(fp.burst, label).toBe(limit);
-      }
     console.log(`[sliding log, refused calls count] ${rows.join('\n  ')}`);
   });
 

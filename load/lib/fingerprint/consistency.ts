@@ -11,6 +11,10 @@
  * - A refusal the limiter read cannot give: fewer calls allowed just before it than a burst (within its
  *   window, or less what it refilled meanwhile). A stalled drain whose answers came late moves a window or
  *   a rate this way.
+ * - A window's split refused some of the calls it spent from a full bucket (a sliding log whose refused
+ *   calls count, read as a window: the refine's refused polls were still in it).
+ * - A token bucket cannot pass more than one call more than it refilled since a refusal, nor (where refused
+ *   calls do not count) refuse a call once it refilled one more than it passed since (bucketContradictions).
  * - A bucket's burst counted by a volley far from the exhaustion's count less its refill.
  * - A window known only within a bracket wider than a tenth of it (polls held up twice).
  * - A timing-sensitive experiment that stalled twice.
@@ -51,6 +55,11 @@ export function inconsistencies(b: Bench, r: Readings, c: Claim): string[] {
     const slack = 2 * b.fineMs;
     if (s && (c.windowMs < s.lo - slack || c.windowMs > s.hi + slack))
       out.push(`window ${c.windowMs} ms outside the ${Math.round(s.lo)}..${Math.round(s.hi)} ms the refill sampling proved`);
+    const split = r.split;
+    if (split && split.halvesRefused > 0)
+      out.push(
+        `the split refused ${split.halvesRefused} of the ${split.h1 + split.h2} calls it spent from a full window (refused calls that count keep a sliding log full)`,
+      );
   }
   // A window's rate is its burst over its window, which the bracket above checks; a continuous refill's is
   // what the drains got through, give or take a weighted counter's low reading.
