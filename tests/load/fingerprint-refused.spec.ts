@@ -62,14 +62,22 @@ test.describe('rate-limit fingerprint of a sliding log whose refused calls count
     });
     const found = bucketContradictions(observationsOf(log.timeline), asBucket(4, 1.49));
     expect(found.refused.length + found.allowed.length).toBeGreaterThan(0);
+    // A log of 3 per 2 s: whatever rate a bucket of 3 is read at, the calls it passed after a refusal need more than
+    // the most its refusals allow.
+    const three = simulate('sliding-log', 'ietf', { limit: 3, windowMs: 2000, countRefused: true, config: CLI });
+    const gap = bucketContradictions(observationsOf(three.timeline), asBucket(3, 0.99));
+    expect((gap.least?.rate as number) / (gap.most?.rate as number)).toBeGreaterThan(1.1);
     const six = simulate('sliding-log', 'none', { limit: 6, windowMs: 2000, countRefused: true, config: CLI });
     expect(bucketContradictions(observationsOf(six.timeline), asBucket(6, 1.65)).allowed.length).toBeGreaterThan(1);
-    // A token bucket of 6 at 3/s, read right: every call explained; read at half its rate, its drains pass too many.
+    // A token bucket of 6 at 3/s, read right: every call explained, and some rate explains them all (its own);
+    // read at half its rate, its drains pass too many; at twice, it refuses calls it would have refilled.
     const bucket = simulate('token-bucket', 'none', { limit: 6, windowMs: 2000 });
     const obs = observationsOf(bucket.timeline);
-    expect(bucketContradictions(obs, asBucket(6, 3))).toEqual({ allowed: [], refused: [] });
+    const right = bucketContradictions(obs, asBucket(6, 3));
+    expect([right.allowed, right.refused]).toEqual([[], []]);
+    expect((right.least?.rate as number) * 1000).toBeLessThanOrEqual(3);
+    expect((right.most?.rate as number) * 1000).toBeGreaterThanOrEqual(3);
     expect(bucketContradictions(obs, asBucket(6, 1.5)).allowed.length).toBeGreaterThan(0);
-    // Read at twice its rate, it refuses calls it would have refilled.
     expect(bucketContradictions(obs, asBucket(6, 6)).refused.length).toBeGreaterThan(0);
   });
 });

@@ -74,11 +74,15 @@ export function inconsistencies(b: Bench, r: Readings, c: Claim): string[] {
   }
   if (c.algorithm === 'token-bucket') {
     const t0 = b.observations[0]?.tMs ?? 0;
-    const { allowed, refused } = bucketContradictions(b.observations, c);
+    const { allowed, refused, least, most } = bucketContradictions(b.observations, c);
     const n = allowed.length + refused.length;
     if (n > b.observations.length / 200)
       out.push(
         `${n} calls a bucket of ${c.burst} at ${perSecond(c.rate)} does not decide so after an empty bucket (${allowed.length} allowed, ${refused.length} refused), the first at +${Math.round(Math.min(...allowed, ...refused) - t0)} ms`,
+      );
+    else if (least && most && least.rate > BUCKET_RATE_GAP * most.rate)
+      out.push(
+        `no refill rate explains a bucket of ${c.burst}: the calls allowed at +${Math.round(least.atMs - t0)} ms need ${perSecond(least.rate)}, the refusal at +${Math.round(most.atMs - t0)} ms allows ${perSecond(most.rate)} at most`,
       );
   }
   {
@@ -129,21 +133,37 @@ export function unexplainedRefusals(obs: readonly Observation[], c: Claim, windo
 /** A bucket's rate read this much too low, or too high, still explains what it did (the readings' own error). */
 const BUCKET_RATE_HIGH = 1.2;
 const BUCKET_RATE_LOW = 0.8;
+/** The least rate a bucket's allowed calls need over the most its refusals allow: at most this (clock and timing). */
+const BUCKET_RATE_GAP = 1.1;
+
+export interface BucketContradictions {
+  /** Answer times of allowed calls the claimed bucket does not give (more than it refilled since a refusal). */
+  allowed: number[];
+  /** Answer times of refusals it does not give (it refilled a call more than it passed since a refusal). */
+  refused: number[];
+  /** Calls per ms any bucket needs at least to pass what it passed after a refusal, and the answer time that needs it. */
+  least: { rate: number; atMs: number } | null;
+  /** Calls per ms any bucket of the claimed burst refills at most to refuse what it refused (refused calls not counting). */
+  most: { rate: number; atMs: number } | null;
+}
 
 /**
- * Calls a token bucket cannot have decided so (their answer times), each measured from a refusal, which says
- * the bucket held less than a call: from it on at most one call more than it refilled can pass, whether refused
- * calls count or not (`allowed`); where they do not count it held no less than nothing then, so a call refused
- * after it had refilled a call more than the calls allowed since took is unexplained too (`refused`). Counts and
- * spans are taken as leniently as the calls' sends and answers allow, the rate a fifth off either way.
+ * Calls a token bucket cannot have decided so, each measured from a refusal, which says the bucket held less
+ * than a call: from it on at most one call more than it refilled can pass, whether refused calls count or not;
+ * where they do not count it held no less than nothing then, so a call refused after it had refilled a call more
+ * than the calls allowed since took is unexplained too. Counts and spans are taken as leniently as the calls'
+ * sends and answers allow. Against the claimed rate (a fifth off either way: `allowed`, `refused`), and against
+ * any rate: the least the allowed calls need and the most the refusals allow (`least`, `most`).
  * A sliding log whose refused calls count, read as a bucket, passes several calls at once after a silence,
  * and refuses a call long after its last refusal.
  */
-export function bucketContradictions(obs: readonly Observation[], c: Claim): { allowed: number[]; refused: number[] } {
+export function bucketContradictions(obs: readonly Observation[], c: Claim): BucketContradictions {
   const B = c.burst as number;
   const rate = c.rate as number;
   const tooMany = new Set<Observation>();
   const refusedWrongly = new Set<Observation>();
+  let least: BucketContradictions['least'] = null;
+  let most: BucketContradictions['most'] = null;
   obs.forEach((x, i) => {
     if (x.status !== 429) return;
     let passed = 0;
@@ -152,14 +172,21 @@ export function bucketContradictions(obs: readonly Observation[], c: Claim): { a
       if (y.sentMs < x.tMs) continue;
       if (y.status !== 429) {
         passed += 1;
-        if (passed > 1 + BUCKET_RATE_HIGH * rate * (y.tMs - x.sentMs)) tooMany.add(y);
+        const spanMs = y.tMs - x.sentMs;
+        if (passed > 1 + BUCKET_RATE_HIGH * rate * spanMs) tooMany.add(y);
+        if (passed > 1 && spanMs > 0 && (least === null || (passed - 1) / spanMs > least.rate))
+          least = { rate: (passed - 1) / spanMs, atMs: y.tMs };
       } else if (c.refusedCallsCount === false) {
         // Allowed calls that may have been decided before this refusal, from the earliest the first refusal was.
         const taken = obs.filter((a) => a.status !== 429 && a.tMs > x.sentMs && a.sentMs < y.tMs && a !== x).length;
-        if (Math.min(B, BUCKET_RATE_LOW * rate * (y.sentMs - x.tMs)) - taken >= 1) refusedWrongly.add(y);
+        const spanMs = y.sentMs - x.tMs;
+        if (Math.min(B, BUCKET_RATE_LOW * rate * spanMs) - taken >= 1) refusedWrongly.add(y);
+        // Refused: it had refilled fewer than 1 + taken calls (a bucket of B holds no more than B).
+        if (taken + 1 <= B && spanMs > 0 && (most === null || (taken + 1) / spanMs < most.rate))
+          most = { rate: (taken + 1) / spanMs, atMs: y.tMs };
       }
     }
   });
   const times = (set: Set<Observation>): number[] => obs.filter((o) => set.has(o)).map((o) => o.tMs);
-  return { allowed: times(tooMany), refused: times(refusedWrongly) };
+  return { allowed: times(tooMany), refused: times(refusedWrongly), least, most };
 }
