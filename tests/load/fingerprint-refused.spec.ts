@@ -5,8 +5,8 @@
  * name an algorithm without doubt (a token bucket's burst then rate draws 429s from it).
  */
 import { test, expect } from '@playwright/test';
-import { HEADER_FAMILIES } from '../../mock/limiter-algorithms';
-import { bucketContradictions, type Claim } from '../../load/lib/fingerprint/consistency';
+import { HEADER_FAMILIES, LIMITER_ALGORITHMS } from '../../mock/limiter-algorithms';
+import { bucketContradictions, countedLogFit, type Claim } from '../../load/lib/fingerprint/consistency';
 import { readRateLimitHeaders } from '../../load/lib/rate-limit-headers';
 import type { Observation } from '../../load/lib/fingerprint/types';
 import { simulate, type SimOptions } from './fingerprint-sim';
@@ -79,5 +79,30 @@ test.describe('rate-limit fingerprint of a sliding log whose refused calls count
     expect((right.most?.rate as number) * 1000).toBeGreaterThanOrEqual(3);
     expect(bucketContradictions(obs, asBucket(6, 1.5)).allowed.length).toBeGreaterThan(0);
     expect(bucketContradictions(obs, asBucket(6, 6)).refused.length).toBeGreaterThan(0);
+  });
+
+  test('should find a sliding log whose refused calls count explains every call of its own timeline, and of no other', () => {
+    for (const family of HEADER_FAMILIES)
+      for (const windowMs of [1000, 2000])
+        for (const limit of [3, 6, 12]) {
+          const at = `${family} L=${limit} W=${windowMs}`;
+          const log = simulate('sliding-log', family, { limit, windowMs, countRefused: true, config: CLI });
+          const fit = countedLogFit(observationsOf(log.timeline), limit);
+          expect(fit, at).not.toBeNull();
+          // The window lies in the bracket, and the bracket within a quarter of it.
+          expect(fit?.lo as number, at).toBeLessThan(windowMs);
+          expect(fit?.hi as number, at).toBeGreaterThanOrEqual(windowMs);
+          expect(fit?.lo as number, at).toBeGreaterThan(0.75 * windowMs);
+          expect(fit?.hi as number, at).toBeLessThan(1.25 * windowMs);
+          // Every other limiter, refused calls counting or not, has calls no such log decides so.
+          for (const algorithm of LIMITER_ALGORITHMS)
+            for (const countRefused of [false, true]) {
+              if (algorithm === 'sliding-log' && countRefused) continue;
+              const fp = simulate(algorithm, family, { limit, windowMs, countRefused, config: CLI });
+              // A limiter stopped after a few polls (it never reopened) leaves too little to tell.
+              if (fp.verdict !== null && fp.requestsSpent < 4 * limit) continue;
+              expect(countedLogFit(observationsOf(fp.timeline), limit), `${at}: ${algorithm} counting refused ${countRefused}`).toBeNull();
+            }
+        }
   });
 });

@@ -190,3 +190,24 @@ export function bucketContradictions(obs: readonly Observation[], c: Claim): Buc
   const times = (set: Set<Observation>): number[] => obs.filter((o) => set.has(o)).map((o) => o.tMs);
   return { allowed: times(tooMany), refused: times(refusedWrongly), least, most };
 }
+
+/**
+ * The windows (ms, `lo` < W ≤ `hi`) for which a sliding log of `burst` calls whose refused calls count too explains
+ * every call: each call is allowed when fewer than `burst` calls, allowed or refused, came in the window before it.
+ * Taken in the order they were sent, each call's `burst`-th predecessor must have left the window if it was allowed
+ * and may still be in it if it was refused, as the sends and answers allow. Null when no window explains them.
+ */
+export function countedLogFit(obs: readonly Observation[], burst: number): { lo: number; hi: number } | null {
+  let lo = 0;
+  let hi = Infinity;
+  for (let i = 0; i < obs.length; i++) {
+    const o = obs[i] as Observation;
+    const before = obs[i - burst];
+    if (o.status === 429) {
+      // Refused with fewer than a full log of calls before it: no such log.
+      if (!before) return null;
+      lo = Math.max(lo, o.sentMs - before.tMs);
+    } else if (before) hi = Math.min(hi, o.tMs - before.sentMs);
+  }
+  return lo > 0 && lo < hi && Number.isFinite(hi) ? { lo, hi } : null;
+}

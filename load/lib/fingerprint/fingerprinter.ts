@@ -6,8 +6,8 @@
  * Usage: `nextAt()` is when the next call is due (null when finished), `nextCount()` how many calls are due
  * then together (a volley, sent in one batch), `record()` each outcome, `result()` at the end.
  */
-import { Bench, Runner, Stalled, type Experiment } from './bench';
-import { inconsistencies, type Claim } from './consistency';
+import { Bench, Runner, Stalled, Stop, type Experiment } from './bench';
+import { countedLogFit, inconsistencies, type Claim } from './consistency';
 import { coordinate } from './coordinator';
 import { cautiousPacing, pacingFor } from './pacing';
 import { cautiousClaim, claimOf, noReadings, resetMovesOf, type Readings } from './readings';
@@ -43,12 +43,27 @@ function* measure(b: Bench, out: Measurement[]): Experiment<void> {
     m.problems = inconsistencies(b, m.readings, claim);
     if (!m.problems.length) return;
     b.note(`inconsistent readings: ${m.problems.join('; ')}`);
+    refusedCallsCountIn(b, m.readings, claim);
     if (attempt === 2) return;
     const restMs = restBeforeAgain(b, m.readings, claim);
     b.note(`measured again after a rest of ${Math.round(restMs)} ms`);
     startAt = b.lastMs + restMs;
     b.restart();
   }
+}
+
+/**
+ * Readings that disagree, where a sliding log whose refused calls count explains every call: it stops with that
+ * verdict (measured again, its refill sampling and refused-call test would read it the same wrong way).
+ */
+function refusedCallsCountIn(b: Bench, r: Readings, c: Claim): void {
+  const burst = c.burst ?? b.observedBurst;
+  const fit = burst > 0 ? countedLogFit(b.observations, burst) : null;
+  if (!fit) return;
+  r.refusedCount = true;
+  throw new Stop(
+    `refused calls appear to count: a sliding log of ${burst} calls per ${Math.round(fit.lo)}..${Math.round(fit.hi)} ms in which refused calls count explains every call, the ${c.algorithm} read does not`,
+  );
 }
 
 /** Long enough for any of the periods read to give a full bucket back (a weighted counter needs two). */
