@@ -49,6 +49,16 @@ test.describe('rate-limit fingerprint of a sliding log whose refused calls count
     console.log(`[sliding log, refused calls count] ${rows.join('\n  ')}`);
   });
 
+  test('should stop with the refused-calls verdict on a log whose readings hold together as a bucket whose refused calls count', () => {
+    // 4 per 1 s, calls of 5 ms: read as a bucket of 4 at 4.24/s whose refused calls count, every reading agreeing,
+    // and paced at a call every 249 ms (more than 4 per second: the log refuses some). The log explains every call.
+    const fp = simulate('sliding-log', 'none', { limit: 4, windowMs: 1000, countRefused: true, latencyMs: 5, config: CLI });
+    const label = fp.evidence.join('\n');
+    expect(fp.verdict, label).toMatch(/^refused calls appear to count: a sliding log of 4 calls per \d+\.\.\d+ ms/);
+    expect(fp.refusedCallsCount, label).toBe(true);
+    expect(fp.pacing, label).toBeNull();
+  });
+
   test("should find calls a token bucket cannot decide so on a sliding log's timeline, and none on a bucket's", () => {
     // A sliding log of 6 per 2 s whose refused calls count, read as a bucket of 6 at 1.65/s (its drains' rate): after
     // an empty bucket it passes 4 calls in one second, and refuses a call 1.3 s after its last refusal.

@@ -1,7 +1,8 @@
 /**
  * The driver of one operation's fingerprint: the caller sends the calls it asks for and records their
  * outcomes; it runs the coordinator's experiments, checks their readings (consistency.ts), measures again
- * once when they disagree, and enforces the request and time caps (per measurement).
+ * once when they disagree, stops when a sliding log whose refused calls count explains every call, and enforces
+ * the request and time caps (per measurement).
  *
  * Usage: `nextAt()` is when the next call is due (null when finished), `nextCount()` how many calls are due
  * then together (a volley, sent in one batch), `record()` each outcome, `result()` at the end.
@@ -41,9 +42,9 @@ function* measure(b: Bench, out: Measurement[]): Experiment<void> {
     }
     const claim = claimOf(m.readings, null);
     m.problems = inconsistencies(b, m.readings, claim);
-    if (!m.problems.length) return;
-    b.note(`inconsistent readings: ${m.problems.join('; ')}`);
+    if (m.problems.length) b.note(`inconsistent readings: ${m.problems.join('; ')}`);
     refusedCallsCountIn(b, m.readings, claim);
+    if (!m.problems.length) return;
     if (attempt === 2) return;
     const restMs = restBeforeAgain(b, m.readings, claim);
     b.note(`measured again after a rest of ${Math.round(restMs)} ms`);
@@ -53,8 +54,10 @@ function* measure(b: Bench, out: Measurement[]): Experiment<void> {
 }
 
 /**
- * Readings that disagree, where a sliding log whose refused calls count explains every call: it stops with that
- * verdict (measured again, its refill sampling and refused-call test would read it the same wrong way).
+ * A limiter whose every call a sliding log of its burst, refused calls counting, explains: the fingerprint stops
+ * with that verdict, whatever the readings said (its refill sampling and refused-call test read such a log as a
+ * bucket, or as a window whose refused calls do not count; measured again, they would read it the same). On the
+ * mock's algorithms no other limiter fits whole timelines, but a weighted counter whose refused calls count.
  */
 function refusedCallsCountIn(b: Bench, r: Readings, c: Claim): void {
   const burst = c.burst ?? b.observedBurst;
