@@ -14,8 +14,8 @@ import { simulate, type SimOptions } from './fingerprint-sim';
 /** As `npm run load -- probe-reset --window-ms 2000 --probe-wait-ms 6000 --probe-max-ms 40000` configures one operation. */
 const CLI = { maxRequests: 5000, maxWaitMs: 6000, maxDurationMs: 40_000 };
 
-/** The refused-calls verdict, or the time cap before it (a small log sampled slowly): no result either way. */
-const REFUSED_VERDICT = /refused calls (appear to )?count|^time cap of/;
+/** The refused-calls verdict (a cap that ends a slow probe of a small log names it too). */
+const REFUSED_VERDICT = /refused calls (appear to )?count/;
 
 /** The timeline of a run as observations (each call sent 2 ms before its answer, as the simulation's latency). */
 const observationsOf = (timeline: { tMs: number; status: number }[]): Observation[] =>
@@ -47,6 +47,17 @@ test.describe('rate-limit fingerprint of a sliding log whose refused calls count
           expect(fp.burst, label).toBe(limit);
         }
     console.log(`[sliding log, refused calls count] ${rows.join('\n  ')}`);
+  });
+
+  test('should name a log counting refused calls in the verdict of a probe its time cap ended', () => {
+    // 3 per 2 s with X-RateLimit headers: its refill sampling alternates 2 and 0 calls for 18 drains, and the 40 s
+    // cap comes before the refused-call test.
+    const fp = simulate('sliding-log', 'x-ratelimit', { limit: 3, windowMs: 2000, countRefused: true, config: CLI });
+    const label = fp.evidence.join('\n');
+    expect(fp.verdict, label).toMatch(
+      /^refused calls appear to count: a sliding log of 3 calls per \d+\.\.\d+ ms .*\(time cap of 40000 ms/,
+    );
+    expect(fp.refusedCallsCount, label).toBe(true);
   });
 
   test('should stop with the refused-calls verdict on a log whose readings hold together as a bucket whose refused calls count', () => {

@@ -60,13 +60,17 @@ function* measure(b: Bench, out: Measurement[]): Experiment<void> {
  * mock's algorithms no other limiter fits whole timelines, but a weighted counter whose refused calls count.
  */
 function refusedCallsCountIn(b: Bench, r: Readings, c: Claim): void {
-  const burst = c.burst ?? b.observedBurst;
-  const fit = burst > 0 ? countedLogFit(b.observations, burst) : null;
-  if (!fit) return;
+  const verdict = countedLogVerdict(b, c.burst ?? b.observedBurst, c.algorithm);
+  if (verdict === null) return;
   r.refusedCount = true;
-  throw new Stop(
-    `refused calls appear to count: a sliding log of ${burst} calls per ${Math.round(fit.lo)}..${Math.round(fit.hi)} ms in which refused calls count explains every call, the ${c.algorithm} read does not`,
-  );
+  throw new Stop(verdict);
+}
+
+/** The refused-calls verdict when a sliding log of `burst`, refused calls counting, explains every call; else null. */
+function countedLogVerdict(b: Bench, burst: number, read: string | null): string | null {
+  const fit = burst > 0 ? countedLogFit(b.observations, burst) : null;
+  if (!fit) return null;
+  return `refused calls appear to count: a sliding log of ${burst} calls per ${Math.round(fit.lo)}..${Math.round(fit.hi)} ms in which refused calls count explains every call${read ? `, the ${read} read does not` : ''}`;
 }
 
 /** Long enough for any of the periods read to give a full bucket back (a weighted counter needs two). */
@@ -131,10 +135,15 @@ export class Fingerprinter {
     // The caps hold for each measurement (a second one after inconsistent readings has its own).
     const since = b.observations[0]?.tMs ?? null;
     if (!next || since === null) return;
+    // A cap ends the experiments without a result; a log whose refused calls count may explain what they saw.
+    const capped = (why: string): string => {
+      const log = countedLogVerdict(b, b.observedBurst, null);
+      return log === null ? why : `${log} (${why})`;
+    };
     if (b.observations.length >= this.cfg.maxRequests)
-      this.runner.stop(`request cap of ${this.cfg.maxRequests} reached during the ${next.phase} experiment`);
+      this.runner.stop(capped(`request cap of ${this.cfg.maxRequests} reached during the ${next.phase} experiment`));
     else if (next.at - since > this.cfg.maxDurationMs)
-      this.runner.stop(`time cap of ${this.cfg.maxDurationMs} ms reached before the ${next.phase} experiment`);
+      this.runner.stop(capped(`time cap of ${this.cfg.maxDurationMs} ms reached before the ${next.phase} experiment`));
   }
 
   /** Ends the experiments from outside (the run's budget or time is spent). */
