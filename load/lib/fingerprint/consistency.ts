@@ -164,21 +164,26 @@ export function bucketContradictions(obs: readonly Observation[], c: Claim): Buc
   const refusedWrongly = new Set<Observation>();
   let least: BucketContradictions['least'] = null;
   let most: BucketContradictions['most'] = null;
+  const allowedOf = (o: Observation): boolean => o.status !== 429;
   obs.forEach((x, i) => {
     if (x.status !== 429) return;
+    // Allowed calls sent before the refusal came back that may have been decided after it (a volley's).
+    const overlapping = obs.filter((a) => allowedOf(a) && a.tMs > x.sentMs && a.sentMs < x.tMs).length;
     let passed = 0;
-    for (const y of obs.slice(i + 1)) {
+    for (let j = i + 1; j < obs.length; j++) {
+      const y = obs[j] as Observation;
       // Only calls sent after the refusal came back were surely decided after it.
       if (y.sentMs < x.tMs) continue;
-      if (y.status !== 429) {
+      if (allowedOf(y)) {
         passed += 1;
         const spanMs = y.tMs - x.sentMs;
         if (passed > 1 + BUCKET_RATE_HIGH * rate * spanMs) tooMany.add(y);
         if (passed > 1 && spanMs > 0 && (least === null || (passed - 1) / spanMs > least.rate))
           least = { rate: (passed - 1) / spanMs, atMs: y.tMs };
       } else if (c.refusedCallsCount === false) {
-        // Allowed calls that may have been decided before this refusal, from the earliest the first refusal was.
-        const taken = obs.filter((a) => a.status !== 429 && a.tMs > x.sentMs && a.sentMs < y.tMs && a !== x).length;
+        // Allowed calls that may have been decided between the two refusals: those sent with this one count too.
+        let taken = overlapping + passed;
+        for (let k = j + 1; k < obs.length && (obs[k] as Observation).sentMs < y.tMs; k++) if (allowedOf(obs[k] as Observation)) taken += 1;
         const spanMs = y.sentMs - x.tMs;
         if (Math.min(B, BUCKET_RATE_LOW * rate * spanMs) - taken >= 1) refusedWrongly.add(y);
         // Refused: it had refilled fewer than 1 + taken calls (a bucket of B holds no more than B).
