@@ -130,14 +130,12 @@ test.describe('rate-limit fingerprint behind real rate-limiting libraries (the k
     expect(p.code, p.output).toBe(0);
   });
 
-  test('should stop with a verdict on rolling-rate-limiter used as its README says (blocked calls count)', async () => {
+  test('should stop with a verdict, or be uncertain, on rolling-rate-limiter used as its README says (blocked calls count)', async () => {
     test.setTimeout(120_000);
-    // A defect of the fingerprint, not of this test: a sliding log of 6 per interval in which refused calls count is
-    // read as a token bucket of 6 (at 3.3/s for a 1 s interval, 1.65/s for 2 s), with no doubt and a pacing that draws
-    // 429s: its polls while refused keep the log full, and its refused-calls check waits until they have left the
-    // window. The mock's own `--limiter sliding-log --count-refused` at a limit of 5 or 6 is read the same way.
-    // Remove this line once it is fixed.
-    test.fail(true, 'fingerprint defect: a sliding log counting refused calls (6 per 1 s) is read as a token bucket, with no doubt');
+    // A sliding log of 6 per interval in which refused calls count: its polls while refused keep the log full, and its
+    // drains come back in clusters. Read as a token bucket (6 at 3.3/s for a 1 s interval) it did not explain the
+    // calls it passed after a refusal; it must stop with the refused-calls verdict or say it is uncertain, with an even
+    // pacing no faster than the log gives: never a named algorithm without doubt.
     const route = { path: pathOf(COUNTS_BLOCKED.op), limiter: skewed(COUNTS_BLOCKED.limiter, SKEW) };
     const p = await probeBehind(
       'counts-blocked',
@@ -146,15 +144,22 @@ test.describe('rate-limit fingerprint behind real rate-limiting libraries (the k
       COUNTS_BLOCKED.limiter.intervalMs,
     );
     const e = p.manifest?.operations.find((x) => x.id === COUNTS_BLOCKED.op);
-    const line = `${about(COUNTS_BLOCKED.limiter)} ${COUNTS_BLOCKED.op}: truth sliding log of ${COUNTS_BLOCKED.burst} per ${COUNTS_BLOCKED.limiter.intervalMs} ms, refused calls count; read ${e?.algorithm} burst ${e?.burst} ${e?.sustainedPerSecond ?? '-'}/s window ${e?.windowMs ?? '-'}, verdict ${e?.verdict}; ${e?.requestsSpent} requests, ${Math.round(e?.durationMs ?? 0)} ms`;
+    const line = `${about(COUNTS_BLOCKED.limiter)} ${COUNTS_BLOCKED.op}: truth sliding log of ${COUNTS_BLOCKED.burst} per ${COUNTS_BLOCKED.limiter.intervalMs} ms, refused calls count; read ${e?.algorithm} burst ${e?.burst} ${e?.sustainedPerSecond ?? '-'}/s window ${e?.windowMs ?? '-'}, verdict ${e?.verdict}, uncertain ${e?.uncertain?.length ?? 0}, pacing ${e?.pacing?.schedule ?? '-'}; ${e?.requestsSpent} requests, ${Math.round(e?.durationMs ?? 0)} ms`;
     const label = `${line}\n${(e?.evidence ?? []).join('\n')}\n${p.output}`;
     report([line], p);
-    // On a busy machine the time cap may come first: a verdict all the same, never a result.
-    expect.soft(e?.verdict, label).toMatch(/refused calls (appear to )?count|time cap/);
-    expect.soft(e?.algorithm, label).toBe('unknown');
-    expect.soft(e?.pacing, label).toBeNull();
+    if (e?.uncertain?.length) {
+      expect.soft(e.verdict, label).toBeNull();
+      // One call at a time, no more than the log's limit per interval: it never refuses such a pace.
+      expect.soft(e.pacing?.kind, label).toBe('even');
+      expect.soft(e.pacing?.intervalMs ?? 0, label).toBeGreaterThanOrEqual(COUNTS_BLOCKED.limiter.intervalMs / COUNTS_BLOCKED.burst);
+    } else {
+      // On a busy machine the time cap may come first: a verdict all the same, never a result.
+      expect.soft(e?.verdict, label).toMatch(/refused calls (appear to )?count|time cap/);
+      expect.soft(e?.algorithm, label).toBe('unknown');
+      expect.soft(e?.pacing, label).toBeNull();
+    }
     expect.soft(e?.burst, label).toBe(COUNTS_BLOCKED.burst);
-    // k6's exit code for crossed thresholds: probe_unresolved counts the operation without a result.
+    // k6's exit code for crossed thresholds: probe_unresolved counts the operation without a result or uncertain.
     expect(p.code, label).toBe(99);
   });
 

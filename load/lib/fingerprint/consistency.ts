@@ -11,6 +11,10 @@
  * - A refusal the limiter read cannot give: fewer calls allowed just before it than a burst (within its
  *   window, or less what it refilled meanwhile). A stalled drain whose answers came late moves a window or
  *   a rate this way.
+ * - A window's split refused some of the calls it spent from a full bucket (a sliding log whose refused
+ *   calls count, read as a window: the refine's refused polls were still in it).
+ * - A token bucket cannot pass more than one call more than it refilled since a refusal, nor (where refused
+ *   calls do not count) refuse a call once it refilled one more than it passed since (bucketContradictions).
  * - A bucket's burst counted by a volley far from the exhaustion's count less its refill.
  * - A window known only within a bracket wider than a tenth of it (polls held up twice).
  * - A timing-sensitive experiment that stalled twice.
@@ -51,6 +55,11 @@ export function inconsistencies(b: Bench, r: Readings, c: Claim): string[] {
     const slack = 2 * b.fineMs;
     if (s && (c.windowMs < s.lo - slack || c.windowMs > s.hi + slack))
       out.push(`window ${c.windowMs} ms outside the ${Math.round(s.lo)}..${Math.round(s.hi)} ms the refill sampling proved`);
+    const split = r.split;
+    if (split && split.halvesRefused > 0)
+      out.push(
+        `the split refused ${split.halvesRefused} of the ${split.h1 + split.h2} calls it spent from a full window (refused calls that count keep a sliding log full)`,
+      );
   }
   // A window's rate is its burst over its window, which the bracket above checks; a continuous refill's is
   // what the drains got through, give or take a weighted counter's low reading.
@@ -62,6 +71,19 @@ export function inconsistencies(b: Bench, r: Readings, c: Claim): string[] {
     const ratio = c.rate / t;
     if (ratio > MAX_RATE_OVER_SAMPLING || ratio < MIN_RATE_UNDER_SAMPLING)
       out.push(`sustained ${perSecond(c.rate)} against ${perSecond(t)} the refill sampling got through between empty buckets`);
+  }
+  if (c.algorithm === 'token-bucket') {
+    const t0 = b.observations[0]?.tMs ?? 0;
+    const { allowed, refused, least, most } = bucketContradictions(b.observations, c);
+    const n = allowed.length + refused.length;
+    if (n > b.observations.length / 200)
+      out.push(
+        `${n} calls a bucket of ${c.burst} at ${perSecond(c.rate)} does not decide so after an empty bucket (${allowed.length} allowed, ${refused.length} refused), the first at +${Math.round(Math.min(...allowed, ...refused) - t0)} ms`,
+      );
+    else if (least && most && least.rate > BUCKET_RATE_GAP * most.rate)
+      out.push(
+        `no refill rate explains a bucket of ${c.burst}: the calls allowed at +${Math.round(least.atMs - t0)} ms need ${perSecond(least.rate)}, the refusal at +${Math.round(most.atMs - t0)} ms allows ${perSecond(most.rate)} at most`,
+      );
   }
   {
     const bad = unexplainedRefusals(b.observations, c, windowLike);
@@ -106,4 +128,91 @@ export function unexplainedRefusals(obs: readonly Observation[], c: Claim, windo
     if (!explained) bad.push(o.tMs);
   }
   return bad;
+}
+
+/** A bucket's rate read this much too low, or too high, still explains what it did (the readings' own error). */
+const BUCKET_RATE_HIGH = 1.2;
+const BUCKET_RATE_LOW = 0.8;
+/** The least rate a bucket's allowed calls need over the most its refusals allow: at most this (clock and timing). */
+const BUCKET_RATE_GAP = 1.1;
+
+export interface BucketContradictions {
+  /** Answer times of allowed calls the claimed bucket does not give (more than it refilled since a refusal). */
+  allowed: number[];
+  /** Answer times of refusals it does not give (it refilled a call more than it passed since a refusal). */
+  refused: number[];
+  /** Calls per ms any bucket needs at least to pass what it passed after a refusal, and the answer time that needs it. */
+  least: { rate: number; atMs: number } | null;
+  /** Calls per ms any bucket of the claimed burst refills at most to refuse what it refused (refused calls not counting). */
+  most: { rate: number; atMs: number } | null;
+}
+
+/**
+ * Calls a token bucket cannot have decided so, each measured from a refusal, which says the bucket held less
+ * than a call: from it on at most one call more than it refilled can pass, whether refused calls count or not;
+ * where they do not count it held no less than nothing then, so a call refused after it had refilled a call more
+ * than the calls allowed since took is unexplained too. Counts and spans are taken as leniently as the calls'
+ * sends and answers allow. Against the claimed rate (a fifth off either way: `allowed`, `refused`), and against
+ * any rate: the least the allowed calls need and the most the refusals allow (`least`, `most`).
+ * A sliding log whose refused calls count, read as a bucket, passes several calls at once after a silence,
+ * and refuses a call long after its last refusal.
+ */
+export function bucketContradictions(obs: readonly Observation[], c: Claim): BucketContradictions {
+  const B = c.burst as number;
+  const rate = c.rate as number;
+  const tooMany = new Set<Observation>();
+  const refusedWrongly = new Set<Observation>();
+  let least: BucketContradictions['least'] = null;
+  let most: BucketContradictions['most'] = null;
+  const allowedOf = (o: Observation): boolean => o.status !== 429;
+  obs.forEach((x, i) => {
+    if (x.status !== 429) return;
+    // Allowed calls sent before the refusal came back that may have been decided after it (a volley's).
+    const overlapping = obs.filter((a) => allowedOf(a) && a.tMs > x.sentMs && a.sentMs < x.tMs).length;
+    let passed = 0;
+    for (let j = i + 1; j < obs.length; j++) {
+      const y = obs[j] as Observation;
+      // Only calls sent after the refusal came back were surely decided after it.
+      if (y.sentMs < x.tMs) continue;
+      if (allowedOf(y)) {
+        passed += 1;
+        const spanMs = y.tMs - x.sentMs;
+        if (passed > 1 + BUCKET_RATE_HIGH * rate * spanMs) tooMany.add(y);
+        if (passed > 1 && spanMs > 0 && (least === null || (passed - 1) / spanMs > least.rate))
+          least = { rate: (passed - 1) / spanMs, atMs: y.tMs };
+      } else if (c.refusedCallsCount === false) {
+        // Allowed calls that may have been decided between the two refusals: those sent with this one count too.
+        let taken = overlapping + passed;
+        for (let k = j + 1; k < obs.length && (obs[k] as Observation).sentMs < y.tMs; k++) if (allowedOf(obs[k] as Observation)) taken += 1;
+        const spanMs = y.sentMs - x.tMs;
+        if (Math.min(B, BUCKET_RATE_LOW * rate * spanMs) - taken >= 1) refusedWrongly.add(y);
+        // Refused: it had refilled fewer than 1 + taken calls (a bucket of B holds no more than B).
+        if (taken + 1 <= B && spanMs > 0 && (most === null || (taken + 1) / spanMs < most.rate))
+          most = { rate: (taken + 1) / spanMs, atMs: y.tMs };
+      }
+    }
+  });
+  const times = (set: Set<Observation>): number[] => obs.filter((o) => set.has(o)).map((o) => o.tMs);
+  return { allowed: times(tooMany), refused: times(refusedWrongly), least, most };
+}
+
+/**
+ * The windows (ms, `lo` < W ≤ `hi`) for which a sliding log of `burst` calls whose refused calls count too explains
+ * every call: each call is allowed when fewer than `burst` calls, allowed or refused, came in the window before it.
+ * Taken in the order they were sent, each call's `burst`-th predecessor must have left the window if it was allowed
+ * and may still be in it if it was refused, as the sends and answers allow. Null when no window explains them.
+ */
+export function countedLogFit(obs: readonly Observation[], burst: number): { lo: number; hi: number } | null {
+  let lo = 0;
+  let hi = Infinity;
+  for (let i = 0; i < obs.length; i++) {
+    const o = obs[i] as Observation;
+    const before = obs[i - burst];
+    if (o.status === 429) {
+      // Refused with fewer than a full log of calls before it: no such log.
+      if (!before) return null;
+      lo = Math.max(lo, o.sentMs - before.tMs);
+    } else if (before) hi = Math.min(hi, o.tMs - before.sentMs);
+  }
+  return lo > 0 && lo < hi && Number.isFinite(hi) ? { lo, hi } : null;
 }

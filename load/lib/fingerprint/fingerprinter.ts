@@ -1,13 +1,14 @@
 /**
  * The driver of one operation's fingerprint: the caller sends the calls it asks for and records their
  * outcomes; it runs the coordinator's experiments, checks their readings (consistency.ts), measures again
- * once when they disagree, and enforces the request and time caps (per measurement).
+ * once when they disagree, stops when a sliding log whose refused calls count explains every call, and enforces
+ * the request and time caps (per measurement).
  *
  * Usage: `nextAt()` is when the next call is due (null when finished), `nextCount()` how many calls are due
  * then together (a volley, sent in one batch), `record()` each outcome, `result()` at the end.
  */
-import { Bench, Runner, Stalled, type Experiment } from './bench';
-import { inconsistencies, type Claim } from './consistency';
+import { Bench, Runner, Stalled, Stop, type Experiment } from './bench';
+import { countedLogFit, inconsistencies, type Claim } from './consistency';
 import { coordinate } from './coordinator';
 import { cautiousPacing, pacingFor } from './pacing';
 import { cautiousClaim, claimOf, noReadings, resetMovesOf, type Readings } from './readings';
@@ -41,14 +42,35 @@ function* measure(b: Bench, out: Measurement[]): Experiment<void> {
     }
     const claim = claimOf(m.readings, null);
     m.problems = inconsistencies(b, m.readings, claim);
+    if (m.problems.length) b.note(`inconsistent readings: ${m.problems.join('; ')}`);
+    refusedCallsCountIn(b, m.readings, claim);
     if (!m.problems.length) return;
-    b.note(`inconsistent readings: ${m.problems.join('; ')}`);
     if (attempt === 2) return;
     const restMs = restBeforeAgain(b, m.readings, claim);
     b.note(`measured again after a rest of ${Math.round(restMs)} ms`);
     startAt = b.lastMs + restMs;
     b.restart();
   }
+}
+
+/**
+ * A limiter whose every call a sliding log of its burst, refused calls counting, explains: the fingerprint stops
+ * with that verdict, whatever the readings said (its refill sampling and refused-call test read such a log as a
+ * bucket, or as a window whose refused calls do not count; measured again, they would read it the same). On the
+ * mock's algorithms no other limiter fits whole timelines, but a weighted counter whose refused calls count.
+ */
+function refusedCallsCountIn(b: Bench, r: Readings, c: Claim): void {
+  const verdict = countedLogVerdict(b, c.burst ?? b.observedBurst, c.algorithm);
+  if (verdict === null) return;
+  r.refusedCount = true;
+  throw new Stop(verdict);
+}
+
+/** The refused-calls verdict when a sliding log of `burst`, refused calls counting, explains every call; else null. */
+function countedLogVerdict(b: Bench, burst: number, read: string | null): string | null {
+  const fit = burst > 0 ? countedLogFit(b.observations, burst) : null;
+  if (!fit) return null;
+  return `refused calls appear to count: a sliding log of ${burst} calls per ${Math.round(fit.lo)}..${Math.round(fit.hi)} ms in which refused calls count explains every call${read ? `, the ${read} read does not` : ''}`;
 }
 
 /** Long enough for any of the periods read to give a full bucket back (a weighted counter needs two). */
@@ -113,10 +135,15 @@ export class Fingerprinter {
     // The caps hold for each measurement (a second one after inconsistent readings has its own).
     const since = b.observations[0]?.tMs ?? null;
     if (!next || since === null) return;
+    // A cap ends the experiments without a result; a log whose refused calls count may explain what they saw.
+    const capped = (why: string): string => {
+      const log = countedLogVerdict(b, b.observedBurst, null);
+      return log === null ? why : `${log} (${why})`;
+    };
     if (b.observations.length >= this.cfg.maxRequests)
-      this.runner.stop(`request cap of ${this.cfg.maxRequests} reached during the ${next.phase} experiment`);
+      this.runner.stop(capped(`request cap of ${this.cfg.maxRequests} reached during the ${next.phase} experiment`));
     else if (next.at - since > this.cfg.maxDurationMs)
-      this.runner.stop(`time cap of ${this.cfg.maxDurationMs} ms reached before the ${next.phase} experiment`);
+      this.runner.stop(capped(`time cap of ${this.cfg.maxDurationMs} ms reached before the ${next.phase} experiment`));
   }
 
   /** Ends the experiments from outside (the run's budget or time is spent). */

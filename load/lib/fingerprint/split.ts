@@ -20,6 +20,8 @@ export interface SplitReading {
   drain: Drain;
   /** A call was held up long enough to move what the drain finds (over 5 % of the period): ms, else null. */
   stalledMs: number | null;
+  /** Calls of the two halves refused (a full bucket gives them all). */
+  halvesRefused: number;
 }
 
 export interface SplitPlan {
@@ -51,17 +53,18 @@ export function* split(b: Bench, p: SplitPlan): Experiment<SplitReading | null> 
   const h1 = Math.floor(B / 2);
   const h2 = B - h1;
   // One call already made from the full bucket.
-  if (h1 > 1) yield* spend(b, startMs, 'split', h1 - 1);
-  yield* spend(b, startMs + p.periodMs / 2, 'split', h2);
+  const first = h1 > 1 ? yield* spend(b, startMs, 'split', h1 - 1) : { refused: 0 };
+  const second = yield* spend(b, startMs + p.periodMs / 2, 'split', h2);
+  const halvesRefused = first.refused + second.refused;
   const after = p.periodMs + p.marginMs;
   const d = yield* drain(b, startMs + after, 'split', p.window ? Math.min(B, h1 + 1) : b.drainCap());
   const delayMs = b.worstDelaySince(from);
   const stalledMs = delayMs > Math.max(2 * b.fineMs, p.periodMs / 20) ? delayMs : null;
   b.note(
-    `split: ${h1} calls at 0, ${h2} at +${Math.round(p.periodMs / 2)} ms, then ${d.allowed}${d.refusedMs === null ? ' (enough)' : ''} allowed at +${Math.round(after)} ms (a full bucket is ${B})` +
+    `split: ${h1} calls at 0, ${h2} at +${Math.round(p.periodMs / 2)} ms${halvesRefused ? ` (${halvesRefused} refused)` : ''}, then ${d.allowed}${d.refusedMs === null ? ' (enough)' : ''} allowed at +${Math.round(after)} ms (a full bucket is ${B})` +
       (stalledMs === null ? '' : `; a call was held up ${Math.round(stalledMs)} ms: stalled`),
   );
-  return { drained: d.allowed, h1, h2, burst: B, drain: d, stalledMs };
+  return { drained: d.allowed, h1, h2, burst: B, drain: d, stalledMs, halvesRefused };
 }
 
 /** Only the first half came back: the second is still inside a sliding window. */
