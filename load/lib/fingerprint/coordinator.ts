@@ -5,8 +5,9 @@
  * exhaustion → reopening → refill sampling → window refine (a window) or burst volley (a continuous refill)
  * → split → refused calls, or first-window rate (a continuous refill the split or a pause says is a
  * weighted sliding counter; not needed when the sampling timed the window after a pause that followed a full
- * bucket). A split that gets some calls back but fewer than a window gives sends a window-like sampling
- * back to refill sampling once, as a continuous refill.
+ * bucket; with no volley or split when the rest after a partial reopening refilled faster than the drains
+ * after it, which a refill of one rate never does). A split that gets some calls back but fewer than a window
+ * gives sends a window-like sampling back to refill sampling once, as a continuous refill.
  */
 import { Stop, margin, type Bench, type Experiment } from './bench';
 import { burstVolley, refillCorrectedBurst } from './burst-volley';
@@ -72,6 +73,20 @@ export function* coordinate(b: Bench, r: Readings, startAt = 0): Experiment<void
       if (corrected !== ex.burst) b.note(`a full bucket holds ${corrected} calls: the exhaustion's ${ex.burst} include its refill`);
       const restMs = (fullMs: number): number => fullMs * 1.1 + margin(b, fullMs, false, ex.burst);
       const last = sampling.samples[sampling.samples.length - 1]?.drain.refusedMs as number;
+      const restedRate = r.pausedMs === null ? refillOfRest(r.rested) : null;
+      // The drains' rate, were each closing refusal a call too: never below what they refilled.
+      const drainsAtMost = (rate.span.allowed + rate.span.refusals) / rate.span.elapsedMs;
+      if (restedRate !== null && restedRate > RATE_STEP * drainsAtMost) {
+        // A token bucket refills at one rate; a weighted sliding counter at the previous aligned window's count
+        // per window, low while that window held only part of a bucket (the partial reopening's).
+        b.note(
+          `the rest refilled at least ${(restedRate * 1000).toFixed(2)}/s, the drains after it ${(drainsAtMost * 1000).toFixed(2)}/s at most: a sliding counter refills by the phase of its aligned windows`,
+        );
+        r.restRate = restedRate;
+        // The rested drain too ran between empty buckets: the faster of the two is what the drains got through.
+        r.drainsRate = restedRate;
+        return yield* counterRate(b, r, ex, last, ex.burst / restedRate);
+      }
       if (r.pausedMs !== null) {
         // A refill that waits for an aligned window is a weighted sliding counter: its rate is read in its first window.
         b.note('burst volley and split: not needed (the refill waited for an aligned window: a sliding counter)');
@@ -155,6 +170,18 @@ export function* coordinate(b: Bench, r: Readings, startAt = 0): Experiment<void
     }
     return;
   }
+}
+
+/** The rest's refill faster than the drains after it by this factor: not one rate. */
+const RATE_STEP = 1.3;
+
+/**
+ * Calls per ms the rest after a partial reopening refilled at least: one call less than the rested drain got,
+ * over the span from the refusal that emptied the bucket (sent) to the rested drain's (answered); null: no rest.
+ */
+function refillOfRest(rested: Readings['rested']): number | null {
+  if (!rested || rested.drain.refusedMs === null || rested.drain.allowed < 2) return null;
+  return (rested.drain.allowed - 1) / (rested.drain.refusedMs - rested.emptySentMs);
 }
 
 /** A weighted sliding counter: its rate in the first window after a full one, once more when that stalled. */

@@ -36,6 +36,11 @@ export interface Readings {
   samplingBracket: { lo: number; hi: number } | null;
   /** A continuous refill: calls per ms the sampling drains got through between empty buckets. */
   drainsRate: number | null;
+  /**
+   * Calls per ms the rest after a partial reopening refilled at least, when well above what the drains after it
+   * got through (a token bucket refills at one rate; a weighted counter by its previous aligned window); null: not so.
+   */
+  restRate: number | null;
   /** Readings that stalled twice, in words. */
   stalls: string[];
 }
@@ -58,6 +63,7 @@ export const noReadings = (): Readings => ({
   refusedCount: null,
   samplingBracket: null,
   drainsRate: null,
+  restRate: null,
   stalls: [],
 });
 
@@ -67,6 +73,8 @@ export function algorithmOf(r: Readings): Algorithm {
   const s = r.split;
   // A refill that waits for an aligned window is a sliding counter, whatever a split would show.
   if (r.windowLike === false && r.pausedMs !== null) return 'sliding-window';
+  // The rest refilled faster than the drains after it, and a first window was timed: a refill of two rates.
+  if (r.windowLike === false && r.restRate !== null && r.firstWindowRate !== null) return 'sliding-window';
   if (r.windowLike === null || !s) return 'unknown';
   // A token bucket is full again too, give or take the rate estimate's error on large buckets.
   // A window's split drain stops one call past the first half: that many back is a full bucket again.
