@@ -13,7 +13,7 @@ import { Stop, margin, type Bench, type Experiment } from './bench';
 import { burstVolley, refillCorrectedBurst } from './burst-volley';
 import { exhaustion, type ExhaustionReading } from './exhaustion';
 import { firstWindowRate } from './first-window-rate';
-import { refillRate, sampleRefill, settleReopening } from './refill-sampling';
+import { refillRate, sampleRefill, settleReopening, type RefillRate, type SamplingReading } from './refill-sampling';
 import { refusedCalls } from './refused-call';
 import { resetMovesOf, type Readings } from './readings';
 import { reopening } from './reopening';
@@ -73,19 +73,15 @@ export function* coordinate(b: Bench, r: Readings, startAt = 0): Experiment<void
       if (corrected !== ex.burst) b.note(`a full bucket holds ${corrected} calls: the exhaustion's ${ex.burst} include its refill`);
       const restMs = (fullMs: number): number => fullMs * 1.1 + margin(b, fullMs, false, ex.burst);
       const last = sampling.samples[sampling.samples.length - 1]?.drain.refusedMs as number;
-      const restedRate = r.pausedMs === null ? refillOfRest(r.rested) : null;
-      // The drains' rate, were each closing refusal a call too: never below what they refilled.
-      const drainsAtMost = (rate.span.allowed + rate.span.refusals) / rate.span.elapsedMs;
-      if (restedRate !== null && restedRate > RATE_STEP * drainsAtMost) {
+      const faster = r.pausedMs === null ? fasterPart(b, r.rested, sampling, rate) : null;
+      if (faster) {
         // A token bucket refills at one rate; a weighted sliding counter at the previous aligned window's count
         // per window, low while that window held only part of a bucket (the partial reopening's).
-        b.note(
-          `the rest refilled at least ${(restedRate * 1000).toFixed(2)}/s, the drains after it ${(drainsAtMost * 1000).toFixed(2)}/s at most: a sliding counter refills by the phase of its aligned windows`,
-        );
-        r.restRate = restedRate;
-        // The rested drain too ran between empty buckets: the faster of the two is what the drains got through.
-        r.drainsRate = restedRate;
-        return yield* counterRate(b, r, ex, last, ex.burst / restedRate);
+        b.note(`${faster.what}: a sliding counter refills by the phase of its aligned windows`);
+        r.fasterRate = faster.rate;
+        // Those drains too ran between empty buckets: the faster is what the drains got through.
+        r.drainsRate = faster.rate;
+        return yield* counterRate(b, r, ex, last, ex.burst / faster.rate);
       }
       if (r.pausedMs !== null) {
         // A refill that waits for an aligned window is a weighted sliding counter: its rate is read in its first window.
@@ -172,17 +168,61 @@ export function* coordinate(b: Bench, r: Readings, startAt = 0): Experiment<void
   }
 }
 
-/** The rest's refill faster than the drains after it by this factor: not one rate. */
+/** A part of the refill faster than another by this factor: not one rate. */
 const RATE_STEP = 1.3;
+/** Calls each part must hold (±1 call each end: within 20 %). */
+const STEP_CALLS = 10;
 
 /**
- * Calls per ms the rest after a partial reopening refilled at least: one call less than the rested drain got,
- * over the span from the refusal that emptied the bucket (sent) to the rested drain's (answered); null: no rest.
+ * A part of a continuous refill well faster than another (a token bucket refills at one rate): the rest after a
+ * partial reopening against the drains after it, or the sampling's later drains against its earlier ones. The
+ * faster part's rate is one call less over its span, never faster than the truth; the slower part's counts
+ * each drain's closing refusal as a call too (refused calls that count refill it). Null: one rate, or a call
+ * was held up (its answer moves the end of a part).
  */
-function refillOfRest(rested: Readings['rested']): number | null {
-  if (!rested || rested.drain.refusedMs === null || rested.drain.allowed < 2) return null;
-  return (rested.drain.allowed - 1) / (rested.drain.refusedMs - rested.emptySentMs);
+function fasterPart(
+  b: Bench,
+  rested: Readings['rested'],
+  sampling: SamplingReading,
+  rate: RefillRate,
+): { rate: number; what: string } | null {
+  const perSecond = (x: number): string => `${(x * 1000).toFixed(2)}/s`;
+  const { allowed, refusals, elapsedMs } = rate.span;
+  const drainsAtMost = (allowed + refusals) / elapsedMs;
+  const restRate = rested?.drain.refusedMs != null ? (rested.drain.allowed - 1) / (rested.drain.refusedMs - rested.emptySentMs) : 0;
+  if (rested && rested.drain.allowed > STEP_CALLS && allowed + refusals >= STEP_CALLS && restRate > RATE_STEP * drainsAtMost)
+    return {
+      rate: restRate,
+      what: `the rest refilled at least ${perSecond(restRate)}, the drains after it ${perSecond(drainsAtMost)} at most`,
+    };
+  const { samples } = sampling;
+  const lead = samples.findIndex((x) => x.drain.allowed > 0);
+  if (lead === -1) return null;
+  const startMs = (lead > 0 ? samples[lead - 1]?.drain.refusedMs : sampling.from.refusedMs) as number;
+  const from = b.observations.findIndex((o) => o.sentMs >= startMs);
+  if (from === -1 || b.worstDelaySince(from) > STALLED_GAPS * b.fineMs) return null;
+  const drains = samples.slice(lead).map((x) => x.drain);
+  const endMs = drains[drains.length - 1]?.refusedMs as number;
+  let best: { rate: number; what: string } | null = null;
+  for (let i = 1; i < drains.length - 1; i++) {
+    const early = drains.slice(0, i);
+    const splitMs = early[early.length - 1]?.refusedMs as number;
+    const earlyCalls = early.reduce((a, d) => a + d.allowed + 1, 0);
+    const lateCalls = drains.slice(i).reduce((a, d) => a + d.allowed, 0);
+    if (earlyCalls < STEP_CALLS || lateCalls < STEP_CALLS) continue;
+    const earlyAtMost = earlyCalls / (splitMs - startMs);
+    const late = (lateCalls - 1) / (endMs - splitMs);
+    if (late > RATE_STEP * earlyAtMost && (!best || late > best.rate))
+      best = {
+        rate: late,
+        what: `the last ${drains.length - i} drains refilled at least ${perSecond(late)}, the ${i} before them ${perSecond(earlyAtMost)} at most`,
+      };
+  }
+  return best;
 }
+
+/** A call held up longer than this many fine gaps: the drains' ends may have moved. */
+const STALLED_GAPS = 4;
 
 /** A weighted sliding counter: its rate in the first window after a full one, once more when that stalled. */
 function* counterRate(b: Bench, r: Readings, ex: ExhaustionReading, emptyAtMs: number, periodMs: number): Experiment<void> {

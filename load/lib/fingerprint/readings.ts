@@ -37,10 +37,11 @@ export interface Readings {
   /** A continuous refill: calls per ms the sampling drains got through between empty buckets. */
   drainsRate: number | null;
   /**
-   * Calls per ms the rest after a partial reopening refilled at least, when well above what the drains after it
-   * got through (a token bucket refills at one rate; a weighted counter by its previous aligned window); null: not so.
+   * Calls per ms a part of a continuous refill ran at least (the rest after a partial reopening, or the later
+   * sampling drains), when well above another part (a token bucket refills at one rate; a weighted counter by
+   * its previous aligned window); null: not so.
    */
-  restRate: number | null;
+  fasterRate: number | null;
   /** Readings that stalled twice, in words. */
   stalls: string[];
 }
@@ -63,7 +64,7 @@ export const noReadings = (): Readings => ({
   refusedCount: null,
   samplingBracket: null,
   drainsRate: null,
-  restRate: null,
+  fasterRate: null,
   stalls: [],
 });
 
@@ -73,8 +74,8 @@ export function algorithmOf(r: Readings): Algorithm {
   const s = r.split;
   // A refill that waits for an aligned window is a sliding counter, whatever a split would show.
   if (r.windowLike === false && r.pausedMs !== null) return 'sliding-window';
-  // The rest refilled faster than the drains after it, and a first window was timed: a refill of two rates.
-  if (r.windowLike === false && r.restRate !== null && r.firstWindowRate !== null) return 'sliding-window';
+  // A part of the refill well faster than another, and a first window was timed: a refill of two rates.
+  if (r.windowLike === false && r.fasterRate !== null && r.firstWindowRate !== null) return 'sliding-window';
   if (r.windowLike === null || !s) return 'unknown';
   // A token bucket is full again too, give or take the rate estimate's error on large buckets.
   // A window's split drain stops one call past the first half: that many back is a full bucket again.
