@@ -9,7 +9,8 @@
  * after it, which a refill of one rate never does). A split that gets some calls back but fewer than a window
  * gives sends a window-like sampling back to refill sampling once, as a continuous refill.
  */
-import { Stop, margin, type Bench, type Experiment } from './bench';
+import { Stop, drain, margin, type Bench, type Experiment } from './bench';
+import type { Drain } from './types';
 import { burstVolley, refillCorrectedBurst } from './burst-volley';
 import { exhaustion, type ExhaustionReading } from './exhaustion';
 import { firstWindowRate } from './first-window-rate';
@@ -81,7 +82,11 @@ export function* coordinate(b: Bench, r: Readings, startAt = 0): Experiment<void
         r.fasterRate = faster.rate;
         // Those drains too ran between empty buckets: the faster is what the drains got through.
         r.drainsRate = faster.rate;
-        return yield* counterRate(b, r, ex, last, ex.burst / faster.rate);
+        const timed = yield* drainsAfterStep(b, sampling, ex.burst, faster.rate);
+        if (timed === null) return yield* counterRate(b, r, ex, last, ex.burst / faster.rate);
+        r.firstWindowRate = timed;
+        if (timed > r.rate) r.rate = timed;
+        return;
       }
       if (r.pausedMs !== null) {
         // A refill that waits for an aligned window is a weighted sliding counter: its rate is read in its first window.
@@ -186,7 +191,6 @@ function fasterPart(
   sampling: SamplingReading,
   rate: RefillRate,
 ): { rate: number; what: string } | null {
-  const perSecond = (x: number): string => `${(x * 1000).toFixed(2)}/s`;
   const { allowed, refusals, elapsedMs } = rate.span;
   const drainsAtMost = (allowed + refusals) / elapsedMs;
   const restRate = rested?.drain.refusedMs != null ? (rested.drain.allowed - 1) / (rested.drain.refusedMs - rested.emptySentMs) : 0;
@@ -195,31 +199,92 @@ function fasterPart(
       rate: restRate,
       what: `the rest refilled at least ${perSecond(restRate)}, the drains after it ${perSecond(drainsAtMost)} at most`,
     };
-  const { samples } = sampling;
-  const lead = samples.findIndex((x) => x.drain.allowed > 0);
+  const drains = refilling(sampling);
+  if (!drains || b.worstDelaySince(drains.from(b)) > STALLED_GAPS * b.fineMs) return null;
+  const step = stepOf(drains.drains, drains.startMs);
+  return step && { rate: step.rate, what: step.what };
+}
+
+/** The sampling's drains from the first with calls back, and the refusal before them. */
+function refilling(s: SamplingReading): { drains: Drain[]; startMs: number; from: (b: Bench) => number } | null {
+  const lead = s.samples.findIndex((x) => x.drain.allowed > 0);
   if (lead === -1) return null;
-  const startMs = (lead > 0 ? samples[lead - 1]?.drain.refusedMs : sampling.from.refusedMs) as number;
-  const from = b.observations.findIndex((o) => o.sentMs >= startMs);
-  if (from === -1 || b.worstDelaySince(from) > STALLED_GAPS * b.fineMs) return null;
-  const drains = samples.slice(lead).map((x) => x.drain);
+  const startMs = (lead > 0 ? s.samples[lead - 1]?.drain.refusedMs : s.from.refusedMs) as number;
+  return {
+    drains: s.samples.slice(lead).map((x) => x.drain),
+    startMs,
+    from: (b) =>
+      Math.max(
+        0,
+        b.observations.findIndex((o) => o.sentMs >= startMs),
+      ),
+  };
+}
+
+interface Step {
+  /** Calls per ms the later drains refilled at least. */
+  rate: number;
+  /** How many calls they got. */
+  calls: number;
+  what: string;
+}
+
+/** Later drains (from an empty bucket to an empty bucket) well faster than the earlier ones; the fastest such. */
+function stepOf(drains: Drain[], startMs: number): Step | null {
   const endMs = drains[drains.length - 1]?.refusedMs as number;
-  let best: { rate: number; what: string } | null = null;
+  let best: Step | null = null;
   for (let i = 1; i < drains.length - 1; i++) {
     const early = drains.slice(0, i);
     const splitMs = early[early.length - 1]?.refusedMs as number;
     const earlyCalls = early.reduce((a, d) => a + d.allowed + 1, 0);
-    const lateCalls = drains.slice(i).reduce((a, d) => a + d.allowed, 0);
-    if (earlyCalls < STEP_CALLS || lateCalls < STEP_CALLS) continue;
+    const calls = drains.slice(i).reduce((a, d) => a + d.allowed, 0);
+    if (earlyCalls < STEP_CALLS || calls < STEP_CALLS) continue;
     const earlyAtMost = earlyCalls / (splitMs - startMs);
-    const late = (lateCalls - 1) / (endMs - splitMs);
-    if (late > RATE_STEP * earlyAtMost && (!best || late > best.rate))
+    const rate = (calls - 1) / (endMs - splitMs);
+    if (rate > RATE_STEP * earlyAtMost && (!best || rate > best.rate))
       best = {
-        rate: late,
-        what: `the last ${drains.length - i} drains refilled at least ${perSecond(late)}, the ${i} before them ${perSecond(earlyAtMost)} at most`,
+        rate,
+        calls,
+        what: `the last ${drains.length - i} drains refilled at least ${perSecond(rate)}, the ${i} before them ${perSecond(earlyAtMost)} at most`,
       };
   }
   return best;
 }
+
+const perSecond = (x: number): string => `${(x * 1000).toFixed(2)}/s`;
+
+/**
+ * A weighted counter drained steadily refills from the window after its first full one at about the true rate
+ * (the calls that came back after the last drain before that window's boundary short of it): the drains go on
+ * until a step up holds most of a bucket, its rate then the first window's, never faster than the truth. Null:
+ * no such step within a window and a half, or a call was held up.
+ */
+function* drainsAfterStep(b: Bench, s: SamplingReading, burst: number, atLeast: number): Experiment<number | null> {
+  const r = refilling(s);
+  if (!r) return null;
+  const { drains, startMs } = r;
+  const deadline = b.lastMs + (1.5 * burst) / atLeast;
+  // Drains a fortieth of a window apart: one past the window's end leaves the next one short by that little.
+  const gapMs = Math.max(b.fineMs, Math.min(s.gapMs, burst / atLeast / 40));
+  let step = stepOf(drains, startMs);
+  while (!(step && step.calls >= STEP_SHARE * burst) && b.lastMs + gapMs <= deadline && drains.length < MAX_DRAINS) {
+    const d = yield* drain(b, b.lastMs + gapMs, 'first window', b.drainCap());
+    if (d.refusedMs === null) return null;
+    drains.push(d);
+    step = stepOf(drains, startMs);
+  }
+  if (!step || step.calls < STEP_SHARE * burst || b.worstDelaySince(r.from(b)) > STALLED_GAPS * b.fineMs) {
+    b.note(`first window from the drains: no step up to most of a bucket; timed after a rest`);
+    return null;
+  }
+  b.note(`first window from the drains: ${step.what} (the window after a full one: no rest needed)`);
+  return step.rate;
+}
+
+/** The share of a bucket the step up must hold (one call less over it: within 2 % at 60 calls a bucket). */
+const STEP_SHARE = 0.8;
+/** Most drains the first window from the drains may take. */
+const MAX_DRAINS = 200;
 
 /** A call held up longer than this many fine gaps: the drains' ends may have moved. */
 const STALLED_GAPS = 4;
