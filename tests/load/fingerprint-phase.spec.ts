@@ -49,10 +49,11 @@ test.describe('rate-limit fingerprint across the phase of aligned windows', () =
     expect(right, rows.join('\n')).toBeGreaterThan(rows.length / 2);
   });
 
-  test('should read a weighted counter without headers right within 5.5 bursts and 6.5 windows, started 0.29–0.565 into its window', () => {
+  test('should read a weighted counter without headers right within 5 bursts and 6 windows, started 0.29–0.565 into its window', () => {
     // There the rest after the partial reopening, or the sampling's later drains, refill well faster than the
-    // drains before them (a token bucket refills at one rate): the first window is timed at once, no second
-    // measurement. Measured again, these positions cost 17–36 windows and a fifth of them ended uncertain.
+    // drains before them (a token bucket refills at one rate): the later drains, kept on, time the window after
+    // a full one, with no rest and no second measurement. Measured again, these positions cost 17–36 windows
+    // and a fifth of them ended uncertain.
     for (const limit of [60, 150]) {
       const truth = (limit / W) * 1000;
       for (let k = 58; k <= 113; k++) {
@@ -63,11 +64,11 @@ test.describe('rate-limit fingerprint across the phase of aligned windows', () =
         expect(fp.uncertain, label).toBeFalsy();
         expect(fp.algorithm, label).toBe('sliding-window');
         expect(fp.burst, label).toBe(limit);
-        // Never faster than the truth, and within 5 % of it.
+        // Never faster than the truth, and within 10 % of it.
         expect(fp.sustainedPerSecond as number, label).toBeLessThanOrEqual(truth);
-        expect(fp.sustainedPerSecond as number, label).toBeGreaterThanOrEqual(truth * 0.95);
-        expect(fp.requestsSpent, label).toBeLessThanOrEqual(5.5 * limit);
-        expect(fp.durationMs, label).toBeLessThanOrEqual(6.5 * W);
+        expect(fp.sustainedPerSecond as number, label).toBeGreaterThanOrEqual(truth * 0.9);
+        expect(fp.requestsSpent, label).toBeLessThanOrEqual(5 * limit);
+        expect(fp.durationMs, label).toBeLessThanOrEqual(6 * W);
       }
     }
   });
