@@ -5,8 +5,9 @@
  * exhaustion → reopening → refill sampling → window refine (a window) or burst volley (a continuous refill)
  * → split → refused calls, or first-window rate (a continuous refill the split or a pause says is a
  * weighted sliding counter; not needed when the sampling timed the window after a pause that followed a full
- * bucket; with no volley or split when the rest after a partial reopening refilled faster than the drains
- * after it, which a refill of one rate never does). A split that gets some calls back but fewer than a window
+ * bucket; with no volley or split when the rest after a partial reopening, or the later drains, refilled
+ * well faster than the drains before them, which a refill of one rate never does: the drains kept on time the
+ * window after the step, no rest needed). A split that gets some calls back but fewer than a window
  * gives sends a window-like sampling back to refill sampling once, as a continuous refill.
  */
 import { Stop, drain, margin, type Bench, type Experiment } from './bench';
@@ -83,7 +84,8 @@ export function* coordinate(b: Bench, r: Readings, startAt = 0): Experiment<void
         // Those drains too ran between empty buckets: the faster is what the drains got through.
         r.drainsRate = faster.rate;
         const timed = yield* drainsAfterStep(b, sampling, ex.burst, faster.rate);
-        if (timed === null) return yield* counterRate(b, r, ex, last, ex.burst / faster.rate);
+        // Not timed by the drains: after a rest from the last of them.
+        if (timed === null) return yield* counterRate(b, r, ex, b.lastMs, ex.burst / faster.rate);
         r.firstWindowRate = timed;
         if (timed > r.rate) r.rate = timed;
         return;
