@@ -5,17 +5,14 @@
  * exhaustion → reopening → refill sampling → window refine (a window) or burst volley (a continuous refill)
  * → split → refused calls, or first-window rate (a continuous refill the split or a pause says is a
  * weighted sliding counter; not needed when the sampling timed the window after a pause that followed a full
- * bucket; with no volley or split when the rest after a partial reopening, or the later drains, refilled
- * well faster than the drains before them, which a refill of one rate never does: the drains kept on time the
- * window after the step, no rest needed). A split that gets some calls back but fewer than a window
- * gives sends a window-like sampling back to refill sampling once, as a continuous refill.
+ * bucket). A split that gets some calls back but fewer than a window gives sends a window-like sampling
+ * back to refill sampling once, as a continuous refill.
  */
-import { Stop, drain, margin, type Bench, type Experiment } from './bench';
-import type { Drain } from './types';
+import { Stop, margin, type Bench, type Experiment } from './bench';
 import { burstVolley, refillCorrectedBurst } from './burst-volley';
 import { exhaustion, type ExhaustionReading } from './exhaustion';
 import { firstWindowRate } from './first-window-rate';
-import { refillRate, sampleRefill, settleReopening, type RefillRate, type SamplingReading } from './refill-sampling';
+import { refillRate, sampleRefill, settleReopening } from './refill-sampling';
 import { refusedCalls } from './refused-call';
 import { resetMovesOf, type Readings } from './readings';
 import { reopening } from './reopening';
@@ -75,21 +72,6 @@ export function* coordinate(b: Bench, r: Readings, startAt = 0): Experiment<void
       if (corrected !== ex.burst) b.note(`a full bucket holds ${corrected} calls: the exhaustion's ${ex.burst} include its refill`);
       const restMs = (fullMs: number): number => fullMs * 1.1 + margin(b, fullMs, false, ex.burst);
       const last = sampling.samples[sampling.samples.length - 1]?.drain.refusedMs as number;
-      const faster = r.pausedMs === null ? fasterPart(b, r.rested, sampling, rate) : null;
-      if (faster) {
-        // A token bucket refills at one rate; a weighted sliding counter at the previous aligned window's count
-        // per window, low while that window held only part of a bucket (the partial reopening's).
-        b.note(`${faster.what}: a sliding counter refills by the phase of its aligned windows`);
-        r.fasterRate = faster.rate;
-        // Those drains too ran between empty buckets: the faster is what the drains got through.
-        r.drainsRate = faster.rate;
-        const timed = yield* drainsAfterStep(b, sampling, ex.burst, faster.rate);
-        // Not timed by the drains: after a rest from the last of them.
-        if (timed === null) return yield* counterRate(b, r, ex, b.lastMs, ex.burst / faster.rate);
-        r.firstWindowRate = timed;
-        if (timed > r.rate) r.rate = timed;
-        return;
-      }
       if (r.pausedMs !== null) {
         // A refill that waits for an aligned window is a weighted sliding counter: its rate is read in its first window.
         b.note('burst volley and split: not needed (the refill waited for an aligned window: a sliding counter)');
@@ -174,122 +156,6 @@ export function* coordinate(b: Bench, r: Readings, startAt = 0): Experiment<void
     return;
   }
 }
-
-/** A part of the refill faster than another by this factor: not one rate. */
-const RATE_STEP = 1.3;
-/** Calls each part must hold (±1 call each end: within 20 %). */
-const STEP_CALLS = 10;
-
-/**
- * A part of a continuous refill well faster than another (a token bucket refills at one rate): the rest after a
- * partial reopening against the drains after it, or the sampling's later drains against its earlier ones. The
- * faster part's rate is one call less over its span, never faster than the truth; the slower part's counts
- * each drain's closing refusal as a call too (refused calls that count refill it). Null: one rate, or a call
- * was held up (its answer moves the end of a part).
- */
-function fasterPart(
-  b: Bench,
-  rested: Readings['rested'],
-  sampling: SamplingReading,
-  rate: RefillRate,
-): { rate: number; what: string } | null {
-  const { allowed, refusals, elapsedMs } = rate.span;
-  const drainsAtMost = (allowed + refusals) / elapsedMs;
-  const restRate = rested?.drain.refusedMs != null ? (rested.drain.allowed - 1) / (rested.drain.refusedMs - rested.emptySentMs) : 0;
-  if (rested && rested.drain.allowed > STEP_CALLS && allowed + refusals >= STEP_CALLS && restRate > RATE_STEP * drainsAtMost)
-    return {
-      rate: restRate,
-      what: `the rest refilled at least ${perSecond(restRate)}, the drains after it ${perSecond(drainsAtMost)} at most`,
-    };
-  const drains = refilling(sampling);
-  if (!drains || b.worstDelaySince(drains.from(b)) > STALLED_GAPS * b.fineMs) return null;
-  const step = stepOf(drains.drains, drains.startMs);
-  return step && { rate: step.rate, what: step.what };
-}
-
-/** The sampling's drains from the first with calls back, and the refusal before them. */
-function refilling(s: SamplingReading): { drains: Drain[]; startMs: number; from: (b: Bench) => number } | null {
-  const lead = s.samples.findIndex((x) => x.drain.allowed > 0);
-  if (lead === -1) return null;
-  const startMs = (lead > 0 ? s.samples[lead - 1]?.drain.refusedMs : s.from.refusedMs) as number;
-  return {
-    drains: s.samples.slice(lead).map((x) => x.drain),
-    startMs,
-    from: (b) =>
-      Math.max(
-        0,
-        b.observations.findIndex((o) => o.sentMs >= startMs),
-      ),
-  };
-}
-
-interface Step {
-  /** Calls per ms the later drains refilled at least. */
-  rate: number;
-  /** How many calls they got. */
-  calls: number;
-  what: string;
-}
-
-/** Later drains (from an empty bucket to an empty bucket) well faster than the earlier ones; the fastest such. */
-function stepOf(drains: Drain[], startMs: number): Step | null {
-  const endMs = drains[drains.length - 1]?.refusedMs as number;
-  let best: Step | null = null;
-  for (let i = 1; i < drains.length - 1; i++) {
-    const early = drains.slice(0, i);
-    const splitMs = early[early.length - 1]?.refusedMs as number;
-    const earlyCalls = early.reduce((a, d) => a + d.allowed + 1, 0);
-    const calls = drains.slice(i).reduce((a, d) => a + d.allowed, 0);
-    if (earlyCalls < STEP_CALLS || calls < STEP_CALLS) continue;
-    const earlyAtMost = earlyCalls / (splitMs - startMs);
-    const rate = (calls - 1) / (endMs - splitMs);
-    if (rate > RATE_STEP * earlyAtMost && (!best || rate > best.rate))
-      best = {
-        rate,
-        calls,
-        what: `the last ${drains.length - i} drains refilled at least ${perSecond(rate)}, the ${i} before them ${perSecond(earlyAtMost)} at most`,
-      };
-  }
-  return best;
-}
-
-const perSecond = (x: number): string => `${(x * 1000).toFixed(2)}/s`;
-
-/**
- * A weighted counter drained steadily refills from the window after its first full one at about the true rate
- * (the calls that came back after the last drain before that window's boundary short of it): the drains go on
- * until a step up holds most of a bucket, its rate then the first window's, never faster than the truth. Null:
- * no such step within a window and a half, or a call was held up.
- */
-function* drainsAfterStep(b: Bench, s: SamplingReading, burst: number, atLeast: number): Experiment<number | null> {
-  const r = refilling(s);
-  if (!r) return null;
-  const { drains, startMs } = r;
-  const deadline = b.lastMs + (1.5 * burst) / atLeast;
-  // Drains a fortieth of a window apart: one past the window's end leaves the next one short by that little.
-  const gapMs = Math.max(b.fineMs, Math.min(s.gapMs, burst / atLeast / 40));
-  let step = stepOf(drains, startMs);
-  while (!(step && step.calls >= STEP_SHARE * burst) && b.lastMs + gapMs <= deadline && drains.length < MAX_DRAINS) {
-    const d = yield* drain(b, b.lastMs + gapMs, 'first window', b.drainCap());
-    if (d.refusedMs === null) return null;
-    drains.push(d);
-    step = stepOf(drains, startMs);
-  }
-  if (!step || step.calls < STEP_SHARE * burst || b.worstDelaySince(r.from(b)) > STALLED_GAPS * b.fineMs) {
-    b.note(`first window from the drains: no step up to most of a bucket; timed after a rest`);
-    return null;
-  }
-  b.note(`first window from the drains: ${step.what} (the window after a full one: no rest needed)`);
-  return step.rate;
-}
-
-/** The share of a bucket the step up must hold (one call less over it: within 2 % at 60 calls a bucket). */
-const STEP_SHARE = 0.8;
-/** Most drains the first window from the drains may take. */
-const MAX_DRAINS = 200;
-
-/** A call held up longer than this many fine gaps: the drains' ends may have moved. */
-const STALLED_GAPS = 4;
 
 /** A weighted sliding counter: its rate in the first window after a full one, once more when that stalled. */
 function* counterRate(b: Bench, r: Readings, ex: ExhaustionReading, emptyAtMs: number, periodMs: number): Experiment<void> {

@@ -36,12 +36,6 @@ export interface Readings {
   samplingBracket: { lo: number; hi: number } | null;
   /** A continuous refill: calls per ms the sampling drains got through between empty buckets. */
   drainsRate: number | null;
-  /**
-   * Calls per ms a part of a continuous refill ran at least (the rest after a partial reopening, or the later
-   * sampling drains), when well above another part (a token bucket refills at one rate; a weighted counter by
-   * its previous aligned window); null: not so.
-   */
-  fasterRate: number | null;
   /** Readings that stalled twice, in words. */
   stalls: string[];
 }
@@ -64,7 +58,6 @@ export const noReadings = (): Readings => ({
   refusedCount: null,
   samplingBracket: null,
   drainsRate: null,
-  fasterRate: null,
   stalls: [],
 });
 
@@ -74,8 +67,6 @@ export function algorithmOf(r: Readings): Algorithm {
   const s = r.split;
   // A refill that waits for an aligned window is a sliding counter, whatever a split would show.
   if (r.windowLike === false && r.pausedMs !== null) return 'sliding-window';
-  // A part of the refill well faster than another, and a first window was timed: a refill of two rates.
-  if (r.windowLike === false && r.fasterRate !== null && r.firstWindowRate !== null) return 'sliding-window';
   if (r.windowLike === null || !s) return 'unknown';
   // A token bucket is full again too, give or take the rate estimate's error on large buckets.
   // A window's split drain stops one call past the first half: that many back is a full bucket again.

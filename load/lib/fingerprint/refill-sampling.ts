@@ -56,11 +56,8 @@ export interface SamplingReading {
 export interface ReopenedBucket {
   /** The drain the sampling follows. */
   drain: Drain;
-  /**
-   * After a partial reopening: the drain after a rest (a full bucket), when the rest began, and when the refusal
-   * that began it was sent (the bucket was empty once it arrived).
-   */
-  rested: { drain: Drain; fromMs: number; emptySentMs: number } | null;
+  /** After a partial reopening: the drain after a rest (a full bucket), and when the rest began. */
+  rested: { drain: Drain; fromMs: number } | null;
   gapMs: number;
   maxGapMs: number;
   /**
@@ -83,9 +80,8 @@ export function* settleReopening(b: Bench, reopened: Drain, exhaust: Drain, burs
     pause = null;
     const spread = exhaust.refusedMs === null ? 0 : exhaust.refusedMs - exhaust.firstMs;
     b.note(`partial reopening (${d.allowed} calls): resting ${Math.round(S + 2 * spread)} ms for a full bucket`);
-    const emptySentMs = b.observations[b.observations.length - 1]?.sentMs ?? d.refusedMs;
     const again = yield* drain(b, d.refusedMs + S + 2 * spread, 'reopening', b.drainCap());
-    rested = { drain: again, fromMs: d.refusedMs, emptySentMs };
+    rested = { drain: again, fromMs: d.refusedMs };
     S = again.firstMs - d.refusedMs;
     d = again;
   }
