@@ -15,8 +15,8 @@ import { refineWindow } from '../../load/lib/fingerprint/window-refine';
 import type { Drain } from '../../load/lib/fingerprint/types';
 import { runAlone } from './fingerprint-sim';
 
-/** Exhaustion, reopening and sampling: what the later experiments start from. */
-function* sampled(b: Bench) {
+/** Exhaustion, reopening and sampling: what the later experiments start from (`pause`: the sampling told of the reopening's pause). */
+function* sampled(b: Bench, o: { pause?: boolean } = {}) {
   const ex = yield* exhaustion(b);
   const ro = yield* reopening(b, ex.refusal, ex.burst, false);
   const settled = yield* settleReopening(b, ro.drain as Drain, ex.drain, ex.burst);
@@ -26,6 +26,7 @@ function* sampled(b: Bench) {
     gapMs: settled.gapMs,
     maxGapMs: settled.maxGapMs,
     windowAllowed: true,
+    ...(o.pause ? { pause: settled.pause } : {}),
   });
   return { ex, s };
 }
@@ -107,17 +108,7 @@ test.describe('fingerprint experiments, each alone', () => {
         for (const offsetMs of [0, 700, 1400]) {
           const { reading, bench } = runAlone(
             function* (b) {
-              const ex = yield* exhaustion(b);
-              const ro = yield* reopening(b, ex.refusal, ex.burst, false);
-              const settled = yield* settleReopening(b, ro.drain as Drain, ex.drain, ex.burst);
-              const s = yield* sampleRefill(b, {
-                from: settled.drain,
-                burst: ex.burst,
-                gapMs: settled.gapMs,
-                maxGapMs: settled.maxGapMs,
-                windowAllowed: true,
-                pause: settled.pause,
-              });
+              const { s } = yield* sampled(b, { pause: true });
               return { s, rate: refillRate(b, s, null) };
             },
             'sliding-counter',

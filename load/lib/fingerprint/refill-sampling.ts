@@ -75,9 +75,10 @@ export function* settleReopening(b: Bench, reopened: Drain, exhaust: Drain, burs
   let rested: ReopenedBucket['rested'] = null;
   const poll = b.observations[b.observations.length - d.allowed - (d.refusedMs === null ? 1 : 2)];
   const lastEmpty = poll && { firstMs: poll.tMs, firstSentMs: poll.sentMs, allowed: 0, refusedMs: poll.tMs, refusedFirst: true };
-  let pause = lastEmpty && d.allowed < burst ? pauseOf(exhaust, lastEmpty, d, burst, 4) : null;
+  // Timed from the reopening only when no rest follows it (below half a bucket: a rest leaves the pause behind;
+  // a drain that did not empty is no pause's end either).
+  const pause = lastEmpty && d.allowed >= burst / 2 && d.allowed < burst ? pauseOf(exhaust, lastEmpty, d, burst, 4) : null;
   if (d.allowed < burst / 2 && d.refusedMs !== null) {
-    pause = null;
     const spread = exhaust.refusedMs === null ? 0 : exhaust.refusedMs - exhaust.firstMs;
     b.note(`partial reopening (${d.allowed} calls): resting ${Math.round(S + 2 * spread)} ms for a full bucket`);
     const again = yield* drain(b, d.refusedMs + S + 2 * spread, 'reopening', b.drainCap());
