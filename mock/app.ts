@@ -43,6 +43,7 @@ import { RateLimits } from './rate-limit';
 import { MockState, type Query } from './resources';
 import { registerTokenRoutes, type RouteHelpers } from './token-routes';
 import { signatureRefusal, webhookSecretOf, WebhookOutbox } from './webhooks';
+import { holdTickShape } from './tick-shape';
 
 export type { MockApp, MockConfig } from './context';
 export { DEFAULT_APPS } from './context';
@@ -141,6 +142,7 @@ declare module 'fastify' {
 }
 
 export async function buildMockApp(opts: MockOptions = {}): Promise<FastifyInstance> {
+  holdTickShape();
   const windowMs = opts.windowMs ?? DEFAULT_WINDOW_MS;
   if (!Number.isFinite(windowMs) || windowMs < MIN_WINDOW_MS) {
     throw new Error(`windowMs must be a number >= ${MIN_WINDOW_MS} ms, received ${String(opts.windowMs)}`);
