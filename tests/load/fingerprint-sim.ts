@@ -1,10 +1,19 @@
 /** Drives the fingerprint experiments against the mock's limiter algorithms on a manual clock. */
 import { ManualClock } from '../../mock/clock';
 import { createLimiter, rateLimitHeaders, type HeaderFamily, type LimiterAlgorithm } from '../../mock/limiter-algorithms';
-import { Fingerprinter, type FingerprintConfig } from '../../load/lib/fingerprint';
+import { Fingerprinter, type Algorithm, type FingerprintConfig } from '../../load/lib/fingerprint';
 import { Bench, Runner, type Experiment } from '../../load/lib/fingerprint/bench';
 import type { Observation } from '../../load/lib/fingerprint/types';
 import { readRateLimitHeaders } from '../../load/lib/rate-limit-headers';
+
+/** The algorithm a fingerprint should name for each of the mock's limiters. */
+export const EXPECTED: Record<LimiterAlgorithm, Algorithm> = {
+  fixed: 'fixed-window',
+  'sliding-log': 'sliding-window',
+  'sliding-counter': 'sliding-window',
+  'token-bucket': 'token-bucket',
+  'leaky-bucket': 'token-bucket',
+};
 
 export interface SimOptions {
   limit: number;
