@@ -7,6 +7,7 @@ import { HEADER_FAMILIES, LIMITER_ALGORITHMS, type HeaderFamily } from '../../mo
 import { pacingFor } from '../../load/lib/fingerprint';
 import { readRateLimitHeaders, retryAfterAt } from '../../load/lib/rate-limit-headers';
 import { unexplainedRefusals } from '../../load/lib/fingerprint/consistency';
+import { noReadings, refillFloorPerSecond } from '../../load/lib/fingerprint/readings';
 import { EXPECTED, simulate } from './fingerprint-sim';
 
 const cases = [
@@ -320,6 +321,25 @@ test.describe('pacing', () => {
     });
     expect(pacingFor({ algorithm: 'unknown', burst: 20, sustainedPerSecond: 2, windowMs: null })).toBeNull();
     expect(pacingFor({ algorithm: 'token-bucket', burst: 20, sustainedPerSecond: Number.NaN, windowMs: null })).toBeNull();
+  });
+
+  test("should pace a bucket's refill no faster than its count between empty buckets less one call", () => {
+    // A CI run read a bucket refilling 4/s as 15 calls in 3528 ms (4.25/s): paced at 95 %, 4.04/s drew a 429.
+    const r = { ...noReadings(), rateSpan: { allowed: 15, elapsedMs: 3528, refusals: 9 } };
+    const floor = refillFloorPerSecond(r, false) as number;
+    expect(floor).toBeCloseTo(14 / 3.528, 6);
+    // Refused calls that count were calls of the refill too.
+    expect(refillFloorPerSecond(r, true)).toBeCloseTo(23 / 3.528, 6);
+    const tb = pacingFor({ algorithm: 'token-bucket', burst: 8, sustainedPerSecond: 4.252, windowMs: null }, 0.95, floor);
+    expect(tb?.schedule).toBe('burst 8 then 1 call every 253 ms');
+    expect(1000 / (tb?.intervalMs as number)).toBeLessThan(4);
+    // A long span: 95 % of the rate is the slower of the two.
+    const long = { ...noReadings(), rateSpan: { allowed: 40, elapsedMs: 10_000, refusals: 12 } };
+    expect(
+      pacingFor({ algorithm: 'token-bucket', burst: 8, sustainedPerSecond: 4, windowMs: null }, 0.95, refillFloorPerSecond(long, false))
+        ?.intervalMs,
+    ).toBe(264);
+    expect(refillFloorPerSecond({ ...noReadings(), rateSpan: { allowed: 1, elapsedMs: 500, refusals: 1 } }, false)).toBeNull();
   });
 });
 

@@ -11,7 +11,7 @@ import { Bench, Runner, Stalled, Stop, type Experiment } from './bench';
 import { countedLogFit, inconsistencies, type Claim } from './consistency';
 import { coordinate } from './coordinator';
 import { cautiousPacing, pacingFor } from './pacing';
-import { cautiousClaim, claimOf, noReadings, resetMovesOf, type Readings } from './readings';
+import { cautiousClaim, claimOf, noReadings, refillFloorPerSecond, resetMovesOf, type Readings } from './readings';
 import type { FingerprintConfig, Observation, RateLimitFingerprint, TimelinePoint } from './types';
 
 interface Measurement {
@@ -185,7 +185,11 @@ export class Fingerprinter {
     };
     fp.pacing = uncertain
       ? cautiousPacing(fp.sustainedPerSecond, this.cfg.pacingShare ?? 0.95)
-      : pacingFor(fp, this.cfg.pacingShare ?? 0.95);
+      : pacingFor(
+          fp,
+          this.cfg.pacingShare ?? 0.95,
+          claim.algorithm === 'token-bucket' ? refillFloorPerSecond(r, claim.refusedCallsCount) : null,
+        );
     return { ...fp, timeline: [...this.timeline] };
   }
 

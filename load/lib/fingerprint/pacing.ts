@@ -22,10 +22,15 @@ function evenPacing(interval: number, share: number, why: string): Pacing {
   };
 }
 
-/** The fastest schedule that never draws a 429, from a fingerprint. Null when it is not known. */
+/**
+ * The fastest schedule that never draws a 429, from a fingerprint. Null when it is not known.
+ * `floorPerSecond`: the lowest rate the measurement allows (a continuous refill counted between empty buckets is
+ * known to ±1 call); the calls after a burst go no faster than it, nor than `share` of the rate.
+ */
 export function pacingFor(
   fp: Pick<RateLimitFingerprint, 'algorithm' | 'burst' | 'sustainedPerSecond' | 'windowMs'>,
   share = 0.95,
+  floorPerSecond: number | null = null,
 ): Pacing | null {
   const B = fp.burst;
   // NaN and absent values never make a pacing.
@@ -43,7 +48,8 @@ export function pacingFor(
       k6: k6(B, period),
     };
   }
-  const interval = Math.ceil(1000 / fp.sustainedPerSecond / share);
+  const perSecond = Math.min(fp.sustainedPerSecond * share, floorPerSecond !== null && floorPerSecond > 0 ? floorPerSecond : Infinity);
+  const interval = Math.ceil(1000 / perSecond);
   if (fp.algorithm === 'sliding-window') return evenPacing(interval, share, 'a burst is refused until it leaves the sliding window');
   if (fp.algorithm === 'token-bucket') {
     return {

@@ -108,6 +108,17 @@ export function rateOf(r: Readings, refusedCount: boolean | null): number | null
   return r.rate;
 }
 
+/**
+ * Calls per second a continuous refill surely reached: its count between empty buckets less the one call a
+ * partly refilled bucket at either end may add (15 calls in 3.5 s read 4.25/s of a bucket refilling 4/s).
+ */
+export function refillFloorPerSecond(r: Readings, refusedCount: boolean | null): number | null {
+  if (!r.rateSpan || !(r.rateSpan.elapsedMs > 0)) return null;
+  const { allowed, elapsedMs, refusals } = r.rateSpan;
+  const calls = allowed + (refusedCount ? refusals : 0) - 1;
+  return calls > 0 ? (calls / elapsedMs) * 1000 : null;
+}
+
 export function windowOf(r: Readings, algorithm: Algorithm, burst: number | null, rate: number | null): number | null {
   const measured = r.window?.windowMs ?? null;
   if (algorithm === 'token-bucket' || algorithm === 'unknown') return r.windowLike ? measured : null;
