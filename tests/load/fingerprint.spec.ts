@@ -333,6 +333,7 @@ test.describe('pacing', () => {
     const tb = pacingFor({ algorithm: 'token-bucket', burst: 8, sustainedPerSecond: 4.252, windowMs: null }, 0.95, floor);
     expect(tb?.schedule).toBe('burst 8 then 1 call every 253 ms');
     expect(1000 / (tb?.intervalMs as number)).toBeLessThan(4);
+    expect(tb?.share).toBe(0.933);
     // A long span: 95 % of the rate is the slower of the two.
     const long = { ...noReadings(), rateSpan: { allowed: 40, elapsedMs: 10_000, refusals: 12 } };
     expect(

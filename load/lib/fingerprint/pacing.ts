@@ -50,7 +50,9 @@ export function pacingFor(
   }
   const perSecond = Math.min(fp.sustainedPerSecond * share, floorPerSecond !== null && floorPerSecond > 0 ? floorPerSecond : Infinity);
   const interval = Math.ceil(1000 / perSecond);
-  if (fp.algorithm === 'sliding-window') return evenPacing(interval, share, 'a burst is refused until it leaves the sliding window');
+  // The share of the measured rate the schedule keeps (below `share` where the floor is slower).
+  const kept = perSecond < fp.sustainedPerSecond * share ? Math.round((perSecond / fp.sustainedPerSecond) * 1000) / 1000 : share;
+  if (fp.algorithm === 'sliding-window') return evenPacing(interval, kept, 'a burst is refused until it leaves the sliding window');
   if (fp.algorithm === 'token-bucket') {
     return {
       schedule: `burst ${B} then 1 call every ${interval} ms`,
@@ -58,7 +60,7 @@ export function pacingFor(
       burst: B,
       intervalMs: interval,
       periodMs: null,
-      share,
+      share: kept,
       bottleneck: {
         reservoir: B,
         reservoirRefreshAmount: null,
