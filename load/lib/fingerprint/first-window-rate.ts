@@ -207,7 +207,8 @@ export function* firstWindowAfterPause(b: Bench, p: PauseEnd): Experiment<AfterP
   const slowest = back.allowed / ((back.refusedMs as number) - (lastEmpty.refusedMs as number));
   const windowAtMostMs = burst / slowest;
   const target = Math.max(2, Math.min(burst - 1, Math.max(TWO_DRAINS_FROM, Math.ceil(burst / 3))));
-  const gapMs = burst - 1 < TWO_DRAINS_FROM ? b.fineMs : Math.max(b.fineMs, Math.min(windowAtLeastMs, windowAtMostMs) / 40);
+  const large = burst - 1 >= TWO_DRAINS_FROM;
+  let gapMs = large ? Math.max(b.fineMs, Math.min(windowAtLeastMs, windowAtMostMs) / 40) : b.fineMs;
   const deadline = emptyMs + 1.5 * windowAtMostMs;
   const drains: Drain[] = [];
   // A counter gives a call back within one of those calls: one poll then tells, and polls only go on when it
@@ -245,6 +246,10 @@ export function* firstWindowAfterPause(b: Bench, p: PauseEnd): Experiment<AfterP
     passed += d.allowed;
     if (d.refusedMs === null) break;
     endMs = d.refusedMs;
+    // A pause that followed a late full bucket is short: the calls back so far bound the window from below
+    // (one more than came back since the counter emptied, never slower than the truth) and widen the polls.
+    const back = passed + probe.allowed;
+    if (large && back >= 4) gapMs = Math.max(gapMs, Math.min(windowAtMostMs, (burst * (endMs - emptyMs)) / (back + 1)) / 40);
     lastRefusedSentMs = b.observations[b.observations.length - 1]?.sentMs ?? d.refusedMs;
   }
   widestMs = Math.max(widestMs, b.worstDelaySince(from));

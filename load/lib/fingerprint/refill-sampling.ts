@@ -66,6 +66,8 @@ export interface ReopenedBucket {
    * within one call, within a few when its refused calls left a debt). Null: not so, or rested since.
    */
   pause: PauseEnd | null;
+  /** A partial reopening after a pause, timed at once in the window after the full bucket (no sampling needed). */
+  timed: SamplingReading | null;
 }
 
 /** From the reopening's drain: rests after a partial reopening, and plans the sampling's gaps. */
@@ -78,12 +80,30 @@ export function* settleReopening(b: Bench, reopened: Drain, exhaust: Drain, burs
   // Timed from the reopening only when no rest follows it (below half a bucket: a rest leaves the pause behind;
   // a drain that did not empty is no pause's end either).
   const pause = lastEmpty && d.allowed >= burst / 2 && d.allowed < burst ? pauseOf(exhaust, lastEmpty, d, burst, 4) : null;
+  let restFromMs = d.refusedMs;
   if (d.allowed < burst / 2 && d.refusedMs !== null) {
+    // Few calls back after a long pause: a weighted sliding counter reopened early in the window after its full
+    // one. Timed there at once; anything else (a sliding log's slow exhaustion, a bucket) rests as below.
+    // The reopening's refused polls: the calls between the exhaustion's refusal and the reopening's first.
+    const refusedPolls = b.observations.filter((o) => o.tMs > (exhaust.refusedMs as number) && o.tMs < d.firstMs).length;
+    const counter =
+      lastEmpty && refusedPolls >= 1
+        ? partialPause(exhaust, lastEmpty, refusedPolls, yield* oneMore(b, exhaust, lastEmpty, d), burst)
+        : null;
+    if (counter) {
+      b.note(`partial reopening (${d.allowed} calls) after a pause: timed in the window after the full bucket`);
+      const fw = yield* firstWindowAfterPause(b, counter);
+      if (fw) {
+        const at = { drain: d, rested, gapMs: b.fineMs, maxGapMs: b.fineMs, pause: counter };
+        return { ...at, timed: timed({ from: counter.back }, fw.drains.map((x) => ({ gapMs: 0, drain: x })), b.fineMs, 0, fw.rate, counter) };
+      }
+      restFromMs = b.lastMs;
+    }
     const spread = exhaust.refusedMs === null ? 0 : exhaust.refusedMs - exhaust.firstMs;
     b.note(`partial reopening (${d.allowed} calls): resting ${Math.round(S + 2 * spread)} ms for a full bucket`);
-    const again = yield* drain(b, d.refusedMs + S + 2 * spread, 'reopening', b.drainCap());
-    rested = { drain: again, fromMs: d.refusedMs };
-    S = again.firstMs - d.refusedMs;
+    const again = yield* drain(b, (restFromMs as number) + S + 2 * spread, 'reopening', b.drainCap());
+    rested = { drain: again, fromMs: restFromMs as number };
+    S = again.firstMs - (restFromMs as number);
     d = again;
   }
   const r0 = d.allowed / Math.max(S, 1);
@@ -92,7 +112,48 @@ export function* settleReopening(b: Bench, reopened: Drain, exhaust: Drain, burs
   const maxGapMs = Math.max(gapMs, Math.max(S, burst / r0) / 2);
   b.note(`reopening drain: ${d.allowed} calls; sampling every ${Math.round(gapMs)} ms`);
   if (d.refusedMs === null) throw new Stop(`the bucket did not empty after ${d.allowed} calls on reopening`);
-  return { drain: d, rested, gapMs, maxGapMs, pause };
+  return { drain: d, rested, gapMs, maxGapMs, pause, timed: null };
+}
+
+/**
+ * After a partial reopening: one drain more, as long after it as the reopening's last poll gap (at most half of
+ * what the pause proves a window holds, so inside the window the reopening found), read with the reopening as
+ * one drain from its first call; its own calls timed from the reopening's refusal sent (a bucket's rate no
+ * slower than one call less over that span).
+ */
+function* oneMore(b: Bench, full: Drain, lastEmpty: Drain, back: Drain): Experiment<{ merged: Drain; calls: number; spanMs: number }> {
+  const fromSentMs = b.observations[b.observations.length - 1]?.sentMs ?? (back.refusedMs as number);
+  const waitMs = Math.min((back.refusedMs as number) - lastEmpty.firstSentMs, (lastEmpty.firstSentMs - full.firstMs) / 2);
+  const more = yield* drain(b, (back.refusedMs as number) + Math.max(b.fineMs, waitMs), 'reopening', b.drainCap());
+  if (more.refusedMs === null) return { merged: back, calls: 0, spanMs: 0 };
+  const merged = { ...back, allowed: back.allowed + more.allowed, refusedMs: more.refusedMs };
+  return { merged, calls: more.allowed, spanMs: more.refusedMs - fromSentMs };
+}
+
+/**
+ * A full bucket, then no call back for longer than four calls of the refill that followed, and one more for each
+ * refused poll in the pause (where refused calls count, each pushes a bucket's refill one call later). Timed
+ * never longer than it can have been: the pause from the full bucket's refusal answered to the last empty poll
+ * sent; the refill either all calls back since that poll was sent (one call each), or those of the drain after
+ * the reopening (one call less each, over their span). A token bucket cannot show it: its pause is under one
+ * call, and n calls back took at least n - 1 of them. (A sliding log's slow exhaustion can: its calls come back
+ * in clumps, which the timing refuses.)
+ */
+function partialPause(
+  full: Drain,
+  lastEmpty: Drain,
+  refusedPolls: number,
+  more: { merged: Drain; calls: number; spanMs: number },
+  burst: number,
+): PauseEnd | null {
+  const back = more.merged;
+  if (full.refusedMs === null || back.allowed < 3 || back.refusedMs === null || full.allowed < burst) return null;
+  const pausedMs = lastEmpty.firstSentMs - full.refusedMs;
+  const perCallMs = Math.min(
+    (back.refusedMs - lastEmpty.firstSentMs) / back.allowed,
+    more.calls >= 3 ? more.spanMs / (more.calls - 1) : Infinity,
+  );
+  return pausedMs > (2 + refusedPolls) * perCallMs ? { full, lastEmpty, back, burst } : null;
 }
 
 export function* sampleRefill(b: Bench, p: SamplingPlan): Experiment<SamplingReading> {
@@ -156,7 +217,7 @@ function pauseOf(full: Drain, lastEmpty: Drain, back: Drain, burst: number, call
   return pausedMs > calls * perCallMs ? { full, lastEmpty, back, burst } : null;
 }
 
-function timed(p: SamplingPlan, samples: Sample[], gapMs: number, index: number, rate: number, pause: PauseEnd): SamplingReading {
+function timed(p: Pick<SamplingPlan, 'from'>, samples: Sample[], gapMs: number, index: number, rate: number, pause: PauseEnd): SamplingReading {
   const pausedMs = pause.lastEmpty.firstMs - (pause.full.refusedMs as number);
   return { from: p.from, samples, windowRef: null, gapMs, firstWindow: { index, rate, restedBurst: pause.full.allowed, pausedMs } };
 }
