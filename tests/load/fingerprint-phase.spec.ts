@@ -48,10 +48,10 @@ test.describe('rate-limit fingerprint across the phase of aligned windows', () =
 });
 
 test.describe('rate-limit fingerprint cost wherever the probe starts', () => {
-  test('should spend at most 5 bursts and 6 windows from 20 start positions, but on a weighted counter, which is never wrong', () => {
-    // 20 start positions across a 60 s aligned window, bursts of 60 and 150, every header family. The weighted
-    // sliding counter is held to the budget from the start of its window, elsewhere to a right-or-uncertain reading:
-    // from some positions it costs more (in the annotation and in BENCHMARKS.md, "Cost by start position").
+  test('should spend at most 5 bursts and 6 windows from 20 start positions (a weighted counter from 16 of them)', () => {
+    // 20 start positions across a 60 s aligned window, bursts of 60 and 150, every header family. A weighted
+    // sliding counter started late in its window pauses too briefly to be told from a bucket whose refused calls
+    // count: it is measured the long way, up to 6.0 bursts and 8.7 windows (BENCHMARKS.md, "Cost by start position").
     const W = 60_000;
     const rows: string[] = [];
     for (const family of HEADER_FAMILIES)
@@ -59,6 +59,7 @@ test.describe('rate-limit fingerprint cost wherever the probe starts', () => {
         for (const limit of [60, 150]) {
           let worst = { bursts: 0, windows: 0, at: 0 };
           let uncertain = 0;
+          const over: string[] = [];
           for (let i = 0; i < 20; i++) {
             const fp = simulate(algorithm, family, {
               limit,
@@ -82,13 +83,20 @@ test.describe('rate-limit fingerprint cost wherever the probe starts', () => {
                 0.1,
               );
             }
-            // The weighted counter is held to the budget from the start of its window only (BENCHMARKS.md, "cost at 60 s").
-            if (algorithm === 'sliding-counter' && i > 0) continue;
+            // The weighted counter: within the budget from 16 positions of 20 at least, and never past 6.5 bursts
+            // and 9 windows (BENCHMARKS.md, "Cost by start position").
+            if (algorithm === 'sliding-counter') {
+              if (bursts > 5 || windows > 6) over.push(label);
+              expect(bursts, label).toBeLessThanOrEqual(6.5);
+              expect(windows, label).toBeLessThanOrEqual(9);
+              continue;
+            }
             expect(bursts, label).toBeLessThanOrEqual(5);
             expect(windows, label).toBeLessThanOrEqual(6);
           }
+          expect(over.length, over.join('\n\n')).toBeLessThanOrEqual(4);
           rows.push(
-            `${algorithm}/${family} L=${limit}: worst ${worst.bursts.toFixed(1)} bursts, ${worst.windows.toFixed(1)} windows (from ${worst.at}); ${uncertain} uncertain`,
+            `${algorithm}/${family} L=${limit}: worst ${worst.bursts.toFixed(1)} bursts, ${worst.windows.toFixed(1)} windows (from ${worst.at}); ${uncertain} uncertain; ${over.length} of 20 over the budget`,
           );
         }
     test.info().annotations.push({ type: 'cost by start position', description: rows.join('; ') });
