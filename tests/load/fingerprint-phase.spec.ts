@@ -48,10 +48,11 @@ test.describe('rate-limit fingerprint across the phase of aligned windows', () =
 });
 
 test.describe('rate-limit fingerprint cost wherever the probe starts', () => {
-  test('should spend at most 5 bursts and 6 windows from 20 start positions (a weighted counter from 16 of them)', () => {
+  test('should spend at most 5 bursts and 6 windows from 20 start positions (a weighted counter without headers from 16)', () => {
     // 20 start positions across a 60 s aligned window, bursts of 60 and 150, every header family. A weighted
-    // sliding counter started late in its window pauses too briefly to be told from a bucket whose refused calls
-    // count: it is measured the long way, up to 6.0 bursts and 8.7 windows (BENCHMARKS.md, "Cost by start position").
+    // sliding counter without headers started late in its window pauses too briefly to be told from a bucket whose
+    // refused calls count: it is measured the long way, up to 6.0 bursts and 6.8 windows (BENCHMARKS.md, "Cost by
+    // start position").
     const W = 60_000;
     const rows: string[] = [];
     for (const family of HEADER_FAMILIES)
@@ -83,12 +84,12 @@ test.describe('rate-limit fingerprint cost wherever the probe starts', () => {
                 0.1,
               );
             }
-            // The weighted counter: within the budget from 16 positions of 20 at least, and never past 6.5 bursts
-            // and 9 windows (BENCHMARKS.md, "Cost by start position").
-            if (algorithm === 'sliding-counter') {
+            // A weighted counter without headers: within the budget from 16 positions of 20 at least, and never
+            // past 6.5 bursts and 7 windows (BENCHMARKS.md, "Cost by start position").
+            if (algorithm === 'sliding-counter' && family === 'none') {
               if (bursts > 5 || windows > 6) over.push(label);
               expect(bursts, label).toBeLessThanOrEqual(6.5);
-              expect(windows, label).toBeLessThanOrEqual(9);
+              expect(windows, label).toBeLessThanOrEqual(7);
               continue;
             }
             expect(bursts, label).toBeLessThanOrEqual(5);

@@ -131,13 +131,14 @@ function* oneMore(b: Bench, full: Drain, lastEmpty: Drain, back: Drain): Experim
 }
 
 /**
- * A full bucket, then no call back for longer than four calls of the refill that followed, and one more for each
- * refused poll in the pause (where refused calls count, each pushes a bucket's refill one call later). Timed
- * never longer than it can have been: the pause from the full bucket's refusal answered to the last empty poll
- * sent; the refill either all calls back since that poll was sent (one call each), or those of the drain after
- * the reopening (one call less each, over their span). A token bucket cannot show it: its pause is under one
- * call, and n calls back took at least n - 1 of them. (A sliding log's slow exhaustion can: its calls come back
- * in clumps, which the timing refuses.)
+ * A full bucket, then no call back for longer than two calls of the refill that followed, and one more for each
+ * of the k refused polls in the pause (where refused calls count, each pushes a bucket's refill one call later).
+ * Timed never longer than it can have been: the pause from the full bucket's refusal answered to the last empty
+ * poll sent; a call of the refill either all n calls back since that poll was sent over their span (n at least
+ * 4 + 2k), or the drain after the reopening (one call less than it got over its span, three calls or more).
+ * A token bucket cannot show it: its pause is under k + 1 calls, and its n calls back (less its debt) took at
+ * least n - 1 of them from when it emptied. (A sliding log's slow exhaustion can: its calls come back in clumps,
+ * which the timing refuses.)
  */
 function partialPause(
   full: Drain,
@@ -150,7 +151,7 @@ function partialPause(
   if (full.refusedMs === null || back.allowed < 3 || back.refusedMs === null || full.allowed < burst) return null;
   const pausedMs = lastEmpty.firstSentMs - full.refusedMs;
   const perCallMs = Math.min(
-    (back.refusedMs - lastEmpty.firstSentMs) / back.allowed,
+    back.allowed >= 4 + 2 * refusedPolls ? (back.refusedMs - lastEmpty.firstSentMs) / back.allowed : Infinity,
     more.calls >= 3 ? more.spanMs / (more.calls - 1) : Infinity,
   );
   return pausedMs > (2 + refusedPolls) * perCallMs ? { full, lastEmpty, back, burst } : null;
@@ -162,13 +163,22 @@ export function* sampleRefill(b: Bench, p: SamplingPlan): Experiment<SamplingRea
   let from = p.from.refusedMs as number;
   for (;;) {
     const used = gap;
-    const d = yield* drain(b, from + used, 'refill sampling', b.drainCap());
-    samples.push({ gapMs: used, drain: d });
+    let d = yield* drain(b, from + used, 'refill sampling', b.drainCap());
     if (d.refusedMs === null) throw new Stop(`a refill drain did not empty after ${d.allowed} calls`);
+    let counter: PauseEnd | null = null;
+    const lastEmpty = samples[samples.length - 1]?.drain;
+    if (d.allowed === 1 && lastEmpty && p.from.allowed >= p.burst && samples.every((s) => s.drain.allowed === 0)) {
+      // One call back after a full bucket and empty drains: the first of an aligned window's, or of a bucket's
+      // refill. One drain more, soon, tells; read with it as one drain.
+      const more = yield* oneMore(b, p.from, lastEmpty, d);
+      d = more.merged;
+      counter = partialPause(p.from, lastEmpty, samples.length, more, p.burst);
+    }
+    samples.push({ gapMs: used, drain: d });
     // Too little refill per drain to measure: widen the gap (a window keeps showing empty drains).
     if (d.allowed <= 1) gap = Math.min(gap * 1.6, p.maxGapMs);
     const windowRef = p.windowAllowed ? findWindow([p.from, ...samples.map((s) => s.drain)], p.burst) : null;
-    const pause = windowRef ? null : samples.length === 1 && p.pause ? stillAfter(p.pause, d) : pauseEnd(samples, p);
+    const pause = windowRef ? null : (counter ?? (samples.length === 1 && p.pause ? stillAfter(p.pause, d) : pauseEnd(samples, p)));
     if (pause) {
       b.note(`refill sampling: ${samples.map((s) => s.drain.allowed).join(', ')} calls per drain: a pause after a full bucket`);
       const index = samples.length;
