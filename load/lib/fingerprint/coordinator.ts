@@ -29,13 +29,15 @@ export function* coordinate(b: Bench, r: Readings, startAt = 0): Experiment<void
   const settled = yield* settleReopening(b, ro.drain, ex.drain, ex.burst);
   r.rested = settled.rested;
   const plan = { burst: ex.burst, maxGapMs: settled.maxGapMs };
-  let sampling = settled.timed ?? (yield* sampleRefill(b, {
-    ...plan,
-    from: settled.drain,
-    gapMs: settled.gapMs,
-    windowAllowed: true,
-    pause: settled.pause,
-  }));
+  let sampling =
+    settled.timed ??
+    (yield* sampleRefill(b, {
+      ...plan,
+      from: settled.drain,
+      gapMs: settled.gapMs,
+      windowAllowed: true,
+      pause: settled.pause,
+    }));
   let windowPauseMs: number | null = null;
   for (;;) {
     r.windowLike = sampling.windowRef !== null;

@@ -95,7 +95,17 @@ export function* settleReopening(b: Bench, reopened: Drain, exhaust: Drain, burs
       const fw = yield* firstWindowAfterPause(b, counter);
       if (fw) {
         const at = { drain: d, rested, gapMs: b.fineMs, maxGapMs: b.fineMs, pause: counter };
-        return { ...at, timed: timed({ from: counter.back }, fw.drains.map((x) => ({ gapMs: 0, drain: x })), b.fineMs, 0, fw.rate, counter) };
+        return {
+          ...at,
+          timed: timed(
+            { from: counter.back },
+            fw.drains.map((x) => ({ gapMs: 0, drain: x })),
+            b.fineMs,
+            0,
+            fw.rate,
+            counter,
+          ),
+        };
       }
       restFromMs = b.lastMs;
     }
@@ -227,7 +237,14 @@ function pauseOf(full: Drain, lastEmpty: Drain, back: Drain, burst: number, call
   return pausedMs > calls * perCallMs ? { full, lastEmpty, back, burst } : null;
 }
 
-function timed(p: Pick<SamplingPlan, 'from'>, samples: Sample[], gapMs: number, index: number, rate: number, pause: PauseEnd): SamplingReading {
+function timed(
+  p: Pick<SamplingPlan, 'from'>,
+  samples: Sample[],
+  gapMs: number,
+  index: number,
+  rate: number,
+  pause: PauseEnd,
+): SamplingReading {
   const pausedMs = pause.lastEmpty.firstMs - (pause.full.refusedMs as number);
   return { from: p.from, samples, windowRef: null, gapMs, firstWindow: { index, rate, restedBurst: pause.full.allowed, pausedMs } };
 }
