@@ -3,6 +3,7 @@
  * replaced at min(expires_in, 24 h) minus a skew, and re-fetched once after a 401.
  */
 import type { EnvironmentName, Family } from '../catalogue';
+import type { ApiClient } from './http';
 import {
   buildTokenRequest,
   parseTokenResponse,
@@ -96,4 +97,12 @@ export class TokenClient {
     );
     return this.slot(key).store(token);
   }
+}
+
+/** The token requests of a TokenClient, sent through the harness's HTTP client (budget, timeouts, redaction). */
+export function tokenTransport(api: ApiClient, baseUrl: string): TokenTransport {
+  return async (req) => {
+    const r = await api.send({ method: 'POST', path: req.url.slice(baseUrl.length), raw: req.body, headers: { ...req.headers } });
+    return { status: r.status, text: r.text };
+  };
 }

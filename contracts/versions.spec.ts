@@ -14,7 +14,7 @@ test.describe('versions and environments', { tag: ['@versions'] }, () => {
       if (!v61.length) notRun(test.info(), 'no v6.1 operation is selected (FAMILIES excludes reseller)');
       for (const op of v61) {
         const res = await session.call(op, env);
-        // The id comes from the target (support/ids.ts): a 404 here is the target's, not a fixture's.
+        // The id comes from the target (clients/ids.ts): a 404 here is the target's, not a fixture's.
         expect(res.status, `Broken fact: ${op.id} is served at ${op.path} (version 6.1)\nExpected: 200\nReceived: ${evidenceOf(res)}`).toBe(
           200,
         );

@@ -26,7 +26,7 @@ import {
   type ApiResponse,
   type Budget,
 } from '../../clients/http';
-import { TokenClient, type TokenTransport } from '../../clients/token-client';
+import { TokenClient, tokenTransport } from '../../clients/token-client';
 import { TokenError, type Credentials } from '../../clients/token-core';
 import { redact, registerSecret } from '../../clients/redact';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
@@ -38,7 +38,7 @@ import { signatureHeaders } from '../../clients/webhook-signature';
 import type { OpenApiContract } from '../../openapi/import';
 import { RUN_DIR_ENV, SharedRequestBudget } from './run-budget';
 import { CheckSkipped, currentCheck } from './checks';
-import { ID_SOURCE_ANNOTATION, IdResolver, describeId, type ResolvedId } from './ids';
+import { ID_SOURCE_ANNOTATION, IdResolver, describeId, type ResolvedId } from '../../clients/ids';
 import { recordFinding } from './findings';
 import { grepTitle, modeOfTest, mustFailIn } from './detection-matrix';
 
@@ -279,14 +279,6 @@ function tokenFailureFile(family: Family, env: EnvironmentName): string | undefi
   const dir = process.env[RUN_DIR_ENV];
   // Per project, or per drift mode in a detection matrix run (one run, several modes).
   return dir ? join(dir, `token-failure-${runKey()}-${family}-${env}.txt`) : undefined;
-}
-
-/** The token requests of a TokenClient, sent through the suite's HTTP client (budget, timeouts). */
-export function tokenTransport(api: ApiClient, baseUrl: string): TokenTransport {
-  return async (req) => {
-    const r = await api.send({ method: 'POST', path: req.url.slice(baseUrl.length), raw: req.body, headers: { ...req.headers } });
-    return { status: r.status, text: r.text };
-  };
 }
 
 /**

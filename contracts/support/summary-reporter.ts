@@ -18,7 +18,7 @@ import {
 import { redact } from '../../clients/redact';
 import { BUDGET_SPENT, RUN_DIR_ENV, runBudgetUsage } from './run-budget';
 import { CHECK_RESULT, type CheckResult } from './checks';
-import { ID_SOURCE_ANNOTATION, describeId, type ResolvedId } from './ids';
+import { ID_SOURCE_ANNOTATION, describeId, type ResolvedId } from '../../clients/ids';
 
 /** reports/summary.json of a certification run: the shared run summary plus requests and ids. */
 export type CertifySummary = RunSummary & { requests?: RequestsSummary; ids?: ResolvedId[] };
@@ -92,7 +92,7 @@ function unitsOf(t: TestCase, r: PwResult): Unit[] {
   ];
 }
 
-/** Ids a test used, with where each came from (support/ids.ts). */
+/** Ids a test used, with where each came from (clients/ids.ts). */
 function idsOf(t: TestCase): ResolvedId[] {
   return ann(t, ID_SOURCE_ANNOTATION).map((d) => JSON.parse(d) as ResolvedId);
 }

@@ -7,10 +7,11 @@
  *   3. a resource the run created itself (writes allowed), when the catalogue names its creator.
  * Without one, the check is not run with the reason; never a failure, never a pass. Where each id
  * came from is recorded on the check (annotation `id-source`) for the summary and the evidence.
+ * The contract suite and `npm run load` (on a target other than the embedded mock) share it.
  */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
-import { idSources, type EnvironmentName, type IdName, type Operation } from '../../catalogue';
-import { TargetFailure, type ApiResponse } from '../../clients/http';
+import { idSources, type EnvironmentName, type IdName, type Operation } from '../catalogue';
+import { TargetFailure, type ApiResponse } from './http';
 
 export type IdOrigin = 'configured' | 'discovered' | 'created' | 'given';
 
@@ -51,6 +52,9 @@ export function valueAt(json: unknown, path: readonly (string | number)[]): unkn
   return v;
 }
 
+/** What to do when no id is found: give one in KNOWN_IDS. */
+export const setKnownIds = (name: string): string => `set KNOWN_IDS, e.g. KNOWN_IDS='{"${name}":"<a ${name} of the target>"}'`;
+
 const asId = (v: unknown): string | undefined =>
   (typeof v === 'string' && v.length > 0) || (typeof v === 'number' && Number.isFinite(v)) ? String(v) : undefined;
 
@@ -82,12 +86,15 @@ const isResolved = (o: Outcome): o is ResolvedId => 'value' in o;
 /** Resolves ids per environment; answers are kept for the run so each search is sent once. */
 export class IdResolver {
   private readonly memo = new Map<string, Promise<Outcome>>();
+  /** One answer per listing operation and environment: dealId and dealVendor come from the same deals.search. */
+  private readonly listings = new Map<string, Promise<ApiResponse>>();
 
   constructor(private readonly deps: IdResolverDeps) {}
 
   /** Forgets the answers kept in this worker (the run's shared file is the caller's to change). */
   forget(): void {
     this.memo.clear();
+    this.listings.clear();
   }
 
   async resolve(name: IdName, env: EnvironmentName): Promise<ResolvedId | MissingId> {
@@ -112,15 +119,15 @@ export class IdResolver {
     const source = idSources[name];
     const searchOp = this.deps.operations.find((o) => o.id === source.from);
     let reason: string;
-    if (!searchOp) reason = `no ${name}: ${source.from}, which lists them, is not selected (FAMILIES); set KNOWN_IDS`;
+    if (!searchOp) reason = `no ${name}: ${source.from}, which lists them, is not selected (FAMILIES); ${setKnownIds(name)}`;
     else {
       let res: ApiResponse;
       try {
-        res = await this.deps.call(searchOp, env);
+        res = await this.listing(searchOp, env);
       } catch (e) {
         // A search the target could not answer leaves the id unknown: the search's own check reports it.
         if (!(e instanceof TargetFailure) || e.kind === 'budget') throw e;
-        return { name, reason: `no ${name} found by ${source.from} (${e.message}); set KNOWN_IDS` };
+        return { name, reason: `no ${name} found by ${source.from} (${e.message}); ${setKnownIds(name)}` };
       }
       const value = res.status < 300 ? idFromList(res.json, source.items, source.field) : undefined;
       if (value !== undefined) {
@@ -130,14 +137,25 @@ export class IdResolver {
       }
       reason =
         res.status < 300
-          ? `no ${name} found by ${source.from} (no entry of ${source.items || 'the answer'} with ${source.field}); set KNOWN_IDS`
-          : `no ${name} found by ${source.from} (it answered ${res.status}); set KNOWN_IDS`;
+          ? `no ${name} found by ${source.from} (no entry of ${source.items || 'the answer'} with ${source.field}); ${setKnownIds(name)}`
+          : `no ${name} found by ${source.from} (it answered ${res.status}); ${setKnownIds(name)}`;
     }
     const created = await this.create(name, env);
     if (created) return created;
     const missing: MissingId = { name, reason };
     this.writeShared(env, name, missing);
     return missing;
+  }
+
+  private listing(op: Operation, env: EnvironmentName): Promise<ApiResponse> {
+    const key = `${env}|${op.id}`;
+    let p = this.listings.get(key);
+    if (!p) {
+      p = this.deps.call(op, env);
+      this.listings.set(key, p);
+      p.catch(() => this.listings.delete(key));
+    }
+    return p;
   }
 
   /** An id from a resource the run creates (writes allowed); kept by this worker only (the mock's state is per worker). */
