@@ -142,7 +142,7 @@ function headersFrom(env: NodeJS.ProcessEnv): Record<string, string> {
 }
 
 /** KNOWN_IDS: a JSON object of id names to values, or the path of a JSON file holding one. */
-function knownIdsFrom(env: NodeJS.ProcessEnv): Partial<Record<IdName, string>> {
+export function knownIdsFrom(env: NodeJS.ProcessEnv): Partial<Record<IdName, string>> {
   const raw = (env.KNOWN_IDS ?? '').trim();
   if (!raw) return {};
   let text = raw;
@@ -170,6 +170,31 @@ function knownIdsFrom(env: NodeJS.ProcessEnv): Partial<Record<IdName, string>> {
     out[k as IdName] = String(v);
   }
   return out;
+}
+
+/** The apps of a deployment: `<FAMILY>_CLIENT_ID` and `_CLIENT_SECRET` of each family, and the variables left unset. */
+export function appCredentialsFrom(
+  env: NodeJS.ProcessEnv,
+  families: readonly Family[],
+): { found: Partial<Record<Family, Credentials>>; missing: string[] } {
+  const found: Partial<Record<Family, Credentials>> = {};
+  const missing: string[] = [];
+  for (const f of families) {
+    const id = env[`${f.toUpperCase()}_CLIENT_ID`];
+    const secret = env[`${f.toUpperCase()}_CLIENT_SECRET`];
+    if (!id) missing.push(`${f.toUpperCase()}_CLIENT_ID`);
+    if (!secret) missing.push(`${f.toUpperCase()}_CLIENT_SECRET`);
+    if (id && secret) found[f] = { clientId: id, clientSecret: secret };
+  }
+  return { found, missing };
+}
+
+/** REQUEST_TIMEOUT_MS and MAX_BODY_BYTES (defaults in DEFAULTS). */
+export function httpLimitsFrom(env: NodeJS.ProcessEnv): { requestTimeoutMs: number; maxBodyBytes: number } {
+  return {
+    requestTimeoutMs: num(env, 'REQUEST_TIMEOUT_MS', DEFAULTS.requestTimeoutMs),
+    maxBodyBytes: num(env, 'MAX_BODY_BYTES', DEFAULTS.maxBodyBytes),
+  };
 }
 
 /** Reads and checks the configuration. Throws ConfigError with what to do. */
@@ -238,14 +263,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): HarnessConfig 
       clientSecret: env.RESELLER_B_CLIENT_SECRET ?? 'demo-reseller-b-secret',
     };
   } else {
-    const missing: string[] = [];
-    for (const f of families) {
-      const id = env[`${f.toUpperCase()}_CLIENT_ID`];
-      const secret = env[`${f.toUpperCase()}_CLIENT_SECRET`];
-      if (!id) missing.push(`${f.toUpperCase()}_CLIENT_ID`);
-      if (!secret) missing.push(`${f.toUpperCase()}_CLIENT_SECRET`);
-      if (id && secret) credentials[f] = { clientId: id, clientSecret: secret };
-    }
+    const { found, missing } = appCredentialsFrom(env, families);
+    Object.assign(credentials, found);
     if (missing.length) {
       throw new ConfigError(
         `TARGET=${kind === 'url' ? target : kind} needs ${missing.join(' and ')} (see .env.example); ` +
@@ -283,8 +302,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): HarnessConfig 
     webhookReceiverUrl: env.WEBHOOK_RECEIVER_URL || undefined,
     webhookSecret: webhookSecretFrom(env, kind === 'mock' ? credentials.reseller?.clientId : undefined),
     policyFile: env.POLICY || undefined,
-    requestTimeoutMs: num(env, 'REQUEST_TIMEOUT_MS', DEFAULTS.requestTimeoutMs),
-    maxBodyBytes: num(env, 'MAX_BODY_BYTES', DEFAULTS.maxBodyBytes),
+    ...httpLimitsFrom(env),
     max429WaitMs: num(env, 'MAX_429_WAIT_MS', DEFAULTS.max429WaitMs),
     knownIds: knownIdsFrom(env),
     mock: {

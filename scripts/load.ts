@@ -16,6 +16,7 @@ import { DEFAULT_APPS } from '../mock/context';
 import { spawnMock } from '../mock/process';
 import { buildLoadScripts, bundleDir, type LoadScript } from './load-build';
 import { mergeManifests, segmentDirs, writeMerged } from './load-merge';
+import { resolveTargetIds, type TargetIds } from './load-ids';
 import type { Plan, PlannedOperation } from '../load/scripts/common';
 import { durationMs } from '../load/scripts/duration';
 import { segmentDirName, shareOf } from '../load/scripts/segment';
@@ -83,6 +84,8 @@ export function buildPlan(o: {
   seed: number;
   fraction?: number;
   duration?: string;
+  /** Ids found on a target other than the embedded mock (scripts/load-ids.ts); default the mock's seeded ids. */
+  targetIds?: TargetIds;
 }): Plan {
   const im = imHeadersFrom(process.env);
   // WEBHOOK_SECRET, else the embedded mock's rule for the reseller app the run uses.
@@ -90,8 +93,11 @@ export function buildPlan(o: {
     process.env,
     process.env.RESELLER_CLIENT_ID ?? DEFAULT_APPS.find((a) => a.family === 'reseller')?.clientId,
   ) as string;
-  const operations: PlannedOperation[] = o.ops.map((op) => {
-    const ids = idsFor(op, o.seed);
+  // Operations left out (no id of the target's data for them) are not planned: the plan lists them in notRun.
+  const leftOut = new Set(o.targetIds?.notRun.map((n) => n.id));
+  const planned = o.ops.filter((op) => !leftOut.has(op.id));
+  const operations: PlannedOperation[] = planned.map((op) => {
+    const ids = o.targetIds ? (o.targetIds.ids.get(op.id) ?? {}) : idsFor(op, o.seed);
     const parts = requestFor(op, o.seed, 0, ids);
     const required = Object.fromEntries(op.requiredHeaders.filter((h) => im[h] !== undefined).map((h) => [h, im[h] as string]));
     return {
@@ -114,6 +120,7 @@ export function buildPlan(o: {
     outDir: o.outDir,
     budget: o.budget,
     operations,
+    ...(o.targetIds?.notRun.length ? { notRun: o.targetIds.notRun } : {}),
     ...(o.fraction !== undefined ? { fraction: o.fraction } : {}),
     ...(o.duration !== undefined ? { duration: o.duration } : {}),
   };
@@ -286,8 +293,18 @@ export const COMMANDS: Record<string, K6Step | OwnStep> = {
         throw new Error('plan is for a remote target: pass --target <url> (the embedded mock gets its plan at run time)');
       const baseUrl = o.target === 'sandbox' ? process.env.BASE_URL : o.target;
       if (!baseUrl) throw new Error('--target sandbox needs BASE_URL (the base URL of the deployment)');
-      process.stdout.write(`${JSON.stringify(planFor(o, baseUrl, selectOperations(o, false), {}))}\n`);
-      return 0;
+      const ops = selectOperations(o, false);
+      // stdout holds the plan alone: the search for ids speaks on stderr.
+      const targetIds = await idsOnTarget(o, baseUrl, ops, (line) => console.error(line));
+      if (!leftToRun(ops, targetIds)) return NOT_RUN;
+      const plan = planFor(o, baseUrl, ops, {}, undefined, targetIds);
+      const back = quotaBackAt(plan, targetIds, Date.now());
+      if (back)
+        console.error(
+          `load: the id search called ${back.ids.join(', ')}, which the plan runs too: start a probe after ${new Date(back.atMs).toISOString()} (the advertised reset), so it starts from a full bucket`,
+        );
+      process.stdout.write(`${JSON.stringify(plan)}\n`);
+      return targetIds.notRun.length ? NOT_RUN : 0;
     },
   },
   merge: {
@@ -340,6 +357,13 @@ export function k6Args(bundle: string, o: LoadOptions, summaryExport: string): s
 /** Our exit code for a k6 run that ended with 0 but left no result file (a manifest, capacity.json). */
 export const NO_RESULT = 4;
 
+/**
+ * Our exit code when a selected operation was left out of the run (no id of the target's data for it), or
+ * none was left to run: 99, as for an operation that probe-reset could not read (an operation without a
+ * result), whatever k6 ended with for the others (a k6 failure keeps k6's own code).
+ */
+export const NOT_RUN = 99;
+
 /** k6's exit code for a run stopped from outside (ExternalAbort). */
 const EXTERNAL_ABORT = 105;
 
@@ -370,6 +394,9 @@ export function runK6(bin: string, args: string[], env: NodeJS.ProcessEnv, maxMs
   });
 }
 
+/** Write operations (create, modify, cancel) run on the embedded mock only, unless --reads-only. */
+const writesAllowed = (o: LoadOptions, isMock: boolean): boolean => isMock && !o.readsOnly;
+
 function selectOperations(o: LoadOptions, isMock: boolean): Operation[] {
   const all = allOperations();
   const ops = o.ops
@@ -379,10 +406,60 @@ function selectOperations(o: LoadOptions, isMock: boolean): Operation[] {
         return op;
       })
     : all;
-  return isMock && !o.readsOnly ? ops : ops.filter((x) => x.readOnly);
+  return writesAllowed(o, isMock) ? ops : ops.filter((x) => x.readOnly);
 }
 
-function planFor(o: LoadOptions, baseUrl: string, ops: Operation[], limits: Record<string, number>, windowMs = 60_000): Plan {
+/**
+ * The ids of a run on a target other than the embedded mock (scripts/load-ids.ts), each said as found, with
+ * the calls that found them; each operation left out is said on stderr with its reason.
+ */
+async function idsOnTarget(o: LoadOptions, baseUrl: string, ops: Operation[], say: (line: string) => void): Promise<TargetIds> {
+  const t = await resolveTargetIds({
+    baseUrl,
+    environment: o.environment,
+    ops,
+    allowWrites: writesAllowed(o, false),
+    budget: Number(o.budget),
+    say,
+  });
+  if (t.requests) say(`load: ${t.requests} requests sent to find ids (token requests included), counted in --budget`);
+  for (const n of t.notRun) console.error(`load: ${n.id} not run: ${n.reason}`);
+  return t;
+}
+
+/** After an advertised reset: its epoch second is rounded down. */
+const RESET_MARGIN_MS = 250;
+
+/**
+ * When the id search called an operation the plan runs too (a listing), that operation's bucket is no longer
+ * full and a probe of it would read a smaller limit: when its quota is back (the latest advertised reset, or
+ * a window from now without one).
+ */
+function quotaBackAt(plan: Plan, t: TargetIds | undefined, nowMs: number): { atMs: number; ids: string[] } | undefined {
+  const planned = new Set(plan.operations.map((op) => op.id));
+  const called = (t?.spent ?? []).filter((s) => planned.has(s.id));
+  if (!called.length) return undefined;
+  const atMs = Math.max(...called.map((s) => s.resetAtMs ?? nowMs + plan.windowMs)) + RESET_MARGIN_MS;
+  return { atMs, ids: called.map((s) => s.id) };
+}
+
+/** False, said on stderr, when every selected operation was left out. */
+function leftToRun(ops: Operation[], t: TargetIds): boolean {
+  if (t.notRun.length < ops.length) return true;
+  console.error(
+    `load: no operation left to run: each of the ${ops.length} selected operations needs an id the target did not give (reasons above); set KNOWN_IDS or select others with --ops; exit ${NOT_RUN}`,
+  );
+  return false;
+}
+
+function planFor(
+  o: LoadOptions,
+  baseUrl: string,
+  ops: Operation[],
+  limits: Record<string, number>,
+  windowMs = 60_000,
+  targetIds?: TargetIds,
+): Plan {
   return buildPlan({
     baseUrl,
     environment: o.environment,
@@ -390,8 +467,10 @@ function planFor(o: LoadOptions, baseUrl: string, ops: Operation[], limits: Reco
     ops,
     limits,
     outDir: o.reportsDir,
-    budget: Number(o.budget),
+    // The requests that found the ids were drawn from the same budget.
+    budget: Number(o.budget) - (targetIds?.requests ?? 0),
     seed: 1,
+    ...(targetIds ? { targetIds } : {}),
     ...(o.fraction !== undefined ? { fraction: Number(o.fraction) } : {}),
     ...(o.duration !== undefined ? { duration: o.duration } : {}),
   });
@@ -427,6 +506,9 @@ async function runK6Step(name: string, step: K6Step, o: LoadOptions): Promise<nu
     console.error(`load: --skip-build, but ${bundle} does not exist; run \`npm run load:build -- --bundle-dir ${dir}\` first`);
     return 2;
   }
+  // Only on a target other than the embedded mock (its seeded ids are the plan's): before any k6 starts.
+  const targetIds = isMock ? undefined : await idsOnTarget(o, baseUrl0 as string, ops, (line) => console.log(line));
+  if (targetIds && !leftToRun(ops, targetIds)) return NOT_RUN;
   mkdirSync(o.reportsDir, { recursive: true });
   const env: NodeJS.ProcessEnv = { ...process.env };
   if (o.webDashboard || o.webDashboardExport) env.K6_WEB_DASHBOARD = 'true';
@@ -448,11 +530,19 @@ async function runK6Step(name: string, step: K6Step, o: LoadOptions): Promise<nu
   try {
     const buildNote = o.skipBuild ? `bundles from ${dir}` : `bundles built in ${(await buildLoadScripts(dir)).ms.toFixed(0)} ms`;
     const plan: Plan = {
-      ...planFor(o, baseUrl0 ?? '', ops, limits, isMock ? windowMs : 60_000),
+      ...planFor(o, baseUrl0 ?? '', ops, limits, isMock ? windowMs : 60_000, targetIds),
       ...(o.refusedStatus ? { refusedStatuses: parseErrorStatuses(o.refusedStatus, '--refused-status') } : {}),
       ...step.planExtras?.(o),
     };
     step.preflight?.(plan, o);
+    const back = step.spendsQuota ? quotaBackAt(plan, targetIds, Date.now()) : undefined;
+    if (back && back.atMs > Date.now()) {
+      const waitMs = back.atMs - Date.now();
+      console.log(
+        `load: the id search called ${back.ids.join(', ')}, which this run probes: waiting ${(waitMs / 1000).toFixed(1)} s for the advertised reset, so each probe starts from a full bucket`,
+      );
+      await new Promise((r) => setTimeout(r, waitMs));
+    }
     const mock = await starting;
     if (mock) {
       const r = DEFAULT_APPS.find((a) => a.family === 'reseller');
@@ -469,7 +559,7 @@ async function runK6Step(name: string, step: K6Step, o: LoadOptions): Promise<nu
     // k6 run passes the system environment to __ENV; the plan holds no secrets.
     env.PLAN = JSON.stringify(plan);
     console.log(
-      `load: ${name} on ${isMock ? `the embedded mock ${baseUrl} (window ${windowMs} ms)` : baseUrl}, ${ops.length} operations, ${buildNote}, k6 ${k6}`,
+      `load: ${name} on ${isMock ? `the embedded mock ${baseUrl} (window ${windowMs} ms)` : baseUrl}, ${plan.operations.length} operations, ${buildNote}, k6 ${k6}`,
     );
     const summaryExport = o.summaryExport ?? join(o.reportsDir, `${step.bundle}-k6-summary.json`);
     // k6 writes into existing folders only: a probe of a distributed run writes into its segment's folder
@@ -483,7 +573,13 @@ async function runK6Step(name: string, step: K6Step, o: LoadOptions): Promise<nu
     if (exitCode === 99) console.error(`load: ${name}: k6 exit 99, thresholds crossed (see the table above and ${summaryExport})`);
     else if (exitCode !== 0) console.error(`load: ${name}: k6 exited with ${exitCode}`);
     // k6 ends with 0 when its summary could not be written; the command cannot, having no result.
-    return exitCode === 0 && !wrote ? NO_RESULT : exitCode;
+    if (exitCode === 0 && !wrote) return NO_RESULT;
+    const notRun = plan.notRun ?? [];
+    if (!notRun.length) return exitCode;
+    console.error(
+      `load: ${name}: ${notRun.length} selected operation(s) not run, no id of the target's data for them: ${notRun.map((n) => n.id).join(', ')} (reasons above and in the result's notRun); exit ${exitCode === 0 ? NOT_RUN : exitCode}`,
+    );
+    return exitCode === 0 ? NOT_RUN : exitCode;
   } finally {
     // Whatever failed, a mock that started is stopped.
     await (await starting?.catch(() => undefined))?.close();

@@ -10,7 +10,7 @@ import { Counter } from 'k6/metrics';
 import exec from 'k6/execution';
 import { SHAPES } from '../lib/shapes';
 import { capacityPlan } from '../lib/capacity-plan';
-import { fetchTokens, plan, requestOf, type Tokens } from './common';
+import { fetchTokens, notRunLines, notRunOf, plan, requestOf, type Tokens } from './common';
 import { durationMs } from './duration';
 import { capacityResult, capacityTable, junitXml, opKey, type CapacityTarget } from './summary';
 
@@ -73,11 +73,11 @@ export function handleSummary(data: Record<string, unknown>): Record<string, str
   const file = `${p.outDir}/capacity.json`;
   return {
     [file]: JSON.stringify(
-      { ...result, target: p.baseUrl, environment: p.environment, fraction, duration, metrics: rest.metrics },
+      { ...result, ...notRunOf(p), target: p.baseUrl, environment: p.environment, fraction, duration, metrics: rest.metrics },
       null,
       2,
     ),
     [`${p.outDir}/capacity-junit.xml`]: junitXml('capacity', rest),
-    stdout: `\ncapacity: ${targets.length} operations at ${fraction * 100} % of their limits for ${duration}: ${result.verdict.toUpperCase()}\n${capacityTable(result)}\ncapacity: result ${file}\n`,
+    stdout: `\ncapacity: ${targets.length} operations at ${fraction * 100} % of their limits for ${duration}: ${result.verdict.toUpperCase()}\n${[capacityTable(result), ...notRunLines(p)].join('\n')}\ncapacity: result ${file}\n`,
   };
 }

@@ -33,6 +33,12 @@ export interface PlannedOperation {
   headers?: Record<string, string>;
 }
 
+/** A selected operation left out of the plan (no id of the target's data for it), and why. */
+export interface NotRun {
+  id: string;
+  reason: string;
+}
+
 export interface Plan {
   baseUrl: string;
   environment: EnvironmentName;
@@ -41,6 +47,8 @@ export interface Plan {
   /** Most requests the whole run may send. */
   budget: number;
   operations: PlannedOperation[];
+  /** Selected operations left out of `operations`, with the reason: every result file of the run lists them. */
+  notRun?: NotRun[];
   /** probe-reset: longest wait for a bucket to reopen, ms. Default 3 windows (at least 5 s). */
   probeWaitMs?: number;
   /** probe-reset: longest fingerprint of one operation, ms. Default 25 windows. */
@@ -54,6 +62,16 @@ export interface Plan {
   /** Capacity runs: share of the limit and duration. */
   fraction?: number;
   duration?: string;
+}
+
+/** The result file's `notRun` field: the operations left out of the plan, with their reasons (none: no field). */
+export function notRunOf(p: Pick<Plan, 'notRun'>): { notRun?: NotRun[] } {
+  return p.notRun?.length ? { notRun: p.notRun } : {};
+}
+
+/** One line per operation left out of the plan, for a script's summary on stdout. */
+export function notRunLines(p: Pick<Plan, 'notRun'>): string[] {
+  return (p.notRun ?? []).map((n) => `  ${n.id}: NOT RUN: ${n.reason}`);
 }
 
 export function plan(): Plan {

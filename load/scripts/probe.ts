@@ -9,7 +9,7 @@ import { analyseLimit, advertisedResetMs, detectResetUnit, probeCap, type Sample
 import { Fingerprinter, type RateLimitFingerprint, type TimelinePoint } from '../lib/fingerprint';
 import { readRateLimitHeaders } from '../lib/rate-limit-headers';
 import type { LimitsManifestEntry } from '../../catalogue';
-import { fetchTokens, requestOf, sampleOf, stamp, type Plan, type PlannedOperation } from './common';
+import { fetchTokens, notRunLines, notRunOf, requestOf, sampleOf, stamp, type Plan, type PlannedOperation } from './common';
 import { fingerprintConfig } from './probe-plan';
 
 export { fingerprintConfig };
@@ -174,7 +174,7 @@ export function unresolved(entries: FingerprintManifestEntry[]): FingerprintMani
   return entries.filter((e) => e.algorithm !== undefined && (e.verdict !== null || e.algorithm === 'unknown'));
 }
 
-function table(entries: FingerprintManifestEntry[]): string {
+function table(entries: FingerprintManifestEntry[], plan: Pick<Plan, 'notRun'>): string {
   const withFp = entries.some((e) => e.algorithm !== undefined);
   const head = `${'operation'.padEnd(30)}${'advertised'.padStart(11)}${'observed'.padStart(10)}${'step1'.padStart(7)}${'window ms'.padStart(11)}${'reset err'.padStart(11)}${'requests'.padStart(10)}${withFp ? `  ${'algorithm'.padEnd(15)}${'burst'.padStart(6)}${'per s'.padStart(9)}  refused count` : ''}`;
   const rows = entries.map(
@@ -185,6 +185,7 @@ function table(entries: FingerprintManifestEntry[]): string {
     ...(e.pacing ? [`  ${e.id}: pace ${e.pacing.schedule}`] : []),
     ...(e.verdict ? [`  ${e.id}: NO RESULT: ${e.verdict}`] : []),
   ]);
+  notes.push(...notRunLines(plan));
   return [head, ...rows, ...notes].join('\n');
 }
 
@@ -207,13 +208,17 @@ export function probeSummary(script: string, data: { setup_data?: ProbeResult } 
   };
   const { setup_data: _drop, ...metrics } = data;
   return {
-    [`${out}/limits.json`]: JSON.stringify({ operations: entries, durationMs: r.durationMs, requests: r.requests }, null, 2),
-    [`${out}/probe-timeline.json`]: JSON.stringify(timeline, null, 2),
-    [`${out}/${script}-${stamp()}.json`]: JSON.stringify(
-      { script, durationMs: r.durationMs, requests: r.requests, operations: entries, metrics },
+    [`${out}/limits.json`]: JSON.stringify(
+      { operations: entries, ...notRunOf(r.plan), durationMs: r.durationMs, requests: r.requests },
       null,
       2,
     ),
-    stdout: `\n${script}: ${entries.length} operations, ${r.requests} requests, ${r.durationMs} ms\n${table(entries)}\n`,
+    [`${out}/probe-timeline.json`]: JSON.stringify(timeline, null, 2),
+    [`${out}/${script}-${stamp()}.json`]: JSON.stringify(
+      { script, durationMs: r.durationMs, requests: r.requests, operations: entries, ...notRunOf(r.plan), metrics },
+      null,
+      2,
+    ),
+    stdout: `\n${script}: ${entries.length} operations, ${r.requests} requests, ${r.durationMs} ms\n${table(entries, r.plan)}\n`,
   };
 }

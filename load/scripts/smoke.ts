@@ -1,7 +1,7 @@
 /** smoke: one valid call per selected operation; the checks must all pass. */
 import http from 'k6/http';
 import { check } from 'k6';
-import { fetchTokens, plan, requestOf, stamp, type Tokens } from './common';
+import { fetchTokens, notRunLines, notRunOf, plan, requestOf, stamp, type Tokens } from './common';
 import { junitXml, thresholdVerdicts } from './summary';
 
 export const options = { vus: 1, iterations: 1, thresholds: { checks: ['rate==1'] } };
@@ -20,13 +20,18 @@ export default function (tokens: Tokens): void {
 }
 
 export function handleSummary(data: Record<string, unknown>): Record<string, string> {
-  const out = plan().outDir;
+  const p = plan();
+  const out = p.outDir;
   const { setup_data: _tokens, ...rest } = data;
   const checks = (rest.metrics as Record<string, { values: { passes?: number; fails?: number } }> | undefined)?.checks?.values ?? {};
   const verdicts = thresholdVerdicts(rest);
   return {
-    [`${out}/smoke-${stamp()}.json`]: JSON.stringify(rest, null, 2),
+    [`${out}/smoke-${stamp()}.json`]: JSON.stringify({ ...rest, ...notRunOf(p) }, null, 2),
     [`${out}/smoke-junit.xml`]: junitXml('smoke', rest),
-    stdout: `smoke: ${checks.passes ?? 0} checks passed, ${checks.fails ?? 0} failed; ${verdicts.map((v) => `${v.ok ? 'ok' : 'FAILED'} ${v.metric} ${v.expression}`).join('; ')}\n`,
+    stdout: `smoke: ${checks.passes ?? 0} checks passed, ${checks.fails ?? 0} failed; ${verdicts.map((v) => `${v.ok ? 'ok' : 'FAILED'} ${v.metric} ${v.expression}`).join('; ')}\n${notRunLines(
+      p,
+    )
+      .map((l) => `${l}\n`)
+      .join('')}`,
   };
 }

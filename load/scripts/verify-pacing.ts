@@ -16,7 +16,18 @@ import {
   type PacingPlan,
   type PacingVerdict,
 } from '../lib/pacer';
-import { fetchTokens, plan, requestOf, stamp, statusOf, type Plan, type PlannedOperation } from './common';
+import {
+  fetchTokens,
+  notRunLines,
+  notRunOf,
+  plan,
+  requestOf,
+  stamp,
+  statusOf,
+  type NotRun,
+  type Plan,
+  type PlannedOperation,
+} from './common';
 
 const pacingMisses = new Counter('pacing_misses');
 
@@ -57,6 +68,8 @@ export interface VerifyResult {
   outDir: string;
   operations: { id: string; schedule: string; verdict: PacingVerdict }[];
   skipped: { id: string; reason: string }[];
+  /** Selected operations left out of the plan (no id of the target's data for them). */
+  notRun?: NotRun[];
   durationMs: number;
 }
 
@@ -101,7 +114,7 @@ export function verify(p: Plan): VerifyResult {
     });
   }
   const operations = runs.map((r) => ({ id: r.op.id, schedule: r.plan.pacing.schedule, verdict: verdictOf(r.plan, r.calls) }));
-  return { outDir: p.outDir, operations, skipped, durationMs: Date.now() - started };
+  return { outDir: p.outDir, operations, skipped, ...notRunOf(p), durationMs: Date.now() - started };
 }
 
 export function setup(): VerifyResult {
@@ -120,6 +133,7 @@ export function handleSummary(data: { setup_data?: VerifyResult }): Record<strin
   const lines = [
     ...r.operations.map((o) => `  ${o.verdict.ok ? 'ok  ' : 'MISS'} ${o.id.padEnd(30)} ${o.schedule}: ${o.verdict.summary}`),
     ...r.skipped.map((s) => `  SKIP ${s.id.padEnd(30)} ${s.reason}`),
+    ...notRunLines(r),
   ];
   const json = JSON.stringify(r, null, 2);
   return {

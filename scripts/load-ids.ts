@@ -1,0 +1,139 @@
+/**
+ * The ids of a load run on a target other than the embedded mock (whose seeded data the plan knows):
+ * found on the target before the plan is built, by the contract suite's IdResolver (clients/ids.ts),
+ * in its order: KNOWN_IDS, then the same target's search or list answer, then (writes allowed) a
+ * resource the run creates. An operation whose id is not found is left out of the plan, with the
+ * reason: it is never probed with an id the target may not know.
+ */
+import type { APIRequestContext } from '@playwright/test';
+import { allOperations, familyBase, fillPath, type EnvironmentName, type IdName, type Ids, type Operation } from '../catalogue';
+import { appCredentialsFrom, imHeadersFrom, httpLimitsFrom, knownIdsFrom } from '../clients/config';
+import { ApiClient, RequestBudget, type ApiRequest, type ApiResponse } from '../clients/http';
+import { IdResolver, describeId, setKnownIds, type MissingId, type ResolvedId } from '../clients/ids';
+import { redact, registerSecret } from '../clients/redact';
+import { TokenClient, tokenTransport } from '../clients/token-client';
+import { DEFAULT_SEED, requestFor } from '../fixtures';
+import type { NotRun } from '../load/scripts/common';
+import { readRateLimitHeaders } from '../load/lib/rate-limit-headers';
+
+export interface TargetIds {
+  /** The ids of each operation that has all it needs, by operation id (operations that need none are absent). */
+  ids: Map<string, Ids>;
+  notRun: NotRun[];
+  /** Requests sent to the target to find them, token requests included. */
+  requests: number;
+  /**
+   * The operations the search called (listings), each with when its quota is fully back as its answer
+   * advertised (epoch ms; null without rate-limit headers): a probe of one of them must start after it.
+   */
+  spent: SpentQuota[];
+}
+
+export interface SpentQuota {
+  id: string;
+  resetAtMs: number | null;
+}
+
+export interface TargetIdsOptions {
+  /** The target's base URL: every call goes there and nowhere else. */
+  baseUrl: string;
+  environment: EnvironmentName;
+  ops: readonly Operation[];
+  /** Whether the run may create a resource to take its id (only where the command already sends writes). */
+  allowWrites: boolean;
+  /** Most requests the search may send. */
+  budget: number;
+  /** Where each call and each id found is said. */
+  say: (line: string) => void;
+  env?: NodeJS.ProcessEnv;
+}
+
+/** The HTTP client and the token client of the search, opened at its first call (none when KNOWN_IDS holds every id). */
+interface Caller {
+  api: ApiClient;
+  tokens: TokenClient;
+  ctx: APIRequestContext;
+}
+
+export async function resolveTargetIds(o: TargetIdsOptions): Promise<TargetIds> {
+  const env = o.env ?? process.env;
+  const needing = o.ops.filter((op) => op.needs.length > 0);
+  if (!needing.length) return { ids: new Map(), notRun: [], requests: 0, spent: [] };
+  const spent = new Map<string, number | null>();
+  const budget = new RequestBudget(o.budget);
+  const { found: credentials } = appCredentialsFrom(env, ['reseller', 'vendor']);
+  for (const c of Object.values(credentials)) registerSecret(c.clientSecret);
+  let caller: Promise<Caller> | undefined;
+  const open = async (): Promise<Caller> => {
+    // Loaded only when a call is due: the embedded mock and a full KNOWN_IDS never pay for it.
+    const { request } = await import('@playwright/test');
+    const ctx = await request.newContext();
+    const { requestTimeoutMs, maxBodyBytes } = httpLimitsFrom(env);
+    const api = new ApiClient(ctx, {
+      baseUrl: o.baseUrl,
+      budget,
+      timeoutMs: requestTimeoutMs,
+      maxBodyBytes,
+      // The plan's requests carry no EXTRA_HEADERS either: the search asks as the probe will.
+      extraHeaders: {},
+      imHeaders: imHeadersFrom(env),
+      onExchange: (res) => o.say(redact(`load: id search: ${res.method} ${res.url} → ${res.status}`)),
+    });
+    return { api, tokens: new TokenClient({ baseUrl: o.baseUrl, credentials, transport: tokenTransport(api, o.baseUrl) }), ctx };
+  };
+  const call = async (op: Operation, environment: EnvironmentName, body?: unknown): Promise<ApiResponse> => {
+    const { api, tokens } = await (caller ??= open());
+    // A listing needs no id; the fixture world only fills in its filters and body.
+    const parts = requestFor(op, DEFAULT_SEED, 0, {});
+    const req: ApiRequest = {
+      operationId: op.id,
+      method: op.method,
+      path: `${familyBase(op.family, environment)}${fillPath(op.path, parts.params)}`,
+      query: parts.query,
+      token: await tokens.token(op.family, environment),
+      ...(parts.headers ? { headers: parts.headers } : {}),
+    };
+    if (op.jsonBody) req.json = body ?? parts.body ?? {};
+    const res = await api.send(req);
+    spent.set(op.id, readRateLimitHeaders(res.headers, res.receivedAtMs).resetAtMs);
+    return res;
+  };
+  const resolver = new IdResolver({
+    configured: knownIdsFrom(env),
+    // The listing operations come from the catalogue, selected or not.
+    operations: allOperations(),
+    allowWrites: o.allowWrites,
+    call,
+    validBody: (op) => requestFor(op, DEFAULT_SEED).body ?? (op.jsonBody ? {} : undefined),
+  });
+  const said = new Set<string>();
+  const resolve = async (name: IdName): Promise<ResolvedId | MissingId> => {
+    try {
+      const r = await resolver.resolve(name, o.environment);
+      if (IdResolver.isResolved(r) && !said.has(name)) o.say(`load: ${describeId(r)}`);
+      said.add(name);
+      return r;
+    } catch (e) {
+      // No token, no credentials, the budget spent: the id stays unknown, with the cause.
+      return { name, reason: `no ${name} looked up (${redact((e as Error).message)}); ${setKnownIds(name)}` };
+    }
+  };
+  const ids = new Map<string, Ids>();
+  const notRun: NotRun[] = [];
+  try {
+    for (const op of needing) {
+      const found: Partial<Record<IdName, string>> = {};
+      const missing: string[] = [];
+      for (const need of op.needs) {
+        const r = await resolve(need.id);
+        if (IdResolver.isResolved(r)) found[need.id] = r.value;
+        else missing.push(`it needs a ${need.id} of the target's data (${need.in} ${need.as}), and ${r.reason}`);
+      }
+      if (missing.length) notRun.push({ id: op.id, reason: missing.join('; ') });
+      else ids.set(op.id, found);
+    }
+  } finally {
+    await (await caller?.catch(() => undefined))?.ctx.dispose();
+  }
+  return { ids, notRun, requests: budget.spent, spent: [...spent].map(([id, resetAtMs]) => ({ id, resetAtMs })) };
+}
