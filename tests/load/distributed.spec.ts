@@ -7,6 +7,7 @@ import { test, expect } from '@playwright/test';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { allOperations } from '../../catalogue';
+import { knownIds } from '../../fixtures';
 import { DEFAULT_APPS } from '../../mock/context';
 import { spawnMock } from '../../mock/process';
 import { randomLimits } from '../../scripts/load';
@@ -76,6 +77,10 @@ test.describe('distributed probes', () => {
       RESELLER_CLIENT_SECRET: r?.clientSecret,
       VENDOR_CLIENT_ID: v?.clientId,
       VENDOR_CLIENT_SECRET: v?.clientSecret,
+      // The target's ids, given to every runner as a k6-operator TestRun gets them in its PLAN: without them
+      // each runner would search the target's listings for them, spending calls of the listings other
+      // runners probe, and then wait for their reset (a window) before probing (target-ids.spec.ts).
+      KNOWN_IDS: JSON.stringify(knownIds()),
     };
     try {
       mkdirSync(join(dir, 'bundles'), { recursive: true });

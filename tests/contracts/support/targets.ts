@@ -19,6 +19,8 @@ export interface CountingTarget {
   url: string;
   /** Requests received so far (server side). */
   requests(): number;
+  /** Method and path (with its query) of each request received so far, in order. */
+  seen(): string[];
   close(): Promise<void>;
 }
 
@@ -31,10 +33,10 @@ function keptHeaders(h: IncomingHttpHeaders, mode: ProxyMode): IncomingHttpHeade
 
 /** Starts a proxy on 127.0.0.1 in front of `upstream` (not needed for `fail-all`). */
 export async function startProxy(mode: ProxyMode, upstream?: string): Promise<CountingTarget> {
-  let count = 0;
+  const seen: string[] = [];
   const up = upstream ? new URL(upstream) : undefined;
   const server: Server = createServer((req, res) => {
-    count += 1;
+    seen.push(`${req.method} ${req.url}`);
     if (mode === 'fail-all' || !up) {
       req.resume();
       res
@@ -63,7 +65,8 @@ export async function startProxy(mode: ProxyMode, upstream?: string): Promise<Co
   const { port } = server.address() as AddressInfo;
   return {
     url: `http://127.0.0.1:${port}`,
-    requests: () => count,
+    requests: () => seen.length,
+    seen: () => [...seen],
     close: () =>
       new Promise<void>((r) => {
         server.closeAllConnections();

@@ -1,0 +1,156 @@
+/**
+ * `npm run load` on a target other than the embedded mock: an operation that needs an id takes it from the
+ * target (KNOWN_IDS, else the target's own listing), never from the embedded mock's seeded data, and an
+ * operation whose id is not found is left out with its reason and a non-zero exit. The target is the mock
+ * started with another seed (other data), in its own process, behind a proxy that records what it was sent.
+ */
+import { test as base, expect } from '@playwright/test';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { knownIds } from '../../fixtures';
+import { spawnMock } from '../../mock/process';
+import { startProxy, type CountingTarget } from '../contracts/support/targets';
+import { load, type Ran } from './run';
+
+/** A seed other than the default one (1): the target's deals, parts and invoices are not the plan's defaults. */
+const SEED = 7;
+/** Small limits: a probe of each operation is a handful of calls (L+1). */
+const LIMITS = { 'deals.details': 4, 'catalog.details': 5, 'deals.search': 6 };
+/** The mock's reseller demo app; KNOWN_IDS empty unless a test gives it. */
+const APP = { RESELLER_CLIENT_ID: 'demo-reseller', RESELLER_CLIENT_SECRET: 'demo-reseller-secret', KNOWN_IDS: '' };
+/** The documented exit code of a run that left a selected operation out (README, Load and capacity). */
+const NOT_RUN_EXIT = 99;
+
+const test = base.extend<{ mockArgs: string[]; mockWindowMs: number; target: CountingTarget }>({
+  mockArgs: [[], { option: true }],
+  // A 60 s window: the bucket a probe exhausts stays empty for the rest of the test.
+  mockWindowMs: [60_000, { option: true }],
+  target: async ({ mockArgs, mockWindowMs }, use) => {
+    const mock = await spawnMock({ seed: SEED, windowMs: mockWindowMs, limits: LIMITS, extraArgs: mockArgs });
+    const proxy = await startProxy('pass-through', mock.url);
+    await use(proxy);
+    await proxy.close();
+    await mock.close();
+  },
+});
+
+const probe = (dir: string, target: CountingTarget, ops: string, env: Record<string, string> = {}): Promise<Ran> =>
+  load(dir, ['probe-limits', '--target', target.url, '--environment', 'sandbox', '--allow-quota-spend', '--ops', ops], { ...APP, ...env });
+
+interface Manifest {
+  operations: { id: string; observedLimit: number | null }[];
+  notRun?: { id: string; reason: string }[];
+}
+const manifestOf = (dir: string): Manifest => JSON.parse(readFileSync(join(dir, 'reports', 'limits.json'), 'utf8')) as Manifest;
+
+/** Every status the probe drew, from its timeline. */
+function statusesOf(dir: string): number[] {
+  const t = JSON.parse(readFileSync(join(dir, 'reports', 'probe-timeline.json'), 'utf8')) as {
+    operations: { samples: { status: number }[] }[];
+  };
+  return t.operations.flatMap((o) => o.samples.map((s) => s.status));
+}
+
+/** No client secret and no access token in what the run printed or wrote. */
+function expectNoSecrets(r: Ran, dir: string): void {
+  const files = readdirSync(join(dir, 'reports'))
+    .filter((f) => f.endsWith('.json'))
+    .map((f) => readFileSync(join(dir, 'reports', f), 'utf8'));
+  for (const text of [r.stdout, r.stderr, ...files]) {
+    expect(text).not.toContain(APP.RESELLER_CLIENT_SECRET);
+    expect(text).not.toMatch(/access_token|Bearer\s+\S/i);
+  }
+}
+
+const THEIRS = knownIds(SEED);
+
+test('should probe deals.details on a target with other data with the dealId that target lists, and draw no 404', async ({ target }) => {
+  const dir = test.info().outputPath();
+  expect(THEIRS.dealId, 'the target holds other deals than the default seed').not.toBe(knownIds().dealId);
+  const r = await probe(dir, target, 'deals.details');
+  expect(r.code, r.stderr + r.stdout).toBe(0);
+  // Where the id came from, and the calls that found it: to the target only.
+  expect(r.stdout).toContain(`load: dealId ${THEIRS.dealId} (listed by deals.search, sandbox)`);
+  expect(r.stdout).toContain(`load: dealVendor ${THEIRS.dealVendor} (listed by deals.search, sandbox)`);
+  expect(r.stdout).toContain(`load: id search: GET ${target.url}/sandbox/resellers/v6/deals/search → 200`);
+  expect(r.stdout).toMatch(/load: 2 requests sent to find ids \(token requests included\), counted in --budget/);
+  expect(target.seen().filter((l) => l.includes('/deals/search'))).toHaveLength(1);
+  // Every details call the target received names the listed deal.
+  const details = target.seen().filter((l) => /\/deals\/(?!search)/.test(l));
+  expect(details.length).toBeGreaterThan(LIMITS['deals.details']);
+  for (const l of details) expect(l).toContain(`/sandbox/resellers/v6/deals/${THEIRS.dealId}?`);
+  expect(statusesOf(dir)).not.toContain(404);
+  const m = manifestOf(dir);
+  expect(m.operations.map((o) => [o.id, o.observedLimit])).toEqual([['deals.details', LIMITS['deals.details']]]);
+  expect(m.notRun).toBeUndefined();
+  expectNoSecrets(r, dir);
+});
+
+test('should take the ids given in KNOWN_IDS and send no listing to find them', async ({ target }) => {
+  const dir = test.info().outputPath();
+  const r = await probe(dir, target, 'deals.details', {
+    KNOWN_IDS: JSON.stringify({ dealId: THEIRS.dealId, dealVendor: THEIRS.dealVendor }),
+  });
+  expect(r.code, r.stderr + r.stdout).toBe(0);
+  expect(r.stdout).toContain(`load: dealId ${THEIRS.dealId} (configured in KNOWN_IDS, sandbox)`);
+  expect(r.stdout).toContain(`load: dealVendor ${THEIRS.dealVendor} (configured in KNOWN_IDS, sandbox)`);
+  expect(r.stdout).not.toContain('load: id search:');
+  expect(target.seen().filter((l) => l.includes('/deals/search'))).toEqual([]);
+  expect(statusesOf(dir)).not.toContain(404);
+  expect(manifestOf(dir).operations.map((o) => [o.id, o.observedLimit])).toEqual([['deals.details', LIMITS['deals.details']]]);
+});
+
+test.describe('a target whose listing names no part number (its catalogue answer renames ingramPartNumber)', () => {
+  test.use({ mockArgs: ['--drift', 'shapes.field-renamed'] });
+
+  test('should leave catalog.details out with its reason, probe the rest, and exit non-zero; with nothing left, start no probe', async ({
+    target,
+  }) => {
+    const dir = test.info().outputPath();
+    const [some, none] = await Promise.all([
+      probe(join(dir, 'some'), target, 'catalog.details,deals.details'),
+      probe(join(dir, 'none'), target, 'catalog.details'),
+    ]);
+    const reason =
+      `it needs a partNumber of the target's data (path partNumber), and no partNumber found by catalog.search ` +
+      `(no entry of catalog with ingramPartNumber); set KNOWN_IDS, e.g. KNOWN_IDS='{"partNumber":"<a partNumber of the target>"}'`;
+    // What was expected, what was received and what to do, on stderr; recorded in the manifest; the exit code says it.
+    expect(some.code, some.stderr + some.stdout).toBe(NOT_RUN_EXIT);
+    expect(some.stderr).toContain(`load: catalog.details not run: ${reason}`);
+    expect(some.stderr).toMatch(/load: probe-limits: 1 selected operation\(s\) not run, .*: catalog\.details \(.*\); exit 99/);
+    expect(some.stdout).toContain(`catalog.details: NOT RUN: ${reason}`);
+    const m = manifestOf(join(dir, 'some'));
+    expect(m.operations.map((o) => [o.id, o.observedLimit])).toEqual([['deals.details', LIMITS['deals.details']]]);
+    expect(m.notRun).toEqual([{ id: 'catalog.details', reason }]);
+    expectNoSecrets(some, join(dir, 'some'));
+
+    expect(none.code, none.stderr + none.stdout).toBe(NOT_RUN_EXIT);
+    expect(none.stderr).toContain(`load: catalog.details not run: ${reason}`);
+    expect(none.stderr).toContain('load: no operation left to run: each of the 1 selected operations needs an id the target did not give');
+    expect(none.stdout).not.toContain('load: probe-limits on');
+    expect(existsSync(join(dir, 'none', 'reports', 'limits.json'))).toBe(false);
+    // Never probed with an id the target did not give.
+    expect(target.seen().filter((l) => l.includes('/catalog/details'))).toEqual([]);
+  });
+});
+
+test.describe('a listing the run probes too (a 3 s window)', () => {
+  test.use({ mockWindowMs: 3000 });
+
+  test('should start the probe of a listing the id search called after its advertised reset, and read its whole limit', async ({
+    target,
+  }) => {
+    const dir = test.info().outputPath();
+    const r = await probe(dir, target, 'deals.search,deals.details');
+    expect(r.code, r.stderr + r.stdout).toBe(0);
+    expect(r.stdout).toContain(`load: dealId ${THEIRS.dealId} (listed by deals.search, sandbox)`);
+    expect(r.stdout).toMatch(
+      /load: the id search called deals\.search, which this run probes: waiting \d+\.\d s for the advertised reset, so each probe starts from a full bucket/,
+    );
+    // The call the search spent is back: the probe reads the whole limit, not one less.
+    expect(manifestOf(dir).operations.map((o) => [o.id, o.observedLimit])).toEqual([
+      ['deals.search', LIMITS['deals.search']],
+      ['deals.details', LIMITS['deals.details']],
+    ]);
+  });
+});
