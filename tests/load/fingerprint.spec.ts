@@ -104,6 +104,21 @@ test.describe('rate-limit fingerprint on synthetic timelines', () => {
       }
   });
 
+  test("should count a bucket's burst exactly when its first call was answered late", () => {
+    // Real k6 v2.2.0, nginx-like leaky bucket of 12 per second, no headers: the first call was decided at once but
+    // answered tens of ms later (a new connection, a cold target); the next twelve came within 28 ms of that
+    // answer. 13 passed, the answers' span (28 ms: 0.35 calls of refill) skipped the volley, and the burst read 13.
+    // The refill is timed from the first call sent: the volley runs and counts 12.
+    for (const algorithm of ['token-bucket', 'leaky-bucket'] as const)
+      for (const family of HEADER_FAMILIES) {
+        const fp = simulate(algorithm, family, { limit: 12, windowMs: 1000, responseDelayMs: (i) => (i === 0 ? 70 : 0) });
+        const label = `${algorithm}/${family}\n${fp.evidence.join('\n')}`;
+        expect(fp.algorithm, label).toBe('token-bucket');
+        expect(fp.burst, label).toBe(12);
+        expect(Math.abs((fp.sustainedPerSecond as number) - 12) / 12, label).toBeLessThanOrEqual(0.1);
+      }
+  });
+
   test('should measure a sliding counter again as a continuous refill when a stalled drain made it look like a window', () => {
     // One call stalls 1.2 s: the next drain lands late in the counter's aligned window and looks like a full
     // bucket after empty ones, as a window gives. The split then gets some calls back, but fewer than a window gives.

@@ -25,7 +25,8 @@ export function refillCorrectedBurst(
 ): number {
   const B = exhaust.allowed;
   const lastAllowed = b.observations[Math.max(0, exhaust.allowed - 1)]?.tMs ?? exhaust.firstMs;
-  const refill = rate * (lastAllowed - exhaust.firstMs);
+  // From the first call sent: its evaluation may have come long before a slow first answer.
+  const refill = rate * (lastAllowed - exhaust.firstSentMs);
   const limit = advertised?.limit ?? null;
   if (limit !== null && B >= limit && B <= limit + Math.ceil(refill) + 1) return limit;
   const fromExhaustion = B - Math.floor(refill);

@@ -87,10 +87,11 @@ export function* coordinate(b: Bench, r: Readings, startAt = 0): Experiment<void
         return;
       }
       const lastAllowedMs = b.observations[Math.max(0, ex.drain.allowed - 1)]?.tMs ?? ex.drain.firstMs;
-      const refilled = rate.rate * (lastAllowedMs - ex.drain.firstMs);
+      // From the first call sent: a slow first answer (a new connection, a cold target) hides refill time.
+      const refilled = rate.rate * (lastAllowedMs - ex.drain.firstSentMs);
       if (refilled < 0.5) {
         b.note(
-          `burst volley: not needed (${Math.round(lastAllowedMs - ex.drain.firstMs)} ms of exhaustion refilled ${refilled.toFixed(2)} calls)`,
+          `burst volley: not needed (${Math.round(lastAllowedMs - ex.drain.firstSentMs)} ms of exhaustion refilled ${refilled.toFixed(2)} calls)`,
         );
       } else {
         r.burstRefilled = yield* burstVolley(b, last, rate.rate, ex.burst, corrected, restMs, ex.firstHints?.limit ?? null);
