@@ -18,7 +18,7 @@ import autocannon from 'autocannon';
 import { Command } from 'commander';
 import { build } from 'esbuild';
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -27,6 +27,7 @@ import { imHeadersFrom } from '../clients/config';
 import { K6_DOUBLE_BIN } from '../tools/k6-node';
 import { bundledCli, k6DoubleBin } from '../tools/harness-bin';
 import { startServer, cpuSeconds, rssMb, type Server } from '../bench/proc';
+import { probeFiguresStand, unresolvedProbes } from '../bench/probe-figures';
 import { formatSummary, sourceMapOf, summariseProfile, type CpuProfile, type ProfileSummary } from '../bench/profile';
 import { writeLargeOpenApi } from '../bench/openapi-doc';
 import { countInstructions, hasCallgrind, type InstructionCount } from '../bench/instructions';
@@ -244,14 +245,22 @@ function probeEfficiency(work: string, bundleDir: string) {
     // The k6 test double, driven like k6: the figure is the probe's requests, not a load engine's speed.
     { encoding: 'utf8', env: { ...process.env, K6_BIN } },
   );
-  if (p.status !== 0)
+  if (!probeFiguresStand(p.status, existsSync(join(out, 'limits.json'))))
     // The probe's table (stdout) says which operation had no result and why; stderr says how k6 ended.
     throw new Error(`probe-reset exited ${p.status}:\n${p.stdout.slice(-2000)}\n${p.stderr.slice(-1000)}`);
   const manifest = JSON.parse(readFileSync(join(out, 'limits.json'), 'utf8')) as {
-    operations: { advertisedLimit: number; resetErrorMs: number | null; windowMs: number | null }[];
+    operations: {
+      id: string;
+      advertisedLimit: number;
+      resetErrorMs: number | null;
+      windowMs: number | null;
+      verdict?: string | null;
+      uncertain?: string[] | null;
+    }[];
     durationMs: number;
     requests: number;
   };
+  const unresolved = unresolvedProbes(manifest.operations);
   const timeline = JSON.parse(readFileSync(join(out, 'probe-timeline.json'), 'utf8')) as {
     operations: { samples: { status: number }[] }[];
   };
@@ -260,6 +269,7 @@ function probeEfficiency(work: string, bundleDir: string) {
   const resetErrors = manifest.operations.map((e) => e.resetErrorMs ?? NaN);
   return {
     exit: p.status,
+    unresolved,
     operations: manifest.operations.length,
     requests: manifest.requests,
     durationMs: manifest.durationMs,
@@ -671,7 +681,7 @@ async function main(): Promise<void> {
       ],
       [
         'probe all operations',
-        `${probe.operations} ops, ${probe.requests} requests, ${probe.durationMs} ms for a ${PROBE_WINDOW_MS} ms window; exhaustion ${probe.exhaustionRequests} requests for a bound of ${probe.exhaustionBoundLPlus1} (sum of L+1), ${probe.pollRequests} reset polls; window error <= ${probe.maxAbsWindowErrorMs} ms; reset error ${probe.resetErrorMs.min}..${probe.resetErrorMs.max} ms`,
+        `${probe.operations} ops, ${probe.requests} requests, ${probe.durationMs} ms for a ${PROBE_WINDOW_MS} ms window; exhaustion ${probe.exhaustionRequests} requests for a bound of ${probe.exhaustionBoundLPlus1} (sum of L+1), ${probe.pollRequests} reset polls; window error <= ${probe.maxAbsWindowErrorMs} ms; reset error ${probe.resetErrorMs.min}..${probe.resetErrorMs.max} ms${probe.unresolved.length ? `; exit 99: ${probe.unresolved.join(', ')}` : ''}`,
       ],
       ['bundle all load scripts', `${fmt(bundleMs, 0)} ms`],
       ['import a 1 MB OpenAPI document', `${openapi.sizeMb.toFixed(2)} MB in ${fmt(openapi.ms, 0)} ms`],
