@@ -159,7 +159,7 @@ test.describe('fingerprint experiments, each alone', () => {
     const label = bench.evidence.join('\n');
     expect(reading?.back.allowed, label).toBeGreaterThan(1);
     expect(reading?.back.allowed, label).toBeLessThan(60);
-    expect(reading?.fw, label).toBeNull();
+    expect(reading?.fw.rate, label).toBeNull();
     expect(label).toMatch(/not a linear refill/);
   });
 

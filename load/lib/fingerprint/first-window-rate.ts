@@ -180,9 +180,12 @@ export interface PauseEnd {
 }
 
 export interface AfterPauseReading {
-  /** Calls per ms, never faster than the truth (less one call over the longest the span can have been). */
-  rate: number;
-  /** The drains that timed it (each until refused). */
+  /**
+   * Calls per ms, never faster than the truth (less one call over the longest the span can have been); null: not
+   * timed there (see the note), its drains still part of the refill.
+   */
+  rate: number | null;
+  /** The drains that timed it, or tried to (each until refused). */
   drains: Drain[];
 }
 
@@ -195,10 +198,10 @@ export interface AfterPauseReading {
  * poll one call of the refill later must get one back, else no more are sent. The span runs from that poll's
  * refusal (sent) to the last poll's refusal (answered): one call less over it is never faster than the truth.
  * The refill must be linear: never faster than the full bucket over the pause's window, and no call back
- * missing for two of its calls (a sliding log caught mid-return gives its calls back in clumps). Null when a poll was held up (a window may have ended
- * with the counter not full) or too few came back: measured as before then.
+ * missing for two of its calls (a sliding log caught mid-return gives its calls back in clumps). No rate when a poll
+ * was held up (a window may have ended with the counter not full) or too few came back: measured as before then.
  */
-export function* firstWindowAfterPause(b: Bench, p: PauseEnd): Experiment<AfterPauseReading | null> {
+export function* firstWindowAfterPause(b: Bench, p: PauseEnd): Experiment<AfterPauseReading> {
   const { full, lastEmpty, back, burst } = p;
   const emptyMs = (p.start ?? back).refusedMs as number;
   // The full bucket and the empty drain fell in one aligned window: the window is longer than their span.
@@ -219,7 +222,7 @@ export function* firstWindowAfterPause(b: Bench, p: PauseEnd): Experiment<AfterP
     b.note(
       `first window after the pause: no call back ${Math.round(probe.firstMs - emptyMs)} ms after the counter emptied; not timed there`,
     );
-    return null;
+    return { rate: null, drains };
   }
   const from = b.observations.length;
   const sentMs = b.observations[from - 1]?.sentMs ?? probe.refusedMs;
@@ -273,7 +276,7 @@ export function* firstWindowAfterPause(b: Bench, p: PauseEnd): Experiment<AfterP
             : null;
   if (why !== null) {
     b.note(`first window after the pause: ${why}; not timed there`);
-    return null;
+    return { rate: null, drains };
   }
   b.note(
     `first window after the pause: ${passed} calls came back in ${Math.round(spanMs)} ms of polls every ${Math.round(gapMs)} ms = ${(rate * 1000).toFixed(2)}/s (the window after a full bucket of ${full.allowed}: no rest needed)`,

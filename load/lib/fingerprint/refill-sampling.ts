@@ -93,7 +93,7 @@ export function* settleReopening(b: Bench, reopened: Drain, exhaust: Drain, burs
     if (counter) {
       b.note(`partial reopening (${d.allowed} calls) after a pause: timed in the window after the full bucket`);
       const fw = yield* firstWindowAfterPause(b, counter);
-      if (fw) {
+      if (fw.rate !== null) {
         const at = { drain: d, rested, gapMs: b.fineMs, maxGapMs: b.fineMs, pause: counter };
         return {
           ...at,
@@ -136,8 +136,7 @@ function* oneMore(b: Bench, full: Drain, lastEmpty: Drain, back: Drain): Experim
   const waitMs = Math.min((back.refusedMs as number) - lastEmpty.firstSentMs, (lastEmpty.firstSentMs - full.firstMs) / 2);
   const more = yield* drain(b, (back.refusedMs as number) + Math.max(b.fineMs, waitMs), 'reopening', b.drainCap());
   if (more.refusedMs === null) return { merged: back, calls: 0, spanMs: 0 };
-  const merged = { ...back, allowed: back.allowed + more.allowed, refusedMs: more.refusedMs };
-  return { merged, calls: more.allowed, spanMs: more.refusedMs - fromSentMs };
+  return { merged: merged([back, more]) as Drain, calls: more.allowed, spanMs: more.refusedMs - fromSentMs };
 }
 
 /**
@@ -193,8 +192,13 @@ export function* sampleRefill(b: Bench, p: SamplingPlan): Experiment<SamplingRea
       b.note(`refill sampling: ${samples.map((s) => s.drain.allowed).join(', ')} calls per drain: a pause after a full bucket`);
       const index = samples.length;
       const fw = yield* firstWindowAfterPause(b, pause);
-      for (const x of fw?.drains ?? []) samples.push({ gapMs: 0, drain: x });
-      if (fw) return timed(p, samples, gap, index, fw.rate, pause);
+      if (fw.rate !== null) {
+        for (const x of fw.drains) samples.push({ gapMs: 0, drain: x });
+        return timed(p, samples, gap, index, fw.rate, pause);
+      }
+      // Not timed there: its polls drained the refill all the same, and count in it as one drain.
+      const all = merged(fw.drains);
+      if (all) samples.push({ gapMs: 0, drain: all });
     }
     if (windowRef || steady(samples, p.burst) || samples.length >= 20) {
       b.note(`refill sampling: ${samples.map((s) => s.drain.allowed).join(', ')} calls per drain`);
@@ -202,6 +206,14 @@ export function* sampleRefill(b: Bench, p: SamplingPlan): Experiment<SamplingRea
     }
     from = (samples[samples.length - 1] as Sample).drain.refusedMs ?? b.lastMs;
   }
+}
+
+/** Drains one after another read as one: from the first's first call to the last's refusal, their calls summed. */
+function merged(drains: Drain[]): Drain | null {
+  const first = drains[0];
+  const last = drains[drains.length - 1];
+  if (!first || !last) return null;
+  return { ...first, allowed: drains.reduce((a, d) => a + d.allowed, 0), refusedMs: last.refusedMs };
 }
 
 /**
