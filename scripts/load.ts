@@ -443,6 +443,29 @@ function quotaBackAt(plan: Plan, t: TargetIds | undefined, nowMs: number): { atM
   return { atMs, ids: called.map((s) => s.id) };
 }
 
+/**
+ * How long a run waits for the quota its id search spent, and what it says: until the advertised reset, at most the
+ * longest wait for a reopening (`--probe-wait-ms`, else 3 windows); none when the reset has passed.
+ */
+export function quotaWait(
+  back: { atMs: number; ids: string[] },
+  plan: Pick<Plan, 'probeWaitMs' | 'windowMs'>,
+  nowMs: number,
+): { waitMs: number; line: string } | undefined {
+  const untilMs = back.atMs - nowMs;
+  if (untilMs <= 0) return undefined;
+  const capMs = plan.probeWaitMs ?? Math.max(5_000, 3 * plan.windowMs);
+  const waitMs = Math.min(untilMs, capMs);
+  const capped =
+    waitMs < untilMs
+      ? ` (the reset is ${(untilMs / 1000).toFixed(1)} s away, past the ${(capMs / 1000).toFixed(1)} s a run waits: a first reading may be a call or two short; set KNOWN_IDS to spare the search)`
+      : '';
+  return {
+    waitMs,
+    line: `load: the id search called ${back.ids.join(', ')}, which this run probes: waiting ${(waitMs / 1000).toFixed(1)} s for the advertised reset, so each probe starts from a full bucket${capped}`,
+  };
+}
+
 /** False, said on stderr, when every selected operation was left out. */
 function leftToRun(ops: Operation[], t: TargetIds): boolean {
   if (t.notRun.length < ops.length) return true;
@@ -536,12 +559,10 @@ async function runK6Step(name: string, step: K6Step, o: LoadOptions): Promise<nu
     };
     step.preflight?.(plan, o);
     const back = step.spendsQuota ? quotaBackAt(plan, targetIds, Date.now()) : undefined;
-    if (back && back.atMs > Date.now()) {
-      const waitMs = back.atMs - Date.now();
-      console.log(
-        `load: the id search called ${back.ids.join(', ')}, which this run probes: waiting ${(waitMs / 1000).toFixed(1)} s for the advertised reset, so each probe starts from a full bucket`,
-      );
-      await new Promise((r) => setTimeout(r, waitMs));
+    const wait = back ? quotaWait(back, plan, Date.now()) : undefined;
+    if (wait) {
+      console.log(wait.line);
+      await new Promise((r) => setTimeout(r, wait.waitMs));
     }
     const mock = await starting;
     if (mock) {

@@ -11,6 +11,7 @@ import { knownIds } from '../../fixtures';
 import { spawnMock } from '../../mock/process';
 import { startProxy, type CountingTarget } from '../contracts/support/targets';
 import { load, type Ran } from './run';
+import { quotaWait } from '../../scripts/load';
 
 /** A seed other than the default one (1): the target's deals, parts and invoices are not the plan's defaults. */
 const SEED = 7;
@@ -152,5 +153,21 @@ test.describe('a listing the run probes too (a 3 s window)', () => {
       ['deals.search', LIMITS['deals.search']],
       ['deals.details', LIMITS['deals.details']],
     ]);
+  });
+});
+
+test.describe('the wait for the quota an id search spent', () => {
+  test('should wait until the advertised reset, at most the longest wait for a reopening, and say so when it waits less', () => {
+    const back = { atMs: 100_000, ids: ['deals.search'] };
+    expect(quotaWait(back, { windowMs: 2000 }, 100_000)).toBeUndefined();
+    const short = quotaWait(back, { windowMs: 2000 }, 97_000);
+    expect(short?.waitMs).toBe(3000);
+    expect(short?.line).not.toMatch(/past the/);
+    // A daily quota's reset, hours away: the run waits 3 windows (or --probe-wait-ms), and says what that means.
+    const far = quotaWait({ ...back, atMs: 100_000 + 6 * 3600_000 }, { windowMs: 60_000 }, 100_000);
+    expect(far?.waitMs).toBe(180_000);
+    expect(far?.line).toMatch(/the reset is 21600\.0 s away, past the 180\.0 s a run waits/);
+    expect(quotaWait({ ...back, atMs: 100_000 + 3600_000 }, { windowMs: 60_000, probeWaitMs: 10_000 }, 100_000)?.waitMs).toBe(10_000);
+    expect(quotaWait({ ...back, atMs: 200_000 }, { windowMs: 1000 }, 100_000)?.waitMs).toBe(5000);
   });
 });
