@@ -104,6 +104,23 @@ test.describe('rate-limit fingerprint on synthetic timelines', () => {
       }
   });
 
+  test('should rest a sliding log whose slow exhaustion reopened partly, without draining the calls it gives back', () => {
+    // Real k6 v0.48.0, rolling-rate-limiter (a sliding log of 7 per 2 s) on a busy machine: the exhaustion's calls came
+    // 30-70 ms apart, a poll caught the first leaving, and a drain after it took the rest back into the log; the rest
+    // found one call, and the probe ended with no result. The same on the manual clock.
+    const fp = simulate('sliding-log', 'none', {
+      limit: 7,
+      windowMs: 2000,
+      latencyMs: (i) => (i < 8 ? 40 : 2),
+      config: { backoffStartMs: 58 },
+    });
+    const label = fp.evidence.join('\n');
+    expect(label).toMatch(/partial reopening \(3 calls\): resting \d+ ms for a full bucket\nreopening drain: 7 calls/);
+    expect(fp.algorithm, label).toBe('sliding-window');
+    expect(fp.burst, label).toBe(7);
+    expect(fp.uncertain, label).toBeNull();
+  });
+
   test("should count a bucket's burst exactly when its first call was answered late", () => {
     // Real k6 v2.2.0, nginx-like leaky bucket of 12 per second, no headers: the first call was decided at once but
     // answered tens of ms later (a new connection, a cold target); the next twelve came within 28 ms of that

@@ -86,8 +86,12 @@ export function* settleReopening(b: Bench, reopened: Drain, exhaust: Drain, burs
     // one. Timed there at once; anything else (a sliding log's slow exhaustion, a bucket) rests as below.
     // The reopening's refused polls: the calls between the exhaustion's refusal and the reopening's first.
     const refusedPolls = b.observations.filter((o) => o.tMs > (exhaust.refusedMs as number) && o.tMs < d.firstMs).length;
+    // A slow exhaustion (a busy machine) leaves a sliding log's calls one by one: a drain among them would take
+    // them back into the log. Only a quick one next to the pause is a counter's to time.
+    const spreadMs = (exhaust.refusedMs as number) - exhaust.firstSentMs;
+    const quick = lastEmpty !== undefined && 4 * spreadMs < lastEmpty.firstSentMs - (exhaust.refusedMs as number);
     const counter =
-      lastEmpty && refusedPolls >= 1
+      lastEmpty && refusedPolls >= 1 && quick
         ? partialPause(exhaust, lastEmpty, refusedPolls, yield* oneMore(b, exhaust, lastEmpty, d), burst)
         : null;
     if (counter) {
