@@ -98,9 +98,12 @@ export function* settleReopening(b: Bench, reopened: Drain, exhaust: Drain, burs
       b.note(`partial reopening (${d.allowed} calls) after a pause: timed in the window after the full bucket`);
       const fw = yield* firstWindowAfterPause(b, counter);
       if (fw.rate !== null) {
-        const at = { drain: d, rested, gapMs: b.fineMs, maxGapMs: b.fineMs, pause: counter };
         return {
-          ...at,
+          drain: d,
+          rested,
+          gapMs: b.fineMs,
+          maxGapMs: b.fineMs,
+          pause: counter,
           timed: timed(
             { from: counter.back },
             fw.drains.map((x) => ({ gapMs: 0, drain: x })),
