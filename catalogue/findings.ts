@@ -55,6 +55,13 @@ const defs: readonly FindingDefinition[] = [
     observedValues: ['within-24h', 'beyond-24h'],
   },
   {
+    id: 'token.refused-early',
+    kind: 'gap',
+    statement:
+      'Authentication 5: a token lasts 24 hours (guidance) or expires_in seconds, and a client must be ready to request a new token at any time; how much earlier the service may refuse a token is not shown.',
+    observedValues: ['kept', 'refused-early'],
+  },
+  {
     id: 'token.rejection-shape',
     kind: 'gap',
     statement: 'Errors 4: responses to bad token requests are not shown; only the 429 error body shape is given.',

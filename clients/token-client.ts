@@ -1,6 +1,7 @@
 /**
  * Async token client of the contract suite: one cached token per family and environment,
- * replaced at min(expires_in, 24 h) minus a skew, and re-fetched once after a 401.
+ * replaced at min(expires_in, 24 h) minus a skew, and re-fetched once after a 401 (a refusal before
+ * either lifetime ended is returned to the caller, which records it).
  */
 import type { EnvironmentName, Family } from '../catalogue';
 import type { ApiClient } from './http';
@@ -11,6 +12,7 @@ import {
   tokenKey,
   DEFAULT_REFRESH_SKEW_MS,
   type Credentials,
+  type EarlyRefusal,
   type IssuedToken,
   type TokenRequest,
 } from './token-core';
@@ -78,9 +80,12 @@ export class TokenClient {
     this.slots.clear();
   }
 
-  /** Drops the cached token (after a 401), so the next call fetches a new one. */
-  invalidate(family: Family, env: EnvironmentName): void {
-    this.slot(tokenKey(family, env)).invalidate();
+  /**
+   * Drops the cached token (after a 401), so the next call fetches a new one. Returns the refusal
+   * (issued and refused at) when the target refused the token before expires_in and the 24 h guidance.
+   */
+  invalidate(family: Family, env: EnvironmentName, refused?: string): EarlyRefusal | undefined {
+    return this.slot(tokenKey(family, env)).invalidate(this.now(), refused);
   }
 
   private async fetch(family: Family, env: EnvironmentName): Promise<IssuedToken> {

@@ -60,6 +60,41 @@ export function computeRefreshAt(obtainedAtMs: number, expiresInS: number, skewM
   return obtainedAtMs + lifetimeMs - margin;
 }
 
+/** A token the target refused while both of the spec's lifetimes (expires_in, 24 h guidance) still ran. */
+export interface EarlyRefusal {
+  /** When the token was issued and refused, ISO 8601 on the client's clock (never the token itself). */
+  readonly issuedAt: string;
+  readonly refusedAt: string;
+  /** Milliseconds between the two. */
+  readonly afterMs: number;
+  readonly expiresInS: number;
+}
+
+/**
+ * The refusal of a token at `refusedAtMs` when it came before the earlier of expires_in and the
+ * 24 h guidance (the spec: a client must be ready for a new token at any time, so this is a finding,
+ * not a failure); undefined when one of the lifetimes had ended.
+ */
+export function earlyRefusal(token: IssuedToken, refusedAtMs: number): EarlyRefusal | undefined {
+  const lifetimeMs = Math.min(token.expiresInS, GUIDANCE_TOKEN_LIFETIME_S) * 1000;
+  const afterMs = refusedAtMs - token.obtainedAtMs;
+  if (afterMs >= lifetimeMs) return undefined;
+  return {
+    issuedAt: new Date(token.obtainedAtMs).toISOString(),
+    refusedAt: new Date(refusedAtMs).toISOString(),
+    afterMs,
+    expiresInS: token.expiresInS,
+  };
+}
+
+/** The evidence of an early refusal, as a finding records it. */
+export function describeEarlyRefusal(r: EarlyRefusal): string {
+  return (
+    `token issued at ${r.issuedAt}, refused at ${r.refusedAt} (${(r.afterMs / 1000).toFixed(1)} s later; ` +
+    `expires_in ${r.expiresInS} s, guidance ${GUIDANCE_TOKEN_LIFETIME_S} s)`
+  );
+}
+
 export class TokenError extends Error {
   constructor(
     message: string,
@@ -131,8 +166,15 @@ export class TokenSlot {
     return token;
   }
 
-  invalidate(): void {
+  /**
+   * Drops the token the target refused (`refused`, when given, must be the one held: a token another
+   * caller fetched since is kept). Returns the refusal when it came before the token's lifetimes ended.
+   */
+  invalidate(nowMs: number, refused?: string): EarlyRefusal | undefined {
+    const held = this.token;
+    if (!held || (refused !== undefined && held.accessToken !== refused)) return undefined;
     this.token = undefined;
+    return earlyRefusal(held, nowMs);
   }
 }
 

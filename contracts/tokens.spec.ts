@@ -4,6 +4,7 @@ import { registerSecret } from '../clients/redact';
 import { test, expect, harnessConfig, label, notRun, type Session } from './support/fixtures';
 import { CheckGroup } from './support/checks';
 import { recordFinding } from './support/findings';
+import { recordEarlyRefusal } from './support/token-refusals';
 
 const cfg = harnessConfig();
 const TOKEN_SCHEMA = 'https://harness.local/schemas/token-response.json';
@@ -141,13 +142,59 @@ for (const env of cfg.environments) {
   }
 }
 
+/** How long the early-refusal check lets pass on the target's clock: well inside both lifetimes. */
+const ONE_HOUR_MS = 3_600_000;
+
+/** The run's first family and environment and a GET of that family, on the mock's clock (else the check is not run). */
+function onMockClock(session: Session, aspect: string, why: string) {
+  const family: Family = cfg.families[0] as Family;
+  const env = cfg.environments[0] as EnvironmentName;
+  label(test.info(), `token.${family}`, env, aspect);
+  if (!session.target.isMock || !session.target.control) notRun(test.info(), `needs the mock clock (control API) to ${why}`);
+  const op = session.target.operations.find((o) => o.family === family && o.method === 'GET') ?? session.target.operations[0];
+  if (!op) throw new Error('no operation to call');
+  return { family, env, op, control: session.target.control };
+}
+
 test.describe('token lifetime on the embedded mock', { tag: ['@tokens', '@clock'] }, () => {
+  test('should record whether the target keeps a token until the earlier of expires_in and 24 h', async ({ session }) => {
+    // Elsewhere a refusal the run meets is recorded where it happens (the suite's re-fetch after a 401).
+    const { family, env, op, control } = onMockClock(session, 'finding', 'let an hour pass');
+    let offsetMs = 0;
+    const client = session.tokenClient(cfg.credentials, () => Date.now() + offsetMs);
+    const issued = await client.issued(family, env);
+    const waitMs = Math.min(ONE_HOUR_MS, (Math.min(issued.expiresInS, GUIDANCE_TOKEN_LIFETIME_S) * 1000) / 2);
+    const scope = { family, environment: env, policyFile: cfg.policyFile };
+    try {
+      const first = await session.call(op, env, { token: issued.accessToken });
+      expect(first.status, `Broken fact: a new token is accepted\nReceived: ${evidenceOf(first)}`).toBeLessThan(300);
+      await control('POST', '/clock', { advanceMs: waitMs });
+      offsetMs = waitMs;
+      const later = await session.call(op, env, { token: issued.accessToken });
+      if (later.status !== 401 && later.status !== 403) {
+        expect(later.status, `Broken fact: a token is accepted within its lifetime\nReceived: ${evidenceOf(later)}`).toBeLessThan(300);
+        recordFinding(
+          'token.refused-early',
+          'kept',
+          `token issued at ${new Date(issued.obtainedAtMs).toISOString()} accepted ${waitMs / 1000} s later (expires_in ${issued.expiresInS} s); ${evidenceOf(later)}`,
+          scope,
+        );
+        return;
+      }
+      // Refused inside both lifetimes: a client must be ready for a new token at any time, so it gets one.
+      const early = client.invalidate(family, env, issued.accessToken);
+      const again = await session.call(op, env, { token: await client.token(family, env) });
+      expect(again.status, `Broken fact: a client that requests a new token can go on\nReceived: ${evidenceOf(again)}`).toBeLessThan(300);
+      if (!early)
+        throw new Error(`a token refused ${waitMs} ms after it was issued must count as early (expires_in ${issued.expiresInS} s)`);
+      recordEarlyRefusal(early, later, again, scope);
+    } finally {
+      await control('POST', '/clock', { system: true });
+    }
+  });
+
   test('should refresh the token at the earlier of expires_in and 24 h and refuse the expired one', async ({ session }) => {
-    const family: Family = cfg.families[0] as Family;
-    const env = cfg.environments[0] as EnvironmentName;
-    label(test.info(), `token.${family}`, env, 'refresh');
-    if (!session.target.isMock || !session.target.control) notRun(test.info(), 'needs the mock clock (control API) to compress 24 hours');
-    const control = session.target.control;
+    const { family, env, op, control } = onMockClock(session, 'refresh', 'compress 24 hours');
     const cfgNow = (await control('GET', '/config')) as { nowMs: number };
     let now = cfgNow.nowMs;
     const client = session.tokenClient(cfg.credentials, () => now);
@@ -163,8 +210,6 @@ test.describe('token lifetime on the embedded mock', { tag: ['@tokens', '@clock'
     expect(client.fetches.get(`${family}/${env}`)).toBe(2);
     // Move the target's clock past 24 h: the first token must be refused. The clock goes back after.
     await control('POST', '/clock', { advanceMs: GUIDANCE_TOKEN_LIFETIME_S * 1000 + 1000 });
-    const op = session.target.operations.find((o) => o.family === family && o.method === 'GET') ?? session.target.operations[0];
-    if (!op) throw new Error('no operation to call');
     const expired = await session.call(op, env, { token: first.accessToken }).finally(() => control('POST', '/clock', { system: true }));
     expect(
       expired,

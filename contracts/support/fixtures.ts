@@ -40,6 +40,7 @@ import { RUN_DIR_ENV, SharedRequestBudget } from './run-budget';
 import { CheckSkipped, currentCheck } from './checks';
 import { ID_SOURCE_ANNOTATION, IdResolver, describeId, type ResolvedId } from '../../clients/ids';
 import { recordFinding } from './findings';
+import { recordEarlyRefusal } from './token-refusals';
 import { grepTitle, modeOfTest, mustFailIn } from './detection-matrix';
 
 export { expect };
@@ -190,9 +191,11 @@ export class Session {
     let res = await this.api.send(req);
     if (res.status === 401 && token && o.token === undefined) {
       // One re-fetch after a 401: the cached token may have expired on the target's side.
-      this.tokens.invalidate(op.family, env);
+      const early = this.tokens.invalidate(op.family, env, token);
       req.token = await this.token(op.family, env);
+      const refused = res;
       res = await this.api.send(req);
+      if (early) recordEarlyRefusal(early, refused, res, { family: op.family, environment: env, policyFile: this.config.policyFile });
     }
     // A 429 under test is returned as it came (its body is judged by the check, not classified here).
     if (res.status === 429 && o.allow429) return res;
@@ -259,10 +262,13 @@ export class Session {
 
   /** Sends a request with the family's token, re-fetching the token once after a 401. */
   async sendAuthed(family: Family, env: EnvironmentName, req: Omit<ApiRequest, 'token'>): Promise<ApiResponse> {
-    const res = await this.api.send({ ...req, token: await this.token(family, env) });
+    const token = await this.token(family, env);
+    const res = await this.api.send({ ...req, token });
     if (res.status !== 401) return res;
-    this.tokens.invalidate(family, env);
-    return this.api.send({ ...req, token: await this.token(family, env) });
+    const early = this.tokens.invalidate(family, env, token);
+    const again = await this.api.send({ ...req, token: await this.token(family, env) });
+    if (early) recordEarlyRefusal(early, res, again, { family, environment: env, policyFile: this.config.policyFile });
+    return again;
   }
 
   /** Sends a raw request (token flows, bad inputs). */

@@ -1,6 +1,13 @@
 import { test, expect } from '@playwright/test';
 import { TokenClient } from '../../clients/token-client';
-import { computeRefreshAt, parseTokenResponse, TokenError, buildTokenRequest } from '../../clients/token-core';
+import {
+  computeRefreshAt,
+  describeEarlyRefusal,
+  parseTokenResponse,
+  TokenError,
+  buildTokenRequest,
+  type EarlyRefusal,
+} from '../../clients/token-core';
 import { redact, registerSecret, REDACTED } from '../../clients/redact';
 import { loadConfig, ConfigError } from '../../clients/config';
 
@@ -25,17 +32,22 @@ function fakeTarget(expiresIn: number) {
   };
 }
 
+/** A token client of one reseller app on a fake target and clock. */
+function resellerClient(target: ReturnType<typeof fakeTarget>, now: () => number, skewMs?: number): TokenClient {
+  return new TokenClient({
+    baseUrl: 'http://127.0.0.1:1',
+    credentials: { reseller: { clientId: 'id', clientSecret: 'secret-value' } },
+    transport: target.transport,
+    now,
+    ...(skewMs !== undefined ? { skewMs } : {}),
+  });
+}
+
 test.describe('token client', () => {
   test('should refresh at the earlier of expires_in and 24 h, minus the skew, with a fake clock', async () => {
     let now = 1_000_000;
     const target = fakeTarget(30 * 24 * H);
-    const c = new TokenClient({
-      baseUrl: 'http://127.0.0.1:1',
-      credentials: { reseller: { clientId: 'id', clientSecret: 'secret-value' } },
-      transport: target.transport,
-      now: () => now,
-      skewMs: 60_000,
-    });
+    const c = resellerClient(target, () => now, 60_000);
     const a = await c.token('reseller', 'production');
     now += 24 * H * 1000 - 60_001;
     expect(await c.token('reseller', 'production')).toBe(a);
@@ -65,6 +77,28 @@ test.describe('token client', () => {
     await c.token('vendor', 'production');
     expect(target.count).toBe(5);
     expect(computeRefreshAt(0, 120, 60_000)).toBe(60_000);
+  });
+
+  test('should report a refusal before the earlier of expires_in and 24 h as early, with its times and never the token', async () => {
+    let now = Date.UTC(2026, 0, 1);
+    const target = fakeTarget(30 * 24 * H);
+    const c = resellerClient(target, () => now);
+    const first = await c.token('reseller', 'production');
+    now += 5_000;
+    expect(c.invalidate('reseller', 'production', 'another-token'), 'a token other than the one held is not dropped').toBeUndefined();
+    const early = c.invalidate('reseller', 'production', first);
+    expect(early).toEqual({
+      issuedAt: '2026-01-01T00:00:00.000Z',
+      refusedAt: '2026-01-01T00:00:05.000Z',
+      afterMs: 5_000,
+      expiresInS: 2592000,
+    });
+    expect(describeEarlyRefusal(early as EarlyRefusal)).not.toContain(first);
+    const second = await c.token('reseller', 'production');
+    expect(target.count).toBe(2);
+    // Refused after the 24 h guidance (before the 30-day expires_in): not early.
+    now += 24 * H * 1000;
+    expect(c.invalidate('reseller', 'production', second)).toBeUndefined();
   });
 
   test('should send the documented form body and never leak the secret or token in errors', async () => {
