@@ -250,15 +250,17 @@ test.describe('rate limits', { tag: ['@rate-limit'] }, () => {
     expect(r).toBeErrorBody('the 429 body is JSON with errors[] of {field: string or null, message: string}');
   });
 
-  test('should answer 429 with Remaining 0 and all three rate-limit headers', async ({ session }) => {
+  test('should answer 429 with Remaining 0 and all three rate-limit headers, Limit as advertised', async ({ session }) => {
     const op = opNamed('orders.search');
     label(test.info(), op, env, '429-headers');
-    const r = refusedOf(await exhaust(session, op), 'after the limit is exceeded, further requests fail');
+    const ex = await exhaust(session, op);
+    const r = refusedOf(ex, 'after the limit is exceeded, further requests fail');
     expect(r).toHaveRateLimitHeaders({ nowMs: await targetNow(session), windowMs: session.target.windowMs });
     expect(
       intOf(r, 'remaining'),
       `Broken fact: X-RateLimit-Remaining is 0 on a 429\nReceived: ${shown(r, 'remaining')}; ${evidenceOf(r)}`,
     ).toBe(0);
+    expect(ex.seq).toNameTheAdvertisedLimitOn429();
   });
 
   test('should refuse calls until the reset and accept the first call after it', async ({ session }) => {

@@ -75,7 +75,44 @@ export function remainingSequenceProblem(seq: readonly ApiResponse[]): string | 
   return null;
 }
 
+/** The fact the X-RateLimit-Limit of a 429 keeps. */
+export const LIMIT_ON_429_FACT = 'the X-RateLimit-Limit of a 429 is the limit the endpoint advertised and enforced in that window';
+
+/**
+ * Over an exhaustion ending in a 429 (oldest first): the 429's X-RateLimit-Limit against the limit the
+ * last accepted call before it advertised, naming both answers by IM-CorrelationID; null when they agree
+ * or when either header is absent or not an integer (the header checks judge those).
+ */
+export function limitOn429Problem(seq: readonly ApiResponse[]): string | null {
+  const refused = seq[seq.length - 1];
+  if (!refused || refused.status !== 429) return null;
+  const onRefusal = headerInt(refused, 'x-ratelimit-limit');
+  const accepted = seq.filter((r) => r.status < 300);
+  const advertiser = [...accepted].reverse().find((r) => headerInt(r, 'x-ratelimit-limit') !== undefined);
+  const advertised = advertiser ? headerInt(advertiser, 'x-ratelimit-limit') : undefined;
+  if (onRefusal === undefined || advertised === undefined || onRefusal === advertised) return null;
+  return (
+    `X-RateLimit-Limit ${onRefusal} on the 429 (IM-CorrelationID ${refused.correlationId}), ` +
+    `X-RateLimit-Limit ${advertised} on the last accepted call (IM-CorrelationID ${advertiser?.correlationId}); ` +
+    `${accepted.length} call(s) accepted before the 429`
+  );
+}
+
 export const expect = base.extend({
+  /** Over an exhaustion ending in a 429: the 429 names the limit the accepted calls advertised. */
+  toNameTheAdvertisedLimitOn429(seq: readonly ApiResponse[]) {
+    const problem = limitOn429Problem(seq);
+    const pass = problem === null;
+    return {
+      pass,
+      name: 'toNameTheAdvertisedLimitOn429',
+      message: () =>
+        pass
+          ? 'Expected the 429 to name another limit than the accepted calls advertised'
+          : `Broken fact: ${LIMIT_ON_429_FACT}\nExpected: the same X-RateLimit-Limit on the 429 as on the accepted calls before it\nReceived: ${problem}`,
+    };
+  },
+
   /** Over one bucket's answers, oldest first: Remaining one less per accepted call, nothing accepted after 0. */
   toCountDownRemaining(seq: readonly ApiResponse[]) {
     const problem = seq.length < 2 ? `only ${seq.length} answer(s): nothing to compare` : remainingSequenceProblem(seq);
@@ -188,5 +225,6 @@ declare module '@playwright/test' {
     toBeJsonResponse(): R;
     toHaveStatusIn(low: number, high: number): R;
     toCountDownRemaining(): R;
+    toNameTheAdvertisedLimitOn429(): R;
   }
 }

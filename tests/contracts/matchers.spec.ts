@@ -108,3 +108,26 @@ test.describe('toCountDownRemaining', () => {
     base(() => expect(bucket(3)).toCountDownRemaining()).toThrow(/only 1 answer\(s\): nothing to compare/);
   });
 });
+
+test.describe('toNameTheAdvertisedLimitOn429', () => {
+  const call = (status: number, limit: string | undefined, id: string): ApiResponse => {
+    const headers: Record<string, string> = { ...answer(0).headers };
+    if (limit === undefined) delete headers['x-ratelimit-limit'];
+    else headers['x-ratelimit-limit'] = limit;
+    return { ...answer(0), status, headers, correlationId: id };
+  };
+
+  test("should name both answers when the 429's Limit is not the one the accepted calls advertised", () => {
+    const seq = [call(200, '60', 'a1'), call(200, '60', 'a2'), call(429, '61', 'r1')];
+    base(() => expect(seq).toNameTheAdvertisedLimitOn429()).toThrow(
+      'X-RateLimit-Limit 61 on the 429 (IM-CorrelationID r1), X-RateLimit-Limit 60 on the last accepted call (IM-CorrelationID a2); 2 call(s) accepted before the 429',
+    );
+    expect([call(200, '60', 'a1'), call(429, '60', 'r1')]).toNameTheAdvertisedLimitOn429();
+  });
+
+  test('should leave an absent or non-integer Limit to the header checks', () => {
+    expect([call(200, '60', 'a1'), call(429, undefined, 'r1')]).toNameTheAdvertisedLimitOn429();
+    expect([call(200, undefined, 'a1'), call(429, '61', 'r1')]).toNameTheAdvertisedLimitOn429();
+    expect([call(200, '60', 'a1'), call(429, 'sixty', 'r1')]).toNameTheAdvertisedLimitOn429();
+  });
+});
