@@ -32,6 +32,9 @@ const REFUSED: { readonly [code in 'missingToken' | 'invalidToken' | 'wrongFamil
 
 type Issued = TokenRecord & { readonly identified: AuthResult };
 
+/** Drift token.refused-early: how long after its first use a token is refused (expires_in and 24 h notwithstanding). */
+export const REFUSED_EARLY_AFTER_MS = 3_000;
+
 export class TokenStore {
   /** Each token's record, and the caller it identifies (built once, when the token is issued). */
   private readonly tokens = new Map<string, Issued>();
@@ -40,6 +43,9 @@ export class TokenStore {
    * identified by one lookup of its header value, nothing cut from it (tokens hold no spaces).
    */
   private readonly byHeader = new Map<string, Issued>();
+
+  /** First use of each token, on the mock's clock (drift token.refused-early only). */
+  private readonly firstUse = new WeakMap<Issued, number>();
 
   constructor(private readonly clock: Clock) {}
 
@@ -67,8 +73,17 @@ export class TokenStore {
       return REFUSED.invalidToken;
     }
     if (rec.expiresAtMs <= this.clock.now() && !drift('auth.expired-accepted')) return REFUSED.invalidToken;
+    if (drift('token.refused-early') && this.refusedEarly(rec)) return REFUSED.invalidToken;
     if (rec.family !== family && !drift('auth.other-family-accepted')) return REFUSED.wrongFamily;
     return rec.identified;
+  }
+
+  /** Drift token.refused-early: a token is refused REFUSED_EARLY_AFTER_MS after its first use. */
+  private refusedEarly(rec: Issued): boolean {
+    const now = this.clock.now();
+    const first = this.firstUse.get(rec) ?? now;
+    this.firstUse.set(rec, first);
+    return now - first > REFUSED_EARLY_AFTER_MS;
   }
 
   /** The record of a header's token in any other form (spacing, case): null when it holds no token, undefined for one never issued. */

@@ -145,6 +145,7 @@ export class RateLimits {
       limit += 5;
       remaining += 5;
     }
+    if (status === 429 && on('429.limit-differs')) limit += 1;
     if (d.allowed && on('headers.remaining-not-decreasing')) remaining = limit - 1;
     if (d.allowed && on('headers.remaining-rising')) remaining = limit - d.remaining;
     if (d.allowed && on('headers.remaining-step-two') && remaining >= 2 && remaining <= limit - 3) remaining -= 1;

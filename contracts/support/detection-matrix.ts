@@ -60,6 +60,10 @@ export const DETECTIONS: Readonly<Record<string, Detection>> = {
     mustFail: TOKEN_GROUP,
     reason: /rate-limit headers on the \w+ token response[^\n]*\n[\s\S]*x-ratelimit-limit is absent/,
   },
+  'token.refused-early': {
+    grep: /keeps a token until the earlier of expires_in and 24 h/,
+    finding: { id: 'token.refused-early', observed: 'refused-early', evidence: /issued at \S+, refused at \S+/ },
+  },
   'headers.limit-missing-2xx': {
     grep: validCall('catalog.search', 'production'),
     mustFail: VALID_CALL,
@@ -111,6 +115,11 @@ export const DETECTIONS: Readonly<Record<string, Detection>> = {
   '429.remaining-positive': { grep: HEADERS_429, mustFail: HEADERS_429, reason: /X-RateLimit-Remaining is 0 on a 429/ },
   '429.no-headers': { grep: HEADERS_429, mustFail: HEADERS_429, reason: /x-ratelimit-\w+ is absent/ },
   '429.non-json': { grep: ERROR_429, mustFail: ERROR_429, reason: /the body is not JSON/ },
+  '429.limit-differs': {
+    grep: HEADERS_429,
+    mustFail: HEADERS_429,
+    reason: /the X-RateLimit-Limit of a 429 is the limit[\s\S]*IM-CorrelationID \S+\)[\s\S]*IM-CorrelationID \S+\)/,
+  },
   'limits.extra-call': {
     grep: /allow exactly the advertised number/,
     mustFail: /allow exactly the advertised number/,
