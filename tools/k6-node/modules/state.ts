@@ -3,7 +3,7 @@
  * interpolate percentiles between neighbours, counters report count and rate per second of the
  * test run, rates report the share of non-zero samples.
  */
-import { interpolatedPercentile, median } from '../../../catalogue/statistics';
+import { interpolatedPercentile } from '../../../catalogue/statistics';
 
 export type MetricType = 'counter' | 'trend' | 'rate' | 'gauge';
 export type Tags = Record<string, string>;
@@ -82,7 +82,7 @@ export function trendStat(sorted: readonly number[], stat: string): number {
   if (stat === 'min') return sorted[0] ?? 0;
   if (stat === 'max') return sorted[sorted.length - 1] ?? 0;
   // An empty trend reports 0, as k6's does.
-  if (stat === 'med') return median(sorted) ?? 0;
+  if (stat === 'med') return interpolatedPercentile(sorted, 50) ?? 0;
   const m = /^p\((\d+(?:\.\d+)?)\)$/.exec(stat);
   if (m) return interpolatedPercentile(sorted, Number(m[1])) ?? 0;
   throw new Error(`unknown trend statistic "${stat}" (k6 knows avg, min, med, max, count, p(N))`);
