@@ -7,6 +7,7 @@ import { SourceMap } from 'node:module';
 import { readFileSync } from 'node:fs';
 import { dirname, relative, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { median } from '../catalogue/statistics';
 
 /** The parts of a `.cpuprofile` read here (Chrome DevTools protocol `Profiler.Profile`). */
 export interface CpuProfile {
@@ -108,9 +109,8 @@ function sampleCounts(p: CpuProfile, span: SummaryOptions['span']): { counts: Ma
     if (!span || (atUs >= span.fromUs && atUs <= span.toUs)) counts.set(id, (counts.get(id) ?? 0) + 1);
   });
   if (!samples.length) for (const n of p.nodes) counts.set(n.id, n.hitCount ?? 0);
-  const deltas = [...(p.timeDeltas ?? [])].sort((a, b) => a - b);
   const all = samples.length || p.nodes.reduce((a, n) => a + (n.hitCount ?? 0), 0) || 1;
-  const intervalUs = deltas.length ? (deltas[Math.floor(deltas.length / 2)] as number) : (p.endTime - p.startTime) / all;
+  const intervalUs = median(p.timeDeltas ?? []) ?? (p.endTime - p.startTime) / all;
   return { counts, intervalMs: intervalUs / 1000 };
 }
 

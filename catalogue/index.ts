@@ -5,4 +5,5 @@ export * from './environments';
 export * from './limits';
 export * from './findings';
 export * from './rules';
+export * from './statistics';
 export type * from './results';

@@ -1,6 +1,6 @@
 /**
  * Rules shared by the mock, the contract suite and the load scripts: header names, how an
- * X-RateLimit-Reset value is read, percentiles. Pure TypeScript (no node:*, no k6/*), so k6
+ * X-RateLimit-Reset value is read. Pure TypeScript (no node:*, no k6/*), so k6
  * bundles import it as they are.
  */
 
@@ -116,14 +116,6 @@ export function advertisedResetMs(reset: number | null | undefined, atMs: number
 export function intHeader(v: string | undefined | null): number | null {
   if (v === undefined || v === null || !/^-?\d+$/.test(v.trim())) return null;
   return Number(v);
-}
-
-/** Nearest-rank percentile; null for no values. */
-export function percentile(values: readonly number[], p: number): number | null {
-  if (!values.length) return null;
-  const sorted = [...values].sort((a, b) => a - b);
-  const idx = Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1));
-  return sorted[idx] as number;
 }
 
 /**

@@ -5,7 +5,14 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import { findingDefinitions, type Finding, type LimitsManifestEntry, type OperationResult, type RunSummary } from '../catalogue';
+import {
+  findingDefinitions,
+  percentile,
+  type Finding,
+  type LimitsManifestEntry,
+  type OperationResult,
+  type RunSummary,
+} from '../catalogue';
 import { redact } from '../clients/redact';
 import { diffRuns, type RunDiff } from './diff';
 import { renderRateLimitSection, type FingerprintRow, type FingerprintTimeline } from './rate-limit-section';
@@ -50,12 +57,6 @@ function readJson<T>(p: string): T | undefined {
   return existsSync(p) ? (JSON.parse(readFileSync(p, 'utf8')) as T) : undefined;
 }
 
-function pct(values: number[] | undefined, p: number): number | null {
-  if (!values?.length) return null;
-  const s = [...values].sort((a, b) => a - b);
-  return s[Math.min(s.length - 1, Math.max(0, Math.ceil((p / 100) * s.length) - 1))] as number;
-}
-
 const badge = (s: string | undefined) => `<span class="b ${esc(s ?? 'none')}">${esc(s ?? '—')}</span>`;
 
 function facet(row: OperationResult, fact: 'shape' | 'headers'): string {
@@ -81,8 +82,8 @@ export function renderReport(
   const rows = summary.operations
     .map((r, i) => {
       const m = lim.get(`${r.id}|${r.environment}`);
-      const p50 = pct(r.latencyMs, 50);
-      const p95 = pct(r.latencyMs, 95);
+      const p50 = percentile(r.latencyMs ?? [], 50);
+      const p95 = percentile(r.latencyMs ?? [], 95);
       return `<tr class="op" data-status="${esc(r.status)}"><td>${esc(r.family)}</td><td><code>${esc(r.method)}</code></td><td><code>${esc(r.path)}</code><div class="id">${esc(r.id)}</div></td><td>${esc(r.environment)}</td><td>${badge(r.status)}</td><td>${badge(facet(r, 'shape'))}</td><td>${badge(facet(r, 'headers'))}</td><td>${badge(r.checks.auth)}</td><td class="n">${esc(r.advertisedLimit ?? '—')}</td><td class="n">${esc(m?.observedLimit ?? '—')}</td><td class="n">${esc(m?.resetErrorMs ?? '—')}</td><td class="n">${p50 === null ? '—' : p50.toFixed(1)} / ${p95 === null ? '—' : p95.toFixed(1)}</td><td>${r.evidence ? `<a href="#ev${i}">evidence</a>` : '—'}</td></tr>`;
     })
     .join('\n');

@@ -22,6 +22,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, sym
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { median } from '../catalogue/statistics';
 import { knownIds, requestBody, validQuery } from '../fixtures';
 import { imHeadersFrom } from '../clients/config';
 import { K6_DOUBLE_BIN } from '../tools/k6-node';
@@ -114,10 +115,7 @@ export interface Spread {
 function spread(values: number[]): Spread {
   if (!values.length || values.some((v) => !Number.isFinite(v)))
     throw new Error(`bench: a figure has no finite values: [${values.join(', ')}]`);
-  const s = [...values].sort((a, b) => a - b);
-  const mid = Math.floor(s.length / 2);
-  const median = s.length % 2 ? (s[mid] as number) : ((s[mid - 1] as number) + (s[mid] as number)) / 2;
-  return { median, min: s[0] as number, max: s[s.length - 1] as number, values };
+  return { median: median(values) as number, min: Math.min(...values), max: Math.max(...values), values };
 }
 
 const fmt = (s: Spread, digits = 2) =>

@@ -3,10 +3,12 @@
  * found on the target before the plan is built, by the contract suite's IdResolver (clients/ids.ts),
  * in its order: KNOWN_IDS, then the same target's search or list answer, then (writes allowed) a
  * resource the run creates. An operation whose id is not found is left out of the plan, with the
- * reason: it is never probed with an id the target may not know.
+ * reason: it is never probed with an id the target may not know. A listing the target refuses (429, or an
+ * answer with Retry-After) is asked again after the time it advertised, when that is within the run's
+ * longest wait (a previous run, or another job on the same app, may just have spent its quota).
  */
 import type { APIRequestContext } from '@playwright/test';
-import { allOperations, familyBase, fillPath, type EnvironmentName, type IdName, type Ids, type Operation } from '../catalogue';
+import { allOperations, familyBase, fillPath, idSources, type EnvironmentName, type IdName, type Ids, type Operation } from '../catalogue';
 import { appCredentialsFrom, imHeadersFrom, httpLimitsFrom, knownIdsFrom } from '../clients/config';
 import { ApiClient, RequestBudget, type ApiRequest, type ApiResponse } from '../clients/http';
 import { IdResolver, describeId, setKnownIds, type MissingId, type ResolvedId } from '../clients/ids';
@@ -43,6 +45,11 @@ export interface TargetIdsOptions {
   allowWrites: boolean;
   /** Most requests the search may send. */
   budget: number;
+  /**
+   * Longest wait, ms, for a refused listing's advertised reset before it is asked again, as long as the
+   * probe waits for a reopening (load/scripts/probe-plan.ts longestWaitMs).
+   */
+  maxWaitMs: number;
   /** Where each call and each id found is said. */
   say: (line: string) => void;
   env?: NodeJS.ProcessEnv;
@@ -55,11 +62,75 @@ interface Caller {
   ctx: APIRequestContext;
 }
 
+/** After an advertised reset: its epoch second is rounded down. */
+export const RESET_MARGIN_MS = 250;
+
+/** Most times one listing is asked again after a refusal (each wait within the run's longest wait in all). */
+const MAX_ASKS_AGAIN = 3;
+
+/**
+ * Whether an answer refused the call (429, or any error answer with Retry-After), and when it may be asked
+ * again (epoch ms): Retry-After, else the advertised reset (X-RateLimit-Reset in either unit, or the IETF
+ * reset); null when it says neither. Undefined: not a refusal.
+ */
+export function askAgainAtMs(res: Pick<ApiResponse, 'status' | 'headers' | 'receivedAtMs'>): number | null | undefined {
+  const hints = readRateLimitHeaders(res.headers, res.receivedAtMs);
+  const refused = res.status === 429 || (res.status >= 400 && hints.families.includes('retry-after'));
+  if (!refused) return undefined;
+  return hints.retryAtMs ?? hints.resetAtMs;
+}
+
+/** How long to wait before asking a refused listing again, or why it is not asked again. */
+export function refusalWait(
+  atMs: number | null,
+  o: { nowMs: number; waitedMs: number; maxWaitMs: number; asksAgain: number },
+): { waitMs: number } | { why: string } {
+  if (atMs === null) return { why: 'its answer advertised no Retry-After and no rate-limit reset to wait for' };
+  const waitMs = Math.max(0, atMs + RESET_MARGIN_MS - o.nowMs);
+  const leftMs = o.maxWaitMs - o.waitedMs;
+  if (waitMs > leftMs)
+    return {
+      why: `its advertised reset is ${(waitMs / 1000).toFixed(1)} s away, more than the ${(leftMs / 1000).toFixed(1)} s left of the ${(o.maxWaitMs / 1000).toFixed(1)} s a run waits (--probe-wait-ms)`,
+    };
+  if (o.asksAgain >= MAX_ASKS_AGAIN) return { why: `it was still refused after ${MAX_ASKS_AGAIN} waits for its advertised reset` };
+  return { waitMs };
+}
+
+/**
+ * Sends a listing; after a refusal, waits for the time the answer advertised and asks again, each wait said,
+ * while that stays within the run's longest wait. The last answer, with why it was not asked again when refused.
+ */
+async function askWithinWait(
+  send: () => Promise<ApiResponse>,
+  id: string,
+  o: Pick<TargetIdsOptions, 'maxWaitMs' | 'say'>,
+): Promise<{ res: ApiResponse; unanswered?: string }> {
+  let waitedMs = 0;
+  for (let asksAgain = 0; ; asksAgain++) {
+    const res = await send();
+    const atMs = askAgainAtMs(res);
+    if (atMs === undefined) return { res };
+    const wait = refusalWait(atMs, { nowMs: Date.now(), waitedMs, maxWaitMs: o.maxWaitMs, asksAgain });
+    if ('why' in wait) {
+      const unanswered = `${id} answered ${res.status} and was not asked again (${wait.why})`;
+      o.say(`load: id search: ${unanswered}`);
+      return { res, unanswered };
+    }
+    o.say(
+      `load: id search: ${id} answered ${res.status}: waiting ${(wait.waitMs / 1000).toFixed(1)} s for ${id}'s reset before asking for ids again`,
+    );
+    await new Promise((r) => setTimeout(r, wait.waitMs));
+    waitedMs += wait.waitMs;
+  }
+}
+
 export async function resolveTargetIds(o: TargetIdsOptions): Promise<TargetIds> {
   const env = o.env ?? process.env;
   const needing = o.ops.filter((op) => op.needs.length > 0);
   if (!needing.length) return { ids: new Map(), notRun: [], requests: 0, spent: [] };
   const spent = new Map<string, number | null>();
+  /** Listings refused and not asked again, with why: said in the reason of the ids they list. */
+  const unanswered = new Map<string, string>();
   const budget = new RequestBudget(o.budget);
   const { found: credentials } = appCredentialsFrom(env, ['reseller', 'vendor']);
   for (const c of Object.values(credentials)) registerSecret(c.clientSecret);
@@ -94,9 +165,17 @@ export async function resolveTargetIds(o: TargetIdsOptions): Promise<TargetIds> 
       ...(parts.headers ? { headers: parts.headers } : {}),
     };
     if (op.jsonBody) req.json = body ?? parts.body ?? {};
-    const res = await api.send(req);
-    spent.set(op.id, readRateLimitHeaders(res.headers, res.receivedAtMs).resetAtMs);
-    return res;
+    const asked = await askWithinWait(
+      async () => {
+        const res = await api.send(req);
+        spent.set(op.id, readRateLimitHeaders(res.headers, res.receivedAtMs).resetAtMs);
+        return res;
+      },
+      op.id,
+      o,
+    );
+    if (asked.unanswered) unanswered.set(op.id, asked.unanswered);
+    return asked.res;
   };
   const resolver = new IdResolver({
     configured: knownIdsFrom(env),
@@ -127,7 +206,12 @@ export async function resolveTargetIds(o: TargetIdsOptions): Promise<TargetIds> 
       for (const need of op.needs) {
         const r = await resolve(need.id);
         if (IdResolver.isResolved(r)) found[need.id] = r.value;
-        else missing.push(`it needs a ${need.id} of the target's data (${need.in} ${need.as}), and ${r.reason}`);
+        else {
+          const refusal = unanswered.get(idSources[need.id].from);
+          missing.push(
+            `it needs a ${need.id} of the target's data (${need.in} ${need.as}), and ${refusal ? `${refusal}, so ` : ''}${r.reason}`,
+          );
+        }
       }
       if (missing.length) notRun.push({ id: op.id, reason: missing.join('; ') });
       else ids.set(op.id, found);

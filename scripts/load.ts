@@ -16,11 +16,11 @@ import { DEFAULT_APPS } from '../mock/context';
 import { spawnMock } from '../mock/process';
 import { buildLoadScripts, bundleDir, type LoadScript } from './load-build';
 import { mergeManifests, segmentDirs, writeMerged } from './load-merge';
-import { resolveTargetIds, type TargetIds } from './load-ids';
+import { RESET_MARGIN_MS, resolveTargetIds, type TargetIds } from './load-ids';
 import type { Plan, PlannedOperation } from '../load/scripts/common';
 import { durationMs } from '../load/scripts/duration';
 import { segmentDirName, shareOf } from '../load/scripts/segment';
-import { writeNotices } from '../load/scripts/probe-plan';
+import { longestWaitMs, writeNotices } from '../load/scripts/probe-plan';
 import type { PacingPlan } from '../load/lib/pacer';
 import { capacityPlan } from '../load/lib/capacity-plan';
 import { formatRate, SHAPES } from '../load/lib/shapes';
@@ -420,15 +420,13 @@ async function idsOnTarget(o: LoadOptions, baseUrl: string, ops: Operation[], sa
     ops,
     allowWrites: writesAllowed(o, false),
     budget: Number(o.budget),
+    maxWaitMs: longestWaitMs({ windowMs: 60_000, ...(o.probeWaitMs !== undefined ? { probeWaitMs: Number(o.probeWaitMs) } : {}) }),
     say,
   });
   if (t.requests) say(`load: ${t.requests} requests sent to find ids (token requests included), counted in --budget`);
   for (const n of t.notRun) console.error(`load: ${n.id} not run: ${n.reason}`);
   return t;
 }
-
-/** After an advertised reset: its epoch second is rounded down. */
-const RESET_MARGIN_MS = 250;
 
 /**
  * When the id search called an operation the plan runs too (a listing), that operation's bucket is no longer
@@ -454,7 +452,7 @@ export function quotaWait(
 ): { waitMs: number; line: string } | undefined {
   const untilMs = back.atMs - nowMs;
   if (untilMs <= 0) return undefined;
-  const capMs = plan.probeWaitMs ?? Math.max(5_000, 3 * plan.windowMs);
+  const capMs = longestWaitMs(plan);
   const waitMs = Math.min(untilMs, capMs);
   const capped =
     waitMs < untilMs

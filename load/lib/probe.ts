@@ -12,9 +12,10 @@ export interface Sample {
   reset: number | null;
 }
 
-import { advertisedResetMs, detectResetUnit, intHeader, percentile, type ResetUnit } from '../../catalogue/rules';
+import { advertisedResetMs, detectResetUnit, intHeader, type ResetUnit } from '../../catalogue/rules';
+import { percentile } from '../../catalogue/statistics';
 
-// The reset-unit reading, integer headers and percentiles are the rules shared with the mock and the suite.
+// The reset-unit reading, integer headers (catalogue/rules.ts) and percentiles (catalogue/statistics.ts) are shared with the mock and the suite.
 export { advertisedResetMs, detectResetUnit, intHeader, percentile, type ResetUnit };
 
 export interface LimitAnalysis {

@@ -7,12 +7,17 @@ import type { FingerprintConfig } from '../lib/fingerprint';
 import { allOperations } from '../../catalogue/operations';
 import type { Plan, PlannedOperation } from './common';
 
+/** Longest wait of a run for a bucket to reopen, ms: `--probe-wait-ms`, else 3 windows (at least 5 s). */
+export function longestWaitMs(p: Pick<Plan, 'probeWaitMs' | 'windowMs'>): number {
+  return p.probeWaitMs ?? Math.max(3 * p.windowMs, 5000);
+}
+
 /** Caps of one operation's fingerprint: its share of the run budget, and times from the window. */
 export function fingerprintConfig(p: Plan, op: PlannedOperation): FingerprintConfig {
   return {
     burstCap: op.catalogueLimit + 2,
     maxRequests: Math.max(4 * op.catalogueLimit + 20, Math.floor(p.budget / p.operations.length)),
-    maxWaitMs: p.probeWaitMs ?? Math.max(3 * p.windowMs, 5000),
+    maxWaitMs: longestWaitMs(p),
     maxDurationMs: p.probeMaxMs ?? 25 * p.windowMs,
   };
 }

@@ -14,7 +14,7 @@ import { randomLimits } from '../../scripts/load';
 import { mergeManifests } from '../../scripts/load-merge';
 import { canonicalSegment, inSegment, parseSegment, segmentDirName, shareOf } from '../../load/scripts/segment';
 import { parse } from 'yaml';
-import { load } from './run';
+import { load, type Ran } from './run';
 import { readFileSync } from 'node:fs';
 
 /**
@@ -30,6 +30,19 @@ function operatorSegments(n: number): { segments: string[]; sequence: string } {
   };
 }
 const { segments: SEGMENTS, sequence: SEQUENCE } = operatorSegments(4);
+
+/** The mock's reseller and vendor apps, with the KNOWN_IDS given to each runner. */
+function mockApps(knownIdsJson: string): NodeJS.ProcessEnv {
+  const r = DEFAULT_APPS.find((a) => a.family === 'reseller');
+  const v = DEFAULT_APPS.find((a) => a.family === 'vendor');
+  return {
+    RESELLER_CLIENT_ID: r?.clientId,
+    RESELLER_CLIENT_SECRET: r?.clientSecret,
+    VENDOR_CLIENT_ID: v?.clientId,
+    VENDOR_CLIENT_SECRET: v?.clientSecret,
+    KNOWN_IDS: knownIdsJson,
+  };
+}
 
 test.describe('distributed probes', () => {
   test('should give every index to exactly one of the segments that tile [0, 1]', () => {
@@ -70,18 +83,10 @@ test.describe('distributed probes', () => {
     const mock = await spawnMock({ windowMs: 60_000, limits: expected, control: true });
     const dir = test.info().outputPath();
     const reports = join(dir, 'reports');
-    const r = DEFAULT_APPS.find((a) => a.family === 'reseller');
-    const v = DEFAULT_APPS.find((a) => a.family === 'vendor');
-    const creds = {
-      RESELLER_CLIENT_ID: r?.clientId,
-      RESELLER_CLIENT_SECRET: r?.clientSecret,
-      VENDOR_CLIENT_ID: v?.clientId,
-      VENDOR_CLIENT_SECRET: v?.clientSecret,
-      // The target's ids, given to every runner as a k6-operator TestRun gets them in its PLAN: without them
-      // each runner would search the target's listings for them, spending calls of the listings other
-      // runners probe, and then wait for their reset (a window) before probing (target-ids.spec.ts).
-      KNOWN_IDS: JSON.stringify(knownIds()),
-    };
+    // The target's ids, given to every runner as a k6-operator TestRun gets them in its PLAN: without them
+    // each runner would search the target's listings for them, spending calls of the listings other
+    // runners probe, and then wait for their reset (a window) before probing (target-ids.spec.ts).
+    const creds = mockApps(JSON.stringify(knownIds()));
     try {
       mkdirSync(join(dir, 'bundles'), { recursive: true });
       // The runners start together, as k6-operator starts them, against the same target and app.
@@ -127,6 +132,50 @@ test.describe('distributed probes', () => {
       expect(e.observedLimit, e.id).toBe(expected[e.id]);
       expect(e.requestsSpent, e.id).toBeLessThanOrEqual((expected[e.id] as number) + 2);
     }
+  });
+
+  test('should probe every operation once when three runners start one after another, each waiting out the refusals its id search meets', async () => {
+    test.setTimeout(180_000);
+    const readOnly = allOperations().filter((o) => o.readOnly);
+    const expected = randomLimits(readOnly, 17);
+    // A window longer than a runner takes to reach its id search (about 5 s on a busy two-core machine): the
+    // listings the runner before it exhausted are still refused when the next one asks them for ids.
+    const mock = await spawnMock({ windowMs: 8000, limits: expected });
+    const dir = test.info().outputPath();
+    const reports = join(dir, 'reports');
+    // No KNOWN_IDS: each runner searches the target's listings, which the runner before it may just have exhausted.
+    const creds = mockApps('');
+    const thirds = ['0:1/3', '1/3:2/3', '2/3:1'];
+    const runs: Ran[] = [];
+    try {
+      mkdirSync(join(dir, 'bundles'), { recursive: true });
+      for (const [i, s] of thirds.entries()) {
+        const args = ['probe-limits', '--target', mock.url, '--allow-quota-spend', '--allow-production'];
+        const segment = ['--execution-segment', s, '--execution-segment-sequence', '0,1/3,2/3,1', '--reports-dir', reports];
+        runs.push(await load(join(dir, `runner-${i}`), [...args, ...segment], creds));
+      }
+    } finally {
+      await mock.close();
+    }
+    for (const run of runs) {
+      expect(run.code, run.stderr + run.stdout).toBe(0);
+      expect(run.stderr).not.toContain('not run');
+    }
+    // The case under test happened: a later runner's search met a listing the runner before it had exhausted.
+    const later = runs
+      .slice(1)
+      .map((run) => run.stdout)
+      .join('\n');
+    expect(later).toMatch(/load: id search: \S+ answered 429: waiting \d+\.\d s for \S+'s reset before asking for ids again/);
+    const merged = await load(dir, ['merge', '--reports-dir', reports]);
+    expect(merged.code, merged.stderr).toBe(0);
+    const m = JSON.parse(readFileSync(join(reports, 'limits.json'), 'utf8')) as {
+      operations: { id: string; observedLimit: number }[];
+      notRun?: unknown[];
+    };
+    expect(m.notRun ?? []).toEqual([]);
+    expect(m.operations.map((e) => e.id).sort()).toEqual(readOnly.map((o) => o.id).sort());
+    for (const e of m.operations) expect(e.observedLimit, e.id).toBe(expected[e.id]);
   });
 
   test('should refuse to merge manifests that probed the same operation twice', () => {

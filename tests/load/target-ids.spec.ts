@@ -8,10 +8,12 @@ import { test as base, expect } from '@playwright/test';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { knownIds } from '../../fixtures';
+import { setKnownIds } from '../../clients/ids';
 import { spawnMock } from '../../mock/process';
 import { startProxy, type CountingTarget } from '../contracts/support/targets';
 import { load, type Ran } from './run';
 import { quotaWait } from '../../scripts/load';
+import { askAgainAtMs, refusalWait, RESET_MARGIN_MS } from '../../scripts/load-ids';
 
 /** A seed other than the default one (1): the target's deals, parts and invoices are not the plan's defaults. */
 const SEED = 7;
@@ -35,8 +37,11 @@ const test = base.extend<{ mockArgs: string[]; mockWindowMs: number; target: Cou
   },
 });
 
-const probe = (dir: string, target: CountingTarget, ops: string, env: Record<string, string> = {}): Promise<Ran> =>
-  load(dir, ['probe-limits', '--target', target.url, '--environment', 'sandbox', '--allow-quota-spend', '--ops', ops], { ...APP, ...env });
+const probe = (dir: string, target: CountingTarget, ops: string, env: Record<string, string> = {}, args: string[] = []): Promise<Ran> =>
+  load(dir, ['probe-limits', '--target', target.url, '--environment', 'sandbox', '--allow-quota-spend', '--ops', ops, ...args], {
+    ...APP,
+    ...env,
+  });
 
 interface Manifest {
   operations: { id: string; observedLimit: number | null }[];
@@ -169,5 +174,70 @@ test.describe('the wait for the quota an id search spent', () => {
     expect(far?.line).toMatch(/the reset is 21600\.0 s away, past the 180\.0 s a run waits/);
     expect(quotaWait({ ...back, atMs: 100_000 + 3600_000 }, { windowMs: 60_000, probeWaitMs: 10_000 }, 100_000)?.waitMs).toBe(10_000);
     expect(quotaWait({ ...back, atMs: 200_000 }, { windowMs: 1000 }, 100_000)?.waitMs).toBe(5000);
+  });
+});
+
+test.describe('a listing the target refuses to the id search', () => {
+  test('should ask again at the time the refusal advertised, in any header and unit, and not when it advertised none or too late', () => {
+    const atMs = 1_800_000_000_000;
+    const refused = (headers: Record<string, string>, status = 429) => ({ status, headers, receivedAtMs: atMs });
+    expect(askAgainAtMs({ status: 200, headers: { 'x-ratelimit-reset': '5' }, receivedAtMs: atMs })).toBeUndefined();
+    expect(askAgainAtMs(refused({}, 503))).toBeUndefined();
+    // X-RateLimit-Reset as seconds to wait, and as epoch seconds (catalogue/rules.ts reads the unit).
+    expect(askAgainAtMs(refused({ 'x-ratelimit-reset': '3' }))).toBe(atMs + 3000);
+    expect(askAgainAtMs(refused({ 'x-ratelimit-reset': String(atMs / 1000 + 4) }))).toBe(atMs + 4000);
+    // Retry-After first (when a call passes again), as delta seconds or an HTTP date, on a 429 or another refusal.
+    expect(askAgainAtMs(refused({ 'retry-after': '2', 'x-ratelimit-reset': '9' }))).toBe(atMs + 2000);
+    expect(askAgainAtMs(refused({ 'retry-after': new Date(atMs + 6000).toUTCString() }, 503))).toBe(atMs + 6000);
+    expect(askAgainAtMs(refused({ ratelimit: '"default";r=0;t=7' }))).toBe(atMs + 7000);
+    expect(askAgainAtMs(refused({}))).toBeNull();
+
+    const o = { nowMs: atMs, waitedMs: 0, maxWaitMs: 180_000, asksAgain: 0 };
+    expect(refusalWait(atMs + 2000, o)).toEqual({ waitMs: 2000 + RESET_MARGIN_MS });
+    expect(refusalWait(atMs - 5000, o)).toEqual({ waitMs: 0 });
+    expect(refusalWait(null, o)).toEqual({ why: 'its answer advertised no Retry-After and no rate-limit reset to wait for' });
+    expect(refusalWait(atMs + 6 * 3600_000, o)).toEqual({
+      why: 'its advertised reset is 21600.3 s away, more than the 180.0 s left of the 180.0 s a run waits (--probe-wait-ms)',
+    });
+    expect(refusalWait(atMs + 10_000, { ...o, waitedMs: 175_000 })).toEqual({
+      why: 'its advertised reset is 10.3 s away, more than the 5.0 s left of the 180.0 s a run waits (--probe-wait-ms)',
+    });
+    expect(refusalWait(atMs + 1000, { ...o, asksAgain: 3 })).toEqual({
+      why: 'it was still refused after 3 waits for its advertised reset',
+    });
+  });
+
+  /** A probe of deals.search (it spends its bucket for the window), then one of deals.details, whose id search asks it. */
+  async function detailsAfterSearch(target: CountingTarget, args: string[] = []): Promise<Ran> {
+    const dir = test.info().outputPath();
+    const first = await probe(join(dir, 'first'), target, 'deals.search');
+    expect(first.code, first.stderr + first.stdout).toBe(0);
+    return probe(join(dir, 'next'), target, 'deals.details', {}, args);
+  }
+  const leftOut = (why: string) =>
+    `load: deals.details not run: it needs a dealId of the target's data (path dealId), and deals.search answered 429 and was not asked again (${why}), so no dealId found by deals.search (it answered 429); ${setKnownIds('dealId')}`;
+
+  test("should leave the operation out, saying why, when the refused listing's reset is past --probe-wait-ms", async ({ target }) => {
+    const r = await detailsAfterSearch(target, ['--probe-wait-ms', '2000']);
+    expect(r.code, r.stderr + r.stdout).toBe(NOT_RUN_EXIT);
+    expect(r.stderr).toMatch(
+      /its advertised reset is \d+\.\d s away, more than the 2\.0 s left of the 2\.0 s a run waits \(--probe-wait-ms\)/,
+    );
+    const why = /\((its advertised reset is [^)]+\(--probe-wait-ms\))\)/.exec(r.stderr)?.[1] ?? '';
+    expect(r.stderr).toContain(leftOut(why));
+    expect(r.stdout).not.toContain('before asking for ids again');
+    // Asked once, never probed with an id the target did not give.
+    expect(target.seen().filter((l) => l.includes('/deals/') && !l.includes('/deals/search'))).toEqual([]);
+  });
+
+  test.describe('a target that sends no rate-limit headers', () => {
+    test.use({ mockArgs: ['--headers', 'none'] });
+
+    test('should not wait for a reset it cannot read: the operation is left out, saying so', async ({ target }) => {
+      const r = await detailsAfterSearch(target);
+      expect(r.code, r.stderr + r.stdout).toBe(NOT_RUN_EXIT);
+      expect(r.stderr).toContain(leftOut('its answer advertised no Retry-After and no rate-limit reset to wait for'));
+      expect(r.stdout).not.toContain('before asking for ids again');
+    });
   });
 });

@@ -3,6 +3,7 @@
  * executors (constant and ramping) start iterations at the rate, as k6 does; iteration executors run
  * their iterations back to back. Execution segments scale the work as k6 scales it.
  */
+import { parseDuration } from '../../catalogue/duration';
 
 export interface ScenarioConfig {
   executor: string;
@@ -38,20 +39,10 @@ export interface Schedule {
 /** Most iterations a run of the double may schedule: it is a test double, not a load engine. */
 export const MAX_ITERATIONS = 100_000;
 
-/** k6 durations: `90s`, `1m30s`, `500ms`, `1h`. */
-export function parseDuration(d: string | number | undefined, fallbackMs = 0): number {
+/** A scenario's duration option: k6 syntax (catalogue/duration.ts), a number of ms as k6 reads one from JSON, or the fallback when absent. */
+export function parseDurationOption(d: string | number | undefined, fallbackMs = 0): number {
   if (d === undefined) return fallbackMs;
-  if (typeof d === 'number') return d;
-  const re = /(\d+(?:\.\d+)?)(ms|s|m|h)/g;
-  let total = 0;
-  let matched = '';
-  for (let m = re.exec(d); m; m = re.exec(d)) {
-    const n = Number(m[1]);
-    total += m[2] === 'ms' ? n : m[2] === 's' ? n * 1000 : m[2] === 'm' ? n * 60_000 : n * 3_600_000;
-    matched += m[0];
-  }
-  if (!matched || matched !== d) throw new Error(`invalid duration "${d}": expected k6 syntax such as 30s, 1m30s, 500ms`);
-  return total;
+  return typeof d === 'number' ? d : parseDuration(d);
 }
 
 /** A k6 execution segment `from:to` of fractions (`0:1/3`, `1/3:2/3`, `50%:100%`, `0.5`). */
@@ -112,18 +103,18 @@ export function scaleCount(value: number, seg: Segment | undefined): number {
 }
 
 function arrivalStarts(c: ScenarioConfig, seg: Segment | undefined, offsetMs: number): number[] {
-  const unitMs = parseDuration(c.timeUnit ?? '1s');
+  const unitMs = parseDurationOption(c.timeUnit ?? '1s');
   const share = seg ? seg.to - seg.from : 1;
   // Piecewise-linear rate in iterations per ms: [startMs, durationMs, r0, r1].
   const pieces: [number, number, number, number][] = [];
   if (c.executor === 'constant-arrival-rate') {
     const r = ((c.rate ?? 1) * share) / unitMs;
-    pieces.push([0, parseDuration(c.duration), r, r]);
+    pieces.push([0, parseDurationOption(c.duration), r, r]);
   } else {
     let at = 0;
     let r0 = ((c.startRate ?? 0) * share) / unitMs;
     for (const st of c.stages ?? []) {
-      const d = parseDuration(st.duration);
+      const d = parseDurationOption(st.duration);
       const r1 = (st.target * share) / unitMs;
       pieces.push([at, d, r0, r1]);
       at += d;
@@ -148,7 +139,7 @@ function arrivalStarts(c: ScenarioConfig, seg: Segment | undefined, offsetMs: nu
 }
 
 export function scheduleOf(name: string, c: ScenarioConfig, seg: Segment | undefined): Schedule {
-  const offsetMs = parseDuration(c.startTime, 0);
+  const offsetMs = parseDurationOption(c.startTime, 0);
   if (c.executor === 'constant-arrival-rate' || c.executor === 'ramping-arrival-rate') {
     return {
       name,

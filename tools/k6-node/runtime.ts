@@ -11,15 +11,8 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { configureBridge, stopBridge, requestSync, sleepSync } from './sync-http';
 import { contextTags, execution, metrics, record, resetState, sampleListeners, valuesOf } from './modules/state';
 import { TestAbort } from './modules/execution';
-import {
-  k6SegmentSequence,
-  parseDuration,
-  parseSegment,
-  scheduleOf,
-  MAX_ITERATIONS,
-  type ScenarioConfig,
-  type Schedule,
-} from './executors';
+import { parseDuration } from '../../catalogue/duration';
+import { k6SegmentSequence, parseSegment, scheduleOf, MAX_ITERATIONS, type ScenarioConfig, type Schedule } from './executors';
 import { DEFAULT_TREND_STATS, evaluateThresholds, legacyExport, summaryMetrics, type ThresholdResult } from './summary';
 
 const here = dirname(fileURLToPath(import.meta.url));

@@ -3,6 +3,8 @@
  * interpolate percentiles between neighbours, counters report count and rate per second of the
  * test run, rates report the share of non-zero samples.
  */
+import { interpolatedPercentile } from '../../../catalogue/statistics';
+
 export type MetricType = 'counter' | 'trend' | 'rate' | 'gauge';
 export type Tags = Record<string, string>;
 
@@ -51,18 +53,6 @@ export function resetState(): void {
   sampleListeners.length = 0;
 }
 
-/** k6's trend percentile: linear interpolation between the two nearest ranks. */
-export function k6Percentile(sorted: readonly number[], p: number): number {
-  if (!sorted.length) return 0;
-  if (sorted.length === 1) return sorted[0] as number;
-  const k = (p / 100) * (sorted.length - 1);
-  const lo = Math.floor(k);
-  const hi = Math.ceil(k);
-  const a = sorted[lo] as number;
-  const b = sorted[hi] as number;
-  return a + (b - a) * (k - lo);
-}
-
 /** Aggregated values of a metric (or submetric) as k6 names them in the summary and in thresholds. */
 export function aggregate(type: MetricType, values: readonly number[], durationMs: number, trendStats: readonly string[]) {
   const out: Record<string, number> = {};
@@ -91,9 +81,10 @@ export function trendStat(sorted: readonly number[], stat: string): number {
   if (stat === 'avg') return sorted.length ? sorted.reduce((a, b) => a + b, 0) / sorted.length : 0;
   if (stat === 'min') return sorted[0] ?? 0;
   if (stat === 'max') return sorted[sorted.length - 1] ?? 0;
-  if (stat === 'med') return k6Percentile(sorted, 50);
+  // An empty trend reports 0, as k6's does.
+  if (stat === 'med') return interpolatedPercentile(sorted, 50) ?? 0;
   const m = /^p\((\d+(?:\.\d+)?)\)$/.exec(stat);
-  if (m) return k6Percentile(sorted, Number(m[1]));
+  if (m) return interpolatedPercentile(sorted, Number(m[1])) ?? 0;
   throw new Error(`unknown trend statistic "${stat}" (k6 knows avg, min, med, max, count, p(N))`);
 }
 
