@@ -8,6 +8,8 @@ import { join } from 'node:path';
 
 interface Manifest {
   operations: { id: string; environment: string }[];
+  /** Operations a runner left out, with the reason (absent: none). */
+  notRun?: { id: string; reason: string }[];
   durationMs: number;
   requests: number;
 }
@@ -60,12 +62,20 @@ export function mergeManifests(inputs: readonly string[]): MergeResult {
     manifest: {
       ...manifests[0],
       operations: manifests.flatMap((m) => m.operations),
+      ...notRunOfAll(manifests),
       durationMs: Math.max(...manifests.map((m) => m.durationMs)),
       requests: manifests.reduce((a, m) => a + m.requests, 0),
       runners: manifests.length,
     },
     ...(parsed.length ? { timeline: { ...parsed[0], operations: parsed.flatMap((t) => t.operations) } as Timeline } : {}),
   };
+}
+
+/** Every runner's operations left out, except those another runner probed: no runner's reason is lost. */
+function notRunOfAll(manifests: readonly Manifest[]): Pick<Manifest, 'notRun'> {
+  const probed = new Set(manifests.flatMap((m) => m.operations.map((o) => o.id)));
+  const notRun = manifests.flatMap((m) => m.notRun ?? []).filter((n) => !probed.has(n.id));
+  return notRun.length ? { notRun } : {};
 }
 
 /** Writes limits.json (and probe-timeline.json) of the merged run into reportsDir. */

@@ -191,4 +191,30 @@ test.describe('distributed probes', () => {
       /catalog\.search \(production\) in .*segment-a and .*segment-b/,
     );
   });
+
+  test("should keep every runner's operations not run in the merged manifest, except those another runner probed", () => {
+    const dir = test.info().outputPath();
+    const manifests = {
+      'segment-a': {
+        operations: [{ id: 'catalog.search', environment: 'production' }],
+        notRun: [{ id: 'orders.details', reason: 'no id' }],
+      },
+      'segment-b': {
+        operations: [{ id: 'quotes.search', environment: 'production' }],
+        notRun: [
+          { id: 'quotes.details', reason: 'no quote' },
+          { id: 'catalog.search', reason: 'left to another runner' },
+        ],
+      },
+    };
+    for (const [runner, m] of Object.entries(manifests)) {
+      mkdirSync(join(dir, runner), { recursive: true });
+      writeFileSync(join(dir, runner, 'limits.json'), JSON.stringify({ ...m, durationMs: 1, requests: 3 }));
+    }
+    const merged = mergeManifests([join(dir, 'segment-a'), join(dir, 'segment-b')]).manifest;
+    expect(merged.notRun).toEqual([
+      { id: 'orders.details', reason: 'no id' },
+      { id: 'quotes.details', reason: 'no quote' },
+    ]);
+  });
 });
