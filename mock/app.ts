@@ -260,6 +260,8 @@ export async function buildMockApp(opts: MockOptions = {}): Promise<FastifyInsta
     const conflict = DOCUMENT_CONFLICTS[op.id];
     const lenientQuery = requiredQueryOf(op, false);
     const rateRoute = rate.route({ operationId: op.id });
+    // Webhook events stay refused when invalid, as the spec documents, in either mode.
+    const serveBroken = warnRequests && !op.webhook;
     const opKey = `${env}:${op.id}`;
     /** Limiter key by caller (per app and operation unless a drift mode shares the counters). */
     const keys = new Map<string, string>();
@@ -297,7 +299,7 @@ export async function buildMockApp(opts: MockOptions = {}): Promise<FastifyInsta
       // A broken document constraint: refused (strict), or noted and served (warn). True when refused.
       let noted: Violation[] | null = null;
       const broken = (part: RequestPart, body: ErrorBody): boolean => {
-        if (!warnRequests) return (send(reply, 400, body), true);
+        if (!serveBroken) return (send(reply, 400, body), true);
         const to = {
           reply,
           call: `${op.method} ${req.url.split('?')[0]}`,

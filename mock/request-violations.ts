@@ -11,7 +11,8 @@
  * breaks its maxLength / minLength / pattern / enum, a required query parameter absent, a JSON body its request
  * schema does not allow. What it still refuses, as in `strict` (the call cannot be served): no or a bad token,
  * a body that is not JSON or too large, a JSON operation called with another Content-Type, a webhook call with a
- * wrong signature, an unknown route or method, the rate limit. Conflicts between the distributor's client and its
+ * wrong signature, an unknown route or method, the rate limit. Webhook events (`webhooks.*`) are refused when their
+ * body breaks its schema in either mode: the spec documents that an invalid event is rejected. Conflicts between the distributor's client and its
  * document keep their own switch (`strictDocument`, mock/document-conflicts.ts).
  */
 import type { FastifyReply } from 'fastify';

@@ -5,7 +5,8 @@ import { knownIds, requestFor } from '../../fixtures';
 import { createAjv } from '../../clients/ajv';
 import { parseRequestMode, VIOLATIONS_HEADER, type Violation } from '../../mock';
 import { MAX_VIOLATIONS_HEADER_LENGTH, violationsHeaderValue } from '../../mock/request-violations';
-import { app, token, authed, bearer, IM, expectErrorShape } from './helpers';
+import { certify } from '../contracts/support/run-certify';
+import { app, token, authed, bearer, IM, expectErrorShape, webhookHeaders } from './helpers';
 
 const JSON_CT = { 'content-type': 'application/json' };
 /** A dashed UUIDv4: 36 characters where the document allows 32. */
@@ -124,6 +125,16 @@ test.describe('mock request modes', () => {
     });
     expect(text.statusCode).toBe(415);
     expect(violationsOf(text.headers).map((v) => v.location.join('.'))).toEqual(['request.header.IM-CorrelationID']);
+    // An invalid webhook event stays refused: the spec documents its rejection.
+    const hook = opById('webhooks.orderStatus');
+    const event = { eventType: 42 };
+    const w = await a.inject({
+      method: hook.method,
+      url: `${familyBase(hook.family, 'production')}${hook.path}`,
+      headers: { ...authed(t), ...JSON_CT, ...webhookHeaders(event) },
+      payload: JSON.stringify(event),
+    });
+    expect(w.statusCode, w.body).toBe(400);
     await a.close();
   });
 
@@ -162,5 +173,23 @@ test.describe('mock request modes', () => {
     expect(r.statusCode).toBe(401);
     expect(r.headers[VIOLATIONS_HEADER]).toBeUndefined();
     await a.close();
+  });
+
+  test('should certify the embedded mock in either mode unchanged, the header findings telling the modes apart', async () => {
+    test.setTimeout(180_000);
+    const run = (mode: string) =>
+      certify({ MOCK_REQUESTS: mode, FAMILIES: 'reseller', ENVIRONMENTS: 'production' }, ['--workers', '1', '--grep', '@headers']);
+    for (const [mode, observed] of [
+      ['strict', 'refused'],
+      ['warn', 'accepted'],
+    ] as const) {
+      const r = await run(mode);
+      expect(r.status, `MOCK_REQUESTS=${mode}\n${r.stdout.slice(-2000)}${r.stderr.slice(-1000)}`).toBe(0);
+      const headers = r.findings().filter((f) => f.id.startsWith('headers.'));
+      expect(headers.map((f) => `${f.id.split('@')[0]} ${f.observed}`).sort(), mode).toEqual([
+        `headers.constraint-broken ${observed}`,
+        `headers.required-missing ${observed}`,
+      ]);
+    }
   });
 });
