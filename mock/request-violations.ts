@@ -9,11 +9,14 @@
  *
  * What `warn` serves (document constraints): a required IM-* header absent or empty, an IM-* header value that
  * breaks its maxLength / minLength / pattern / enum, a required query parameter absent, a JSON body its request
- * schema does not allow. What it still refuses, as in `strict` (the call cannot be served): no or a bad token,
- * a body that is not JSON or too large, a JSON operation called with another Content-Type, a webhook call with a
- * wrong signature, an unknown route or method, the rate limit. Webhook events (`webhooks.*`) are refused when their
- * body breaks its schema in either mode: the spec documents that an invalid event is rejected. Conflicts between the distributor's client and its
- * document keep their own switch (`strictDocument`, mock/document-conflicts.ts).
+ * schema does not allow (every schema error listed). The operation then answers as it answers a conforming call:
+ * a body without the id it should name finds nothing (404).
+ *
+ * What it still refuses, as `strict` does (the call cannot be served): no or a bad token, a body that is not JSON
+ * or too large, a JSON operation called with another Content-Type, a webhook call with a wrong signature or an
+ * event its schema refuses (the spec documents that an invalid event is rejected), an unknown route or method, the
+ * rate limit. Conflicts between the distributor's client and its document keep their own switch
+ * (`strictDocument`, mock/document-conflicts.ts).
  */
 import type { FastifyReply } from 'fastify';
 import type { ErrorBody } from './errors';
