@@ -119,7 +119,7 @@ export interface MockOptions {
    * refuses it with 400; 'warn' serves it and reports each violation (mock/request-violations.ts).
    */
   requests?: RequestMode;
-  /** Told one line per violation served in 'warn' mode. Default the Fastify logger (warn). */
+  /** Told one line per violation served in 'warn' mode. Default the Fastify logger (warn; silent unless `logger`); `npm run mock` prints them. */
   onRequestViolation?: (line: string) => void;
 }
 
