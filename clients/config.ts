@@ -48,7 +48,8 @@ export interface HarnessConfig {
   maxBodyBytes: number;
   /** Longest wait for a rate-limit reset in a test that is not about limits. */
   max429WaitMs: number;
-  mock: { windowMs: number; drift: string[]; apps: unknown[] | undefined; seed: number };
+  /** The embedded mock's settings; `requests` is MOCK_REQUESTS as given (strict or warn, checked where the mock starts). */
+  mock: { windowMs: number; drift: string[]; apps: unknown[] | undefined; seed: number; requests: string };
   /** Ids of the target's data given by the user (KNOWN_IDS), used before any discovery. */
   knownIds: Partial<Record<IdName, string>>;
 }
@@ -313,6 +314,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): HarnessConfig 
         .filter(Boolean),
       apps: mockApps,
       seed: num(env, 'MOCK_SEED', 1),
+      requests: env.MOCK_REQUESTS ?? '',
     },
   };
 }

@@ -35,7 +35,7 @@ import { SwitchableClock, systemClock, type Clock } from './clock';
 import { DEFAULT_APPS, type MockApp, type MockConfig, type MockContext } from './context';
 import { registerControlRoutes } from './control';
 import { parseDrift } from './drift';
-import { errorOf, statusOf, type ErrorBody } from './errors';
+import { entryOf, errorOf, statusOf, type ErrorBody } from './errors';
 import { HANDLERS, type Outcome } from './handlers';
 import { FixedWindowLimiter, type Limiter } from './limiter';
 import { LimiterSet, type HeaderFamily, type LimiterSetOptions, type PerOperation } from './limiter-algorithms';
@@ -44,6 +44,7 @@ import { MockState, type Query } from './resources';
 import { registerTokenRoutes, type RouteHelpers } from './token-routes';
 import { signatureRefusal, webhookSecretOf, WebhookOutbox } from './webhooks';
 import { holdTickShape } from './tick-shape';
+import { noteViolations, type RequestMode, type RequestPart, type Violation } from './request-violations';
 
 export type { MockApp, MockConfig } from './context';
 export { DEFAULT_APPS } from './context';
@@ -113,6 +114,13 @@ export interface MockOptions {
   onDocumentConflict?: (message: string) => void;
   /** Let webhook pushes go to non-loopback targets. Default false: loopback only. */
   allowRemoteWebhookTargets?: boolean;
+  /**
+   * A request that breaks a document constraint (header, query parameter, body schema): 'strict' (default)
+   * refuses it with 400; 'warn' serves it and reports each violation (mock/request-violations.ts).
+   */
+  requests?: RequestMode;
+  /** Told one line per violation served in 'warn' mode. Default the Fastify logger (warn; silent unless `logger`); `npm run mock` prints them. */
+  onRequestViolation?: (line: string) => void;
 }
 
 export const DEFAULT_BODY_LIMIT = 1024 * 1024;
@@ -200,7 +208,9 @@ export async function buildMockApp(opts: MockOptions = {}): Promise<FastifyInsta
   // Route body schemas are the catalogue's, registered once in the project's Ajv; routes refer to them by $id.
   // Compiled on a route's first body, not at start: a mock serving one check compiles one schema (compiling
   // them all was most of the mock's start time, paid by every worker of the suite).
-  const ajv = createAjv({ allErrors: false });
+  // Every broken rule is reported when served (warn); the first one refuses the call (strict).
+  const warnRequests = opts.requests === 'warn';
+  const ajv = createAjv({ allErrors: warnRequests });
   app.setValidatorCompiler(({ schema }) => {
     let compiled: ValidateFunction | undefined;
     const validate = (data: unknown): boolean => {
@@ -235,6 +245,7 @@ export async function buildMockApp(opts: MockOptions = {}): Promise<FastifyInsta
   registerTokenRoutes(app, ctx, helpers);
   const strictDocument = (): boolean => opts.strictDocument === true || drift('finding.document-strict');
   const reportConflict = opts.onDocumentConflict ?? ((message: string) => app.log.warn(message));
+  const reportViolation = opts.onRequestViolation ?? ((line: string) => app.log.warn(line));
 
   // ---- Business operations --------------------------------------------------------------
   /**
@@ -249,6 +260,8 @@ export async function buildMockApp(opts: MockOptions = {}): Promise<FastifyInsta
     const conflict = DOCUMENT_CONFLICTS[op.id];
     const lenientQuery = requiredQueryOf(op, false);
     const rateRoute = rate.route({ operationId: op.id });
+    // Webhook events stay refused when invalid, as the spec documents, in either mode.
+    const serveBroken = warnRequests && !op.webhook;
     const opKey = `${env}:${op.id}`;
     /** Limiter key by caller (per app and operation unless a drift mode shares the counters). */
     const keys = new Map<string, string>();
@@ -283,34 +296,32 @@ export async function buildMockApp(opts: MockOptions = {}): Promise<FastifyInsta
     const preHandler = (req: FastifyRequest, reply: FastifyReply, done: () => void): void => {
       const auth = req.mockAuth;
       if (auth?.error) return void send(reply, statusOf(auth.error), errorOf(auth.error));
+      // A broken document constraint: refused (strict), or noted and served (warn). True when refused.
+      let noted: Violation[] | null = null;
+      const broken = (part: RequestPart, body: ErrorBody): boolean => {
+        if (!serveBroken) return (send(reply, 400, body), true);
+        const to = {
+          reply,
+          call: `${op.method} ${req.url.split('?')[0]}`,
+          correlationId: req.headers['im-correlationid'],
+          log: reportViolation,
+        };
+        noted = noteViolations(noted, part, body, to);
+        return false;
+      };
       const faults = headerRules(req);
       if (faults) {
-        if (faults.missing && !drift('finding.missing-header-accepted')) return void send(reply, 400, missingHeadersBody(faults.missing));
-        if (faults.invalid && !drift('finding.header-constraint-ignored')) return void send(reply, 400, faults.invalid);
+        if (faults.missing && !drift('finding.missing-header-accepted') && broken('header', missingHeadersBody(faults.missing))) return;
+        if (faults.invalid && !drift('finding.header-constraint-ignored') && broken('header', faults.invalid)) return;
       }
       const q = missingQuery(req.query as Record<string, unknown>, conflict && !strictDocument() ? lenientQuery : op);
-      if (q) {
-        const body = {
-          errors: q.map((name) => errorOf('missingQuery', { field: name, message: `Missing required query parameter ${name}` }).errors[0]),
-        };
-        return void send(reply, 400, body as ErrorBody);
-      }
+      if (q && broken('query', missingQueryBody(q))) return;
       if (op.jsonBody) {
         const ct = req.headers['content-type'];
         if (ct !== undefined && !ct.startsWith('application/json')) return void send(reply, 415, errorOf('jsonRequired'));
-        const invalid = req.validationError as
-          (Error & { validation?: { instancePath: string; message?: string; params?: { missingProperty?: string } }[] }) | undefined;
-        if (invalid && !(op.webhook && drift('webhooks.invalid-accepted'))) {
-          const e = invalid.validation?.[0];
-          const path = e?.instancePath.replace(/^\//, '').replace(/\//g, '.') ?? '';
-          const missingProp = e?.params?.missingProperty;
-          const field = [path, missingProp].filter(Boolean).join('.') || null;
-          return void send(
-            reply,
-            400,
-            errorOf('invalidBody', { field, message: `Invalid request body: ${e?.instancePath || '/'} ${e?.message ?? ''}`.trim() }),
-          );
-        }
+        const invalid = req.validationError as (Error & { validation?: BodyError[] }) | undefined;
+        if (invalid && !(op.webhook && drift('webhooks.invalid-accepted')) && broken('body', invalidBodyOf(invalid.validation ?? [])))
+          return;
       }
       if (op.webhook && !drift('finding.webhook-signature-ignored')) {
         const bad = signatureRefusal(req.headers['x-hub-signature'], req.body, webhookSecretOf(ctx.apps, auth?.caller?.clientId));
@@ -398,6 +409,24 @@ export async function buildMockApp(opts: MockOptions = {}): Promise<FastifyInsta
   app.addHook('onClose', async () => ctx.outbox.close());
   return app;
 }
+
+/** One error of the route's body validation (ajv). */
+type BodyError = { instancePath: string; message?: string; params?: { missingProperty?: string } };
+
+/** The refusal of a body: one entry per schema error, naming the field by its dotted path. */
+function invalidBodyOf(errors: readonly BodyError[]): ErrorBody {
+  const entries = (errors.length ? errors : [{ instancePath: '' }]).map((e) => {
+    const path = e.instancePath.replace(/^\//, '').replace(/\//g, '.');
+    const field = [path, e.params?.missingProperty].filter(Boolean).join('.') || null;
+    return entryOf('invalidBody', { field, message: `Invalid request body: ${e.instancePath || '/'} ${e.message ?? ''}`.trim() });
+  });
+  return { errors: entries };
+}
+
+/** The refusal of the required query parameters a request lacks. */
+const missingQueryBody = (names: readonly string[]): ErrorBody => ({
+  errors: names.map((name) => entryOf('missingQuery', { field: name, message: `Missing required query parameter ${name}` })),
+});
 
 /** Generic vendor responses: the spec shows no vendor payloads. */
 function vendorCall(state: MockState, operationId: string, params: Record<string, string>): Outcome {

@@ -1,11 +1,12 @@
 /**
- * `npm run mock -- --port 4010 [--window-ms 60000] [--seed 1] [--control] [--drift a,b] [--reset-unit seconds] [--openapi <file>]
+ * `npm run mock -- --port 4010 [--window-ms 60000] [--seed 1] [--control] [--drift a,b] [--reset-unit seconds] [--openapi <file>] [--requests strict|warn]
  *   [--limiter fixed|sliding-log|sliding-counter|token-bucket|leaky-bucket|<op>=<algorithm>,...] [--count-refused] [--headers x-ratelimit|ietf|none|<op>=<family>,...]`
  * Runs the embedded mock on 127.0.0.1 until interrupted.
  */
 import { Command, InvalidArgumentError } from 'commander';
 import { DEFAULT_APPS, startMock, type MockOptions, DRIFT_MODES } from '../mock';
 import { HEADER_FAMILIES, LIMITER_ALGORITHMS, parseHeaderSpec, parseLimiterSpec } from '../mock/limiter-algorithms';
+import { DEFAULT_REQUEST_MODE, parseRequestMode } from '../mock/request-violations';
 import { DEFAULT_WINDOW_MS, parseErrorStatuses, parseVendorOperations } from '../catalogue';
 
 const int = (name: string) => (v: string) => {
@@ -47,6 +48,11 @@ const program = new Command()
     "follow the published document alone where the distributor's generated client disagrees with it (deals.details without vendorName, shipToAddress as an array, a date-time for a date): refuse the client's form",
     false,
   )
+  .option(
+    '--requests <mode>',
+    'a request breaking a document constraint (IM-* header, query parameter, body schema): "strict" refuses it with 400, "warn" serves it, logs each violation with the IM-CorrelationID and lists them in the sl-violations response header',
+    DEFAULT_REQUEST_MODE,
+  )
   .option('--log', 'log every request', false)
   .parse();
 
@@ -66,6 +72,7 @@ const o = program.opts<{
   headers: string;
   refusalStatus: string;
   strictDocument: boolean;
+  requests: string;
   log: boolean;
 }>();
 
@@ -89,6 +96,8 @@ async function main(): Promise<void> {
     logger: o.log,
     strictDocument: o.strictDocument,
     onDocumentConflict: (message) => console.log(`mock: ${message}`),
+    requests: parseRequestMode(o.requests, '--requests'),
+    onRequestViolation: (line) => console.log(`mock: ${line}`),
   };
   const [refusal] = parseErrorStatuses(o.refusalStatus, '--refusal-status');
   if (refusal !== 429) opts.refusalStatus = refusal;
@@ -128,6 +137,8 @@ async function main(): Promise<void> {
       ? "  --strict-document: the published document alone (the distributor client's deals.details without vendorName, shipToAddress array and date-time for a date are refused)"
       : "  where the distributor's client and its document disagree, both forms are accepted and each client form is logged (--strict-document refuses it)",
   );
+  if (opts.requests === 'warn')
+    console.log('  --requests warn: requests breaking a document constraint are served; each violation logged and listed in sl-violations');
   if (o.control) console.log(`  control API: ${mock.url}/__mock (reset, clock, limits, drift, webhooks, config)`);
   const stop = async () => {
     await mock.close();

@@ -1,10 +1,12 @@
 /**
  * `npm run openapi` writes contracts/openapi.json from the catalogue.
  * `npm run openapi -- check <file>` imports an OpenAPI document and prints coverage and conflicts.
+ * `npm run openapi -- diff <a> <b> [--json]` lists where two OpenAPI documents disagree (exit 0; 2 when one cannot be read).
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { buildOpenApi, serialise } from '../openapi/export';
 import { loadOpenApi } from '../openapi/import';
+import { diffFiles, diffText, UnreadableDocument } from '../openapi/diff';
 
 export const OPENAPI_FILE = 'contracts/openapi.json';
 
@@ -41,8 +43,28 @@ async function main(): Promise<number> {
       console.log(`    ${d.where}: ${d.errors.slice(0, 3).join('; ')}${d.errors.length > 3 ? `; ... ${d.errors.length - 3} more` : ''}`);
     return 0;
   }
-  console.error(`openapi: unknown command "${cmd}"; expected export (default) or check <file>`);
+  if (cmd === 'diff') return diff(process.argv.slice(3));
+  console.error(`openapi: unknown command "${cmd}"; expected export (default), check <file> or diff <a> <b> [--json]`);
   return 2;
+}
+
+/** `diff <a> <b> [--json]`: a difference is information (exit 0); a document that cannot be read exits 2. */
+async function diff(args: string[]): Promise<number> {
+  const json = args.includes('--json');
+  const files = args.filter((x) => x !== '--json');
+  if (files.length !== 2) {
+    console.error(`openapi: usage: npm run openapi -- diff <a.yaml|a.json> <b.yaml|b.json> [--json]; received ${files.length} file(s)`);
+    return 2;
+  }
+  try {
+    const d = await diffFiles(files[0] as string, files[1] as string);
+    console.log(json ? JSON.stringify(d, null, 2) : diffText(d));
+    return 0;
+  } catch (e) {
+    if (!(e instanceof UnreadableDocument)) throw e;
+    console.error(`openapi: ${e.message}; give two OpenAPI 3.x documents (YAML or JSON)`);
+    return 2;
+  }
 }
 
 main()

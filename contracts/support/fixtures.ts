@@ -434,8 +434,9 @@ export const test = base.extend<{ driftExpectation: void }, WorkerFixtures>({
           .map((s) => s.trim())
           .filter(Boolean);
         // Loaded only for the embedded mock: a worker against a URL target starts without the server.
-        const { startMock } = await import('../../mock');
+        const { startMock, parseRequestMode } = await import('../../mock');
         mock = await startMock({
+          requests: parseRequestMode(cfg.mock.requests, 'MOCK_REQUESTS'),
           windowMs: cfg.mock.windowMs,
           control: true,
           drift,

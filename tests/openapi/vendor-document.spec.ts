@@ -5,7 +5,9 @@
  * against its request schema (one of its own examples when one does, else ours). Every answer must
  * be 2xx and validate against the document's response schema, required fields included.
  *
- * The document's path comes from VENDOR_OPENAPI (`.ci/run` sets it); without it the test is skipped.
+ * The document's path comes from VENDOR_OPENAPI (`.ci/run` sets it); without it the tests are skipped. The
+ * distributor publishes a JSON form beside it that is not the same document (`npm run openapi -- diff`):
+ * VENDOR_OPENAPI_JSON names it, and the same tests run on it too (skipped with the reason when unset).
  */
 import { test, expect } from '@playwright/test';
 import { operationsFor, fillPath, IM_HEADER_CONSTRAINTS, type Operation } from '../../catalogue';
@@ -16,7 +18,11 @@ import { signatureHeaders } from '../../clients/webhook-signature';
 import { loadOpenApi, type OpenApiContract } from '../../openapi/import';
 import { buildMockApp } from '../../mock';
 
-const DOC = process.env.VENDOR_OPENAPI;
+/** The published forms, by the variable that names each. */
+const FORMS = [
+  { variable: 'VENDOR_OPENAPI', form: 'YAML', file: process.env.VENDOR_OPENAPI },
+  { variable: 'VENDOR_OPENAPI_JSON', form: 'JSON', file: process.env.VENDOR_OPENAPI_JSON },
+] as const;
 
 /** Mock defaults of the IM-* headers, by header name (lower case). */
 const IM_VALUES = Object.fromEntries(Object.values(IM_HEADER_VARIABLES).map((v) => [v.header.toLowerCase(), v.mockDefault]));
@@ -56,6 +62,20 @@ export function declaredFields(schema: Schema | undefined, value: unknown): { fi
   return { fields, declared };
 }
 
+/**
+ * A body with each top-level object the document's request schema types as an array wrapped in a one-element
+ * array (the JSON form's freight `shipToAddress`): what a client generated from that form sends.
+ */
+function wrappedAsArrays(c: OpenApiContract, operationId: string, body: unknown): unknown {
+  if (!body || typeof body !== 'object') return body;
+  const out: Record<string, unknown> = { ...(body as Record<string, unknown>) };
+  for (const line of c.validateRequest(operationId, body)) {
+    const name = /^\/([^/]+): must be array$/.exec(line)?.[1];
+    if (name && out[name] && typeof out[name] === 'object') out[name] = [out[name]];
+  }
+  return out;
+}
+
 /** The document's request for an operation, with the mock's ids where the operation needs one. */
 function documentRequest(c: OpenApiContract, op: Operation) {
   const documented = c.documentedPath(op.id) as { method: string; path: string };
@@ -80,6 +100,7 @@ function documentRequest(c: OpenApiContract, op: Operation) {
     const candidates: [string, unknown][] = [
       ...(doc.example !== undefined ? [["the document's example", doc.example] as [string, unknown]] : []),
       ['the catalogue request', ours.body ?? {}],
+      ['the catalogue request, objects the document types as arrays wrapped in one', wrappedAsArrays(c, op.id, ours.body ?? {})],
     ];
     const valid = candidates.find(([, b]) => c.validateRequest(op.id, b).length === 0);
     expect(
@@ -94,80 +115,92 @@ function documentRequest(c: OpenApiContract, op: Operation) {
   return { method: documented.method, path, query, headers, body, bodySource };
 }
 
-test.describe('the published document through the mock', () => {
-  test("should answer every shared operation 2xx with a body valid against the document's response schema", async () => {
-    test.skip(!DOC, 'VENDOR_OPENAPI is not set: give the path of the distributor published OpenAPI document (`.ci/run` sets it)');
-    test.setTimeout(60_000);
-    const c = await loadOpenApi(DOC as string);
-    const shared = operationsFor({ families: ['reseller'] }).filter((o) => c.documentedPath(o.id));
-    expect(shared.length, 'the document shares operations with the seed').toBeGreaterThan(20);
-    const app = await buildMockApp({ control: true });
-    // The token as the document asks for it: GET with query parameters.
-    const t = await app.inject({
-      method: 'GET',
-      url: '/oauth/oauth20/token?grant_type=client_credentials&client_id=demo-reseller&client_secret=demo-reseller-secret',
-    });
-    expect(t.statusCode, t.body).toBe(200);
-    const token = (JSON.parse(t.body) as { access_token: string }).access_token;
-    const report: string[] = [];
-    for (const op of shared) {
-      await app.inject({ method: 'POST', url: '/__mock/reset' });
-      const again = await app.inject({
+for (const { variable, form, file: DOC } of FORMS) {
+  test.describe(`the published document (${form} form) through the mock`, () => {
+    test("should answer every shared operation 2xx with a body valid against the document's response schema", async () => {
+      test.skip(
+        !DOC,
+        `${variable} is not set: give the path of the ${form} form of the distributor's published OpenAPI document (\`.ci/run\` sets it)`,
+      );
+      test.setTimeout(60_000);
+      const c = await loadOpenApi(DOC as string);
+      const shared = operationsFor({ families: ['reseller'] }).filter((o) => c.documentedPath(o.id));
+      expect(shared.length, 'the document shares operations with the seed').toBeGreaterThan(20);
+      const app = await buildMockApp({ control: true });
+      // The token as the document asks for it: GET with query parameters.
+      const t = await app.inject({
         method: 'GET',
         url: '/oauth/oauth20/token?grant_type=client_credentials&client_id=demo-reseller&client_secret=demo-reseller-secret',
       });
-      const tok = again.statusCode === 200 ? (JSON.parse(again.body) as { access_token: string }).access_token : token;
-      const r = documentRequest(c, op);
-      const q = new URLSearchParams(r.query).toString();
-      const res = await app.inject({
-        method: r.method as 'GET',
-        url: `${r.path}${q ? `?${q}` : ''}`,
-        headers: { ...r.headers, authorization: `Bearer ${tok}`, ...(r.body !== undefined ? { 'content-type': 'application/json' } : {}) },
-        ...(r.body !== undefined ? { payload: JSON.stringify(r.body) } : {}),
-      });
-      expect(res.statusCode, `${op.id} ${r.method} ${r.path}: ${res.body.slice(0, 500)}`).toBeGreaterThanOrEqual(200);
-      expect(res.statusCode, `${op.id} ${r.method} ${r.path}: ${res.body.slice(0, 500)}`).toBeLessThan(300);
-      const answer: unknown = res.body ? JSON.parse(res.body) : undefined;
-      const v = c.validateResponse(op.id, res.statusCode, answer);
-      expect(v.errors, `${op.id}: the answer matches the document's ${res.statusCode} schema`).toEqual([]);
-      // A client generated from the document keeps the fields its schema declares: at least 90 % of ours.
-      const kept = declaredFields(c.responseSchema(op.id) as Schema | undefined, answer);
-      if (v.validated && kept.fields) {
-        expect(
-          kept.declared / kept.fields,
-          `${op.id}: ${kept.declared} of ${kept.fields} answer fields are declared by the document`,
-        ).toBeGreaterThanOrEqual(0.9);
+      expect(t.statusCode, t.body).toBe(200);
+      const token = (JSON.parse(t.body) as { access_token: string }).access_token;
+      const report: string[] = [];
+      for (const op of shared) {
+        await app.inject({ method: 'POST', url: '/__mock/reset' });
+        const again = await app.inject({
+          method: 'GET',
+          url: '/oauth/oauth20/token?grant_type=client_credentials&client_id=demo-reseller&client_secret=demo-reseller-secret',
+        });
+        const tok = again.statusCode === 200 ? (JSON.parse(again.body) as { access_token: string }).access_token : token;
+        const r = documentRequest(c, op);
+        const q = new URLSearchParams(r.query).toString();
+        const res = await app.inject({
+          method: r.method as 'GET',
+          url: `${r.path}${q ? `?${q}` : ''}`,
+          headers: {
+            ...r.headers,
+            authorization: `Bearer ${tok}`,
+            ...(r.body !== undefined ? { 'content-type': 'application/json' } : {}),
+          },
+          ...(r.body !== undefined ? { payload: JSON.stringify(r.body) } : {}),
+        });
+        expect(res.statusCode, `${op.id} ${r.method} ${r.path}: ${res.body.slice(0, 500)}`).toBeGreaterThanOrEqual(200);
+        expect(res.statusCode, `${op.id} ${r.method} ${r.path}: ${res.body.slice(0, 500)}`).toBeLessThan(300);
+        const answer: unknown = res.body ? JSON.parse(res.body) : undefined;
+        const v = c.validateResponse(op.id, res.statusCode, answer);
+        expect(v.errors, `${op.id}: the answer matches the document's ${res.statusCode} schema`).toEqual([]);
+        // A client generated from the document keeps the fields its schema declares: at least 90 % of ours.
+        const kept = declaredFields(c.responseSchema(op.id) as Schema | undefined, answer);
+        if (v.validated && kept.fields) {
+          expect(
+            kept.declared / kept.fields,
+            `${op.id}: ${kept.declared} of ${kept.fields} answer fields are declared by the document`,
+          ).toBeGreaterThanOrEqual(0.9);
+        }
+        report.push(
+          `${op.id}: ${res.statusCode}, body from ${r.bodySource}, ${v.validated ? `validated, ${kept.declared}/${kept.fields} fields declared` : 'no documented schema'}`,
+        );
       }
-      report.push(
-        `${op.id}: ${res.statusCode}, body from ${r.bodySource}, ${v.validated ? `validated, ${kept.declared}/${kept.fields} fields declared` : 'no documented schema'}`,
-      );
-    }
-    test.info().annotations.push({ type: 'document-operations', description: report.join('\n') });
-    await app.close();
-  });
+      test.info().annotations.push({ type: 'document-operations', description: report.join('\n') });
+      await app.close();
+    });
 
-  test("should hold the document's IM-* header constraints in the catalogue, as the mock enforces them", async () => {
-    test.skip(!DOC, 'VENDOR_OPENAPI is not set: give the path of the distributor published OpenAPI document (`.ci/run` sets it)');
-    const c = await loadOpenApi(DOC as string);
-    const seen = new Map<string, Set<string>>();
-    for (const m of c.coverage().mapped) {
-      for (const p of c.parameters(m.operationId).filter((x) => x.in === 'header' && /^im-/i.test(x.name))) {
-        const name = Object.keys(IM_HEADER_CONSTRAINTS).find((h) => h.toLowerCase() === p.name.toLowerCase());
-        expect(name, `${m.operationId}: the catalogue constrains ${p.name}`).toBeDefined();
-        const s = p.schema ?? {};
-        const documented = JSON.stringify({ minLength: s.minLength, maxLength: s.maxLength, pattern: s.pattern, enum: s.enum });
-        // Some operations list IM-CustomerNumber without its maxLength: only the constrained ones are compared.
-        if (s.maxLength === undefined) continue;
-        const set = seen.get(name as string) ?? new Set<string>();
-        seen.set(name as string, set.add(documented));
+    test("should hold the document's IM-* header constraints in the catalogue, as the mock enforces them", async () => {
+      test.skip(
+        !DOC,
+        `${variable} is not set: give the path of the ${form} form of the distributor's published OpenAPI document (\`.ci/run\` sets it)`,
+      );
+      const c = await loadOpenApi(DOC as string);
+      const seen = new Map<string, Set<string>>();
+      for (const m of c.coverage().mapped) {
+        for (const p of c.parameters(m.operationId).filter((x) => x.in === 'header' && /^im-/i.test(x.name))) {
+          const name = Object.keys(IM_HEADER_CONSTRAINTS).find((h) => h.toLowerCase() === p.name.toLowerCase());
+          expect(name, `${m.operationId}: the catalogue constrains ${p.name}`).toBeDefined();
+          const s = p.schema ?? {};
+          const documented = JSON.stringify({ minLength: s.minLength, maxLength: s.maxLength, pattern: s.pattern, enum: s.enum });
+          // Some operations list IM-CustomerNumber without its maxLength: only the constrained ones are compared.
+          if (s.maxLength === undefined) continue;
+          const set = seen.get(name as string) ?? new Set<string>();
+          seen.set(name as string, set.add(documented));
+        }
       }
-    }
-    for (const [name, documented] of seen) {
-      const c0 = IM_HEADER_CONSTRAINTS[name as keyof typeof IM_HEADER_CONSTRAINTS];
-      expect([...documented], name).toEqual([
-        JSON.stringify({ minLength: c0.minLength, maxLength: c0.maxLength, pattern: c0.pattern, enum: c0.enum }),
-      ]);
-    }
-    expect(seen.size, 'every constrained IM-* header of the document').toBe(Object.keys(IM_HEADER_CONSTRAINTS).length);
+      for (const [name, documented] of seen) {
+        const c0 = IM_HEADER_CONSTRAINTS[name as keyof typeof IM_HEADER_CONSTRAINTS];
+        expect([...documented], name).toEqual([
+          JSON.stringify({ minLength: c0.minLength, maxLength: c0.maxLength, pattern: c0.pattern, enum: c0.enum }),
+        ]);
+      }
+      expect(seen.size, 'every constrained IM-* header of the document').toBe(Object.keys(IM_HEADER_CONSTRAINTS).length);
+    });
   });
-});
+}
