@@ -12,4 +12,3 @@ export { HANDLERS } from './handlers';
 export type { Handler, CallContext, Outcome } from './handlers';
 export { signEventId } from './webhooks';
 export { spawnMock } from './process';
-export { startFaultyTarget, FAULT_KINDS, type FaultKind } from './faulty-targets';

@@ -6,7 +6,10 @@ import { test, expect, request } from '@playwright/test';
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { startFaultyTarget, type FaultKind } from '../../mock';
+import { startFaultyTarget, startSilentTarget, type FaultKind } from './support/faulty-targets';
+import { MOCK_APPS_ENV } from './support/run-certify';
+import type { CertifySummary } from '../../contracts/support/summary-reporter';
+import { run } from '../load/run';
 import { cliArgs } from '../cli-bundles';
 import { ApiClient, RequestBudget, TargetFailure, assertUsable, type FailureKind } from '../../clients/http';
 
@@ -83,14 +86,69 @@ test.describe('faulty targets', () => {
       expect(r.status, 'contract failures give exit 1').toBe(1);
       expect(Date.now() - started).toBeLessThan(100_000);
       const summary = JSON.parse(readFileSync(join(out, 'summary.json'), 'utf8')) as {
-        totals: { failed: number };
+        totals: { failed: number; blocked: number };
         tests: { error?: string }[];
       };
-      expect(summary.totals.failed).toBeGreaterThan(5);
+      // The first request waited for fails its check; the target is then silent, and the others are blocked.
+      expect(summary.totals.failed).toBe(1);
+      expect(summary.totals.blocked).toBeGreaterThan(0);
       expect(summary.tests.every((t) => !t.error || /\[timeout\]/.test(t.error))).toBe(true);
       expect(r.stdout + r.stderr).not.toContain('canary-faulty-secret');
     } finally {
       await target.close();
     }
   });
+
+  test('should judge a silent target (connections accepted, never answered) as fast as a refusing one, the other checks blocked', async () => {
+    test.setTimeout(200_000);
+    // A refusing target: a port that was just listened on and closed.
+    const closed = await startSilentTarget();
+    await closed.close();
+    const refusing = await certifyUrl(closed.url, 'refusing');
+    expect(refusing.code, 'the refusing target fails its checks').toBe(1);
+    const target = await startSilentTarget();
+    try {
+      const r = await certifyUrl(target.url, 'silent');
+      expect(r.code, 'a contract check failed on the timeout: exit 1').toBe(1);
+      test.info().annotations.push({ type: 'figures', description: `refusing target ${refusing.seconds} s, silent target ${r.seconds} s` });
+      // One request timeout more than a refusing target, plus the machine's noise; before, 137 s against 35 s.
+      expect(r.seconds, `as fast as a refusing target (${refusing.seconds} s), one timeout (1 s) apart`).toBeLessThan(
+        refusing.seconds + 15,
+      );
+      const { totals, tests, requests } = r.summary;
+      expect(totals.failed).toBe(1);
+      expect(tests.find((t) => t.status === 'failed')?.error).toMatch(
+        /\[timeout\] .* got no complete answer within 1000 ms \(REQUEST_TIMEOUT_MS\)/,
+      );
+      expect(totals.blocked).toBeGreaterThan(100);
+      expect(r.stdout).toMatch(/got no complete answer within 1000 ms/);
+      // The reason of each blocked check, in the run's reports.
+      expect(readFileSync(join(r.out, 'junit.xml'), 'utf8')).toMatch(
+        /blocked by environment: the target has not answered any request within REQUEST_TIMEOUT_MS: \[timeout\] /,
+      );
+      expect(requests?.sent, 'one request waited for, none sent after it').toBe(1);
+      expect(target.connections()).toBe(1);
+    } finally {
+      await target.close();
+    }
+  });
 });
+
+/** certify against a URL target with a 1 s request timeout, at normal priority (the figures are about the run). */
+async function certifyUrl(
+  url: string,
+  name: string,
+): Promise<{ code: number | null; seconds: number; stdout: string; out: string; summary: CertifySummary }> {
+  const out = test.info().outputPath(name);
+  const started = Date.now();
+  // Asynchronous: the target is served by this process.
+  const r = await run(
+    process.execPath,
+    cliArgs('certify'),
+    { ...MOCK_APPS_ENV, TARGET: url, REQUEST_TIMEOUT_MS: '1000', REPORTS_DIR: out, CI: '' },
+    90_000,
+  );
+  const seconds = (Date.now() - started) / 1000;
+  const summary = JSON.parse(readFileSync(join(out, 'summary.json'), 'utf8')) as CertifySummary;
+  return { code: r.code, seconds, stdout: r.stdout + r.stderr, out, summary };
+}
