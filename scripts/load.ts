@@ -625,6 +625,8 @@ async function runK6Plan(name: string, step: K6Step, o: LoadOptions, p: K6Plan):
   if (targetIds && !leftToRun(ops, targetIds)) return NOT_RUN;
   mkdirSync(o.reportsDir, { recursive: true });
   const env = k6Environment(o);
+  // The mock runs in its own process whatever runs k6 (k6 and its double may block their own thread);
+  // it starts listening while the bundles and the plan are built.
   const starting = p.isMock
     ? spawnMock({
         windowMs,
