@@ -16,6 +16,9 @@ import {
   type VendorOperationSpec,
 } from '../catalogue';
 import type { Credentials } from './token-core';
+import { ConfigError } from './config-error';
+
+export { ConfigError };
 
 export type TargetKind = 'mock' | 'sandbox' | 'production' | 'url';
 
@@ -43,6 +46,7 @@ export interface HarnessConfig {
   webhookReceiverUrl: string | undefined;
   /** Secret that signs pushed webhook events (x-hub-signature); the mock's default on the mock. */
   webhookSecret: string | undefined;
+  /** POLICY; its file is checked at start-up by `checkConfigFiles`. */
   policyFile: string | undefined;
   requestTimeoutMs: number;
   maxBodyBytes: number;
@@ -52,10 +56,6 @@ export interface HarnessConfig {
   mock: { windowMs: number; drift: string[]; apps: unknown[] | undefined; seed: number; requests: string };
   /** Ids of the target's data given by the user (KNOWN_IDS), used before any discovery. */
   knownIds: Partial<Record<IdName, string>>;
-}
-
-export class ConfigError extends Error {
-  override name = 'ConfigError';
 }
 
 /** IM-* header values by variable; the defaults are the mock's (documented in .env.example). */
@@ -317,4 +317,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): HarnessConfig 
       requests: env.MOCK_REQUESTS ?? '',
     },
   };
+}
+
+/**
+ * The configuration files (POLICY against its JSON Schema, OPENAPI as an OpenAPI 3 document), checked
+ * before any request. Throws ConfigError. Loaded on demand: a run without them does not load their parsers.
+ */
+export async function checkConfigFiles(env: NodeJS.ProcessEnv = process.env): Promise<void> {
+  if (!env.POLICY && !env.OPENAPI) return;
+  const { readPolicy, checkOpenApiFile } = await import('./config-files');
+  readPolicy(env.POLICY || undefined);
+  if (env.OPENAPI) await checkOpenApiFile(env.OPENAPI);
 }

@@ -12,6 +12,5 @@ export { HANDLERS } from './handlers';
 export type { Handler, CallContext, Outcome } from './handlers';
 export { signEventId } from './webhooks';
 export { spawnMock } from './process';
-export { startFaultyTarget, FAULT_KINDS, type FaultKind } from './faulty-targets';
 export { parseRequestMode, REQUEST_MODES, VIOLATIONS_HEADER } from './request-violations';
 export type { RequestMode, Violation } from './request-violations';

@@ -7,18 +7,21 @@
 import { spawnSync } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { existsSync, rmSync } from 'node:fs';
-import { loadConfig, ConfigError, imHeaderDefaultsUsed } from '../clients/config';
+import { loadConfig, checkConfigFiles, ConfigError, imHeaderDefaultsUsed } from '../clients/config';
 import { redact, registerSecret } from '../clients/redact';
 import { buildReport } from '../reporting/build-report';
 
 const REPORTS_DIR = process.env.REPORTS_DIR ?? 'reports';
 const require = createRequire(import.meta.url);
 
-function main(): number {
-  let label: string;
+/**
+ * Every configuration input (variables, POLICY and OPENAPI files) checked before any request: the
+ * target's label, or exit code 2 with what to do.
+ */
+async function checkConfiguration(): Promise<string | 2> {
   try {
     const cfg = loadConfig();
-    label = cfg.targetLabel;
+    await checkConfigFiles();
     const unset = cfg.kind === 'mock' ? [] : imHeaderDefaultsUsed(process.env);
     if (unset.length) {
       console.warn(
@@ -27,6 +30,7 @@ function main(): number {
       );
     }
     for (const c of Object.values(cfg.credentials)) registerSecret(c?.clientSecret);
+    return cfg.targetLabel;
   } catch (e) {
     if (e instanceof ConfigError) {
       console.error(`certify: cannot start: ${redact(e.message)}`);
@@ -34,6 +38,11 @@ function main(): number {
     }
     throw e;
   }
+}
+
+async function main(): Promise<number> {
+  const label = await checkConfiguration();
+  if (label === 2) return 2;
   console.log(`certify: target ${label}; reports in ${REPORTS_DIR}/`);
   // Results of an earlier run must not mix with this one.
   for (const d of ['allure-results', 'html', 'test-output']) rmSync(`${REPORTS_DIR}/${d}`, { recursive: true, force: true });
@@ -59,7 +68,7 @@ function main(): number {
   return r.status ?? 2;
 }
 
-const code = main();
+const code = await main();
 // The one-page report is part of every run that produced a summary; a report failure never hides the verdict.
 (existsSync(`${REPORTS_DIR}/summary.json`) && code !== 2
   ? buildReport({ reportsDir: REPORTS_DIR })

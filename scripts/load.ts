@@ -10,7 +10,7 @@ import { accessSync, constants, existsSync, mkdirSync, readFileSync, statSync } 
 import { delimiter, dirname, join, resolve } from 'node:path';
 import { allOperations, familyBase, fillPath, limitFor, parseErrorStatuses, type EnvironmentName, type Operation } from '../catalogue';
 import { knownIds, requestFor, world } from '../fixtures';
-import { imHeadersFrom, webhookSecretFrom } from '../clients/config';
+import { ConfigError, imHeadersFrom, webhookSecretFrom } from '../clients/config';
 import { signatureHeaders } from '../clients/webhook-signature';
 import { DEFAULT_APPS } from '../mock/context';
 import { spawnMock } from '../mock/process';
@@ -497,48 +497,135 @@ function planFor(
   });
 }
 
-async function runK6Step(name: string, step: K6Step, o: LoadOptions): Promise<number> {
+/** A command refused before anything starts: its exit code and what to do. */
+export interface Refusal {
+  exitCode: number;
+  message: string;
+}
+
+/** Where and with what a k6 command runs, once its inputs are checked (preflight). */
+export interface K6Plan {
+  isMock: boolean;
+  k6: string;
+  /** The remote target's base URL; undefined for the embedded mock (known once it listens). */
+  remoteBaseUrl: string | undefined;
+  bundleDir: string;
+  bundle: string;
+}
+
+/**
+ * Checks a k6 command's inputs before anything starts (no request, no process): confirmations for
+ * quota and production, k6 itself, the base URL, durations, the bundle, the OpenAPI document. A
+ * refusal (exit 2; 3 without k6), or the plan.
+ */
+export async function preflight(
+  name: string,
+  step: K6Step,
+  o: LoadOptions,
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<K6Plan | Refusal> {
   const isMock = o.target === 'mock';
-  if (!isMock && step.spendsQuota && !o.allowQuotaSpend) {
-    console.error(`load: ${name} spends the app quota of every probed operation for a window; pass --allow-quota-spend to confirm`);
-    return 2;
-  }
-  if ((o.target === 'production' || o.environment === 'production') && !isMock && !o.allowProduction) {
-    console.error('load: a production target needs --allow-production');
-    return 2;
-  }
-  const k6 = findK6();
-  if (!k6) {
-    console.error(`load: ${K6_HELP}${process.env.K6_BIN ? `\n  K6_BIN is "${process.env.K6_BIN}", which is not an executable file.` : ''}`);
-    return 3;
-  }
-  const baseUrl0 = o.target === 'sandbox' ? process.env.BASE_URL : isMock ? undefined : o.target;
-  if (!isMock && !baseUrl0) {
-    console.error('load: --target sandbox needs BASE_URL (the base URL of the deployment)');
-    return 2;
-  }
+  if (!isMock && step.spendsQuota && !o.allowQuotaSpend)
+    return {
+      exitCode: 2,
+      message: `${name} spends the app quota of every probed operation for a window; pass --allow-quota-spend to confirm`,
+    };
+  if ((o.target === 'production' || o.environment === 'production') && !isMock && !o.allowProduction)
+    return { exitCode: 2, message: 'a production target needs --allow-production' };
+  const k6 = findK6(env);
+  if (!k6)
+    return { exitCode: 3, message: `${K6_HELP}${env.K6_BIN ? `\n  K6_BIN is "${env.K6_BIN}", which is not an executable file.` : ''}` };
+  const remoteBaseUrl = o.target === 'sandbox' ? env.BASE_URL : isMock ? undefined : o.target;
+  if (!isMock && !remoteBaseUrl) return { exitCode: 2, message: '--target sandbox needs BASE_URL (the base URL of the deployment)' };
   if (o.duration) durationMs(o.duration);
-  const ops = selectOperations(o, isMock);
-  const windowMs = Number(o.windowMs);
-  const limits = o.randomLimits !== undefined ? randomLimits(ops, Number(o.randomLimits)) : {};
   const dir = bundleDir(o.bundleDir);
   const bundle = join(dir, `${step.bundle}.js`);
-  if (o.skipBuild && !existsSync(bundle)) {
-    console.error(`load: --skip-build, but ${bundle} does not exist; run \`npm run load:build -- --bundle-dir ${dir}\` first`);
-    return 2;
+  if (o.skipBuild && !existsSync(bundle))
+    return { exitCode: 2, message: `--skip-build, but ${bundle} does not exist; run \`npm run load:build -- --bundle-dir ${dir}\` first` };
+  if (o.openapi) {
+    try {
+      const { checkOpenApiFile } = await import('../clients/config-files');
+      await checkOpenApiFile(o.openapi, o.openapi === env.OPENAPI ? 'OPENAPI' : '--openapi');
+    } catch (e) {
+      if (e instanceof ConfigError) return { exitCode: 2, message: e.message };
+      throw e;
+    }
   }
-  // Only on a target other than the embedded mock (its seeded ids are the plan's): before any k6 starts.
-  const targetIds = isMock ? undefined : await idsOnTarget(o, baseUrl0 as string, ops, (line) => console.log(line));
-  if (targetIds && !leftToRun(ops, targetIds)) return NOT_RUN;
-  mkdirSync(o.reportsDir, { recursive: true });
-  const env: NodeJS.ProcessEnv = { ...process.env };
+  return { isMock, k6, remoteBaseUrl, bundleDir: dir, bundle };
+}
+
+/** The k6 environment: the system's, with the web dashboard options asked for. */
+function k6Environment(o: LoadOptions, base: NodeJS.ProcessEnv = process.env): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { ...base };
   if (o.webDashboard || o.webDashboardExport) env.K6_WEB_DASHBOARD = 'true';
   if (o.webDashboardExport) env.K6_WEB_DASHBOARD_EXPORT = o.webDashboardExport;
   // Only the report asked for: no dashboard server, so k6 exits when the run ends (k6's advice for CI).
   if (o.webDashboardExport && !o.webDashboard && env.K6_WEB_DASHBOARD_PORT === undefined) env.K6_WEB_DASHBOARD_PORT = '-1';
+  return env;
+}
+
+/** The embedded mock's demo apps, as the credentials k6 reads. */
+function mockCredentials(): NodeJS.ProcessEnv {
+  const r = DEFAULT_APPS.find((a) => a.family === 'reseller');
+  const v = DEFAULT_APPS.find((a) => a.family === 'vendor');
+  return {
+    RESELLER_CLIENT_ID: r?.clientId,
+    RESELLER_CLIENT_SECRET: r?.clientSecret,
+    VENDOR_CLIENT_ID: v?.clientId,
+    VENDOR_CLIENT_SECRET: v?.clientSecret,
+  };
+}
+
+/** How a k6 command ended: k6's code, whether the step found its result file, the operations left out. */
+export interface K6Outcome {
+  exitCode: number;
+  wrote: boolean;
+  notRun: readonly { id: string }[];
+  summaryExport: string;
+}
+
+/**
+ * Our exit code for a k6 command, with what it says on stderr: k6's own code, except NO_RESULT for a
+ * run that ended with 0 without its result file, and NOT_RUN for a run that left selected operations out.
+ */
+export function exitCodeOf(name: string, r: K6Outcome, say: (line: string) => void = (l) => console.error(l)): number {
+  if (r.exitCode === 99) say(`load: ${name}: k6 exit 99, thresholds crossed (see the table above and ${r.summaryExport})`);
+  else if (r.exitCode !== 0) say(`load: ${name}: k6 exited with ${r.exitCode}`);
+  // k6 ends with 0 when its summary could not be written; the command cannot, having no result.
+  if (r.exitCode === 0 && !r.wrote) return NO_RESULT;
+  if (!r.notRun.length) return r.exitCode;
+  const code = r.exitCode === 0 ? NOT_RUN : r.exitCode;
+  say(
+    `load: ${name}: ${r.notRun.length} selected operation(s) not run, no id of the target's data for them: ${r.notRun.map((n) => n.id).join(', ')} (reasons above and in the result's notRun); exit ${code}`,
+  );
+  return code;
+}
+
+/** Waits for the quota the id search spent on operations this probe runs (none for other steps). */
+async function waitForSpentQuota(step: K6Step, plan: Plan, targetIds: TargetIds | undefined): Promise<void> {
+  const back = step.spendsQuota ? quotaBackAt(plan, targetIds, Date.now()) : undefined;
+  const wait = back ? quotaWait(back, plan, Date.now()) : undefined;
+  if (!wait) return;
+  console.log(wait.line);
+  await new Promise((r) => setTimeout(r, wait.waitMs));
+}
+
+/**
+ * Runs a checked k6 command: finds the target's ids (remote targets), starts the embedded mock (in its own
+ * process, listening while the bundles and the run plan are built), waits for spent quota, runs k6.
+ */
+async function runK6Plan(name: string, step: K6Step, o: LoadOptions, p: K6Plan): Promise<K6Outcome | number> {
+  const ops = selectOperations(o, p.isMock);
+  const windowMs = Number(o.windowMs);
+  const limits = o.randomLimits !== undefined ? randomLimits(ops, Number(o.randomLimits)) : {};
+  // Only on a target other than the embedded mock (its seeded ids are the plan's): before any k6 starts.
+  const targetIds = p.isMock ? undefined : await idsOnTarget(o, p.remoteBaseUrl as string, ops, (line) => console.log(line));
+  if (targetIds && !leftToRun(ops, targetIds)) return NOT_RUN;
+  mkdirSync(o.reportsDir, { recursive: true });
+  const env = k6Environment(o);
   // The mock runs in its own process whatever runs k6 (k6 and its double may block their own thread);
   // it starts listening while the bundles and the plan are built.
-  const starting = isMock
+  const starting = p.isMock
     ? spawnMock({
         windowMs,
         limits,
@@ -549,36 +636,23 @@ async function runK6Step(name: string, step: K6Step, o: LoadOptions): Promise<nu
     : undefined;
   starting?.catch(() => undefined); // awaited below; a failed start must not count as unhandled meanwhile
   try {
-    const buildNote = o.skipBuild ? `bundles from ${dir}` : `bundles built in ${(await buildLoadScripts(dir)).ms.toFixed(0)} ms`;
+    const buildNote = o.skipBuild
+      ? `bundles from ${p.bundleDir}`
+      : `bundles built in ${(await buildLoadScripts(p.bundleDir)).ms.toFixed(0)} ms`;
     const plan: Plan = {
-      ...planFor(o, baseUrl0 ?? '', ops, limits, isMock ? windowMs : 60_000, targetIds),
+      ...planFor(o, p.remoteBaseUrl ?? '', ops, limits, p.isMock ? windowMs : 60_000, targetIds),
       ...(o.refusedStatus ? { refusedStatuses: parseErrorStatuses(o.refusedStatus, '--refused-status') } : {}),
       ...step.planExtras?.(o),
     };
     step.preflight?.(plan, o);
-    const back = step.spendsQuota ? quotaBackAt(plan, targetIds, Date.now()) : undefined;
-    const wait = back ? quotaWait(back, plan, Date.now()) : undefined;
-    if (wait) {
-      console.log(wait.line);
-      await new Promise((r) => setTimeout(r, wait.waitMs));
-    }
+    await waitForSpentQuota(step, plan, targetIds);
     const mock = await starting;
-    if (mock) {
-      const r = DEFAULT_APPS.find((a) => a.family === 'reseller');
-      const v = DEFAULT_APPS.find((a) => a.family === 'vendor');
-      Object.assign(env, {
-        RESELLER_CLIENT_ID: r?.clientId,
-        RESELLER_CLIENT_SECRET: r?.clientSecret,
-        VENDOR_CLIENT_ID: v?.clientId,
-        VENDOR_CLIENT_SECRET: v?.clientSecret,
-      });
-    }
-    const baseUrl = mock?.url ?? (baseUrl0 as string);
-    plan.baseUrl = baseUrl;
+    if (mock) Object.assign(env, mockCredentials());
+    plan.baseUrl = mock?.url ?? (p.remoteBaseUrl as string);
     // k6 run passes the system environment to __ENV; the plan holds no secrets.
     env.PLAN = JSON.stringify(plan);
     console.log(
-      `load: ${name} on ${isMock ? `the embedded mock ${baseUrl} (window ${windowMs} ms)` : baseUrl}, ${plan.operations.length} operations, ${buildNote}, k6 ${k6}`,
+      `load: ${name} on ${p.isMock ? `the embedded mock ${plan.baseUrl} (window ${windowMs} ms)` : plan.baseUrl}, ${plan.operations.length} operations, ${buildNote}, k6 ${p.k6}`,
     );
     const summaryExport = o.summaryExport ?? join(o.reportsDir, `${step.bundle}-k6-summary.json`);
     // k6 writes into existing folders only: a probe of a distributed run writes into its segment's folder
@@ -587,22 +661,24 @@ async function runK6Step(name: string, step: K6Step, o: LoadOptions): Promise<nu
     const outDir = segment ? join(o.reportsDir, segmentDirName(segment)) : o.reportsDir;
     for (const d of [outDir, dirname(resolve(summaryExport))]) mkdirSync(d, { recursive: true });
     const startedMs = Date.now();
-    const exitCode = await runK6(k6, k6Args(bundle, o, summaryExport), env, durationMs(o.maxDuration));
+    const exitCode = await runK6(p.k6, k6Args(p.bundle, o, summaryExport), env, durationMs(o.maxDuration));
     const wrote = step.after?.({ outDir, exitCode, startedMs }) ?? true;
-    if (exitCode === 99) console.error(`load: ${name}: k6 exit 99, thresholds crossed (see the table above and ${summaryExport})`);
-    else if (exitCode !== 0) console.error(`load: ${name}: k6 exited with ${exitCode}`);
-    // k6 ends with 0 when its summary could not be written; the command cannot, having no result.
-    if (exitCode === 0 && !wrote) return NO_RESULT;
-    const notRun = plan.notRun ?? [];
-    if (!notRun.length) return exitCode;
-    console.error(
-      `load: ${name}: ${notRun.length} selected operation(s) not run, no id of the target's data for them: ${notRun.map((n) => n.id).join(', ')} (reasons above and in the result's notRun); exit ${exitCode === 0 ? NOT_RUN : exitCode}`,
-    );
-    return exitCode === 0 ? NOT_RUN : exitCode;
+    return { exitCode, wrote, notRun: plan.notRun ?? [], summaryExport };
   } finally {
     // Whatever failed, a mock that started is stopped.
     await (await starting?.catch(() => undefined))?.close();
   }
+}
+
+/** A k6 command: preflight, run, exit code. */
+async function runK6Step(name: string, step: K6Step, o: LoadOptions): Promise<number> {
+  const p = await preflight(name, step, o);
+  if ('exitCode' in p) {
+    console.error(`load: ${p.message}`);
+    return p.exitCode;
+  }
+  const outcome = await runK6Plan(name, step, o, p);
+  return typeof outcome === 'number' ? outcome : exitCodeOf(name, outcome);
 }
 
 async function main(): Promise<number> {

@@ -3,37 +3,21 @@
  * attachment, read by the summary reporter into reports/findings.json). A policy file can pin the
  * expected answer or promote a finding to a failure.
  */
-import { readFileSync } from 'node:fs';
 import { test } from '@playwright/test';
 import { findingDefinition, type Finding } from '../../catalogue';
+import type { Policy } from '../../catalogue/policy';
+import { readPolicy } from '../../clients/config-files';
 import { redact } from '../../clients/redact';
 
-export interface PolicyEntry {
-  /** The observed value this target must keep (regression pin). */
-  expected?: string;
-  /** Any occurrence of the finding fails the check. */
-  strict?: boolean;
-}
-export interface Policy {
-  findings?: Record<string, PolicyEntry>;
-}
+export type { Policy, PolicyEntry } from '../../catalogue/policy';
 
-let policyCache: Policy | undefined;
+const policies = new Map<string, Policy>();
+/** The policy named by POLICY (checked at start-up against its schema), read once per process; {} without one. */
 export function loadPolicy(file: string | undefined): Policy {
   if (!file) return {};
-  if (policyCache) return policyCache;
-  let text: string;
-  try {
-    text = readFileSync(file, 'utf8');
-  } catch {
-    throw new Error(`POLICY=${file} cannot be read; expected a JSON file like policy/strict.example.json`);
-  }
-  try {
-    policyCache = JSON.parse(text) as Policy;
-  } catch {
-    throw new Error(`POLICY=${file} is not valid JSON`);
-  }
-  return policyCache;
+  const policy = policies.get(file) ?? readPolicy(file);
+  policies.set(file, policy);
+  return policy;
 }
 
 export const FINDING_ANNOTATION = 'finding';

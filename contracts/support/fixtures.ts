@@ -42,6 +42,7 @@ import { ID_SOURCE_ANNOTATION, IdResolver, describeId, type ResolvedId } from '.
 import { recordFinding } from './findings';
 import { recordEarlyRefusal } from './token-refusals';
 import { grepTitle, modeOfTest, mustFailIn } from './detection-matrix';
+import { SilenceAwareApiClient, SilenceWatch } from './silent-target';
 
 export { expect };
 
@@ -491,16 +492,26 @@ export const test = base.extend<{ driftExpectation: void }, WorkerFixtures>({
       const budget: Budget = runDir
         ? new SharedRequestBudget(runDir, (message) => notRun(base.info(), message))
         : new RequestBudget(cfg.requestBudget);
-      const api = new ApiClient(ctx, {
-        baseUrl: target.baseUrl,
-        budget,
-        timeoutMs: cfg.requestTimeoutMs,
-        maxBodyBytes: cfg.maxBodyBytes,
-        extraHeaders: cfg.extraHeaders,
-        imHeaders: cfg.imHeaders,
-        onExchange: keepCorrelationId,
-        ...(openapi ? { beforeSend: refuseWhatTheDocumentRefuses(openapi) } : {}),
-      });
+      const silence = new SilenceWatch(
+        runDir
+          ? { answered: join(runDir, `target-answered-${runKey()}`), silent: join(runDir, `target-silent-${runKey()}.txt`) }
+          : undefined,
+      );
+      const api = new SilenceAwareApiClient(
+        ctx,
+        {
+          baseUrl: target.baseUrl,
+          budget,
+          timeoutMs: cfg.requestTimeoutMs,
+          maxBodyBytes: cfg.maxBodyBytes,
+          extraHeaders: cfg.extraHeaders,
+          imHeaders: cfg.imHeaders,
+          onExchange: keepCorrelationId,
+          ...(openapi ? { beforeSend: refuseWhatTheDocumentRefuses(openapi) } : {}),
+        },
+        silence,
+        (reason) => blocked(base.info(), reason),
+      );
       const tokens = new TokenClient({
         baseUrl: target.baseUrl,
         credentials: cfg.credentials,

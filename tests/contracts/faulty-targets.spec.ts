@@ -6,7 +6,10 @@ import { test, expect, request } from '@playwright/test';
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { startFaultyTarget, type FaultKind } from '../../mock';
+import { startFaultyTarget, startSilentTarget, type FaultKind } from './support/faulty-targets';
+import { MOCK_APPS_ENV } from './support/run-certify';
+import type { CertifySummary } from '../../contracts/support/summary-reporter';
+import { run } from '../load/run';
 import { cliArgs } from '../cli-bundles';
 import { ApiClient, RequestBudget, TargetFailure, assertUsable, type FailureKind } from '../../clients/http';
 
@@ -83,14 +86,60 @@ test.describe('faulty targets', () => {
       expect(r.status, 'contract failures give exit 1').toBe(1);
       expect(Date.now() - started).toBeLessThan(100_000);
       const summary = JSON.parse(readFileSync(join(out, 'summary.json'), 'utf8')) as {
-        totals: { failed: number };
+        totals: { failed: number; blocked: number };
         tests: { error?: string }[];
       };
-      expect(summary.totals.failed).toBeGreaterThan(5);
+      // The first request waited for fails its check; the target is then silent, and the others are blocked.
+      expect(summary.totals.failed).toBe(1);
+      expect(summary.totals.blocked).toBeGreaterThan(0);
       expect(summary.tests.every((t) => !t.error || /\[timeout\]/.test(t.error))).toBe(true);
       expect(r.stdout + r.stderr).not.toContain('canary-faulty-secret');
     } finally {
       await target.close();
     }
   });
+
+  test('should judge a silent target (connections accepted, never answered) after one request timeout, the other checks blocked', async () => {
+    test.setTimeout(120_000);
+    const target = await startSilentTarget();
+    try {
+      const r = await certifyUrl(target.url);
+      expect(r.code, 'a contract check failed on the timeout: exit 1').toBe(1);
+      test.info().annotations.push({ type: 'figures', description: `silent target judged in ${r.seconds} s` });
+      // Before, each check waited out its own request timeouts, and each failure restarted a worker.
+      expect(r.seconds, 'as fast as a failing target').toBeLessThan(40);
+      const { totals, tests, requests } = r.summary;
+      expect(totals.failed).toBe(1);
+      expect(tests.find((t) => t.status === 'failed')?.error).toMatch(
+        /\[timeout\] .* got no complete answer within 1000 ms \(REQUEST_TIMEOUT_MS\)/,
+      );
+      expect(totals.blocked).toBeGreaterThan(40);
+      expect(r.stdout).toMatch(/got no complete answer within 1000 ms/);
+      // The reason of each blocked check, in the run's reports.
+      expect(readFileSync(join(r.out, 'junit.xml'), 'utf8')).toMatch(
+        /blocked by environment: the target has not answered any request within REQUEST_TIMEOUT_MS: \[timeout\] /,
+      );
+      expect(requests?.sent, 'one request waited for, none sent after it').toBe(1);
+      expect(target.connections()).toBe(1);
+    } finally {
+      await target.close();
+    }
+  });
 });
+
+/**
+ * certify of one family and environment against a URL target with a 1 s request timeout, at normal priority
+ * (the figures are about the run).
+ */
+async function certifyUrl(
+  url: string,
+): Promise<{ code: number | null; seconds: number; stdout: string; out: string; summary: CertifySummary }> {
+  const out = test.info().outputPath('reports');
+  const started = Date.now();
+  const env = { ...MOCK_APPS_ENV, TARGET: url, FAMILIES: 'reseller', ENVIRONMENTS: 'production', REQUEST_TIMEOUT_MS: '1000' };
+  // Asynchronous: the target is served by this process.
+  const r = await run(process.execPath, cliArgs('certify'), { ...env, REPORTS_DIR: out, CI: '' }, 100_000);
+  const seconds = (Date.now() - started) / 1000;
+  const summary = JSON.parse(readFileSync(join(out, 'summary.json'), 'utf8')) as CertifySummary;
+  return { code: r.code, seconds, stdout: r.stdout + r.stderr, out, summary };
+}

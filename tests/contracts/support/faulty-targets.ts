@@ -3,7 +3,7 @@
  * certification run against them must end with a classified failure, never a hang or a crash.
  */
 import { createServer, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
+import { createServer as createTcpServer, type AddressInfo, type Socket } from 'node:net';
 
 export type FaultKind =
   'never-answers' | 'resets-connections' | 'server-errors' | 'malformed-json' | 'html-error' | 'huge-body' | 'slow-drip';
@@ -20,6 +20,30 @@ export const FAULT_KINDS: readonly FaultKind[] = [
 export interface FaultyTarget {
   url: string;
   close(): Promise<void>;
+}
+
+/**
+ * A hung gateway: accepts TCP connections and never reads or writes a byte (no HTTP server behind it).
+ * `connections()` counts the connections accepted so far.
+ */
+export async function startSilentTarget(): Promise<FaultyTarget & { connections(): number }> {
+  const sockets = new Set<Socket>();
+  let accepted = 0;
+  const server = createTcpServer((s) => {
+    accepted += 1;
+    sockets.add(s);
+    s.on('close', () => sockets.delete(s));
+    s.on('error', () => undefined);
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    connections: () => accepted,
+    close: async () => {
+      for (const s of sockets) s.destroy();
+      await new Promise<void>((r) => server.close(() => r()));
+    },
+  };
 }
 
 /** Size of the huge body: 50 MB, streamed in 1 MB chunks. */
