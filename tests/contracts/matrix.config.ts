@@ -4,6 +4,8 @@
  * (DRIFT_MATRIX_GROUPS, JSON, set by matrix-runner.ts; without it, one project per mode that
  * DRIFT_MATRIX_MODES selects). The suite runs through matrix-suite.ts, which switches the mock to each
  * test's mode; the runner judges Playwright's JSON report (REPORTS_DIR/matrix-results.json).
+ * By hand: `TARGET=mock npx playwright test -c tests/contracts/matrix.config.ts` (report in
+ * reports/detection-matrix/; the verdicts are the detection-matrix tests' job).
  */
 import { defineConfig } from '@playwright/test';
 import { fileURLToPath } from 'node:url';
