@@ -15,7 +15,10 @@ export interface CheckRef {
 }
 
 export interface Detection {
-  /** Tests run in this mode (matched against title path and tags, as Playwright's grep). */
+  /**
+   * Tests run in this mode (matched against title path and tags, as Playwright's grep). Never on the
+   * file name: the matrix runs the specs through matrix-suite.ts.
+   */
   grep: RegExp;
   /** Failure modes: one of these checks must fail. */
   mustFail?: readonly CheckRef[];
