@@ -82,6 +82,27 @@ export default tseslint.config(
     },
   },
   {
+    files: ['contracts/**/*.ts', 'playwright.config.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['**/tests', '**/tests/**'],
+              message:
+                'the certification suite must not import the harness tests: the detection matrix builds on the suite, never the other way round.',
+            },
+            {
+              group: ['**/mock/drift'],
+              message: "the certification suite knows nothing of drift modes: they are the detection matrix's (tests/contracts/).",
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
     files: ['tools/**/*.ts', 'tools/**/*.mjs'],
     rules: {
       'no-restricted-imports': mustNotImport(

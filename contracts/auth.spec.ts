@@ -1,6 +1,6 @@
 import type { Family } from '../catalogue';
 import { evidenceOf } from '../clients/http';
-import { test, expect, harnessConfig, label, notRun, selectedOperations, type Session } from './support/fixtures';
+import { test, expect, harnessConfig, label, notRun, selectedOperations, type Session } from './support/test';
 import { CheckGroup } from './support/checks';
 import { recordFinding } from './support/findings';
 

@@ -1,6 +1,6 @@
 import { IM_HEADER_CONSTRAINTS, IM_HEADERS, idSources, type EnvironmentName, type Operation } from '../catalogue';
 import { evidenceOf, type ApiResponse } from '../clients/http';
-import { test, expect, harnessConfig, label, notRun, selectedOperations, type Session } from './support/fixtures';
+import { test, expect, harnessConfig, label, notRun, selectedOperations, type Session } from './support/test';
 import { recordFinding } from './support/findings';
 
 const cfg = harnessConfig();

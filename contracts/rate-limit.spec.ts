@@ -14,7 +14,7 @@ import {
   type Operation,
 } from '../catalogue';
 import { evidenceOf, type ApiResponse } from '../clients/http';
-import { test, expect, harnessConfig, label, notRun, selectedOperations, type Session } from './support/fixtures';
+import { test, expect, harnessConfig, label, notRun, selectedOperations, type Session } from './support/test';
 import { recordFinding } from './support/findings';
 
 const cfg = harnessConfig();

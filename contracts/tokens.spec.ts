@@ -1,7 +1,7 @@
 import { GUIDANCE_TOKEN_LIFETIME_S, tokenEndpoints, environmentRoot, type EnvironmentName, type Family } from '../catalogue';
 import { evidenceOf, type ApiResponse } from '../clients/http';
 import { registerSecret } from '../clients/redact';
-import { test, expect, harnessConfig, label, notRun, type Session } from './support/fixtures';
+import { test, expect, harnessConfig, label, notRun, type Session } from './support/test';
 import { CheckGroup } from './support/checks';
 import { recordFinding } from './support/findings';
 import { recordEarlyRefusal } from './support/token-refusals';

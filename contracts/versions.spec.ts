@@ -1,6 +1,6 @@
 import { vendorSandboxBaseStatements, type Operation } from '../catalogue';
 import { evidenceOf } from '../clients/http';
-import { test, expect, harnessConfig, label, notRun, selectedOperations } from './support/fixtures';
+import { test, expect, harnessConfig, label, notRun, selectedOperations } from './support/test';
 import { recordFinding } from './support/findings';
 
 const cfg = harnessConfig();

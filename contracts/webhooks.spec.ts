@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { validEvent } from '../fixtures';
 import { evidenceOf } from '../clients/http';
 import { signatureHeaders, signEventId } from '../clients/webhook-signature';
-import { test, expect, harnessConfig, label, notRun, selectedOperations } from './support/fixtures';
+import { test, expect, harnessConfig, label, notRun, selectedOperations } from './support/test';
 import { recordFinding } from './support/findings';
 
 const cfg = harnessConfig();

@@ -11,7 +11,7 @@ export interface DriftMode {
   readonly kind: 'failure' | 'finding';
 }
 
-export const DRIFT_MODES: readonly DriftMode[] = [
+export const DRIFT_MODES = [
   { id: 'token.type-not-bearer', group: 'tokens', breaks: 'token_type is always Bearer', kind: 'failure' },
   { id: 'token.expires-in-string', group: 'tokens', breaks: 'expires_in is an integer', kind: 'failure' },
   { id: 'token.access-token-missing', group: 'tokens', breaks: 'the token response contains access_token', kind: 'failure' },
@@ -105,7 +105,10 @@ export const DRIFT_MODES: readonly DriftMode[] = [
   { id: 'finding.token-get-rejected', group: 'findings', breaks: 'conflict: token by GET refused (405)', kind: 'finding' },
   { id: 'finding.token-get-accepted', group: 'findings', breaks: 'conflict: token by GET accepted', kind: 'finding' },
   { id: 'finding.expires-in-long', group: 'findings', breaks: 'conflict: expires_in far beyond 24 h', kind: 'finding' },
-];
+] as const satisfies readonly DriftMode[];
+
+/** A drift mode's id: one of DRIFT_MODES. */
+export type DriftId = (typeof DRIFT_MODES)[number]['id'];
 
 export const DRIFT_IDS: ReadonlySet<string> = new Set(DRIFT_MODES.map((m) => m.id));
 

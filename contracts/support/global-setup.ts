@@ -14,7 +14,7 @@ export default function globalSetup(config: FullConfig): void {
   try {
     limit = loadConfig().requestBudget;
   } catch {
-    // A configuration error fails every check with its message (contracts/support/fixtures.ts).
+    // A configuration error fails every check with its message (contracts/support/target.ts).
   }
   const dir = join(config.projects[0]?.outputDir ?? tmpdir(), '.certify-run');
   createRunBudget(dir, limit);

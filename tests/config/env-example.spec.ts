@@ -11,7 +11,6 @@ import { join, sep } from 'node:path';
 const NOT_FOR_USERS: Record<string, string> = {
   PLAN: 'the load plan, passed by scripts/load.ts to the k6 scripts',
   OPERATION: "a capacity scenario's operation, set per scenario by load/scripts/capacity.ts",
-  DRIFT_MATRIX: "set by the detection matrix runner for its run of the suite (playwright.config.ts's per-mode projects)",
   PATH: 'the system search path (k6 is looked up on it)',
   TEST_WORKER_INDEX: "set by Playwright in its worker processes (the harness tests' config tells runner from worker)",
 };

@@ -6,7 +6,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Reporter, TestCase, TestResult } from '@playwright/test/reporter';
 import { DRIFT_MODES } from '../../mock/drift';
-import { matrixMarkdown, type MatrixRow } from './matrix-runner';
+import { matrixMarkdown, type MatrixRow } from './matrix-report';
 
 export default class MatrixTableReporter implements Reporter {
   private readonly rows = new Map<string, MatrixRow>();
@@ -23,7 +23,7 @@ export default class MatrixTableReporter implements Reporter {
 
   onEnd(): void {
     if (!this.rows.size) return;
-    const order = DRIFT_MODES.map((m) => m.id);
+    const order: readonly string[] = DRIFT_MODES.map((m) => m.id);
     const rows = [...this.rows.values()].sort((a, b) => order.indexOf(a.mode) - order.indexOf(b.mode));
     mkdirSync(this.opts.outputDir, { recursive: true });
     writeFileSync(

@@ -1,21 +1,11 @@
 /**
- * Worker-scoped fixtures of the contract suite: the target (the embedded mock is started once per
- * worker, with a compressed window and its control API), the HTTP client with the request budget,
- * and the token client.
+ * The suite's view of a target: calls built from the catalogue and the fixture world, with tokens,
+ * ids from the target, the request budget, and what to do about a 401, a 429 or a 404.
  */
-import { test as base, type APIRequestContext, type TestInfo } from '@playwright/test';
+import { type APIRequestContext, type TestInfo, test as base } from '@playwright/test';
 import { knownIds, requestFor, DEFAULT_SEED } from '../../fixtures';
-import {
-  familyBase,
-  fillPath,
-  operationsFor,
-  type EnvironmentName,
-  type Family,
-  type IdName,
-  type Ids,
-  type Operation,
-} from '../../catalogue';
-import { loadConfig, type HarnessConfig } from '../../clients/config';
+import { familyBase, fillPath, type EnvironmentName, type Family, type IdName, type Ids, type Operation } from '../../catalogue';
+import type { HarnessConfig } from '../../clients/config';
 import {
   ApiClient,
   RequestBudget,
@@ -28,34 +18,19 @@ import {
 } from '../../clients/http';
 import { TokenClient, tokenTransport } from '../../clients/token-client';
 import { TokenError, type Credentials } from '../../clients/token-core';
-import { redact, registerSecret } from '../../clients/redact';
+import { redact } from '../../clients/redact';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { MockApp, RunningMock } from '../../mock';
-import { expect } from './matchers';
 import { advertisedResetMs, intHeader, WEBHOOK_HEADERS } from '../../catalogue/rules';
 import { signatureHeaders } from '../../clients/webhook-signature';
 import type { OpenApiContract } from '../../openapi/import';
 import { RUN_DIR_ENV, SharedRequestBudget } from './run-budget';
-import { CheckSkipped, currentCheck } from './checks';
 import { ID_SOURCE_ANNOTATION, IdResolver, describeId, type ResolvedId } from '../../clients/ids';
 import { recordFinding } from './findings';
 import { recordEarlyRefusal } from './token-refusals';
-import { grepTitle, modeOfTest, mustFailIn } from './detection-matrix';
 import { SilenceAwareApiClient, SilenceWatch } from './silent-target';
-
-export { expect };
-
-export interface Target {
-  config: HarnessConfig;
-  baseUrl: string;
-  isMock: boolean;
-  /** Compressed on the mock; the spec's minute elsewhere. */
-  windowMs: number;
-  operations: Operation[];
-  /** The mock's control API (mock only). */
-  control?: (method: 'GET' | 'POST' | 'PUT', path: string, body?: unknown) => Promise<unknown>;
-}
+import { blocked, notRun } from './outcomes';
+import type { Target } from './target';
 
 export interface CallOptions {
   token?: string | null;
@@ -102,10 +77,25 @@ export class Session {
   /** Resolves ids from KNOWN_IDS, the target's search answers or created resources (set by the session fixture). */
   idResolver: IdResolver | undefined;
 
-  /** Detection matrix: another drift mode on the same mock starts with no token and no id of the previous one. */
-  resetForMatrixMode(): void {
+  /**
+   * What the run's shared files (ids found, tokens the target could not issue) are kept per: the
+   * project by default (set by the session fixture).
+   */
+  private scope = '';
+
+  /** The key of the run's shared files of this session. */
+  get sharedScope(): string {
+    return this.scope;
+  }
+
+  /**
+   * Starts over on a target whose state was reset: forgets this worker's tokens and ids, and keeps the
+   * run's shared files under `scope` from now on (none of the previous state applies).
+   */
+  startOver(scope: string): void {
     this.tokens.clear();
     this.idResolver?.forget();
+    this.scope = scope.replace(/[^\w.-]/g, '_');
   }
 
   /**
@@ -238,7 +228,7 @@ export class Session {
    * failure, once, instead of every check failing on the same cause.
    */
   async token(family: Family, env: EnvironmentName): Promise<string> {
-    const memo = tokenFailureFile(family, env);
+    const memo = tokenFailureFile(this.scope, family, env);
     if (memo && existsSync(memo)) {
       blocked(base.info(), `no ${family} token for ${env}: ${readFileSync(memo, 'utf8')} (see the ${family} token checks)`);
     }
@@ -282,10 +272,9 @@ const withoutKeys = (q: Record<string, string>, omit: readonly string[] = []): R
   omit.length ? Object.fromEntries(Object.entries(q).filter(([k]) => !omit.includes(k))) : q;
 
 /** Where the run remembers that a family's token could not be obtained (undefined without a run folder). */
-function tokenFailureFile(family: Family, env: EnvironmentName): string | undefined {
+function tokenFailureFile(scope: string, family: Family, env: EnvironmentName): string | undefined {
   const dir = process.env[RUN_DIR_ENV];
-  // Per project, or per drift mode in a detection matrix run (one run, several modes).
-  return dir ? join(dir, `token-failure-${runKey()}-${family}-${env}.txt`) : undefined;
+  return dir ? join(dir, `token-failure-${scope}-${family}-${env}.txt`) : undefined;
 }
 
 /**
@@ -321,217 +310,50 @@ function keepCorrelationId(res: ApiResponse): void {
   });
 }
 
-/** Marks the running test (or grouped check) as blocked by the environment (not a contract failure) and stops it. */
-export function blocked(info: TestInfo, reason: string): never {
-  if (currentCheck()) throw new CheckSkipped('blocked', reason);
-  info.annotations.push({ type: 'blocked', description: reason });
-  base.skip(true, `blocked by environment: ${reason}`);
-  throw new Error('unreachable');
-}
-
-/** Marks a check as not run on this target, with the reason (never a silent skip). */
-export function notRun(info: TestInfo, reason: string): never {
-  if (currentCheck()) throw new CheckSkipped('not-run', reason);
-  info.annotations.push({ type: 'not-run', description: reason });
-  base.skip(true, `not run: ${reason}`);
-  throw new Error('unreachable');
-}
-
-/** Labels the running test with the operation, environment and check, for the summary. */
-export function label(info: TestInfo, op: Pick<Operation, 'id'> | string, env: EnvironmentName | undefined, check: string): void {
-  const grouped = currentCheck();
-  if (grouped) {
-    grouped.operation = typeof op === 'string' ? op : op.id;
-    if (env) grouped.environment = env;
-    grouped.check = check;
-    return;
-  }
-  info.annotations.push({ type: 'operation', description: typeof op === 'string' ? op : op.id });
-  if (env) info.annotations.push({ type: 'environment', description: env });
-  info.annotations.push({ type: 'check', description: check });
-}
-
-const config = (() => {
-  try {
-    return loadConfig();
-  } catch (e) {
-    // Surfaced by scripts/certify.ts before the run; here it fails every test with the same message.
-    return e as Error;
-  }
-})();
-
-/** The harness configuration, or the configuration error. */
-export function harnessConfig(): HarnessConfig {
-  if (config instanceof Error) throw config;
-  return config;
-}
-
-/** Operations selected for this run (configured vendor list, families). */
-export function selectedOperations(cfg: HarnessConfig = harnessConfig()): Operation[] {
-  return operationsFor(cfg);
-}
-
 /**
- * Detection matrix runs: the drift mode the embedded mock serves now in this worker. A project may serve
- * several modes (playwright.config.ts): the mode is switched before each test that needs another.
+ * The session of a worker: its HTTP client drawing on the run's request budget, its token client and
+ * id resolver, with the run's shared files kept per `project`.
  */
-let matrixMode: string | undefined;
-
-/** What the run's shared files are kept per: the project, or the drift mode in a matrix run. */
-function runKey(): string {
-  return (matrixMode ?? base.info().project.name).replace(/[^\w.-]/g, '_');
+export function openSession(target: Target, ctx: APIRequestContext, openapi: OpenApiContract | undefined, project: string): Session {
+  const cfg = target.config;
+  // The run's budget (global setup) when there is one; a worker's own otherwise (a run without global setup).
+  const runDir = process.env[RUN_DIR_ENV];
+  const budget: Budget = runDir
+    ? new SharedRequestBudget(runDir, (message) => notRun(base.info(), message))
+    : new RequestBudget(cfg.requestBudget);
+  const silence = new SilenceWatch(
+    runDir ? { answered: join(runDir, `target-answered-${project}`), silent: join(runDir, `target-silent-${project}.txt`) } : undefined,
+  );
+  const api = new SilenceAwareApiClient(
+    ctx,
+    {
+      baseUrl: target.baseUrl,
+      budget,
+      timeoutMs: cfg.requestTimeoutMs,
+      maxBodyBytes: cfg.maxBodyBytes,
+      extraHeaders: cfg.extraHeaders,
+      imHeaders: cfg.imHeaders,
+      onExchange: keepCorrelationId,
+      ...(openapi ? { beforeSend: refuseWhatTheDocumentRefuses(openapi) } : {}),
+    },
+    silence,
+    (reason) => blocked(base.info(), reason),
+  );
+  const tokens = new TokenClient({
+    baseUrl: target.baseUrl,
+    credentials: cfg.credentials,
+    transport: tokenTransport(api, target.baseUrl),
+  });
+  const session = new Session(target, api, tokens, budget);
+  session.startOver(project);
+  session.idResolver = new IdResolver({
+    configured: cfg.knownIds,
+    operations: target.operations,
+    allowWrites: cfg.allowWrites,
+    call: (op, env, body) => session.call(op, env, body === undefined ? {} : { body }),
+    validBody: (op) => session.validBody(op),
+    // Shared by the run's workers of the same scope (the project).
+    cacheFile: (env) => (runDir ? join(runDir, `ids-${session.sharedScope}-${env}.json`) : undefined),
+  });
+  return session;
 }
-
-interface WorkerFixtures {
-  mockDrift: string;
-  /** Detection matrix runs: the drift modes this project serves (comma-separated). */
-  matrixModes: string;
-  target: Target;
-  session: Session;
-  /** The user's OpenAPI document (OPENAPI=<file>), when given. */
-  openapi: OpenApiContract | undefined;
-}
-
-export const test = base.extend<{ driftExpectation: void }, WorkerFixtures>({
-  mockDrift: [process.env.MOCK_DRIFT ?? '', { option: true, scope: 'worker' }],
-  matrixModes: ['', { option: true, scope: 'worker' }],
-
-  // Detection matrix runs only (DRIFT_MATRIX=1): the test's drift mode is switched on the mock when the
-  // project serves several (with a fresh state, tokens and ids, as a worker of its own would have), and a
-  // check that must catch the mode's drift is expected to fail, so its failure is recorded with its text
-  // but does not cost a worker restart.
-  driftExpectation: [
-    async ({ mockDrift, matrixModes, target, session }, use, testInfo) => {
-      let mode = mockDrift;
-      if (process.env.DRIFT_MATRIX === '1' && matrixModes) {
-        const modes = matrixModes.split(',');
-        const title = grepTitle(testInfo.titlePath, testInfo.tags);
-        const found = modeOfTest(modes, title);
-        if (found === undefined) throw new Error(`no drift mode of this project (${modes.join(', ')}) selects "${title}"`);
-        mode = found;
-        matrixMode ??= mockDrift;
-        if (mode !== matrixMode) {
-          if (!target.control) throw new Error('the detection matrix switches drift modes through the mock control API: none here');
-          await target.control('POST', '/reset');
-          await target.control('PUT', '/drift', { modes: [mode] });
-          session.resetForMatrixMode();
-          matrixMode = mode;
-        }
-      }
-      if (process.env.DRIFT_MATRIX === '1' && mustFailIn(mode, testInfo.title)) testInfo.fail();
-      await use();
-    },
-    { auto: true },
-  ],
-
-  target: [
-    async ({ mockDrift }, use) => {
-      const cfg = harnessConfig();
-      let mock: RunningMock | undefined;
-      let baseUrl = cfg.baseUrl;
-      if (cfg.kind === 'mock') {
-        const drift = mockDrift
-          .split(',')
-          .map((s) => s.trim())
-          .filter(Boolean);
-        // Loaded only for the embedded mock: a worker against a URL target starts without the server.
-        const { startMock, parseRequestMode } = await import('../../mock');
-        mock = await startMock({
-          requests: parseRequestMode(cfg.mock.requests, 'MOCK_REQUESTS'),
-          windowMs: cfg.mock.windowMs,
-          control: true,
-          drift,
-          seed: cfg.mock.seed,
-          vendorOperations: cfg.vendorOperations,
-          ...(cfg.mock.apps ? { apps: cfg.mock.apps as MockApp[] } : {}),
-        });
-        baseUrl = mock.url;
-        for (const a of (cfg.mock.apps ?? []) as MockApp[]) registerSecret(a.clientSecret);
-      }
-      for (const c of Object.values(cfg.credentials)) registerSecret(c?.clientSecret);
-      registerSecret(cfg.secondReseller?.clientSecret);
-      const control = mock
-        ? async (method: 'GET' | 'POST' | 'PUT', path: string, body?: unknown) => {
-            const r = await fetch(`${mock.url}/__mock${path}`, {
-              method,
-              headers: body === undefined ? {} : { 'content-type': 'application/json' },
-              body: body === undefined ? undefined : JSON.stringify(body),
-            });
-            return r.json();
-          }
-        : undefined;
-      await use({
-        config: cfg,
-        baseUrl: baseUrl as string,
-        isMock: !!mock,
-        windowMs: mock ? cfg.mock.windowMs : 60_000,
-        operations: selectedOperations(cfg),
-        ...(control ? { control } : {}),
-      });
-      await mock?.close();
-    },
-    { scope: 'worker' },
-  ],
-
-  openapi: [
-    // eslint-disable-next-line no-empty-pattern -- Playwright fixtures take their dependencies as the first argument.
-    async ({}, use) => {
-      const file = process.env.OPENAPI;
-      // Loaded only when a document is given: the parser is a tenth of a second of every worker's start.
-      await use(file ? await (await import('../../openapi/import')).loadOpenApi(file, selectedOperations()) : undefined);
-    },
-    { scope: 'worker' },
-  ],
-
-  session: [
-    async ({ target, playwright, openapi }, use) => {
-      const cfg = target.config;
-      const ctx: APIRequestContext = await playwright.request.newContext({ ignoreHTTPSErrors: false });
-      // The run's budget (global setup) when there is one; a worker's own otherwise (a run without global setup).
-      const runDir = process.env[RUN_DIR_ENV];
-      const budget: Budget = runDir
-        ? new SharedRequestBudget(runDir, (message) => notRun(base.info(), message))
-        : new RequestBudget(cfg.requestBudget);
-      const silence = new SilenceWatch(
-        runDir
-          ? { answered: join(runDir, `target-answered-${runKey()}`), silent: join(runDir, `target-silent-${runKey()}.txt`) }
-          : undefined,
-      );
-      const api = new SilenceAwareApiClient(
-        ctx,
-        {
-          baseUrl: target.baseUrl,
-          budget,
-          timeoutMs: cfg.requestTimeoutMs,
-          maxBodyBytes: cfg.maxBodyBytes,
-          extraHeaders: cfg.extraHeaders,
-          imHeaders: cfg.imHeaders,
-          onExchange: keepCorrelationId,
-          ...(openapi ? { beforeSend: refuseWhatTheDocumentRefuses(openapi) } : {}),
-        },
-        silence,
-        (reason) => blocked(base.info(), reason),
-      );
-      const tokens = new TokenClient({
-        baseUrl: target.baseUrl,
-        credentials: cfg.credentials,
-        transport: tokenTransport(api, target.baseUrl),
-      });
-      const session = new Session(target, api, tokens, budget);
-      session.idResolver = new IdResolver({
-        configured: cfg.knownIds,
-        operations: target.operations,
-        allowWrites: cfg.allowWrites,
-        call: (op, env, body) => session.call(op, env, body === undefined ? {} : { body }),
-        validBody: (op) => session.validBody(op),
-        // Shared by the run's workers per project, or per drift mode in a detection matrix run.
-        cacheFile: (env) => (runDir ? join(runDir, `ids-${runKey()}-${env}.json`) : undefined),
-      });
-      await use(session);
-      await ctx.dispose();
-    },
-    { scope: 'worker' },
-  ],
-});
-
-export { TargetFailure };

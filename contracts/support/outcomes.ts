@@ -1,0 +1,38 @@
+/**
+ * A check's outcomes besides passing and failing, and its labels: blocked by the environment or not
+ * run on this target (each with its reason, never a silent skip); the operation, environment and
+ * check labels the summary reads.
+ */
+import { test as base, type TestInfo } from '@playwright/test';
+import type { EnvironmentName, Operation } from '../../catalogue';
+import { CheckSkipped, currentCheck } from './checks';
+
+/** Marks the running test (or grouped check) as blocked by the environment (not a contract failure) and stops it. */
+export function blocked(info: TestInfo, reason: string): never {
+  if (currentCheck()) throw new CheckSkipped('blocked', reason);
+  info.annotations.push({ type: 'blocked', description: reason });
+  base.skip(true, `blocked by environment: ${reason}`);
+  throw new Error('unreachable');
+}
+
+/** Marks a check as not run on this target, with the reason (never a silent skip). */
+export function notRun(info: TestInfo, reason: string): never {
+  if (currentCheck()) throw new CheckSkipped('not-run', reason);
+  info.annotations.push({ type: 'not-run', description: reason });
+  base.skip(true, `not run: ${reason}`);
+  throw new Error('unreachable');
+}
+
+/** Labels the running test with the operation, environment and check, for the summary. */
+export function label(info: TestInfo, op: Pick<Operation, 'id'> | string, env: EnvironmentName | undefined, check: string): void {
+  const grouped = currentCheck();
+  if (grouped) {
+    grouped.operation = typeof op === 'string' ? op : op.id;
+    if (env) grouped.environment = env;
+    grouped.check = check;
+    return;
+  }
+  info.annotations.push({ type: 'operation', description: typeof op === 'string' ? op : op.id });
+  if (env) info.annotations.push({ type: 'environment', description: env });
+  info.annotations.push({ type: 'check', description: check });
+}

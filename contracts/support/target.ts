@@ -1,0 +1,86 @@
+/**
+ * The target of the run: a URL from the configuration, or the embedded mock started in this worker
+ * (a compressed window, the drift modes MOCK_DRIFT names, its control API).
+ */
+import { operationsFor, type Operation } from '../../catalogue';
+import { loadConfig, type HarnessConfig } from '../../clients/config';
+import { registerSecret } from '../../clients/redact';
+import type { MockApp, RunningMock } from '../../mock';
+
+export interface Target {
+  config: HarnessConfig;
+  baseUrl: string;
+  isMock: boolean;
+  /** Compressed on the mock; the spec's minute elsewhere. */
+  windowMs: number;
+  operations: Operation[];
+  /** The mock's control API (mock only). */
+  control?: (method: 'GET' | 'POST' | 'PUT', path: string, body?: unknown) => Promise<unknown>;
+}
+
+const config = (() => {
+  try {
+    return loadConfig();
+  } catch (e) {
+    // Surfaced by scripts/certify.ts before the run; here it fails every test with the same message.
+    return e as Error;
+  }
+})();
+
+/** The harness configuration, or the configuration error. */
+export function harnessConfig(): HarnessConfig {
+  if (config instanceof Error) throw config;
+  return config;
+}
+
+/** Operations selected for this run (configured vendor list, families). */
+export function selectedOperations(cfg: HarnessConfig = harnessConfig()): Operation[] {
+  return operationsFor(cfg);
+}
+
+/** Starts the target (the embedded mock, or none for a URL target), hands it to `use`, then stops it. */
+export async function provideTarget(mockDrift: string, use: (target: Target) => Promise<void>): Promise<void> {
+  const cfg = harnessConfig();
+  let mock: RunningMock | undefined;
+  let baseUrl = cfg.baseUrl;
+  if (cfg.kind === 'mock') {
+    const drift = mockDrift
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean);
+    // Loaded only for the embedded mock: a worker against a URL target starts without the server.
+    const { startMock, parseRequestMode } = await import('../../mock');
+    mock = await startMock({
+      requests: parseRequestMode(cfg.mock.requests, 'MOCK_REQUESTS'),
+      windowMs: cfg.mock.windowMs,
+      control: true,
+      drift,
+      seed: cfg.mock.seed,
+      vendorOperations: cfg.vendorOperations,
+      ...(cfg.mock.apps ? { apps: cfg.mock.apps as MockApp[] } : {}),
+    });
+    baseUrl = mock.url;
+    for (const a of (cfg.mock.apps ?? []) as MockApp[]) registerSecret(a.clientSecret);
+  }
+  for (const c of Object.values(cfg.credentials)) registerSecret(c?.clientSecret);
+  registerSecret(cfg.secondReseller?.clientSecret);
+  const control = mock
+    ? async (method: 'GET' | 'POST' | 'PUT', path: string, body?: unknown) => {
+        const r = await fetch(`${mock.url}/__mock${path}`, {
+          method,
+          headers: body === undefined ? {} : { 'content-type': 'application/json' },
+          body: body === undefined ? undefined : JSON.stringify(body),
+        });
+        return r.json();
+      }
+    : undefined;
+  await use({
+    config: cfg,
+    baseUrl: baseUrl as string,
+    isMock: !!mock,
+    windowMs: mock ? cfg.mock.windowMs : 60_000,
+    operations: selectedOperations(cfg),
+    ...(control ? { control } : {}),
+  });
+  await mock?.close();
+}

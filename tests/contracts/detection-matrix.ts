@@ -1,0 +1,182 @@
+/**
+ * What the contract suite must catch in each drift mode of the mock: which tests run (grep over their
+ * titles and tags), and either the checks of which one must fail (by the labels the suite records:
+ * check, operation, environment) or the finding that must be recorded. Keyed by drift id: a mode
+ * without a detection, or a detection of no mode, does not compile.
+ */
+import type { EnvironmentName } from '../../catalogue';
+import { DRIFT_MODES, type DriftId } from '../../mock/drift';
+
+/** A check by the labels the suite records for it (contracts/support/outcomes.ts `label`); absent parts match any. */
+export interface CheckRef {
+  check: string;
+  operation?: string;
+  environment?: EnvironmentName;
+}
+
+export interface Detection {
+  /**
+   * Tests run in this mode (matched against title path and tags, as Playwright's grep). Never on the
+   * file name: the matrix runs the specs through matrix-suite.ts.
+   */
+  grep: RegExp;
+  /** Failure modes: one of these checks must fail. */
+  mustFail?: readonly CheckRef[];
+  /** Finding modes: this finding must be recorded, and no check fail. */
+  finding?: { id: string; observed: string };
+}
+
+/*
+ * Where several tests can catch a mode (one per environment, family or operation), each mode selects
+ * one of them, spread so that few modes share a test: the matrix run needs one project per mode that
+ * shares a test (matrix-runner.ts), and each project costs a worker start.
+ */
+/** The token checks run grouped, one test per family and environment (contracts/support/checks.ts). */
+const tokenGroup = (family: 'reseller' | 'vendor', env: 'production' | 'sandbox') =>
+  new RegExp(`${family} token requests as documented \\(${env}\\)`);
+/** The per-operation auth checks run grouped, one test per environment. */
+const authGroup = (env: 'production' | 'sandbox') => new RegExp(`refuse every operation without a valid token.*\\(${env}\\)`);
+/** The operations whose answers carry the fields shapes.field-renamed renames. */
+const VALID_CALL = /valid (catalog\.search|orders\.details) call/;
+const validCall = (op: 'catalog.search' | 'orders.details', env: 'production' | 'sandbox') =>
+  new RegExp(`valid ${op.replace('.', '\\.')} call.*\\(${env}\\)`);
+/** Every rate-limit check except the two on the 429 answer (four modes each select those already). */
+const RATE_LIMIT_BUT_429 = /^(?!.*should answer 429).*@rate-limit/;
+const tokenCheck = (check: string, family: 'reseller' | 'vendor', environment: EnvironmentName): CheckRef => ({
+  check,
+  operation: `token.${family}`,
+  environment,
+});
+/** The check of a valid call of an operation (contracts/operations.spec.ts). */
+const validCallCheck = (operation: string, environment?: EnvironmentName): CheckRef => ({
+  check: 'valid-call',
+  operation,
+  ...(environment ? { environment } : {}),
+});
+/** The whole exhaustion of a bucket, Remaining call by call. */
+const REMAINING_SEQUENCE = /lower X-RateLimit-Remaining by exactly one per accepted call/;
+const ERROR_429 = /429 with the spec's error body/;
+const HEADERS_429 = /429 with Remaining 0 and all three/;
+
+export const DETECTIONS = {
+  'token.type-not-bearer': { grep: tokenGroup('reseller', 'production'), mustFail: [tokenCheck('shape', 'reseller', 'production')] },
+  'token.expires-in-string': { grep: tokenGroup('vendor', 'production'), mustFail: [tokenCheck('shape', 'vendor', 'production')] },
+  'token.access-token-missing': { grep: tokenGroup('reseller', 'sandbox'), mustFail: [tokenCheck('shape', 'reseller', 'sandbox')] },
+  'token.wrong-secret-accepted': { grep: tokenGroup('vendor', 'sandbox'), mustFail: [tokenCheck('auth', 'vendor', 'sandbox')] },
+  'token.json-body-accepted': {
+    grep: tokenGroup('reseller', 'production'),
+    mustFail: [tokenCheck('rejections', 'reseller', 'production')],
+  },
+  'token.refused-early': {
+    grep: /keeps a token until the earlier of expires_in and 24 h/,
+    finding: { id: 'token.refused-early', observed: 'refused-early' },
+  },
+  'token.no-ratelimit-headers': { grep: tokenGroup('vendor', 'production'), mustFail: [tokenCheck('headers', 'vendor', 'production')] },
+  'headers.limit-missing-2xx': {
+    grep: validCall('catalog.search', 'production'),
+    mustFail: [validCallCheck('catalog.search', 'production')],
+  },
+  'headers.all-missing-4xx': {
+    grep: new RegExp(`${authGroup('sandbox').source}|rate-limit headers on 4xx`),
+    mustFail: [{ check: 'auth', environment: 'sandbox' }, { check: 'headers-4xx' }],
+  },
+  'headers.remaining-not-decreasing': { grep: /decrease X-RateLimit-Remaining/, mustFail: [{ check: 'remaining-step' }] },
+  'headers.remaining-rising': { grep: /decrease X-RateLimit-Remaining/, mustFail: [{ check: 'remaining-step' }] },
+  'headers.remaining-step-two': { grep: REMAINING_SEQUENCE, mustFail: [{ check: 'remaining-sequence' }] },
+  'headers.remaining-after-zero': { grep: REMAINING_SEQUENCE, mustFail: [{ check: 'remaining-sequence' }] },
+  'headers.reset-in-past': { grep: validCall('orders.details', 'production'), mustFail: [validCallCheck('orders.details', 'production')] },
+  'headers.reset-not-integer': { grep: validCall('catalog.search', 'sandbox'), mustFail: [validCallCheck('catalog.search', 'sandbox')] },
+  '429.no-errors': { grep: ERROR_429, mustFail: [{ check: '429-body' }] },
+  '429.message-missing': { grep: ERROR_429, mustFail: [{ check: '429-body' }] },
+  '429.field-missing': { grep: ERROR_429, mustFail: [{ check: '429-body' }] },
+  '429.remaining-positive': { grep: HEADERS_429, mustFail: [{ check: '429-headers' }] },
+  '429.no-headers': { grep: HEADERS_429, mustFail: [{ check: '429-headers' }] },
+  '429.non-json': { grep: ERROR_429, mustFail: [{ check: '429-body' }] },
+  '429.limit-differs': { grep: HEADERS_429, mustFail: [{ check: '429-headers' }] },
+  'limits.extra-call': { grep: /allow exactly the advertised number/, mustFail: [{ check: 'limit-enforced' }] },
+  'limits.shared-across-operations': { grep: /independent across operations/, mustFail: [{ check: 'bucket-per-operation' }] },
+  'limits.shared-across-apps': { grep: /independent across apps/, mustFail: [{ check: 'bucket-per-app' }] },
+  'limits.late-refill': { grep: /refuse calls until the reset/, mustFail: [{ check: 'reset' }] },
+  'limits.get-61': { grep: /60 calls per window on a GET/, mustFail: [{ check: 'get-limit' }] },
+  'limits.header-differs': { grep: /allow exactly the advertised number/, mustFail: [{ check: 'limit-enforced' }] },
+  'auth.no-token-accepted': { grep: authGroup('production'), mustFail: [{ check: 'auth', environment: 'production' }] },
+  'auth.garbage-token-accepted': { grep: authGroup('sandbox'), mustFail: [{ check: 'auth', environment: 'sandbox' }] },
+  'auth.other-family-accepted': { grep: authGroup('production'), finding: { id: 'auth.other-family-token', observed: 'accepted' } },
+  'auth.expired-accepted': { grep: /refresh the token at the earlier/, mustFail: [{ check: 'refresh' }] },
+  'routing.no-sandbox': {
+    grep: /valid catalog\.search call .*\(sandbox\)|same version segments/,
+    mustFail: [validCallCheck('catalog.search', 'sandbox'), { check: 'same-versions' }],
+  },
+  'routing.v61-missing': { grep: /v6\.1 details/, mustFail: [{ check: 'v6.1' }] },
+  'routing.non-json-content-type': {
+    grep: validCall('orders.details', 'sandbox'),
+    mustFail: [validCallCheck('orders.details', 'sandbox')],
+  },
+  'webhooks.invalid-accepted': { grep: /reject an invalid webhooks/, mustFail: [{ check: 'invalid-event' }] },
+  'finding.webhook-signature-ignored': {
+    grep: /wrong x-hub-signature is refused/,
+    finding: { id: 'webhooks.signature', observed: 'not-verified' },
+  },
+  'shapes.field-renamed': { grep: VALID_CALL, mustFail: [validCallCheck('catalog.search'), validCallCheck('orders.details')] },
+  'shapes.pna-object': { grep: /valid catalog\.priceAndAvailability call/, mustFail: [validCallCheck('catalog.priceAndAvailability')] },
+  'orders.created-unknown': { grep: /created order with orders\.details/, mustFail: [{ check: 'created-order-details' }] },
+  'finding.missing-header-accepted': {
+    grep: /missing a required header/,
+    finding: { id: 'headers.required-missing', observed: 'accepted' },
+  },
+  'finding.header-constraint-ignored': {
+    grep: /longer than the document allows/,
+    finding: { id: 'headers.constraint-broken', observed: 'accepted' },
+  },
+  'finding.document-strict': { grep: /distributor client's forms/, finding: { id: 'openapi.client-conflict', observed: 'refused' } },
+  'finding.reset-seconds': { grep: RATE_LIMIT_BUT_429, finding: { id: 'ratelimit.reset-unit', observed: 'seconds' } },
+  'finding.token-get-rejected': { grep: tokenGroup('reseller', 'sandbox'), finding: { id: 'token.method', observed: 'post-only' } },
+  'finding.token-get-accepted': { grep: tokenGroup('vendor', 'sandbox'), finding: { id: 'token.method', observed: 'get-accepted' } },
+  'finding.expires-in-long': {
+    grep: /token requests as documented|refresh the token at the earlier/,
+    finding: { id: 'token.lifetime', observed: 'beyond-24h' },
+  },
+} as const satisfies Record<DriftId, Detection>;
+
+/**
+ * The text a drift mode's grep is matched against, as Playwright greps: the title path (file, describe
+ * blocks, title) and the tags.
+ */
+export function grepTitle(titlePath: readonly string[], tags: readonly string[]): string {
+  return [...titlePath, ...tags].join(' ');
+}
+
+/** The drift mode of a group that selects this test (groups hold modes whose tests are disjoint). */
+export function modeOfTest(modes: readonly DriftId[], title: string): DriftId | undefined {
+  return modes.find((m) => DETECTIONS[m].grep.test(title));
+}
+
+/**
+ * Packs drift modes into groups whose selected tests do not overlap (greedy colouring, most-selected
+ * first), so one project of the matrix run can serve several modes: each test runs under the one
+ * mode of its group that selects it, switched on the mock before the test. Fewer projects, fewer
+ * worker starts (a worker serves one project). A mode that selects no test gets a group of its own.
+ */
+export function groupModes(modes: readonly DriftId[], titles: readonly string[]): DriftId[][] {
+  const selected = new Map(modes.map((m) => [m, new Set(titles.filter((t) => DETECTIONS[m].grep.test(t)))]));
+  const order = [...modes].sort((a, b) => (selected.get(b)?.size ?? 0) - (selected.get(a)?.size ?? 0));
+  const groups: { modes: DriftId[]; tests: Set<string> }[] = [];
+  for (const m of order) {
+    const tests = selected.get(m) ?? new Set<string>();
+    const fits = tests.size > 0 ? groups.find((g) => g.tests.size > 0 && ![...tests].some((t) => g.tests.has(t))) : undefined;
+    if (fits) {
+      fits.modes.push(m);
+      for (const t of tests) fits.tests.add(t);
+    } else groups.push({ modes: [m], tests: new Set(tests) });
+  }
+  return groups.map((g) => g.modes);
+}
+
+/** The drift modes DRIFT_MATRIX_MODES names (comma-separated), all without it; throws on an unknown id. */
+export function selectedModes(named = process.env.DRIFT_MATRIX_MODES ?? ''): DriftId[] {
+  const ids = named.split(',').filter(Boolean);
+  const known: readonly string[] = DRIFT_MODES.map((m) => m.id);
+  const unknown = ids.filter((id) => !known.includes(id));
+  if (unknown.length) throw new Error(`DRIFT_MATRIX_MODES names unknown drift mode(s) ${unknown.join(', ')}; known: ${known.join(', ')}`);
+  return DRIFT_MODES.map((m) => m.id).filter((id) => !ids.length || ids.includes(id));
+}
