@@ -35,67 +35,96 @@ import { countInstructions, hasCallgrind, type InstructionCount } from '../bench
 import { loadOpenApi } from '../openapi/import';
 import { buildLoadScripts } from './load-build';
 
-const opts = new Command()
-  .name('bench')
-  .option('--quick', 'three short rounds (about a minute)', false)
-  .option('--smoke', 'the smallest run that yields every figure (for the harness tests; the figures mean little)', false)
-  .option('--rounds <n>', 'alternating rounds of each ratio')
-  .option('--duration <s>', 'seconds of load per server and round')
-  .option('--json', 'write bench.json', false)
-  .option('--out <dir>', 'folder of bench.json (and of profile/ with --profile)', 'reports')
-  .option(
-    '--instructions',
-    'only instructions per request (callgrind) of the mock, the bare server and a minimal Fastify server, GET and POST; <out>/instructions.json with --json',
-    false,
-  )
-  .option(
-    '--profile',
-    'only a CPU profile of the mock under GET and POST load, its top frames printed and written to <out>/profile/',
-    false,
-  )
-  .parse()
-  .opts<{
-    quick: boolean;
-    smoke: boolean;
-    rounds?: string;
-    duration?: string;
-    json: boolean;
-    out: string;
-    profile: boolean;
-    instructions: boolean;
-  }>();
+/** The run's settings, read from its command line by main. */
+export interface Settings {
+  smoke: boolean;
+  quick: boolean;
+  json: boolean;
+  /** Folder of bench.json (and of profile/); default reports/. */
+  out: string;
+  profile: boolean;
+  instructions: boolean;
+  /** Alternating rounds of each ratio. */
+  rounds: number;
+  /** Seconds of load per server and round. */
+  durationS: number;
+  /** Rounds of the figures that are not ratios (bundling, OpenAPI import): the smoke run's two suffice. */
+  figureRounds: number;
+  /** Loads of a fixed number of requests: the smoke preset, unless a duration is given. */
+  byAmount: boolean;
+  /** Seconds of load per profile (the smoke preset: a fixed number of requests). */
+  profileS: number;
+  /**
+   * The probe's compressed window: the smoke run only proves the figure is produced, in a shorter window.
+   * Not shorter than a second: the smoke run waits at a low priority beside the harness tests, and a stall
+   * as long as a 400 ms window left the probe with no result (seen once, in a fresh-clone CI run).
+   */
+  probeWindowMs: number;
+  /** Answers before the counters start, and answers counted, per server (--instructions). */
+  instructionPreset: { warm: number; count: number };
+}
 
-const PRESET = opts.smoke ? { rounds: 2, durationS: 0.3 } : opts.quick ? { rounds: 3, durationS: 1 } : { rounds: 5, durationS: 5 };
-const ROUNDS = Number(opts.rounds ?? PRESET.rounds);
-const DURATION_S = Number(opts.duration ?? PRESET.durationS);
+function parseSettings(argv: string[]): Settings {
+  const opts = new Command()
+    .name('bench')
+    .option('--quick', 'three short rounds (about a minute)', false)
+    .option('--smoke', 'the smallest run that yields every figure (for the harness tests; the figures mean little)', false)
+    .option('--rounds <n>', 'alternating rounds of each ratio')
+    .option('--duration <s>', 'seconds of load per server and round')
+    .option('--json', 'write bench.json', false)
+    .option('--out <dir>', 'folder of bench.json (and of profile/ with --profile)', 'reports')
+    .option(
+      '--instructions',
+      'only instructions per request (callgrind) of the mock, the bare server and a minimal Fastify server, GET and POST; <out>/instructions.json with --json',
+      false,
+    )
+    .option(
+      '--profile',
+      'only a CPU profile of the mock under GET and POST load, its top frames printed and written to <out>/profile/',
+      false,
+    )
+    .parse(argv)
+    .opts<{
+      quick: boolean;
+      smoke: boolean;
+      rounds?: string;
+      duration?: string;
+      json: boolean;
+      out: string;
+      profile: boolean;
+      instructions: boolean;
+    }>();
+  const preset = opts.smoke ? { rounds: 2, durationS: 0.3 } : opts.quick ? { rounds: 3, durationS: 1 } : { rounds: 5, durationS: 5 };
+  const rounds = Number(opts.rounds ?? preset.rounds);
+  return {
+    ...opts,
+    rounds,
+    durationS: Number(opts.duration ?? preset.durationS),
+    figureRounds: opts.smoke ? rounds : Math.max(3, rounds),
+    byAmount: opts.smoke && !opts.duration,
+    profileS: opts.quick ? 3 : 10,
+    probeWindowMs: opts.smoke ? 1000 : 2000,
+    instructionPreset: opts.smoke ? { warm: 300, count: 100 } : opts.quick ? { warm: 5000, count: 2000 } : { warm: 20_000, count: 5000 },
+  };
+}
+
 /** Requests per load of a smoke run (about 0.1 s on a quiet machine; enough 10 ms ticks of server CPU to show). */
 const SMOKE_REQUESTS = 500;
-/** Rounds of the figures that are not ratios (bundling, OpenAPI import): the smoke run's two suffice. */
-const FIGURE_ROUNDS = opts.smoke ? ROUNDS : Math.max(3, ROUNDS);
-/** Loads of a fixed number of requests: the smoke preset, unless a duration is given. */
-const BY_AMOUNT = opts.smoke && !opts.duration;
 const CONNECTIONS = 50;
 /** The fixed rate of the CPU-per-request figures: GET, and POST (a body to read, parse and validate). */
 const FIXED_RATE = { GET: 15_000, POST: 10_000 } as const;
-/** Seconds of load per profile (the smoke preset: a fixed number of requests). */
-const PROFILE_S = opts.quick ? 3 : 10;
+/** The goals, against the headline ceiling (a bare node:http server given the mock's very request). */
+export const GOALS = { get: { minThroughputRatio: 0.8, maxCpuPerRequestRatio: 1.25 }, post: { minThroughputRatio: 0.6 } } as const;
 const TSX = 'node_modules/tsx/dist/cli.mjs';
 /**
  * A command line as Node's arguments: its TypeScript through tsx, as `npm run` starts it. The smoke run
  * inside the harness tests takes the bundles their global setup built (HARNESS_BIN): its figures mean
  * little, and tsx would cost each child about a second of CPU on a machine the other tests share.
  */
-const cli = (name: 'certify' | 'load'): string[] => {
-  const bundle = opts.smoke ? bundledCli(name) : undefined;
+const cli = (name: 'certify' | 'load', cfg: Settings): string[] => {
+  const bundle = cfg.smoke ? bundledCli(name) : undefined;
   return bundle ? [bundle] : [TSX, `scripts/${name}.ts`];
 };
-const K6_BIN = opts.smoke ? k6DoubleBin() : K6_DOUBLE_BIN;
-/**
- * The probe's compressed window: the smoke run only proves the figure is produced, in a shorter window.
- * Not shorter than a second: the smoke run waits at a low priority beside the harness tests, and a stall
- * as long as a 400 ms window left the probe with no result (seen once, in a fresh-clone CI run).
- */
-const PROBE_WINDOW_MS = opts.smoke ? 1000 : 2000;
 
 interface Round {
   rps: number;
@@ -122,6 +151,7 @@ const fmt = (s: Spread, digits = 2) =>
   `${s.median.toFixed(digits)} (${s.min.toFixed(digits)}–${s.max.toFixed(digits)}, ${s.values.length} rounds)`;
 
 async function load(
+  cfg: Settings,
   url: string,
   headers: Record<string, string>,
   o: { method?: 'GET' | 'POST'; body?: string; rate?: number; durationS?: number } = {},
@@ -132,7 +162,7 @@ async function load(
     // The smoke run sends a fixed number of requests: on a busy machine 0.3 s may hold too few for the
     // server's CPU time (counted in 10 ms ticks) to show. autocannon ends a run at its next sample: every
     // 100 ms there, not every second.
-    ...(BY_AMOUNT ? { amount: SMOKE_REQUESTS, sampleInt: 100 } : { duration: o.durationS ?? DURATION_S }),
+    ...(cfg.byAmount ? { amount: SMOKE_REQUESTS, sampleInt: 100 } : { duration: o.durationS ?? cfg.durationS }),
     headers,
     method: o.method ?? 'GET',
     ...(o.body ? { body: o.body } : {}),
@@ -152,6 +182,9 @@ async function token(base: string): Promise<string> {
   return ((await r.json()) as { access_token: string }).access_token;
 }
 
+/** Prints a line of progress (stderr). */
+type Progress = (m: string) => void;
+
 interface Side {
   url: string;
   headers: Record<string, string>;
@@ -160,13 +193,13 @@ interface Side {
   body?: string;
 }
 
-const loadOf = (s: Side, rate?: number) =>
-  load(s.url, s.headers, { method: s.method, ...(s.body ? { body: s.body } : {}), ...(rate ? { rate } : {}) });
+const loadOf = (cfg: Settings, s: Side, rate?: number) =>
+  load(cfg, s.url, s.headers, { method: s.method, ...(s.body ? { body: s.body } : {}), ...(rate ? { rate } : {}) });
 
 /** Server CPU microseconds per request at a fixed rate. */
-async function cpuPerRequest(s: Side): Promise<number> {
+async function cpuPerRequest(cfg: Settings, s: Side): Promise<number> {
   const before = cpuSeconds(s.server.pid);
-  const r = await loadOf(s, FIXED_RATE[s.method]);
+  const r = await loadOf(cfg, s, FIXED_RATE[s.method]);
   return ((cpuSeconds(s.server.pid) - before) / r.requests) * 1e6;
 }
 
@@ -177,19 +210,19 @@ type RoundOf<K extends string> = Record<K, { load: Round; cpu: number }>;
  * Throughput and CPU per request of several servers in alternating rounds (the order is reversed every
  * round, so a drift of the machine does not favour one side): every ratio is taken within a round.
  */
-async function serverRounds<K extends string>(sides: [K, Side][], progress: (m: string) => void): Promise<RoundOf<K>[]> {
+async function serverRounds<K extends string>(cfg: Settings, sides: [K, Side][], progress: Progress): Promise<RoundOf<K>[]> {
   const rounds: RoundOf<K>[] = [];
-  for (let i = 0; i < ROUNDS; i++) {
+  for (let i = 0; i < cfg.rounds; i++) {
     const order = i % 2 ? [...sides].reverse() : sides;
     const load: Partial<Record<K, Round>> = {};
     const cpu: Partial<Record<K, number>> = {};
     for (const [name, side] of order) {
-      progress(`round ${i + 1}/${ROUNDS}: ${name} ${side.method} throughput`);
-      load[name] = await loadOf(side);
+      progress(`round ${i + 1}/${cfg.rounds}: ${name} ${side.method} throughput`);
+      load[name] = await loadOf(cfg, side);
     }
     for (const [name, side] of order) {
-      progress(`round ${i + 1}/${ROUNDS}: ${name} ${side.method} CPU per request at ${FIXED_RATE[side.method]} req/s`);
-      cpu[name] = await cpuPerRequest(side);
+      progress(`round ${i + 1}/${cfg.rounds}: ${name} ${side.method} CPU per request at ${FIXED_RATE[side.method]} req/s`);
+      cpu[name] = await cpuPerRequest(cfg, side);
     }
     rounds.push(Object.fromEntries(sides.map(([name]) => [name, { load: load[name] as Round, cpu: cpu[name] as number }])) as RoundOf<K>);
   }
@@ -199,10 +232,10 @@ async function serverRounds<K extends string>(sides: [K, Side][], progress: (m: 
 /** The smoke run certifies one check: it proves the figure is produced, not its size. */
 const SMOKE_CERTIFY_GREP = 'reseller token requests as documented \\(production\\)';
 
-function certifyWallTime(work: string) {
+function certifyWallTime(cfg: Settings, work: string) {
   const out = join(work, 'certify');
   const started = Date.now();
-  const c = spawnSync(process.execPath, [...cli('certify'), ...(opts.smoke ? ['-g', SMOKE_CERTIFY_GREP] : [])], {
+  const c = spawnSync(process.execPath, [...cli('certify', cfg), ...(cfg.smoke ? ['-g', SMOKE_CERTIFY_GREP] : [])], {
     env: { ...process.env, REPORTS_DIR: out, CI: '' },
     encoding: 'utf8',
   });
@@ -221,16 +254,16 @@ function certifyWallTime(work: string) {
   };
 }
 
-function probeEfficiency(work: string, bundleDir: string) {
+function probeEfficiency(cfg: Settings, work: string, bundleDir: string) {
   const out = join(work, 'load');
-  const ops = opts.smoke ? ['--ops', 'catalog.search'] : [];
+  const ops = cfg.smoke ? ['--ops', 'catalog.search'] : [];
   const p = spawnSync(
     process.execPath,
     [
-      ...cli('load'),
+      ...cli('load', cfg),
       'probe-reset',
       '--window-ms',
-      String(PROBE_WINDOW_MS),
+      String(cfg.probeWindowMs),
       '--random-limits',
       '11',
       '--reports-dir',
@@ -241,7 +274,7 @@ function probeEfficiency(work: string, bundleDir: string) {
       ...ops,
     ],
     // The k6 test double, driven like k6: the figure is the probe's requests, not a load engine's speed.
-    { encoding: 'utf8', env: { ...process.env, K6_BIN } },
+    { encoding: 'utf8', env: { ...process.env, K6_BIN: cfg.smoke ? k6DoubleBin() : K6_DOUBLE_BIN } },
   );
   if (!probeFiguresStand(p.status, existsSync(join(out, 'limits.json'))))
     // The probe's table (stdout) says which operation had no result and why; stderr says how k6 ended.
@@ -271,27 +304,27 @@ function probeEfficiency(work: string, bundleDir: string) {
     operations: manifest.operations.length,
     requests: manifest.requests,
     durationMs: manifest.durationMs,
-    windowMs: PROBE_WINDOW_MS,
+    windowMs: cfg.probeWindowMs,
     exhaustionRequests: exhaustion,
     exhaustionBoundLPlus1: manifest.operations.reduce((a, e) => a + e.advertisedLimit + 1, 0),
     pollRequests: manifest.requests - exhaustion,
-    maxAbsWindowErrorMs: Math.max(...manifest.operations.map((e) => Math.abs((e.windowMs ?? NaN) - PROBE_WINDOW_MS))),
+    maxAbsWindowErrorMs: Math.max(...manifest.operations.map((e) => Math.abs((e.windowMs ?? NaN) - cfg.probeWindowMs))),
     resetErrorMs: { min: Math.min(...resetErrors), max: Math.max(...resetErrors) },
   };
 }
 
-async function bundleTimes(bundleDir: string): Promise<Spread> {
+async function bundleTimes(cfg: Settings, bundleDir: string): Promise<Spread> {
   const ms: number[] = [];
-  for (let i = 0; i < FIGURE_ROUNDS; i++) ms.push((await buildLoadScripts(bundleDir)).ms);
+  for (let i = 0; i < cfg.figureRounds; i++) ms.push((await buildLoadScripts(bundleDir)).ms);
   return spread(ms);
 }
 
-async function openApiImportTimes(work: string) {
+async function openApiImportTimes(cfg: Settings, work: string) {
   const file = join(work, 'big-openapi.yaml');
   writeLargeOpenApi(file);
   const ms: number[] = [];
   await loadOpenApi(file); // warm-up: the parser's own modules load once
-  for (let i = 0; i < FIGURE_ROUNDS; i++) {
+  for (let i = 0; i < cfg.figureRounds; i++) {
     const started = performance.now();
     await loadOpenApi(file);
     ms.push(performance.now() - started);
@@ -341,8 +374,8 @@ async function mockSides(server: Server, given?: string): Promise<{ get: Side; p
   };
 }
 
-/** The bare server's side of a mock's call: the same path, method and body, none of the mock's headers. */
-const bareSide = (server: Server, mock: Side): Side => ({
+/** A server's side of a mock's call: the same path, method and body, none of the mock's headers. */
+const headerlessSide = (server: Server, mock: Side): Side => ({
   ...mock,
   server,
   url: `${server.url}${new URL(mock.url).pathname}`,
@@ -370,8 +403,8 @@ const monotonicUs = (): number => Number(process.hrtime.bigint() / 1000n);
  * the bare server likewise for reference; the profiles and a summary of their samples during the load
  * (top frames, busy µs per request) go to <out>/profile/.
  */
-async function profileMock(mockJs: string, progress: (m: string) => void): Promise<void> {
-  const dir = join(opts.out, 'profile');
+async function profileMock(cfg: Settings, mockJs: string, progress: Progress): Promise<void> {
+  const dir = join(cfg.out, 'profile');
   mkdirSync(dir, { recursive: true });
   const maps = new Map([[pathToFileURL(mockJs).href, sourceMapOf(`${mockJs}.map`)]]);
   type Profiled = ProfileSummary & { rps: number; requests: number; busyUsPerRequest: number; file: string };
@@ -384,10 +417,14 @@ async function profileMock(mockJs: string, progress: (m: string) => void): Promi
     let span: { fromUs: number; toUs: number };
     try {
       const side = await sideOf(server);
-      if (!opts.smoke) await loadOf(side); // warm-up: the profile shows the steady state, not the JIT
-      progress(`profiling ${name} (${BY_AMOUNT ? `${SMOKE_REQUESTS} requests` : `${PROFILE_S} s`})`);
+      if (!cfg.smoke) await loadOf(cfg, side); // warm-up: the profile shows the steady state, not the JIT
+      progress(`profiling ${name} (${cfg.byAmount ? `${SMOKE_REQUESTS} requests` : `${cfg.profileS} s`})`);
       const fromUs = monotonicUs();
-      r = await load(side.url, side.headers, { method: side.method, ...(side.body ? { body: side.body } : {}), durationS: PROFILE_S });
+      r = await load(cfg, side.url, side.headers, {
+        method: side.method,
+        ...(side.body ? { body: side.body } : {}),
+        durationS: cfg.profileS,
+      });
       span = { fromUs, toUs: monotonicUs() };
     } finally {
       await server.stop(); // the profile is written when the process exits
@@ -409,7 +446,7 @@ async function profileMock(mockJs: string, progress: (m: string) => void): Promi
     summaries[`bare ${method}`] = await profiled(
       `bare-${method.toLowerCase()}`,
       ['bench/bare-server.mjs', String(size), String(size)],
-      async (server) => bareSide(server, side),
+      async (server) => headerlessSide(server, side),
     );
   }
   for (const [name, s] of Object.entries(summaries))
@@ -420,18 +457,11 @@ async function profileMock(mockJs: string, progress: (m: string) => void): Promi
   console.log(`\nbench: wrote ${join(dir, 'profile.json')}`);
 }
 
-/** Answers before the counters start, and answers counted, per server (--instructions). */
-const INSTRUCTION_PRESET = opts.smoke
-  ? { warm: 300, count: 100 }
-  : opts.quick
-    ? { warm: 5000, count: 2000 }
-    : { warm: 20_000, count: 5000 };
-
 /**
  * --instructions: the mock, the bare server (with the goals' request, and with the mock's very request) and,
  * for the GET, the minimal Fastify server given the mock's request, each counted under callgrind, two at a time.
  */
-async function instructionCounts(mockJs: string, progress: (m: string) => void): Promise<void> {
+async function instructionCounts(cfg: Settings, mockJs: string, progress: Progress): Promise<void> {
   if (!hasCallgrind()) throw new Error('--instructions needs valgrind with callgrind_control (apt-get install valgrind)');
   // The answers' sizes, from a mock run natively (the bare and Fastify servers answer as many bytes).
   const probe = await startServer([mockJs]);
@@ -448,7 +478,7 @@ async function instructionCounts(mockJs: string, progress: (m: string) => void):
   for (const method of ['GET', 'POST'] as const) {
     jobs.push(
       [`mock ${method}`, [mockJs], method, (mock) => mock],
-      [`bare ${method}`, bareArgs, method, (mock, server) => bareSide(server, mock)],
+      [`bare ${method}`, bareArgs, method, (mock, server) => headerlessSide(server, mock)],
       [`bare ${method}, same request`, bareArgs, method, (mock, server) => sameRequestSide(server, mock)],
     );
   }
@@ -457,7 +487,7 @@ async function instructionCounts(mockJs: string, progress: (m: string) => void):
   let token: string | undefined;
   const counts: Record<string, InstructionCount> = {};
   const run = async ([name, args, method, sideOf]: Job): Promise<void> => {
-    progress(`callgrind: ${name} (${INSTRUCTION_PRESET.warm} answers, then ${INSTRUCTION_PRESET.count} counted)`);
+    progress(`callgrind: ${name} (${cfg.instructionPreset.warm} answers, then ${cfg.instructionPreset.count} counted)`);
     counts[name] = await countInstructions(
       args,
       async (server) => {
@@ -468,13 +498,18 @@ async function instructionCounts(mockJs: string, progress: (m: string) => void):
         const side = sideOf(mock, server);
         return { url: side.url, method: side.method, headers: side.headers, ...(side.body ? { body: side.body } : {}) };
       },
-      INSTRUCTION_PRESET,
+      cfg.instructionPreset,
     );
   };
   // The mock first (its token), then two at a time: callgrind runs one thread, the machine has two cores.
   await run(jobs[0] as Job);
   const rest = jobs.slice(1);
   for (let i = 0; i < rest.length; i += 2) await Promise.all(rest.slice(i, i + 2).map(run));
+  reportInstructions(cfg, counts);
+}
+
+/** Prints the instruction counts and their ratios; with --json, writes instructions.json. */
+function reportInstructions(cfg: Settings, counts: Record<string, InstructionCount>): void {
   const k = (n: number) => `${(n / 1000).toFixed(1)}k`;
   /** Instructions per request without the optimising compiler's (it only runs while the JIT settles). */
   const of = (name: string) => {
@@ -482,7 +517,7 @@ async function instructionCounts(mockJs: string, progress: (m: string) => void):
     return { perRequest: c.perRequest - c.compilerPerRequest };
   };
   const rows: [string, string][] = [
-    ['callgrind window', `${INSTRUCTION_PRESET.count} requests after ${INSTRUCTION_PRESET.warm}, one connection`],
+    ['callgrind window', `${cfg.instructionPreset.count} requests after ${cfg.instructionPreset.warm}, one connection`],
     ...Object.entries(counts).map(([name, c]): [string, string] => [
       name,
       `${k(c.perRequest)} instructions per request (of which ${k(c.gcPerRequest)} garbage collection${c.compilerPerRequest >= 50 ? `, ${k(c.compilerPerRequest)} TurboFan` : ''})`,
@@ -501,205 +536,260 @@ async function instructionCounts(mockJs: string, progress: (m: string) => void):
   ]);
   const w = Math.max(...rows.map(([r]) => r.length));
   console.log(`\n${rows.map(([r, v]) => `${r.padEnd(w)}  ${v}`).join('\n')}`);
-  if (opts.json) {
-    mkdirSync(opts.out, { recursive: true });
-    writeFileSync(join(opts.out, 'instructions.json'), JSON.stringify({ preset: INSTRUCTION_PRESET, counts }, null, 2));
-    console.log(`bench: wrote ${join(opts.out, 'instructions.json')}`);
+  if (cfg.json) {
+    mkdirSync(cfg.out, { recursive: true });
+    writeFileSync(join(cfg.out, 'instructions.json'), JSON.stringify({ preset: cfg.instructionPreset, counts }, null, 2));
+    console.log(`bench: wrote ${join(cfg.out, 'instructions.json')}`);
   }
 }
 
-async function main(): Promise<void> {
-  const progress = (m: string) => process.stderr.write(`bench: ${m}\n`);
-  const work = mkdtempSync(join(tmpdir(), 'bench-'));
-  // The mock is bundled to plain JavaScript first: no TypeScript loader in the measured process, and
-  // the pid read from /proc is the server's own.
-  const mockJs = await bundleMock(work);
-  if (opts.profile || opts.instructions) {
-    try {
-      return await (opts.profile ? profileMock(mockJs, progress) : instructionCounts(mockJs, progress));
-    } finally {
-      rmSync(work, { recursive: true, force: true });
-    }
+/** The measured servers, started from the bundled mock, and the mock's GET and POST calls. */
+interface Servers {
+  mock: Server;
+  bare: Server;
+  floor: Server;
+  get: Side;
+  post: Side;
+}
+
+async function startServers(mockJs: string): Promise<Servers> {
+  const mock = await startServer([mockJs]);
+  const { get, post } = await mockSides(mock);
+  const bare = await startServer(['bench/bare-server.mjs', String(await answerSize(get)), String(await answerSize(post))]);
+  const floor = await startServer(['bench/fastify-floor.mjs', String(await answerSize(get))]);
+  return { mock, bare, floor, get, post };
+}
+
+async function stopServers(s: Servers): Promise<void> {
+  await s.mock.stop().catch(() => undefined);
+  await s.floor.stop().catch(() => undefined);
+  await s.bare.stop().catch(() => undefined);
+}
+
+/**
+ * The servers' rounds. The headline ceiling is the bare server given the mock's very request (`bare`); the
+ * same server given no headers (`bare, no headers`) is the second row, and a minimal Fastify server (the
+ * framework's floor) is measured given either request.
+ */
+async function measureServers(cfg: Settings, s: Servers, progress: Progress) {
+  if (!cfg.smoke) {
+    // Warm-up of every server, so the JIT is not measured.
+    for (const side of [s.get, sameRequestSide(s.bare, s.get), s.post, sameRequestSide(s.bare, s.post), sameRequestSide(s.floor, s.get)])
+      await loadOf(cfg, side);
   }
-  const mockServer = await startServer([mockJs]);
-  const { get: mock, post: mockPost } = await mockSides(mockServer);
-  const bareServer = await startServer(['bench/bare-server.mjs', String(await answerSize(mock)), String(await answerSize(mockPost))]);
-  const floorServer = await startServer(['bench/fastify-floor.mjs', String(await answerSize(mock))]);
-  const bare = bareSide(bareServer, mock);
-  const barePost = bareSide(bareServer, mockPost);
+  const get = await serverRounds(
+    cfg,
+    [
+      ['mock', s.get],
+      ['bare', sameRequestSide(s.bare, s.get)],
+      ['bare, no headers', headerlessSide(s.bare, s.get)],
+      ['minimal Fastify', sameRequestSide(s.floor, s.get)],
+      ['minimal Fastify, no headers', headerlessSide(s.floor, s.get)],
+    ],
+    progress,
+  );
+  const post = await serverRounds(
+    cfg,
+    [
+      ['mock', s.post],
+      ['bare', sameRequestSide(s.bare, s.post)],
+      ['bare, no headers', headerlessSide(s.bare, s.post)],
+    ],
+    progress,
+  );
+  const rssMbOf = { mock: rssMb(s.mock.pid), bare: rssMb(s.bare.pid) };
+  const startMs = Number(/startMs=([\d.]+)/.exec(s.mock.extra)?.[1] ?? NaN);
+  return { get, post, rssMb: rssMbOf, startMs };
+}
+
+/** The figures of the harness's own tools: certify, bundling, the probe and the OpenAPI import. */
+async function measureTools(cfg: Settings, work: string, progress: Progress) {
+  progress('certify wall time on the embedded mock');
+  const certify = certifyWallTime(cfg, work);
+  progress('bundle times');
+  const bundleDir = join(work, 'bundles');
+  const bundleMs = await bundleTimes(cfg, bundleDir);
+  progress(`probe efficiency (probe-reset in the k6 test double, window ${cfg.probeWindowMs} ms, random limits)`);
+  const probe = probeEfficiency(cfg, work, bundleDir);
+  progress('OpenAPI import of a 1 MB document');
+  const openapiImport = await openApiImportTimes(cfg, work);
+  return { certify, probe, bundleMs, openapiImport };
+}
+
+type Rounds = RoundOf<string>[];
+const roundOf = (r: RoundOf<string>, name: string) => r[name] as { load: Round; cpu: number };
+
+/** A server's own figures over the rounds. */
+const sideFigures = (rs: Rounds, name: string) => ({
+  rps: spread(rs.map((r) => roundOf(r, name).load.rps)),
+  p50: spread(rs.map((r) => roundOf(r, name).load.p50)),
+  p99: spread(rs.map((r) => roundOf(r, name).load.p99)),
+  cpuUsPerRequest: spread(rs.map((r) => roundOf(r, name).cpu)),
+});
+
+/** Ratios of a server to a reference, each taken within a round. */
+const ratios = (rs: Rounds, name = 'mock', ref = 'bare') => ({
+  throughputRatio: spread(rs.map((r) => roundOf(r, name).load.rps / roundOf(r, ref).load.rps)),
+  cpuPerRequestRatio: spread(rs.map((r) => roundOf(r, name).cpu / roundOf(r, ref).cpu)),
+});
+
+/** What each ceiling is given, as bench.json states it. */
+const CEILINGS = {
+  headline: "a bare node:http server given the mock's very request (the same path, query, headers and body; it reads none of the headers)",
+  headerless: "the same bare server given the mock's path and body with no request headers",
+} as const;
+
+/** bench.json: every ratio against the headline ceiling, the header-less one beside it. */
+function summarise(cfg: Settings, servers: Awaited<ReturnType<typeof measureServers>>, tools: Awaited<ReturnType<typeof measureTools>>) {
+  const { get, post } = servers;
+  const headline = { get: ratios(get), post: ratios(post) };
+  return {
+    machine: {
+      cores: cpus().length,
+      node: process.version,
+      preset: cfg.smoke ? 'smoke' : cfg.quick ? 'quick' : 'full',
+      rounds: cfg.rounds,
+      durationS: cfg.durationS,
+      connections: CONNECTIONS,
+    },
+    ceilings: CEILINGS,
+    goals: {
+      ...GOALS,
+      met: {
+        getThroughput: headline.get.throughputRatio.median >= GOALS.get.minThroughputRatio,
+        getCpuPerRequest: headline.get.cpuPerRequestRatio.median <= GOALS.get.maxCpuPerRequestRatio,
+        postThroughput: headline.post.throughputRatio.median >= GOALS.post.minThroughputRatio,
+      },
+    },
+    // GET catalog.details against the headline ceiling (the figures of the goals).
+    ...headline.get,
+    mock: { ...sideFigures(get, 'mock'), rssMb: servers.rssMb.mock, startMs: servers.startMs },
+    bare: { ...sideFigures(get, 'bare'), rssMb: servers.rssMb.bare },
+    headerless: { ...ratios(get, 'mock', 'bare, no headers'), bare: sideFigures(get, 'bare, no headers') },
+    // POST catalog.priceAndAvailability; the bare server reads and parses the same JSON body.
+    post: {
+      ...headline.post,
+      mock: sideFigures(post, 'mock'),
+      bare: sideFigures(post, 'bare'),
+      headerless: { ...ratios(post, 'mock', 'bare, no headers'), bare: sideFigures(post, 'bare, no headers') },
+    },
+    // A one-route Fastify server against the bare one (GET), both given the same request: the framework's
+    // own share of the ratios, spent before any of the mock's code runs.
+    fastifyFloor: {
+      ...ratios(get, 'minimal Fastify'),
+      fastify: sideFigures(get, 'minimal Fastify'),
+      headerless: ratios(get, 'minimal Fastify, no headers', 'bare, no headers'),
+    },
+    ...tools,
+  };
+}
+type Result = ReturnType<typeof summarise>;
+
+const rpsOf = (s: { rps: Spread }) => `${s.rps.median.toFixed(0)} req/s (${s.rps.min.toFixed(0)}–${s.rps.max.toFixed(0)})`;
+const ratiosOf = (r: { throughputRatio: Spread; cpuPerRequestRatio: Spread }) =>
+  `throughput ratio ${fmt(r.throughputRatio)}, CPU per request ratio ${fmt(r.cpuPerRequestRatio)}`;
+
+/** The table's rows of the servers: the headline figures against their goals, the header-less row beside. */
+function serverRows(cfg: Settings, r: Result): [string, string][] {
+  const { mock: m, bare: b, post } = r;
+  return [
+    [
+      'machine',
+      `${r.machine.cores} cores, Node ${r.machine.node}, ${cfg.rounds} alternating rounds of ${cfg.byAmount ? `${SMOKE_REQUESTS} requests` : `${cfg.durationS} s`} (${r.machine.preset})`,
+    ],
+    ['ceiling (headline)', `${CEILINGS.headline}; second row: ${CEILINGS.headerless}`],
+    ["bare node:http GET, the mock's request", `${rpsOf(b)}, p99 ${b.p99.median} ms, RSS ${b.rssMb.toFixed(0)} MB`],
+    ['mock GET catalog.details', `${rpsOf(m)}, p99 ${m.p99.median} ms, RSS ${m.rssMb.toFixed(0)} MB`],
+    ['throughput ratio mock/bare', `${fmt(r.throughputRatio)} (goal >= ${GOALS.get.minThroughputRatio})`],
+    [
+      `CPU per request at ${FIXED_RATE.GET / 1000}k req/s`,
+      `mock ${m.cpuUsPerRequest.median.toFixed(1)} us, bare ${b.cpuUsPerRequest.median.toFixed(1)} us; ratio ${fmt(r.cpuPerRequestRatio)} (goal <= ${GOALS.get.maxCpuPerRequestRatio})`,
+    ],
+    [
+      'GET, bare given no headers',
+      `bare ${r.headerless.bare.cpuUsPerRequest.median.toFixed(1)} us per request; mock/bare ${ratiosOf(r.headerless)}`,
+    ],
+    [
+      'minimal Fastify GET / bare',
+      `${ratiosOf(r.fastifyFloor)} (the framework's floor, both given the mock's request); both given no headers: ${fmt(r.fastifyFloor.headerless.throughputRatio)}, ${fmt(r.fastifyFloor.headerless.cpuPerRequestRatio)}`,
+    ],
+    ["bare node:http POST, the mock's request", `${rpsOf(post.bare)}, p99 ${post.bare.p99.median} ms`],
+    ['mock POST priceAndAvailability', `${rpsOf(post.mock)}, p50 ${post.mock.p50.median} ms, p99 ${post.mock.p99.median} ms`],
+    ['POST throughput ratio mock/bare', `${fmt(post.throughputRatio)} (goal >= ${GOALS.post.minThroughputRatio})`],
+    [
+      `POST CPU per request at ${FIXED_RATE.POST / 1000}k req/s`,
+      `mock ${post.mock.cpuUsPerRequest.median.toFixed(1)} us, bare ${post.bare.cpuUsPerRequest.median.toFixed(1)} us; ratio ${fmt(post.cpuPerRequestRatio)}`,
+    ],
+    [
+      'POST, bare given no headers',
+      `bare ${post.headerless.bare.cpuUsPerRequest.median.toFixed(1)} us per request; mock/bare ${ratiosOf(post.headerless)}`,
+    ],
+    ['mock start', `${m.startMs.toFixed(0)} ms`],
+  ];
+}
+
+/** The table's rows of the harness's own tools. */
+function toolRows(cfg: Settings, r: Result): [string, string][] {
+  const { certify, probe } = r;
+  return [
+    [
+      'certify wall time (mock)',
+      `${certify.wallS.toFixed(1)} s (suite ${certify.suiteS.toFixed(1)} s; ${Object.entries(certify.perFileS)
+        .map(([k, v]) => `${k} ${v.toFixed(1)} s`)
+        .join(', ')})${cfg.smoke ? ' one check only' : ''}`,
+    ],
+    [
+      'probe all operations',
+      `${probe.operations} ops, ${probe.requests} requests, ${probe.durationMs} ms for a ${cfg.probeWindowMs} ms window; exhaustion ${probe.exhaustionRequests} requests for a bound of ${probe.exhaustionBoundLPlus1} (sum of L+1), ${probe.pollRequests} reset polls; window error <= ${probe.maxAbsWindowErrorMs} ms; reset error ${probe.resetErrorMs.min}..${probe.resetErrorMs.max} ms${probe.unresolved.length ? `; exit 99: ${probe.unresolved.join(', ')}` : ''}`,
+    ],
+    ['bundle all load scripts', `${fmt(r.bundleMs, 0)} ms`],
+    ['import a 1 MB OpenAPI document', `${r.openapiImport.sizeMb.toFixed(2)} MB in ${fmt(r.openapiImport.ms, 0)} ms`],
+  ];
+}
+
+/** Prints the table; with --json, writes bench.json. */
+function report(cfg: Settings, result: Result): void {
+  const rows = [...serverRows(cfg, result), ...toolRows(cfg, result)];
+  const w = Math.max(...rows.map(([k]) => k.length));
+  console.log(`\n${'figure'.padEnd(w)}  value\n${rows.map(([k, v]) => `${k.padEnd(w)}  ${v}`).join('\n')}`);
+  if (cfg.json) {
+    mkdirSync(cfg.out, { recursive: true });
+    writeFileSync(join(cfg.out, 'bench.json'), JSON.stringify(result, null, 2));
+    console.log(`bench: wrote ${join(cfg.out, 'bench.json')}`);
+  }
+}
+
+/** The default run: the servers' rounds, then the tools' figures, then the table. */
+async function benchmark(cfg: Settings, mockJs: string, work: string, progress: Progress): Promise<void> {
+  const servers = await startServers(mockJs);
   try {
-    if (!opts.smoke) {
-      // Warm-up of every server, so the JIT is not measured.
-      for (const s of [mock, bare, mockPost, barePost, bareSide(floorServer, mock)]) await loadOf(s);
-    }
-    // GET: the mock, the bare server (the goals' ceiling) and, in the same rounds, the bare server given the
-    // mock's very request, and a minimal Fastify server (the framework's floor) given either request.
-    const rounds = await serverRounds(
-      [
-        ['mock', mock],
-        ['bare', bare],
-        ['bare, same request', sameRequestSide(bareServer, mock)],
-        ['minimal Fastify', bareSide(floorServer, mock)],
-        ['minimal Fastify, same request', sameRequestSide(floorServer, mock)],
-      ],
-      progress,
-    );
-    const postRounds = await serverRounds(
-      [
-        ['mock', mockPost],
-        ['bare', barePost],
-        ['bare, same request', sameRequestSide(bareServer, mockPost)],
-      ],
-      progress,
-    );
-    const rss = { mock: rssMb(mockServer.pid), bare: rssMb(bareServer.pid) };
-    await mockServer.stop();
-    await bareServer.stop();
-    await floorServer.stop();
-
-    progress('certify wall time on the embedded mock');
-    const certify = certifyWallTime(work);
-    progress('bundle times');
-    const bundleDir = join(work, 'bundles');
-    const bundleMs = await bundleTimes(bundleDir);
-    progress(`probe efficiency (probe-reset in the k6 test double, window ${PROBE_WINDOW_MS} ms, random limits)`);
-    const probe = probeEfficiency(work, bundleDir);
-    progress('OpenAPI import of a 1 MB document');
-    const openapi = await openApiImportTimes(work);
-
-    type Rounds = RoundOf<string>[];
-    const side = (rs: Rounds, name: string) => ({
-      rps: spread(rs.map((r) => (r[name] as { load: Round }).load.rps)),
-      p50: spread(rs.map((r) => (r[name] as { load: Round }).load.p50)),
-      p99: spread(rs.map((r) => (r[name] as { load: Round }).load.p99)),
-      cpuUsPerRequest: spread(rs.map((r) => (r[name] as { cpu: number }).cpu)),
-    });
-    /** Ratios of a server to a reference, each taken within a round. */
-    const ratios = (rs: Rounds, name = 'mock', ref = 'bare') => {
-      const of = (r: RoundOf<string>, k: string) => r[k] as { load: Round; cpu: number };
-      return {
-        throughputRatio: spread(rs.map((r) => of(r, name).load.rps / of(r, ref).load.rps)),
-        cpuPerRequestRatio: spread(rs.map((r) => of(r, name).cpu / of(r, ref).cpu)),
-      };
-    };
-    const result = {
-      machine: {
-        cores: cpus().length,
-        node: process.version,
-        preset: opts.smoke ? 'smoke' : opts.quick ? 'quick' : 'full',
-        rounds: ROUNDS,
-        durationS: DURATION_S,
-        connections: CONNECTIONS,
-      },
-      // GET catalog.details against the bare server as the goals define it (the figures of the goals).
-      ...ratios(rounds),
-      mock: { ...side(rounds, 'mock'), rssMb: rss.mock, startMs: Number(/startMs=([\d.]+)/.exec(mockServer.extra)?.[1] ?? NaN) },
-      bare: { ...side(rounds, 'bare'), rssMb: rss.bare },
-      // The same, against the bare server given the mock's very request (its headers too, never read).
-      sameRequest: { ...ratios(rounds, 'mock', 'bare, same request'), bare: side(rounds, 'bare, same request') },
-      // POST catalog.priceAndAvailability, against a bare server that reads and parses the same JSON body.
-      post: {
-        ...ratios(postRounds),
-        mock: side(postRounds, 'mock'),
-        bare: side(postRounds, 'bare'),
-        sameRequest: { ...ratios(postRounds, 'mock', 'bare, same request'), bare: side(postRounds, 'bare, same request') },
-      },
-      // A one-route Fastify server against the bare one (GET): the framework's own share of the ratios.
-      fastifyFloor: {
-        ...ratios(rounds, 'minimal Fastify'),
-        fastify: side(rounds, 'minimal Fastify'),
-        bare: side(rounds, 'bare'),
-        sameRequest: ratios(rounds, 'minimal Fastify, same request', 'bare, same request'),
-        // The framework given the mock's request against the goals' bare server (given none): what of the
-        // goals' budget is spent before any of the mock's own code runs.
-        mockRequestAgainstGoalsBare: ratios(rounds, 'minimal Fastify, same request', 'bare'),
-      },
-      certify,
-      probe,
-      bundleMs,
-      openapiImport: openapi,
-    };
-    const m = result.mock;
-    const b = result.bare;
-    const pm = result.post.mock;
-    const pb = result.post.bare;
-    const rows: [string, string][] = [
-      [
-        'machine',
-        `${result.machine.cores} cores, Node ${result.machine.node}, ${ROUNDS} alternating rounds of ${BY_AMOUNT ? `${SMOKE_REQUESTS} requests` : `${DURATION_S} s`} (${result.machine.preset})`,
-      ],
-      [
-        'bare node:http GET',
-        `${b.rps.median.toFixed(0)} req/s (${b.rps.min.toFixed(0)}–${b.rps.max.toFixed(0)}), p99 ${b.p99.median} ms, RSS ${rss.bare.toFixed(0)} MB`,
-      ],
-      [
-        'mock GET catalog.details',
-        `${m.rps.median.toFixed(0)} req/s (${m.rps.min.toFixed(0)}–${m.rps.max.toFixed(0)}), p99 ${m.p99.median} ms, RSS ${rss.mock.toFixed(0)} MB`,
-      ],
-      ['throughput ratio mock/bare', `${fmt(result.throughputRatio)} (goal >= 0.8)`],
-      [
-        `CPU per request at ${FIXED_RATE.GET / 1000}k req/s`,
-        `mock ${m.cpuUsPerRequest.median.toFixed(1)} us, bare ${b.cpuUsPerRequest.median.toFixed(1)} us; ratio ${fmt(result.cpuPerRequestRatio)} (goal <= 1.25)`,
-      ],
-      [
-        'GET, bare given the same request',
-        `bare ${result.sameRequest.bare.cpuUsPerRequest.median.toFixed(1)} us per request; mock/bare throughput ratio ${fmt(result.sameRequest.throughputRatio)}, CPU per request ratio ${fmt(result.sameRequest.cpuPerRequestRatio)}`,
-      ],
-      [
-        'minimal Fastify GET / bare',
-        `throughput ratio ${fmt(result.fastifyFloor.throughputRatio)}, CPU per request ratio ${fmt(result.fastifyFloor.cpuPerRequestRatio)} (the framework's floor); both given the mock's request: ${fmt(result.fastifyFloor.sameRequest.throughputRatio)}, ${fmt(result.fastifyFloor.sameRequest.cpuPerRequestRatio)}`,
-      ],
-      [
-        "minimal Fastify given the mock's request / the goals' bare",
-        `throughput ratio ${fmt(result.fastifyFloor.mockRequestAgainstGoalsBare.throughputRatio)}, CPU per request ratio ${fmt(result.fastifyFloor.mockRequestAgainstGoalsBare.cpuPerRequestRatio)} (the goals' budget spent before the mock's own code runs)`,
-      ],
-      [
-        'bare node:http POST',
-        `${pb.rps.median.toFixed(0)} req/s (${pb.rps.min.toFixed(0)}–${pb.rps.max.toFixed(0)}), p99 ${pb.p99.median} ms`,
-      ],
-      [
-        'mock POST priceAndAvailability',
-        `${pm.rps.median.toFixed(0)} req/s (${pm.rps.min.toFixed(0)}–${pm.rps.max.toFixed(0)}), p50 ${pm.p50.median} ms, p99 ${pm.p99.median} ms`,
-      ],
-      ['POST throughput ratio mock/bare', `${fmt(result.post.throughputRatio)} (goal >= 0.6)`],
-      [
-        `POST CPU per request at ${FIXED_RATE.POST / 1000}k req/s`,
-        `mock ${pm.cpuUsPerRequest.median.toFixed(1)} us, bare ${pb.cpuUsPerRequest.median.toFixed(1)} us; ratio ${fmt(result.post.cpuPerRequestRatio)}`,
-      ],
-      [
-        'POST, bare given the same request',
-        `bare ${result.post.sameRequest.bare.cpuUsPerRequest.median.toFixed(1)} us per request; mock/bare throughput ratio ${fmt(result.post.sameRequest.throughputRatio)}, CPU per request ratio ${fmt(result.post.sameRequest.cpuPerRequestRatio)}`,
-      ],
-      ['mock start', `${m.startMs.toFixed(0)} ms`],
-      [
-        'certify wall time (mock)',
-        `${certify.wallS.toFixed(1)} s (suite ${certify.suiteS.toFixed(1)} s; ${Object.entries(certify.perFileS)
-          .map(([k, v]) => `${k} ${v.toFixed(1)} s`)
-          .join(', ')})${opts.smoke ? ' one check only' : ''}`,
-      ],
-      [
-        'probe all operations',
-        `${probe.operations} ops, ${probe.requests} requests, ${probe.durationMs} ms for a ${PROBE_WINDOW_MS} ms window; exhaustion ${probe.exhaustionRequests} requests for a bound of ${probe.exhaustionBoundLPlus1} (sum of L+1), ${probe.pollRequests} reset polls; window error <= ${probe.maxAbsWindowErrorMs} ms; reset error ${probe.resetErrorMs.min}..${probe.resetErrorMs.max} ms${probe.unresolved.length ? `; exit 99: ${probe.unresolved.join(', ')}` : ''}`,
-      ],
-      ['bundle all load scripts', `${fmt(bundleMs, 0)} ms`],
-      ['import a 1 MB OpenAPI document', `${openapi.sizeMb.toFixed(2)} MB in ${fmt(openapi.ms, 0)} ms`],
-    ];
-    const w = Math.max(...rows.map(([k]) => k.length));
-    console.log(`\n${'figure'.padEnd(w)}  value\n${rows.map(([k, v]) => `${k.padEnd(w)}  ${v}`).join('\n')}`);
-    if (opts.json) {
-      mkdirSync(opts.out, { recursive: true });
-      writeFileSync(join(opts.out, 'bench.json'), JSON.stringify(result, null, 2));
-      console.log(`bench: wrote ${join(opts.out, 'bench.json')}`);
-    }
+    const measured = await measureServers(cfg, servers, progress);
+    await stopServers(servers);
+    report(cfg, summarise(cfg, measured, await measureTools(cfg, work, progress)));
   } finally {
-    await mockServer.stop().catch(() => undefined);
-    await floorServer.stop().catch(() => undefined);
-    await bareServer.stop().catch(() => undefined);
+    await stopServers(servers);
+  }
+}
+
+async function main(argv: string[]): Promise<void> {
+  const cfg = parseSettings(argv);
+  const progress: Progress = (m) => process.stderr.write(`bench: ${m}\n`);
+  const work = mkdtempSync(join(tmpdir(), 'bench-'));
+  try {
+    // The mock is bundled to plain JavaScript first: no TypeScript loader in the measured process, and
+    // the pid read from /proc is the server's own.
+    const mockJs = await bundleMock(work);
+    if (cfg.profile) await profileMock(cfg, mockJs, progress);
+    else if (cfg.instructions) await instructionCounts(cfg, mockJs, progress);
+    else await benchmark(cfg, mockJs, work, progress);
+  } finally {
     rmSync(work, { recursive: true, force: true });
   }
 }
 
-main().catch((e: Error) => {
-  console.error(`bench: ${e.message}`);
-  process.exit(1);
-});
+if (import.meta.url === `file://${process.argv[1]}`) {
+  main(process.argv).catch((e: Error) => {
+    console.error(`bench: ${e.message}`);
+    process.exit(1);
+  });
+}
