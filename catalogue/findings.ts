@@ -136,6 +136,27 @@ const defs: readonly FindingDefinition[] = [
     statement: 'Reseller family endpoints table: every listed operation exists; an imported OpenAPI document may not document one of them.',
     observedValues: ['present', 'absent'],
   },
+  {
+    id: 'ratelimit.document-operation-limits',
+    kind: 'gap',
+    statement:
+      'Limits: neither the spec nor the published document gives limits for the operations the document adds (catalog.detailsByReference, orders.createV7, orders.vendorRequiredInfo, quotes.create); the catalogue assumes one by class: a GET the GET limit, a lookup by POST the price and availability limit, a write the write limit.',
+    observedValues: ['recorded'],
+  },
+  {
+    id: 'openapi.operation-one-form',
+    kind: 'conflict',
+    statement:
+      "The published document's two forms disagree on operations: POST /resellers/v7/vendorrequiredinfo (orders.vendorRequiredInfo) is in the YAML form only, POST /resellers/v6/quotes/create (quotes.create) in the JSON form only; the catalogue serves both.",
+    observedValues: ['present', 'absent'],
+  },
+  {
+    id: 'writes.created-visible',
+    kind: 'gap',
+    statement:
+      'Published document: order create v7 and quote create answer a confirmation and process the request asynchronously (Order Status and Quote Status webhooks); when the created order or quote is found by search and details is not shown.',
+    observedValues: ['visible', 'not-visible'],
+  },
 ];
 
 export const findingDefinitions: readonly FindingDefinition[] = defs;

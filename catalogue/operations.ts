@@ -4,7 +4,7 @@
  * plan. Pure data and pure functions: no node:*, no k6/*, no process.env, so it compiles for Node
  * and for k6 bundles alike.
  *
- * Adding an operation: one row in RESELLER_ROWS, one entry in DEFINITIONS (the compiler asks for
+ * Adding an operation: one row in SPEC_TABLE_ROWS or DOCUMENT_ROWS, one entry in DEFINITIONS (the compiler asks for
  * it), one handler in mock/handlers.ts (the compiler asks for that too).
  */
 import { IM_HEADERS, NO_RECEIVER_TARGET_URL, WEBHOOK_HEADERS, type ImHeader, type WebhookHeader } from './rules';
@@ -13,10 +13,11 @@ import { schemaId } from './schemas';
 export { schemaId };
 export type Family = 'reseller' | 'vendor';
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
-export type VersionSegment = 'v1' | 'v6' | 'v6.1';
+export type VersionSegment = 'v1' | 'v6' | 'v6.1' | 'v7';
+type Row = { id: string; group: string; name: string; method: HttpMethod; path: string };
 
 /** The 24 rows of the spec's "Reseller family endpoints" table, in the spec's order (facts of the seed). */
-export const RESELLER_ROWS = [
+const SPEC_TABLE_ROWS = [
   {
     id: 'catalog.priceAndAvailability',
     group: 'Product Catalog',
@@ -71,14 +72,50 @@ export const RESELLER_ROWS = [
     method: 'POST',
     path: '/resellers/v1/webhooks/availabilityupdate',
   },
-] as const satisfies readonly { id: string; group: string; name: string; method: HttpMethod; path: string }[];
+] as const satisfies readonly Row[];
+
+/**
+ * Operations the distributor's published document adds to the seed's table (facts of the document).
+ * Its two forms disagree: vendor required info is in the YAML form only, quote create in the JSON form
+ * only (finding openapi.operation-one-form); the catalogue serves every operation of either form.
+ */
+const DOCUMENT_ROWS = [
+  {
+    id: 'catalog.detailsByReference',
+    group: 'Product Catalog',
+    name: 'Product details by reference',
+    method: 'GET',
+    path: '/resellers/v6/catalog/details',
+  },
+  { id: 'orders.createV7', group: 'Orders', name: 'Create order (version 7)', method: 'POST', path: '/resellers/v7/orders' },
+  {
+    id: 'orders.vendorRequiredInfo',
+    group: 'Orders',
+    name: 'Vendor required info',
+    method: 'POST',
+    path: '/resellers/v7/vendorrequiredinfo',
+  },
+  { id: 'quotes.create', group: 'Quotes', name: 'Create quote', method: 'POST', path: '/resellers/v6/quotes/create' },
+] as const satisfies readonly Row[];
+
+/** Every reseller operation: the spec's table, then what the published document adds. */
+export const RESELLER_ROWS = [...SPEC_TABLE_ROWS, ...DOCUMENT_ROWS] as const;
+const DOCUMENT_ONLY: ReadonlySet<string> = new Set(DOCUMENT_ROWS.map((r) => r.id));
 
 /** Id of a reseller operation: the compiler knows every one. */
 export type OperationId = (typeof RESELLER_ROWS)[number]['id'];
 
 /** Names of the ids an operation needs from the target's data. */
 export type IdName =
-  'partNumber' | 'orderNumber' | 'quoteNumber' | 'invoiceNumber' | 'renewalId' | 'dealId' | 'dealVendor' | 'caseRequestNumber';
+  | 'partNumber'
+  | 'vendorPartNumber'
+  | 'orderNumber'
+  | 'quoteNumber'
+  | 'invoiceNumber'
+  | 'renewalId'
+  | 'dealId'
+  | 'dealVendor'
+  | 'caseRequestNumber';
 
 /** Where an id comes from on a target: the list `items` of the answer of `from`, field `field` of an entry. */
 export interface IdSource {
@@ -93,6 +130,8 @@ export interface IdSource {
 /** Which search or list answer yields each id (for discovery on targets whose data the harness does not know). */
 export const idSources: Readonly<Record<IdName, IdSource>> = {
   partNumber: { from: 'catalog.search', items: 'catalog', field: 'ingramPartNumber' },
+  /** The vendor's part number of a catalogue entry (product details by reference asks by it). */
+  vendorPartNumber: { from: 'catalog.search', items: 'catalog', field: 'vendorPartNumber' },
   orderNumber: {
     from: 'orders.search',
     items: 'orders',
@@ -216,6 +255,20 @@ const pathId =
 function productsOf(w: WorldView, n: number) {
   return [w.products[n % w.products.length], w.products[(n + 1) % w.products.length]].filter((p) => p !== undefined);
 }
+/** A one-line order of the world's products; the prefix of its customer order number tells the creating operation. */
+const orderOf =
+  (prefix: string) =>
+  ({ world, n }: BuildContext): RequestParts => ({
+    params: {},
+    query: {},
+    body: {
+      customerOrderNumber: `${prefix}${world.seed}-${n}`,
+      notes: 'Certification order',
+      lines: productsOf(world, n)
+        .slice(0, 1)
+        .map((p, i) => ({ customerLineNumber: String(i + 1), ingramPartNumber: p.ingramPartNumber, quantity: 2 })),
+    },
+  });
 /** A deterministic UUID-shaped event id from the seed and a counter. */
 export const eventIdOf = (seed: number, n: number): string =>
   `00000000-0000-4000-8000-${(seed * 1_000_000 + n).toString(16).padStart(12, '0').slice(-12)}`;
@@ -268,17 +321,7 @@ export const DEFINITIONS: { readonly [K in OperationId]: OperationDefinition } =
     limit: WRITE,
     readOnly: false,
     needs: [],
-    build: ({ world, n }) => ({
-      params: {},
-      query: {},
-      body: {
-        customerOrderNumber: `PO-H${world.seed}-${n}`,
-        notes: 'Certification order',
-        lines: productsOf(world, n)
-          .slice(0, 1)
-          .map((p, i) => ({ customerLineNumber: String(i + 1), ingramPartNumber: p.ingramPartNumber, quantity: 2 })),
-      },
-    }),
+    build: orderOf('PO-H'),
     source: 'spec',
   },
   'orders.modify': {
@@ -593,6 +636,79 @@ export const DEFINITIONS: { readonly [K in OperationId]: OperationDefinition } =
     },
     source: 'spec',
   },
+  'catalog.detailsByReference': {
+    response: 'product-details-response',
+    headers: BASE_HEADERS,
+    // Published: each optional; a subscription product is asked for by plan, any other by vendor part number.
+    query: [q('vendorPartNumber'), q('planId'), q('planName')],
+    successStatus: 200,
+    limit: GET_LIMIT,
+    readOnly: true,
+    needs: [need('vendorPartNumber', 'query')],
+    build: ({ ids }) => ({ params: {}, query: { vendorPartNumber: idOf(ids, 'vendorPartNumber') } }),
+    source: 'spec',
+  },
+  'orders.createV7': {
+    // Published: 200 with a confirmation number; the order itself is processed asynchronously.
+    response: 'order-create-v7-response',
+    request: 'order-create-v7-request',
+    headers: BASE_HEADERS,
+    query: [],
+    successStatus: 200,
+    // ASSUMPTION (finding ratelimit.document-operation-limits): a write, like orders.create.
+    limit: WRITE,
+    readOnly: false,
+    needs: [],
+    build: orderOf('PO-V'),
+    source: 'spec',
+  },
+  'orders.vendorRequiredInfo': {
+    response: 'vendor-required-info-response',
+    request: 'vendor-required-info-request',
+    // Published (YAML form): IM-SenderID is required here too.
+    headers: [...BASE_HEADERS, H.senderId],
+    query: [],
+    successStatus: 200,
+    // ASSUMPTION (finding ratelimit.document-operation-limits): a lookup by POST, like price and availability.
+    limit: HIGH_VOLUME,
+    readOnly: true,
+    needs: [],
+    build: ({ world, n }) => ({
+      params: {},
+      query: {},
+      body: { products: productsOf(world, n).map((p) => ({ ingramPartNumber: p.ingramPartNumber })) },
+    }),
+    source: 'spec',
+  },
+  'quotes.create': {
+    // Published (JSON form): 200 with the quote number; the quote itself is processed asynchronously.
+    response: 'quote-create-response',
+    request: 'quote-create-request',
+    headers: BASE_HEADERS,
+    query: [],
+    successStatus: 200,
+    // ASSUMPTION (finding ratelimit.document-operation-limits): a write.
+    limit: WRITE,
+    readOnly: false,
+    needs: [],
+    build: ({ world, n }) => ({
+      params: {},
+      query: {},
+      body: {
+        quoteName: `Certification quote ${world.seed}-${n}`,
+        // The JSON form marks the contact required (as `required: true` on the property, an OpenAPI 2 form).
+        CustomerContact: email,
+        customerNeed: 'Certification',
+        endUserInfo: { companyName, contact, addressLine1, city, state, postalCode, countryCode, email },
+        products: productsOf(world, n).map((p, i) => ({
+          customerLineNumber: String(i + 1),
+          ingramPartNumber: p.ingramPartNumber,
+          quantity: '2',
+        })),
+      },
+    }),
+    source: 'spec',
+  },
 };
 
 export interface Operation {
@@ -630,6 +746,8 @@ export interface Operation {
   readonly needs: readonly IdNeed[];
   /** Where the entry comes from: the spec's table, or an assumption of ours. */
   readonly source: 'spec' | 'assumption';
+  /** Where the operation is listed: the seed spec's endpoint table, or only the distributor's published document. */
+  readonly listedIn: 'spec' | 'document';
 }
 
 /** A reseller operation: its id is known to the compiler and it has a full definition. */
@@ -645,8 +763,8 @@ function paramsOf(path: string): string[] {
 function versionOf(path: string): VersionSegment {
   const m = /\/(v\d+(?:\.\d+)?)(?:\/|$)/.exec(path);
   const v = m?.[1];
-  if (v === 'v1' || v === 'v6' || v === 'v6.1') return v;
-  throw new Error(`catalogue: path ${path} has no known version segment (expected v1, v6 or v6.1)`);
+  if (v === 'v1' || v === 'v6' || v === 'v6.1' || v === 'v7') return v;
+  throw new Error(`catalogue: path ${path} has no known version segment (expected v1, v6, v6.1 or v7)`);
 }
 
 export const resellerOperations: readonly ResellerOperation[] = RESELLER_ROWS.map((r) => {
@@ -671,6 +789,7 @@ export const resellerOperations: readonly ResellerOperation[] = RESELLER_ROWS.ma
     limit: d.limit,
     needs: d.needs,
     source: d.source,
+    listedIn: DOCUMENT_ONLY.has(r.id) ? 'document' : 'spec',
     definition: d,
   };
 });
@@ -722,6 +841,7 @@ export function vendorOperations(specs: readonly VendorOperationSpec[] = DEFAULT
       limit: s.method === 'GET' ? GET_LIMIT : WRITE,
       needs: pathParams.filter((p): p is IdName => p in idSources).map((p) => need(p, 'path')),
       source: 'assumption',
+      listedIn: 'spec',
     };
   });
 }
@@ -769,7 +889,7 @@ export function operationsFor(config: OperationsConfig = {}): Operation[] {
   return ops.filter((o) => families.includes(o.family));
 }
 
-/** Every operation of the default catalogue: 24 reseller rows plus the given (default) vendor list. */
+/** Every operation of the default catalogue: the reseller rows plus the given (default) vendor list. */
 export function allOperations(vendor: readonly VendorOperationSpec[] = DEFAULT_VENDOR_OPERATIONS): Operation[] {
   return operationsFor({ vendorOperations: vendor });
 }

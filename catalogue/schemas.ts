@@ -284,6 +284,29 @@ const returnClaim = obj(
   ['caseRequestNumber'],
 );
 
+// ---- Operations the published document adds to the seed's table ------------------------------------
+
+/** A vendor's attribute an order must carry (published: choices nest further; read one level deep here). */
+const vendorAttribute = obj({
+  ...fields(['attributeName', 'attributeValue', 'attributeDescription', 'attributeHint', 'attributeRequired']),
+  choices: arr({ type: 'object' }),
+});
+const vendorAttributes = obj({ ...fields(['vendorName', 'productId']), additionalAttributes: arr(vendorAttribute) });
+/** Published: nullable almost everywhere; ours: a string where the mock sends one. */
+const orderV7Line = obj({
+  ...fields(['customerLineNumber', 'ingramPartNumber', 'vendorPartNumber', 'specialBidNumber', 'notes', 'resourceId', 'planid']),
+  quantity: int,
+  ...fields(['unitPrice', 'endUserPrice', 'margin', 'endCustomerPrice'], num),
+  additionalAttributes: arr(attribute),
+  vriAdditionalAttributes: arr(vendorAttributes),
+});
+const requiredInfoItem = obj({
+  ...fields(['quoteNumber', 'ingramPartNumber', 'vendorPartNumber', 'planId', 'planName']),
+  responseMessages: arr(obj(fields(['id', 'traceId', 'type', 'message']))),
+  vmfAdditionalAttributes: arr(vendorAttributes),
+  vriAdditionalAttributes: arr(vendorAttributes),
+});
+
 /** Webhook events as published: an envelope with a list of resources. Ours: eventId and resource required. */
 const webhookEvent = (resource: JsonSchema): JsonSchema =>
   obj({ ...fields(['topic', 'event', 'eventTimeStamp']), eventId: id, resource: arr(resource, 1) }, ['eventId', 'resource']);
@@ -580,6 +603,69 @@ export const businessSchemas: readonly JsonSchema[] = [
   ),
   /** Published: 200 without a body; the mock answers an empty JSON object. */
   named('webhook-ack-response', obj({})),
+  /** Published (v7): the v6 request with a quote, vendor attributes and richer lines. Ours: customerOrderNumber required. */
+  named(
+    'order-create-v7-request',
+    obj(
+      {
+        ...fields(['quoteNumber', 'customerOrderNumber', 'endCustomerOrderNumber', 'notes', 'billToAddressId', 'specialBidNumber']),
+        vendAuthNumber: str,
+        acceptBackOrder: bool,
+        resellerInfo: address,
+        endUserInfo: address,
+        shipToInfo: obj({ addressId: str, shippingNotes: str, ...(address.properties as object) }),
+        shipmentDetails: obj({
+          ...fields(['carrierCode', 'requestedDeliveryDate', 'shipComplete', 'shippingInstructions', 'freightAccountNumber']),
+          signatureRequired: bool,
+        }),
+        additionalAttributes: arr(attribute),
+        vmfAdditionalAttributes: arr(attribute),
+        vmfVendorAdditionalAttributes: arr(vendorAttributes),
+        vriAdditionalAttributes: arr(vendorAttributes),
+        lines: arr(orderV7Line),
+      },
+      ['customerOrderNumber'],
+    ),
+  ),
+  /** Published: the order is confirmed, not yet numbered (the Order Status webhook follows). Ours: confirmationNumber required. */
+  named(
+    'order-create-v7-response',
+    obj({ quoteNumber: { type: ['string', 'null'] }, confirmationNumber: id, message: str }, ['confirmationNumber']),
+  ),
+  /** Published (YAML form only). Ours: at least one product. */
+  named(
+    'vendor-required-info-request',
+    obj({ quoteNumber: str, products: arr(obj(fields(['ingramPartNumber', 'vendorPartNumber', 'planID'])), 1) }, ['products']),
+  ),
+  /** Published: a top-level array, one entry per product asked for. */
+  named('vendor-required-info-response', arr(requiredInfoItem)),
+  /** Published (JSON form only): every field a string, quantities too. Ours: quoteName required. */
+  named(
+    'quote-create-request',
+    obj(
+      {
+        ...fields(['quoteName', 'firstname', 'lastname', 'CustomerContact', 'quoteExpiryDate', 'customerNeed']),
+        ...fields(['dealId', 'pricingType', 'sendQuoteCopy']),
+        endUserInfo: address,
+        products: arr(
+          obj(
+            fields([
+              'customerLineNumber',
+              'ingramPartNumber',
+              'vendorPartNumber',
+              'quantity',
+              'specialBid',
+              'lineLevelNotes',
+              'pricingType',
+            ]),
+          ),
+        ),
+      },
+      ['quoteName'],
+    ),
+  ),
+  /** Published: the quote number at once; the quote is processed asynchronously (the Quote Status webhook follows). */
+  named('quote-create-response', obj({ quoteNumber: id, message: str }, ['quoteNumber'])),
   named('vendor-generic-response', obj({ operation: id, items: arr({ type: 'object' }) }, ['operation', 'items'])),
 ];
 

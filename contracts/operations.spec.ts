@@ -28,6 +28,43 @@ async function paramsFor(session: Session, op: Operation, env: EnvironmentName):
   return created?.orderNumber ? { orderNumber: created.orderNumber } : undefined;
 }
 
+/** How often, and how far apart, a created resource is looked for: the document makes v7 orders and quotes asynchronous. */
+const READ_BACK_ATTEMPTS = 3;
+const READ_BACK_PAUSE_MS = 1_000;
+
+/** The first value `find` gives within the attempts, or undefined. */
+async function lookFor(find: () => Promise<string | undefined>): Promise<string | undefined> {
+  for (let i = 0; i < READ_BACK_ATTEMPTS; i += 1) {
+    const found = await find();
+    if (found !== undefined) return found;
+    if (i < READ_BACK_ATTEMPTS - 1) await new Promise((r) => setTimeout(r, READ_BACK_PAUSE_MS));
+  }
+  return undefined;
+}
+
+/** The selected operations of these ids, or the check is not run (writes are needed too). */
+function selectedForReadBack(session: Session, ids: readonly [string, string, string]): [Operation, Operation, Operation] {
+  if (!cfg.allowWrites) notRun(test.info(), `${ids[0]} changes state; production runs read-only operations only`);
+  const ops = ids.map((id) => session.target.operations.find((o) => o.id === id));
+  if (ops.some((o) => !o)) notRun(test.info(), `${ids.join(', ')} are not all selected`);
+  return ops as [Operation, Operation, Operation];
+}
+
+/**
+ * Records whether a resource created asynchronously was found by search and details; on the mock, which
+ * creates at once, not finding it is a broken fact.
+ */
+function recordVisibility(session: Session, env: EnvironmentName, op: Operation, found: string | undefined, evidence: string): void {
+  const observed = found === undefined ? 'not-visible' : 'visible';
+  recordFinding('writes.created-visible', observed, evidence, {
+    environment: env,
+    operationId: op.id,
+    family: op.family,
+    policyFile: cfg.policyFile,
+  });
+  if (session.target.isMock) expect(found, `Broken fact: the mock finds what ${op.id} created\nReceived: ${evidence}`).toBeDefined();
+}
+
 function observeShape(res: ApiResponse): void {
   const fields = res.json && typeof res.json === 'object' ? Object.keys(res.json as object).sort() : [];
   test.info().annotations.push({
@@ -112,6 +149,49 @@ for (const env of cfg.environments) {
   );
 
   test(
+    `should find an order created by v7 with orders.search by its customer order number, then with orders.details (${env})`,
+    { tag: ['@operations', '@orders'] },
+    async ({ session }) => {
+      label(test.info(), 'orders.createV7', env, 'created-v7-order-details');
+      const [create, search, details] = selectedForReadBack(session, ['orders.createV7', 'orders.search', 'orders.details']);
+      const body = session.validBody(create, Date.now() % 1_000_000) as { customerOrderNumber: string };
+      const res = await session.call(create, env, { body });
+      expect(res, `Broken fact: ${create.id} accepts a valid order\nReceived: ${evidenceOf(res)}`).toHaveStatusIn(200, 299);
+      let last = '';
+      const found = await lookFor(async () => {
+        const listed = await session.call(search, env, { query: { customerOrderNumber: body.customerOrderNumber } });
+        const n = at(listed.json, ['orders', 0, idSources.orderNumber.field]);
+        if (typeof n !== 'string') return void (last = `orders.search → ${evidenceOf(listed)}`);
+        const read = await session.call(details, env, { params: { orderNumber: n } });
+        last = `orders.details ${n} → ${evidenceOf(read)}`;
+        return read.status < 300 ? n : undefined;
+      });
+      recordVisibility(session, env, create, found, `customer order ${body.customerOrderNumber}: ${last}`);
+    },
+  );
+
+  test(
+    `should find a created quote with quotes.search and quotes.details by the number the create answer gave (${env})`,
+    { tag: ['@operations', '@quotes'] },
+    async ({ session }) => {
+      label(test.info(), 'quotes.create', env, 'created-quote-details');
+      const [create, search, details] = selectedForReadBack(session, ['quotes.create', 'quotes.search', 'quotes.details']);
+      const res = await session.call(create, env, { body: session.validBody(create, Date.now() % 1_000_000) });
+      const quoteNumber = at(res.json, ['quoteNumber']);
+      expect(typeof quoteNumber, `Broken fact: ${create.id} answers a quote number\nReceived: ${evidenceOf(res)}`).toBe('string');
+      let last = '';
+      const found = await lookFor(async () => {
+        const listed = await session.call(search, env, { query: { quoteNumber: quoteNumber as string } });
+        const listedNumber = at(listed.json, ['quotes', 0, idSources.quoteNumber.field]);
+        const read = await session.call(details, env, { params: { quoteNumber: quoteNumber as string } });
+        last = `quotes.search → ${evidenceOf(listed)}; quotes.details → ${evidenceOf(read)}`;
+        return listedNumber === quoteNumber && read.status < 300 ? (quoteNumber as string) : undefined;
+      });
+      recordVisibility(session, env, create, found, `quote ${String(quoteNumber)}: ${last}`);
+    },
+  );
+
+  test(
     `should record whether a call missing a required header is refused (${env})`,
     { tag: ['@operations', '@headers'] },
     async ({ session }) => {
@@ -175,6 +255,36 @@ for (const env of cfg.environments) {
       }
     },
   );
+
+  // The operations the published document adds, each with its own required headers (IM-SenderID on vendor required info).
+  for (const op of selectedOperations(cfg).filter((o) => o.listedIn === 'document')) {
+    test(
+      `should record whether a call to ${op.id} missing its required headers is refused (${env})`,
+      { tag: ['@operations', '@headers', `@${op.id}`] },
+      async ({ session }) => {
+        label(test.info(), op, env, 'required-headers');
+        if (!op.readOnly && !cfg.allowWrites)
+          notRun(test.info(), `${op.id} changes state when a service accepts the call; set ALLOW_PRODUCTION_WRITES=1`);
+        const res = await session.call(op, env, { omitHeaders: op.requiredHeaders, deliberatelyInvalid: true });
+        const refused = res.status >= 400 && res.status < 500;
+        recordFinding(
+          'headers.required-missing',
+          refused ? 'refused' : 'accepted',
+          `${op.requiredHeaders.join(', ')} omitted → ${evidenceOf(res)}`,
+          {
+            environment: env,
+            operationId: op.id,
+            family: op.family,
+            policyFile: cfg.policyFile,
+          },
+        );
+        if (refused) {
+          expect.soft(res).toBeErrorBody();
+          expect.soft(res).toHaveRateLimitHeaders({ windowMs: session.target.windowMs });
+        }
+      },
+    );
+  }
 
   test(
     `should record whether a call with a header longer than the document allows is refused (${env})`,

@@ -263,6 +263,24 @@ test.describe('rate limits', { tag: ['@rate-limit'] }, () => {
     expect(ex.seq).toNameTheAdvertisedLimitOn429();
   });
 
+  // The operations the published document adds: their limits are assumed by class (finding ratelimit.document-operation-limits).
+  for (const op of selectedOperations(cfg).filter((o) => o.listedIn === 'document')) {
+    test(`should answer 429 with the spec's error body and Remaining 0 once ${op.id} has spent its advertised limit`, async ({
+      session,
+    }) => {
+      label(test.info(), op, env, '429-document-operation');
+      if (!op.readOnly && !cfg.allowWrites)
+        notRun(test.info(), `exhausting ${op.id} changes state with every call; set ALLOW_PRODUCTION_WRITES=1`);
+      const r = refusedOf(await exhaust(session, op), `after the limit of ${op.id} is exceeded, further requests fail`);
+      expect(r).toBeErrorBody('the 429 body is JSON with errors[] of {field: string or null, message: string}');
+      expect(r).toHaveRateLimitHeaders({ nowMs: await targetNow(session), windowMs: session.target.windowMs });
+      expect(
+        intOf(r, 'remaining'),
+        `Broken fact: X-RateLimit-Remaining is 0 on a 429\nReceived: ${shown(r, 'remaining')}; ${evidenceOf(r)}`,
+      ).toBe(0);
+    });
+  }
+
   test('should refuse calls until the reset and accept the first call after it', async ({ session }) => {
     const op = opNamed('deals.search');
     label(test.info(), op, env, 'reset');

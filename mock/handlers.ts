@@ -368,6 +368,44 @@ export const HANDLERS: Record<OperationId, Handler> = {
       },
     });
   },
+  'catalog.detailsByReference': ({ query, state }) => {
+    const vendorPartNumber = first(query, 'vendorPartNumber');
+    const plan = first(query, 'planId') ?? first(query, 'planName');
+    if (vendorPartNumber === undefined && plan === undefined)
+      return {
+        error: 'missingQuery',
+        message: 'Give vendorPartNumber, or planId or planName for a subscription',
+        field: 'vendorPartNumber',
+      };
+    // The seeded world has no subscription plans: a plan is never found.
+    const p = vendorPartNumber === undefined ? undefined : state.findProduct({ vendorPartNumber });
+    return p ? fixed(cachedView(state, p, () => view.productDetails(p))) : notFound(`Product ${vendorPartNumber ?? plan}`);
+  },
+  'orders.createV7': ({ body, state, nowMs }) => {
+    const quote = typeof body.quoteNumber === 'string' && body.quoteNumber ? state.quotes.get(body.quoteNumber) : undefined;
+    if (typeof body.quoteNumber === 'string' && body.quoteNumber && !quote) return notFound(`Quote ${body.quoteNumber}`);
+    const asked = arrayOf(body.lines);
+    const lines = asked.length || !quote ? state.linesOf(asked) : quote.lines.map((l) => ({ ...l }));
+    const o = state.createOrder(String(body.customerOrderNumber), lines, nowMs, typeof body.notes === 'string' ? body.notes : '');
+    // The answer confirms the request; the order is found by its customer order number (orders.search).
+    return ok({
+      quoteNumber: quote?.quoteNumber ?? '',
+      confirmationNumber: state.nextNumber('CNF-'),
+      message: `Order request ${o.customerOrderNumber} accepted; order status events follow`,
+    });
+  },
+  'orders.vendorRequiredInfo': ({ body, state }) =>
+    ok(arrayOf(body.products).map((asked) => view.vendorRequiredInfo(state.findProduct(asked), asked, body.quoteNumber))),
+  'quotes.create': ({ body, state, nowMs }) => {
+    const endUser = body.endUserInfo && typeof body.endUserInfo === 'object' ? (body.endUserInfo as Rec) : {};
+    const q = state.createQuote({
+      quoteName: String(body.quoteName),
+      endUserName: typeof endUser.companyName === 'string' ? endUser.companyName : '',
+      lines: state.linesOf(arrayOf(body.products)),
+      nowMs,
+    });
+    return ok({ quoteNumber: q.quoteNumber, message: `Quote request ${q.quoteName} accepted; quote status events follow` });
+  },
   'webhooks.orderStatus': ({ body, receiveEvent }) => (receiveEvent(body), ok({})),
   'webhooks.availabilityUpdate': ({ body, receiveEvent }) => (receiveEvent(body), ok({})),
 };

@@ -22,6 +22,8 @@ import {
 export type Query = Record<string, string | string[] | undefined>;
 
 const link = (topic: string, href: string) => ({ topic, href, type: 'GET' });
+/** How long a created quote stays active (ours: the document does not say). */
+const QUOTE_LIFETIME_MS = 30 * 24 * 3600 * 1000;
 const ADDRESS = SAMPLE_ADDRESS;
 
 /** The first value of a query parameter (repeated parameters arrive as arrays). */
@@ -379,6 +381,35 @@ export const view = {
       expirationDate: d.dealExpiryDate,
     })),
   }),
+  /** What a vendor requires on an order of a product: the end user's name for digital products (ours). */
+  vendorRequiredInfo: (p: Product | undefined, asked: Record<string, unknown>, quoteNumber: unknown) => ({
+    quoteNumber: typeof quoteNumber === 'string' ? quoteNumber : '',
+    ingramPartNumber: p?.ingramPartNumber ?? String(asked.ingramPartNumber ?? ''),
+    vendorPartNumber: p?.vendorPartNumber ?? String(asked.vendorPartNumber ?? ''),
+    planId: String(asked.planID ?? ''),
+    planName: '',
+    responseMessages: p ? [] : [{ id: 'E', traceId: '', type: 'Error', message: 'Invalid part number' }],
+    vmfAdditionalAttributes:
+      p?.type === 'IM::digital'
+        ? [
+            {
+              vendorName: p.vendorName,
+              productId: p.ingramPartNumber,
+              additionalAttributes: [
+                {
+                  attributeName: 'HEADER_ENDUSER',
+                  attributeValue: '',
+                  attributeDescription: 'End user name',
+                  attributeHint: 'The company the licence is for',
+                  attributeRequired: 'true',
+                  choices: [],
+                },
+              ],
+            },
+          ]
+        : [],
+    vriAdditionalAttributes: [],
+  }),
   returnSummary: (r: ReturnCase) => ({
     returnClaimId: r.rmaClaimId,
     caseRequestNumber: r.caseRequestNumber,
@@ -492,6 +523,27 @@ export class MockState {
     };
     this.orders.set(order.ingramOrderNumber, order);
     return order;
+  }
+
+  /** A quote the reseller asked for: active for 30 days, priced at the products' customer prices. */
+  createQuote(o: { quoteName: string; endUserName: string; lines: Line[]; nowMs: number }): Quote {
+    const first = o.lines[0] ? this.products.get(o.lines[0].ingramPartNumber) : undefined;
+    const quoteNumber = this.nextNumber('QUO-');
+    const quote: Quote = {
+      quoteNumber,
+      quoteGuid: `00000000-0000-4000-8000-${quoteNumber.replace(/\D/g, '').padStart(12, '0').slice(-12)}`,
+      quoteName: o.quoteName,
+      quoteStatus: 'ACTIVE',
+      ingramQuoteDate: new Date(o.nowMs).toISOString().slice(0, 10),
+      ingramQuoteExpiryDate: new Date(o.nowMs + QUOTE_LIFETIME_MS).toISOString().slice(0, 10),
+      vendor: first?.vendorName ?? '',
+      endUserName: o.endUserName,
+      currencyCode: 'USD',
+      lines: o.lines,
+      total: totalOf(o.lines),
+    };
+    this.quotes.set(quoteNumber, quote);
+    return quote;
   }
 
   /** Filters shared by the searches: value equals (case-insensitive) when the parameter is given. */

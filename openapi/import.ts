@@ -96,9 +96,37 @@ function serverPrefixes(doc: Doc): string[] {
   });
 }
 
+/** A copy of a schema with each circular reference (a node inside itself) read as `{}`, any value: what a converter and a validator can walk. */
+function withoutCycles(node: unknown, ancestors: readonly object[] = []): unknown {
+  if (!node || typeof node !== 'object') return node;
+  if (ancestors.includes(node)) return {};
+  const inside = [...ancestors, node];
+  if (Array.isArray(node)) return node.map((x) => withoutCycles(x, inside));
+  return Object.fromEntries(Object.entries(node).map(([k, v]) => [k, withoutCycles(v, inside)]));
+}
+
+/** Removes `required: true` written on a property (an OpenAPI 2 form no JSON Schema validator compiles); checkRequired reports it. */
+function dropNonListRequired(node: unknown, seen: WeakSet<object>): void {
+  if (!node || typeof node !== 'object' || seen.has(node)) return;
+  seen.add(node);
+  const o = node as Record<string, unknown>;
+  if ('required' in o && !Array.isArray(o.required) && typeof o.required !== 'object') delete o.required;
+  for (const v of Object.values(o)) dropNonListRequired(v, seen);
+}
+
 function toJsonSchema(schema: unknown, version: string): Record<string, unknown> {
   if (version.startsWith('3.1')) return schema as Record<string, unknown>;
-  const converted = openapiSchemaToJsonSchema(schema as object, { cloneSchema: true, removeReadOnly: false }) as Record<string, unknown>;
+  const convert = (s: unknown) =>
+    openapiSchemaToJsonSchema(s as object, { cloneSchema: true, removeReadOnly: false }) as Record<string, unknown>;
+  let converted: Record<string, unknown>;
+  try {
+    converted = convert(schema);
+  } catch (e) {
+    // A recursive schema (e.g. choices within choices): its recursion validates as any value.
+    if (!(e instanceof RangeError)) throw e;
+    converted = convert(withoutCycles(schema));
+  }
+  dropNonListRequired(converted, new WeakSet());
   // The converter stamps draft-04, which ajv (draft-07 and later) does not load; the keywords are compatible.
   delete converted.$schema;
   return converted;
@@ -147,15 +175,20 @@ export async function loadOpenApi(file: string, ops: readonly Operation[] = allO
   const paths = new Map<string, { method: string; path: string }>();
   const conflicts: Finding[] = [];
   const defects: DocumentDefect[] = [];
+  /** The document's schema as JSON Schema, or undefined with a defect when it cannot be read (e.g. `type: date`). */
+  const readSchema = (where: string, schema: unknown): Record<string, unknown> | undefined => {
+    try {
+      return toJsonSchema(schema, version);
+    } catch (e) {
+      if (!defects.some((d) => d.where === `${where} schema`))
+        defects.push({ where: `${where} schema`, errors: [`cannot be read as JSON Schema: ${(e as Error).message}`] });
+      return undefined;
+    }
+  };
   const checkExamples = (where: string, m: MediaObject | undefined) => {
     if (!m?.schema || !examplesOf(m).length) return;
-    let converted: Record<string, unknown>;
-    try {
-      converted = toJsonSchema(m.schema, version);
-    } catch (e) {
-      defects.push({ where: `${where} schema`, errors: [`cannot be read as JSON Schema: ${(e as Error).message} (a circular schema?)`] });
-      return;
-    }
+    const converted = readSchema(where, m.schema);
+    if (!converted) return;
     const v = compile(converted);
     if (v instanceof Error) return;
     for (const [name, value] of examplesOf(m)) if (!v(value)) defects.push({ where: `${where} ${name}`, errors: errorLines(v.errors) });
@@ -217,14 +250,15 @@ export async function loadOpenApi(file: string, ops: readonly Operation[] = allO
       if (o.requestBody) {
         requests.set(op.id, {
           required: o.requestBody.required === true,
-          ...(reqJson?.schema ? { schema: toJsonSchema(reqJson.schema, version) } : {}),
+          ...(reqJson?.schema ? { schema: readSchema(`${label} request`, reqJson.schema) } : {}),
           ...(examplesOf(reqJson)[0] ? { example: (examplesOf(reqJson)[0] as [string, unknown])[1] } : {}),
         });
       }
       const perStatus: Record<string, Record<string, unknown>> = {};
       for (const [status, r] of Object.entries(o.responses ?? {})) {
         const json = jsonOf(r.content);
-        if (json?.schema) perStatus[status] = toJsonSchema(json.schema, version);
+        const schema = json?.schema ? readSchema(`${label} ${status}`, json.schema) : undefined;
+        if (schema) perStatus[status] = schema;
         const example = examplesOf(json)[0]?.[1];
         if (status.startsWith('2') && example !== undefined && !examples.has(op.id)) examples.set(op.id, example);
       }
@@ -234,9 +268,11 @@ export async function loadOpenApi(file: string, ops: readonly Operation[] = allO
   if (mapped.length) {
     // Only a document about this API says anything about operations it lacks.
     for (const op of ops.filter((o) => o.family === 'reseller' && !paths.has(o.id))) {
+      // An operation only the document lists is absent from one of its forms, not from the spec's table.
+      const finding = op.listedIn === 'document' ? 'openapi.operation-one-form' : 'openapi.operation-absent';
       conflicts.push({
-        id: `openapi.operation-absent@${op.id}`,
-        statement: findingDefinition('openapi.operation-absent').statement,
+        id: `${finding}@${op.id}`,
+        statement: findingDefinition(finding).statement,
         observed: 'absent',
         evidence: `${op.method} ${op.path} is not in ${file}`,
         operationId: op.id,
@@ -354,6 +390,8 @@ function undeclaredRequired(
   // An allOf member may require what another member (or the schema holding them) declares.
   const declared = new Set([...siblings, ...[s, ...members].flatMap((p) => Object.keys(p?.properties ?? {}))]);
   const composed = !!(s.oneOf?.length || s.anyOf?.length);
+  if (s.required !== undefined && !Array.isArray(s.required))
+    out.push(`${at || '/'}: required ${JSON.stringify(s.required)} is not a list of names (an OpenAPI 2 form); read as no requirement`);
   if (Array.isArray(s.required) && !composed) {
     for (const name of s.required)
       if (typeof name === 'string' && !declared.has(name))

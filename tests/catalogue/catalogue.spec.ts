@@ -42,10 +42,21 @@ const SPEC_TABLE: ReadonlyArray<[string, string, string]> = [
   ['Webhook', 'POST', '/resellers/v1/webhooks/availabilityupdate'],
 ];
 
+/** The operations the distributor's published document adds (27 in each form, 28 in all): method, path. */
+const DOCUMENT_ONLY: ReadonlyArray<[string, string]> = [
+  ['GET', '/resellers/v6/catalog/details'],
+  ['POST', '/resellers/v7/orders'],
+  ['POST', '/resellers/v7/vendorrequiredinfo'],
+  ['POST', '/resellers/v6/quotes/create'],
+];
+
 test.describe('catalogue', () => {
-  test('should list exactly the 24 reseller rows of the spec table, in order', () => {
-    expect(resellerOperations).toHaveLength(24);
-    expect(resellerOperations.map((o) => [o.group, o.method, o.path])).toEqual(SPEC_TABLE);
+  test('should list exactly the 24 reseller rows of the spec table, in order, then the 4 the published document adds', () => {
+    const fromSpec = resellerOperations.filter((o) => o.listedIn === 'spec');
+    expect(fromSpec.map((o) => [o.group, o.method, o.path])).toEqual(SPEC_TABLE);
+    const fromDocument = resellerOperations.filter((o) => o.listedIn === 'document');
+    expect(fromDocument.map((o) => [o.method, o.path])).toEqual(DOCUMENT_ONLY);
+    expect(resellerOperations).toHaveLength(28);
   });
 
   test('should give every operation a unique stable id', () => {
@@ -60,6 +71,7 @@ test.describe('catalogue', () => {
     expect(byId['invoices.details']?.version).toBe('v6.1');
     expect(byId['webhooks.orderStatus']?.version).toBe('v1');
     expect(byId['catalog.search']?.version).toBe('v6');
+    expect(byId['orders.createV7']?.version).toBe('v7');
     expect(byId['returns.details']?.pathParams).toEqual(['caseRequestNumber']);
     expect(resellerOperations.filter((o) => o.version === 'v6.1').map((o) => o.id)).toEqual(['orders.details', 'invoices.details']);
     for (const o of resellerOperations) expect(o.jsonBody).toBe(o.method === 'POST' || o.method === 'PUT');

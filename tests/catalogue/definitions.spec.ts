@@ -48,7 +48,7 @@ test.describe('operation definitions', () => {
   });
 
   test('should select operations by family and configured vendor list', () => {
-    expect(operationsFor({ families: ['reseller'] })).toHaveLength(24);
+    expect(operationsFor({ families: ['reseller'] })).toHaveLength(28);
     const vendor = operationsFor({ families: ['vendor'], vendorOperations: [{ id: 'vendor.x', method: 'GET', path: '/x/{orderNumber}' }] });
     expect(vendor.map((o) => o.id)).toEqual(['vendor.x']);
     expect(vendor[0]?.needs).toEqual([{ id: 'orderNumber', in: 'path', as: 'orderNumber' }]);

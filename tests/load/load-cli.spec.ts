@@ -30,7 +30,7 @@ test.describe('npm run load with k6 as K6_BIN', () => {
     const dir = test.info().outputPath();
     const r = await load(dir, ['smoke']);
     expect(r.code, r.stderr + r.stdout).toBe(0);
-    expect(r.stdout).toMatch(/smoke: 27 checks passed, 0 failed; ok checks rate==1/);
+    expect(r.stdout).toMatch(/smoke: 31 checks passed, 0 failed; ok checks rate==1/);
     const junit = readFileSync(join(dir, 'reports', 'smoke-junit.xml'), 'utf8');
     expect(junit).toMatch(/<testsuites tests="1" failures="0"/);
   });
@@ -40,14 +40,14 @@ test.describe('npm run load with k6 as K6_BIN', () => {
     // Every operation of the default plan, short: the plan must not make its own operations fail (a cancel and a modify of one order).
     const r = await load(dir, ['capacity', '--duration', '2s']);
     expect(r.code, r.stderr + r.stdout).toBe(0);
-    expect(r.stdout).toMatch(/load: capacity plan: 27 operations at 50 % of their limits per 60000 ms window for 2s \(0\.50\/s to \d+/);
+    expect(r.stdout).toMatch(/load: capacity plan: 31 operations at 50 % of their limits per 60000 ms window for 2s \(0\.50\/s to \d+/);
     expect(r.stderr).not.toContain('capacity plan over a limit');
     expect(r.stdout).toMatch(/operation\s+target\s+achieved\/s\s+p50 ms\s+p95 ms\s+p99 ms\s+429s\s+errors\s+thresholds/);
     for (const id of READ_ONLY.split(','))
       // The exact target: 50 % of 60 a minute is 0.50/s.
       expect(r.stdout).toMatch(new RegExp(`${id.replace('.', '\\.')}\\s+0\\.50/s\\s+\\d+\\.\\d+.*ok http_reqs count>=\\d+`));
     const file = join(dir, 'reports', 'capacity.json');
-    expect(r.stdout).toContain(`load: capacity passed: 27 of 27 operations within their thresholds; result ${file}`);
+    expect(r.stdout).toContain(`load: capacity passed: 31 of 31 operations within their thresholds; result ${file}`);
     const result = JSON.parse(readFileSync(file, 'utf8')) as {
       verdict: string;
       operations: {

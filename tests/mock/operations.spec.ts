@@ -91,6 +91,85 @@ test.describe('mock operations', () => {
     await a.close();
   });
 
+  test('should find an order created by v7 with orders.search by its customer order number, then with orders.details', async () => {
+    const a = await app();
+    const t = authed(await token(a));
+    const body = requestFor(allOperations().find((o) => o.id === 'orders.createV7') as never, 1, 7).body as { customerOrderNumber: string };
+    const c = await a.inject({ method: 'POST', url: '/resellers/v7/orders', headers: { ...t, ...JSON_CT }, payload: JSON.stringify(body) });
+    expect(c.statusCode, c.body).toBe(200);
+    expect(JSON.parse(c.body).confirmationNumber).toBeTruthy();
+    const url = `/resellers/v6/orders/search?customerOrderNumber=${encodeURIComponent(body.customerOrderNumber)}`;
+    const found = JSON.parse((await a.inject({ method: 'GET', url, headers: t })).body) as { orders: { ingramOrderNumber: string }[] };
+    expect(found.orders, `orders of ${body.customerOrderNumber}`).toHaveLength(1);
+    const no = found.orders[0]?.ingramOrderNumber as string;
+    const d = await a.inject({ method: 'GET', url: `/resellers/v6.1/orders/${no}`, headers: t });
+    expect(d.statusCode, d.body).toBe(200);
+    expect(JSON.parse(d.body)).toMatchObject({ customerOrderNumber: body.customerOrderNumber, orderStatus: 'PROCESSING' });
+    const unknownQuote = await a.inject({
+      method: 'POST',
+      url: '/resellers/v7/orders',
+      headers: { ...t, ...JSON_CT },
+      payload: JSON.stringify({ ...body, quoteNumber: 'QUO-NONE' }),
+    });
+    expect(unknownQuote.statusCode, unknownQuote.body).toBe(404);
+    await a.close();
+  });
+
+  test('should find a created quote with quotes.search and quotes.details, and validate it', async () => {
+    const a = await app();
+    const t = authed(await token(a));
+    const body = requestFor(allOperations().find((o) => o.id === 'quotes.create') as never, 1, 3).body as {
+      quoteName: string;
+      products: { ingramPartNumber: string }[];
+    };
+    const c = await a.inject({
+      method: 'POST',
+      url: '/resellers/v6/quotes/create',
+      headers: { ...t, ...JSON_CT },
+      payload: JSON.stringify(body),
+    });
+    expect(c.statusCode, c.body).toBe(200);
+    const no = JSON.parse(c.body).quoteNumber as string;
+    const search = await a.inject({ method: 'GET', url: `/resellers/v6/quotes/search?quoteNumber=${no}`, headers: t });
+    expect(JSON.parse(search.body).quotes).toEqual([expect.objectContaining({ quoteNumber: no, quoteName: body.quoteName })]);
+    const d = JSON.parse((await a.inject({ method: 'GET', url: `/resellers/v6/quotes/${no}`, headers: t })).body);
+    expect(d.products.map((p: { ingramPartNumber: string }) => p.ingramPartNumber)).toEqual(body.products.map((p) => p.ingramPartNumber));
+    const v = await a.inject({ method: 'GET', url: `/resellers/v6/q2o/validatequote?quoteNumber=${no}`, headers: t });
+    expect(v.statusCode, v.body).toBe(200);
+    await a.inject({ method: 'POST', url: '/__mock/reset' });
+    const after = authed(await token(a));
+    expect((await a.inject({ method: 'GET', url: `/resellers/v6/quotes/${no}`, headers: after })).statusCode, 'reset forgets it').toBe(404);
+    await a.close();
+  });
+
+  test('should answer product details by vendor part number, vendor required info item by item, and refuse a reference-less call', async () => {
+    const a = await app();
+    const t = authed(await token(a));
+    const w = buildWorld(1);
+    const p = w.products[0] as Product;
+    const r = await a.inject({ method: 'GET', url: `/resellers/v6/catalog/details?vendorPartNumber=${p.vendorPartNumber}`, headers: t });
+    expect(r.statusCode, r.body).toBe(200);
+    expect(JSON.parse(r.body)).toMatchObject({ ingramPartNumber: p.ingramPartNumber, vendorPartNumber: p.vendorPartNumber });
+    const none = await a.inject({ method: 'GET', url: '/resellers/v6/catalog/details', headers: t });
+    expect(none.statusCode, none.body).toBe(400);
+    expect(expectErrorShape(none.body)).toBe(true);
+    expect((await a.inject({ method: 'GET', url: '/resellers/v6/catalog/details?vendorPartNumber=NOPE', headers: t })).statusCode).toBe(
+      404,
+    );
+    const digital = w.products.find((x) => x.type === 'IM::digital') as Product;
+    const info = await a.inject({
+      method: 'POST',
+      url: '/resellers/v7/vendorrequiredinfo',
+      headers: { ...t, ...JSON_CT },
+      payload: JSON.stringify({ products: [{ ingramPartNumber: digital.ingramPartNumber }, { ingramPartNumber: 'NOPE' }] }),
+    });
+    expect(info.statusCode, info.body).toBe(200);
+    const [known, unknown] = JSON.parse(info.body) as { vmfAdditionalAttributes: unknown[]; responseMessages: unknown[] }[];
+    expect(known?.vmfAdditionalAttributes).toHaveLength(1);
+    expect(unknown?.responseMessages).toHaveLength(1);
+    await a.close();
+  });
+
   test('should honour search filters and paging, and answer details for every id a search returned', async () => {
     const a = await app();
     const t = authed(await token(a));
