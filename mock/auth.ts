@@ -1,10 +1,11 @@
 /**
  * Authentication of business calls (the preHandler step): bearer tokens issued by the token
- * routes, with the auth drift modes, and the published required headers.
+ * routes, and the published required headers.
  */
 import type { FastifyRequest } from 'fastify';
 import type { Family, Operation } from '../catalogue';
 import type { Clock } from './clock';
+import type { Leniency } from './layer';
 import { entryOf, type ErrorBody, type ErrorCodeName } from './errors';
 
 export interface TokenRecord {
@@ -55,19 +56,19 @@ export class TokenStore {
   }
 
   /** Identifies the caller of a business call from its bearer token. */
-  authenticate(req: FastifyRequest, family: Family, drift: (id: string) => boolean): AuthResult {
+  authenticate(req: FastifyRequest, family: Family, leniency: Leniency): AuthResult {
     const h = req.headers.authorization;
     const rec = h ? (this.byHeader.get(h) ?? this.byToken(h)) : null;
     if (rec === null) {
-      if (drift('auth.no-token-accepted')) return { caller: { clientId: null, family } };
+      if (leniency('call-without-token')) return { caller: { clientId: null, family } };
       return REFUSED.missingToken;
     }
     if (rec === undefined) {
-      if (drift('auth.garbage-token-accepted')) return { caller: { clientId: null, family } };
+      if (leniency('unknown-token')) return { caller: { clientId: null, family } };
       return REFUSED.invalidToken;
     }
-    if (rec.expiresAtMs <= this.clock.now() && !drift('auth.expired-accepted')) return REFUSED.invalidToken;
-    if (rec.family !== family && !drift('auth.other-family-accepted')) return REFUSED.wrongFamily;
+    if (rec.expiresAtMs <= this.clock.now() && !leniency('expired-token')) return REFUSED.invalidToken;
+    if (rec.family !== family && !leniency('other-family-token')) return REFUSED.wrongFamily;
     return rec.identified;
   }
 

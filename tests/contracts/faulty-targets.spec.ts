@@ -6,7 +6,7 @@ import { test, expect, request } from '@playwright/test';
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { startFaultyTarget, type FaultKind } from '../../mock';
+import { startFaultyTarget, type FaultKind } from './support/faulty-targets';
 import { cliArgs } from '../cli-bundles';
 import { ApiClient, RequestBudget, TargetFailure, assertUsable, type FailureKind } from '../../clients/http';
 

@@ -23,7 +23,7 @@ export default class MatrixTableReporter implements Reporter {
 
   onEnd(): void {
     if (!this.rows.size) return;
-    const order = DRIFT_MODES.map((m) => m.id);
+    const order: readonly string[] = DRIFT_MODES.map((m) => m.id);
     const rows = [...this.rows.values()].sort((a, b) => order.indexOf(a.mode) - order.indexOf(b.mode));
     mkdirSync(this.opts.outputDir, { recursive: true });
     writeFileSync(
