@@ -11,4 +11,3 @@ export type { Limiter, Decision, ConsumeOptions } from './limiter';
 export { HANDLERS } from './handlers';
 export type { Handler, CallContext, Outcome } from './handlers';
 export { signEventId } from './webhooks';
-export { spawnMock } from './process';

@@ -8,7 +8,7 @@ import { test as base, expect } from '@playwright/test';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { knownIds } from '../../fixtures';
-import { spawnMock } from '../../mock/process';
+import { spawnMock } from '../../tools/mock-process';
 import { startProxy, type CountingTarget } from '../contracts/support/targets';
 import { load, type Ran } from './run';
 import { quotaWait } from '../../scripts/load';
