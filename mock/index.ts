@@ -6,7 +6,6 @@ export { ManualClock, SwitchableClock, systemClock } from './clock';
 export type { Clock } from './clock';
 export { DRIFT_MODES, DRIFT_IDS, parseDrift } from './drift';
 export type { DriftId, DriftMode } from './drift';
-export { FixedWindow } from './limiter-algorithms';
 export type { Limiter, Decision, ConsumeOptions } from './limiter';
 export { HANDLERS } from './handlers';
 export type { Handler, CallContext, Outcome } from './handlers';
