@@ -3,27 +3,26 @@
  * (tests use `app.inject()`); `startMock` in server.ts listens on 127.0.0.1.
  *
  * A business call runs along Fastify's lifecycle:
- *   onRequest   disabled routes (drift), caller identified, limiter decision (rate-limit.ts), 429
+ *   onRequest   caller identified, limiter decision (rate-limit.ts), 429
  *   preHandler  authentication (auth.ts), required headers and query parameters, Content-Type,
  *               the body checked against the published request schema (route schema, attachValidation)
  *   handler     the operation's handler (handlers.ts) on the mock's state (resources.ts)
  *   onSend      X-RateLimit headers from the decision and the final status
+ *
+ * A layer over the mock (options.ts, layer.ts) may make it lenient at named decision points, switch a
+ * setting to its other reading, and register hooks of its own after the mock's.
  */
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import formbody from '@fastify/formbody';
 import {
   DEFAULT_VENDOR_OPERATIONS,
-  DEFAULT_WINDOW_MS,
   ENVIRONMENTS,
   familyBase,
-  GUIDANCE_TOKEN_LIFETIME_S,
   isOperationId,
   limitFor,
   operationsFor,
-  SAMPLE_EXPIRES_IN_S,
   type EnvironmentName,
   type Operation,
-  type VendorOperationSpec,
 } from '../catalogue';
 import { DEFAULT_SEED } from '../fixtures';
 import { createAjv } from '../clients/ajv';
@@ -31,100 +30,23 @@ import type { ValidateFunction } from 'ajv';
 import { missingHeadersBody, missingQuery, TokenStore, type AuthResult } from './auth';
 import { compileHeaderRules } from './header-rules';
 import { DOCUMENT_CONFLICTS, requiredQueryOf } from './document-conflicts';
-import { SwitchableClock, systemClock, type Clock } from './clock';
-import { DEFAULT_APPS, type MockApp, type MockConfig, type MockContext } from './context';
+import { SwitchableClock, systemClock } from './clock';
+import { DEFAULT_APPS, type MockContext } from './context';
 import { registerControlRoutes } from './control';
-import { parseDrift } from './drift';
 import { entryOf, errorOf, statusOf, type ErrorBody } from './errors';
 import { HANDLERS, type Outcome } from './handlers';
-import { FixedWindowLimiter, type Limiter } from './limiter';
-import { LimiterSet, type HeaderFamily, type LimiterSetOptions, type PerOperation } from './limiter-algorithms';
+import { FixedWindow, LimiterSet } from './limiter-algorithms';
+import { DEFAULT_BODY_LIMIT, resolveOptions, type MockOptions } from './options';
 import { RateLimits } from './rate-limit';
 import { MockState, type Query } from './resources';
 import { registerTokenRoutes, type RouteHelpers } from './token-routes';
 import { signatureRefusal, webhookSecretOf, WebhookOutbox } from './webhooks';
 import { holdTickShape } from './tick-shape';
-import { noteViolations, type RequestMode, type RequestPart, type Violation } from './request-violations';
+import { noteViolations, type RequestPart, type Violation } from './request-violations';
 
 export type { MockApp, MockConfig } from './context';
 export { DEFAULT_APPS } from './context';
-
-export type ResponseBodyHook = (
-  operationId: string,
-  ctx: { params: Record<string, string>; query: Record<string, string>; body: unknown },
-) => unknown | undefined;
-
-export interface MockOptions {
-  /** Listening port for startMock; 0 (default) picks a free one. */
-  port?: number;
-  /** Rate-limit fixed window in ms. Default 60000 (the spec's minute); at least 200. */
-  windowMs?: number;
-  /** Faker seed of the fixtures. Default 1. */
-  seed?: number;
-  /** Apps that may obtain tokens. Default DEFAULT_APPS. */
-  apps?: readonly MockApp[];
-  /** Per-operation limit overrides by operation id; key `token` for the token endpoints. */
-  limits?: Readonly<Record<string, number>>;
-  /** X-RateLimit-Reset as the epoch second of the window end (default) or seconds until it. */
-  resetUnit?: 'epoch' | 'seconds';
-  /**
-   * Token request by GET with query parameters (how the distributor's own clients ask): 'accept'
-   * (default) or 'reject' with 405 (the seed's documented way is the form POST).
-   */
-  tokenGet?: 'reject' | 'accept';
-  /** expires_in reported in token responses. Default 2592000 (the spec's sample). */
-  expiresInS?: number;
-  /** Real token validity in ms. Default 24 h (the spec's guidance). */
-  tokenValidityMs?: number;
-  /** Clock of token expiry and rate-limit windows. Default the system clock. */
-  clock?: Clock;
-  /** The limiter (a decision per key and limit). Default a fixed window of `windowMs` on the clock. */
-  limiter?: Limiter;
-  /**
-   * Without `limiter`: the rate-limit algorithms on the mock's clock (fixed, sliding-log,
-   * sliding-counter, token-bucket, leaky-bucket), by default and per operation id, and whether a
-   * refused call consumes quota. Default a fixed window for every operation.
-   */
-  algorithms?: LimiterSetOptions;
-  /**
-   * Rate-limit headers: 'x-ratelimit' (default), 'ietf' (RateLimit, RateLimit-Policy, Retry-After) or 'none',
-   * for every operation or per operation (a gateway in front of some routes only).
-   */
-  headers?: HeaderFamily | PerOperation<HeaderFamily>;
-  /** Status of a refused call (default 429); another one comes with a plain HTML body, as from nginx's limit_req (503). */
-  refusalStatus?: number;
-  /** Serve the /__mock control API. Default false. */
-  control?: boolean;
-  /** Drift mode ids (mock/drift.ts). Default none. */
-  drift?: readonly string[];
-  /** Vendor operations served under /vendors/v1. Default the catalogue's list. */
-  vendorOperations?: readonly VendorOperationSpec[];
-  /** Largest accepted request body in bytes (413 beyond). Default 1 MiB. */
-  bodyLimitBytes?: number;
-  /** Response bodies from another source (an OpenAPI document); undefined falls back to fixtures. */
-  responseBody?: ResponseBodyHook;
-  /** Fastify request logging. Default false (the benchmark measures the hot path). */
-  logger?: boolean;
-  /**
-   * Follow the published document alone where the distributor's generated client disagrees with it
-   * (mock/document-conflicts.ts). Default false: both forms accepted, each client form reported.
-   */
-  strictDocument?: boolean;
-  /** Told of every client form accepted against the document. Default the Fastify logger (warn). */
-  onDocumentConflict?: (message: string) => void;
-  /** Let webhook pushes go to non-loopback targets. Default false: loopback only. */
-  allowRemoteWebhookTargets?: boolean;
-  /**
-   * A request that breaks a document constraint (header, query parameter, body schema): 'strict' (default)
-   * refuses it with 400; 'warn' serves it and reports each violation (mock/request-violations.ts).
-   */
-  requests?: RequestMode;
-  /** Told one line per violation served in 'warn' mode. Default the Fastify logger (warn; silent unless `logger`); `npm run mock` prints them. */
-  onRequestViolation?: (line: string) => void;
-}
-
-export const DEFAULT_BODY_LIMIT = 1024 * 1024;
-export const MIN_WINDOW_MS = 200;
+export { DEFAULT_BODY_LIMIT, MIN_WINDOW_MS, type MockOptions, type ResponseBodyHook } from './options';
 
 const JSON_TYPE = 'application/json; charset=utf-8';
 /** Serialised fixture objects of the seeded world (immutable), so the hot path skips JSON.stringify. */
@@ -151,38 +73,28 @@ declare module 'fastify' {
 
 export async function buildMockApp(opts: MockOptions = {}): Promise<FastifyInstance> {
   holdTickShape();
-  const windowMs = opts.windowMs ?? DEFAULT_WINDOW_MS;
-  if (!Number.isFinite(windowMs) || windowMs < MIN_WINDOW_MS) {
-    throw new Error(`windowMs must be a number >= ${MIN_WINDOW_MS} ms, received ${String(opts.windowMs)}`);
-  }
-  const config: MockConfig = {
-    windowMs,
-    resetUnit: opts.resetUnit ?? 'epoch',
-    tokenGet: opts.tokenGet ?? 'accept',
-    expiresInS: opts.expiresInS ?? SAMPLE_EXPIRES_IN_S,
-    tokenValidityMs: opts.tokenValidityMs ?? GUIDANCE_TOKEN_LIFETIME_S * 1000,
-    drift: new Set(parseDrift(opts.drift ?? [])),
-    limits: { ...(opts.limits ?? {}) },
-  };
+  const { config, layer } = resolveOptions(opts);
+  const { leniency } = layer;
+  const settings = () => layer.settings(config);
   const clock = new SwitchableClock(opts.clock ?? systemClock);
-  const limiter =
-    opts.limiter ?? (opts.algorithms ? new LimiterSet(clock, windowMs, opts.algorithms) : new FixedWindowLimiter(clock, windowMs));
-  // A conforming mock (no drift mode on) answers every drift question without a lookup: the hot path asks several per request.
-  const drift = (id: string): boolean => config.drift.size !== 0 && config.drift.has(id);
+  const windowMs = config.windowMs;
+  const limiter = opts.limiter ?? (opts.algorithms ? new LimiterSet(clock, windowMs, opts.algorithms) : new FixedWindow(clock, windowMs));
   const ctx: MockContext = {
     config,
+    settings,
+    layer,
     clock,
     limiter,
-    rate: new RateLimits(limiter, clock, () => config, opts.headers, opts.refusalStatus),
+    rate: new RateLimits(limiter, clock, settings, leniency, opts.headers, opts.refusalStatus),
     state: new MockState(opts.seed ?? DEFAULT_SEED),
     tokens: new TokenStore(clock),
     apps: new Map((opts.apps ?? DEFAULT_APPS).map((a) => [a.clientId, a])),
     outbox: new WebhookOutbox({ allowRemote: opts.allowRemoteWebhookTargets ?? false }),
     operations: operationsFor({ vendorOperations: opts.vendorOperations ?? DEFAULT_VENDOR_OPERATIONS }),
-    drift,
+    leniency,
     limitOf: (op: Operation): number => {
       const l = limitFor(op, config.limits);
-      return drift('limits.get-61') && op.method === 'GET' && config.limits[op.id] === undefined ? 61 : l;
+      return leniency('sixty-one-get-calls') && op.method === 'GET' && config.limits[op.id] === undefined ? 61 : l;
     },
   };
   const { rate } = ctx;
@@ -229,12 +141,10 @@ export async function buildMockApp(opts: MockOptions = {}): Promise<FastifyInsta
     rate.writeHeaders(req, reply);
     done(null, payload);
   });
+  layer.register(app, clock);
 
   const send = (reply: FastifyReply, status: number, body: ErrorBody): FastifyReply => reply.code(status).send(body);
-  const disabled = (env: EnvironmentName, version: string | null): boolean =>
-    (env === 'sandbox' && drift('routing.no-sandbox')) || (version === 'v6.1' && drift('routing.v61-missing'));
   const helpers: RouteHelpers = {
-    disabled,
     notFound: (_req, reply) => send(reply, 404, errorOf('noRoute')),
     methodNotAllowed: (_req, reply, allowed) => {
       reply.header('Allow', allowed);
@@ -243,7 +153,7 @@ export async function buildMockApp(opts: MockOptions = {}): Promise<FastifyInsta
   };
 
   registerTokenRoutes(app, ctx, helpers);
-  const strictDocument = (): boolean => opts.strictDocument === true || drift('finding.document-strict');
+  const strictDocument = (): boolean => settings().strictDocument;
   const reportConflict = opts.onDocumentConflict ?? ((message: string) => app.log.warn(message));
   const reportViolation = opts.onRequestViolation ?? ((line: string) => app.log.warn(line));
 
@@ -263,20 +173,19 @@ export async function buildMockApp(opts: MockOptions = {}): Promise<FastifyInsta
     // Webhook events stay refused when invalid, as the spec documents, in either mode.
     const serveBroken = warnRequests && !op.webhook;
     const opKey = `${env}:${op.id}`;
-    /** Limiter key by caller (per app and operation unless a drift mode shares the counters). */
+    /** Limiter key by caller: per app and operation (the spec's counters). */
     const keys = new Map<string, string>();
     const limiterKey = (who: string): string => {
-      if (drift('limits.shared-across-operations')) return who;
-      if (drift('limits.shared-across-apps')) return opKey;
+      if (leniency('counter-per-app')) return who;
+      if (leniency('counter-per-operation')) return opKey;
       let key = keys.get(who);
       if (key === undefined) keys.set(who, (key = `${who}|${opKey}`));
       return key;
     };
 
-    /** onRequest: disabled routes (drift), the caller identified, the limiter's decision, 429. */
+    /** onRequest: the caller identified, the limiter's decision, 429. */
     const onRequest = (req: FastifyRequest, reply: FastifyReply, done: () => void): void => {
-      if (disabled(env, op.version)) return void helpers.notFound(req, reply);
-      const auth = ctx.tokens.authenticate(req, op.family, drift);
+      const auth = ctx.tokens.authenticate(req, op.family, leniency);
       req.mockAuth = auth;
       const who = auth.caller?.clientId ?? `ip:${req.ip}`;
       if (!rate.consume(req, rateRoute, limiterKey(who), ctx.limitOf(op)).allowed) return void rate.tooMany(reply);
@@ -311,8 +220,8 @@ export async function buildMockApp(opts: MockOptions = {}): Promise<FastifyInsta
       };
       const faults = headerRules(req);
       if (faults) {
-        if (faults.missing && !drift('finding.missing-header-accepted') && broken('header', missingHeadersBody(faults.missing))) return;
-        if (faults.invalid && !drift('finding.header-constraint-ignored') && broken('header', faults.invalid)) return;
+        if (faults.missing && !leniency('missing-required-header') && broken('header', missingHeadersBody(faults.missing))) return;
+        if (faults.invalid && !leniency('header-beyond-constraints') && broken('header', faults.invalid)) return;
       }
       const q = missingQuery(req.query as Record<string, unknown>, conflict && !strictDocument() ? lenientQuery : op);
       if (q && broken('query', missingQueryBody(q))) return;
@@ -320,10 +229,10 @@ export async function buildMockApp(opts: MockOptions = {}): Promise<FastifyInsta
         const ct = req.headers['content-type'];
         if (ct !== undefined && !ct.startsWith('application/json')) return void send(reply, 415, errorOf('jsonRequired'));
         const invalid = req.validationError as (Error & { validation?: BodyError[] }) | undefined;
-        if (invalid && !(op.webhook && drift('webhooks.invalid-accepted')) && broken('body', invalidBodyOf(invalid.validation ?? [])))
+        if (invalid && !(op.webhook && leniency('invalid-webhook-event')) && broken('body', invalidBodyOf(invalid.validation ?? [])))
           return;
       }
-      if (op.webhook && !drift('finding.webhook-signature-ignored')) {
+      if (op.webhook && !leniency('wrong-webhook-signature')) {
         const bad = signatureRefusal(req.headers['x-hub-signature'], req.body, webhookSecretOf(ctx.apps, auth?.caller?.clientId));
         if (bad) return void send(reply, 401, bad);
       }
@@ -342,18 +251,16 @@ export async function buildMockApp(opts: MockOptions = {}): Promise<FastifyInsta
             body,
             nowMs: clock.now(),
             state: ctx.state,
-            drift,
             receiveEvent: op.webhook ? (event) => receiveEvent(req, op, env, event) : noEvents,
           })
         : vendorCall(ctx.state, op.id, params);
       if ('error' in outcome) return send(reply, statusOf(outcome.error), errorOf(outcome.error, outcome));
       const override = opts.responseBody?.(op.id, { params, query: query as Record<string, string>, body });
       reply.code(outcome.status);
-      if (override !== undefined) return sendBody(reply, override);
-      if ('json' in outcome) return reply.type(drift('routing.non-json-content-type') ? 'text/plain' : JSON_TYPE).send(outcome.json);
-      if (outcome.immutable && !drift('routing.non-json-content-type'))
-        return reply.type(JSON_TYPE).send(serialised(outcome.body as object));
-      return sendBody(reply, outcome.body);
+      if (override !== undefined) return reply.send(override);
+      if ('json' in outcome) return reply.type(JSON_TYPE).send(outcome.json);
+      if (outcome.immutable) return reply.type(JSON_TYPE).send(serialised(outcome.body as object));
+      return reply.send(outcome.body);
     };
 
     return {
@@ -364,10 +271,6 @@ export async function buildMockApp(opts: MockOptions = {}): Promise<FastifyInsta
       handler,
     };
   }
-
-  /** A body as JSON, or as text with the drift mode that breaks the JSON content type. */
-  const sendBody = (reply: FastifyReply, body: unknown): FastifyReply =>
-    drift('routing.non-json-content-type') ? reply.type('text/plain').send(JSON.stringify(body)) : reply.send(body);
 
   const served = new Map<string, Set<string>>();
   for (const env of ENVIRONMENTS) {

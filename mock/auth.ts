@@ -1,10 +1,11 @@
 /**
  * Authentication of business calls (the preHandler step): bearer tokens issued by the token
- * routes, with the auth drift modes, and the published required headers.
+ * routes, and the published required headers.
  */
 import type { FastifyRequest } from 'fastify';
 import type { Family, Operation } from '../catalogue';
 import type { Clock } from './clock';
+import type { Leniency } from './layer';
 import { entryOf, type ErrorBody, type ErrorCodeName } from './errors';
 
 export interface TokenRecord {
@@ -32,9 +33,6 @@ const REFUSED: { readonly [code in 'missingToken' | 'invalidToken' | 'wrongFamil
 
 type Issued = TokenRecord & { readonly identified: AuthResult };
 
-/** Drift token.refused-early: how long after its first use a token is refused (expires_in and 24 h notwithstanding). */
-export const REFUSED_EARLY_AFTER_MS = 3_000;
-
 export class TokenStore {
   /** Each token's record, and the caller it identifies (built once, when the token is issued). */
   private readonly tokens = new Map<string, Issued>();
@@ -43,9 +41,6 @@ export class TokenStore {
    * identified by one lookup of its header value, nothing cut from it (tokens hold no spaces).
    */
   private readonly byHeader = new Map<string, Issued>();
-
-  /** First use of each token, on the mock's clock (drift token.refused-early only). */
-  private readonly firstUse = new WeakMap<Issued, number>();
 
   constructor(private readonly clock: Clock) {}
 
@@ -61,29 +56,20 @@ export class TokenStore {
   }
 
   /** Identifies the caller of a business call from its bearer token. */
-  authenticate(req: FastifyRequest, family: Family, drift: (id: string) => boolean): AuthResult {
+  authenticate(req: FastifyRequest, family: Family, leniency: Leniency): AuthResult {
     const h = req.headers.authorization;
     const rec = h ? (this.byHeader.get(h) ?? this.byToken(h)) : null;
     if (rec === null) {
-      if (drift('auth.no-token-accepted')) return { caller: { clientId: null, family } };
+      if (leniency('call-without-token')) return { caller: { clientId: null, family } };
       return REFUSED.missingToken;
     }
     if (rec === undefined) {
-      if (drift('auth.garbage-token-accepted')) return { caller: { clientId: null, family } };
+      if (leniency('unknown-token')) return { caller: { clientId: null, family } };
       return REFUSED.invalidToken;
     }
-    if (rec.expiresAtMs <= this.clock.now() && !drift('auth.expired-accepted')) return REFUSED.invalidToken;
-    if (drift('token.refused-early') && this.refusedEarly(rec)) return REFUSED.invalidToken;
-    if (rec.family !== family && !drift('auth.other-family-accepted')) return REFUSED.wrongFamily;
+    if (rec.expiresAtMs <= this.clock.now() && !leniency('expired-token')) return REFUSED.invalidToken;
+    if (rec.family !== family && !leniency('other-family-token')) return REFUSED.wrongFamily;
     return rec.identified;
-  }
-
-  /** Drift token.refused-early: a token is refused REFUSED_EARLY_AFTER_MS after its first use. */
-  private refusedEarly(rec: Issued): boolean {
-    const now = this.clock.now();
-    const first = this.firstUse.get(rec) ?? now;
-    this.firstUse.set(rec, first);
-    return now - first > REFUSED_EARLY_AFTER_MS;
   }
 
   /** The record of a header's token in any other form (spacing, case): null when it holds no token, undefined for one never issued. */

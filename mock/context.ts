@@ -1,6 +1,7 @@
 /** What every part of the mock shares: settings that the control API may change, the clock, the limiter, the state. */
 import type { Family, Operation } from '../catalogue';
 import type { TokenStore } from './auth';
+import type { Leniency, MockLayer, Readings } from './layer';
 import type { SwitchableClock } from './clock';
 import type { Limiter } from './limiter';
 import type { RateLimits } from './rate-limit';
@@ -26,18 +27,19 @@ export const DEFAULT_APPS: readonly MockApp[] = [
 ];
 
 /** Mutable settings that the control API may change at run time. */
-export interface MockConfig {
+export interface MockConfig extends Readings {
   windowMs: number;
-  resetUnit: 'epoch' | 'seconds';
-  tokenGet: 'reject' | 'accept';
-  expiresInS: number;
   tokenValidityMs: number;
-  drift: Set<string>;
   limits: Record<string, number>;
 }
 
 export interface MockContext {
+  /** The mock's own settings. */
   config: MockConfig;
+  /** The settings in force: the mock's own with the layer's readings over them. */
+  settings: () => MockConfig;
+  /** The layer over the mock (its switches are the control API's). */
+  layer: MockLayer;
   clock: SwitchableClock;
   limiter: Limiter;
   rate: RateLimits;
@@ -46,7 +48,8 @@ export interface MockContext {
   apps: Map<string, MockApp>;
   outbox: WebhookOutbox;
   operations: Operation[];
-  drift: (id: string) => boolean;
-  /** The enforced limit of an operation (overrides and the limit drift applied). */
+  /** Asked where the mock decides what it accepts. */
+  leniency: Leniency;
+  /** The enforced limit of an operation (its override, or its default, or the leniency's). */
   limitOf: (op: Operation) => number;
 }

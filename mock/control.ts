@@ -2,7 +2,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { TOKEN_LIMIT } from '../catalogue';
 import type { MockContext } from './context';
-import { parseDrift } from './drift';
 import { errorBody } from './errors';
 
 export function registerControlRoutes(app: FastifyInstance, ctx: MockContext): void {
@@ -43,17 +42,17 @@ export function registerControlRoutes(app: FastifyInstance, ctx: MockContext): v
     return config.limits;
   });
   app.get('/__mock/webhooks', { onRequest }, async () => ({ events: ctx.outbox.received, deliveries: ctx.outbox.deliveries }));
-  app.get('/__mock/drift', { onRequest }, async () => ({ modes: [...config.drift] }));
+  app.get('/__mock/drift', { onRequest }, async () => ({ modes: ctx.layer.active() }));
   app.put('/__mock/drift', { onRequest }, async (req, reply) => {
     const b = (req.body ?? {}) as { modes?: unknown };
     if (!Array.isArray(b.modes)) return bad(reply, 'expected {"modes": [ids]}', 'modes');
     try {
-      config.drift = new Set(parseDrift(b.modes as string[]));
+      ctx.layer.switchTo(b.modes as string[]);
     } catch (e) {
       return bad(reply, (e as Error).message, 'modes');
     }
     limiter.reset();
-    return { modes: [...config.drift] };
+    return { modes: ctx.layer.active() };
   });
   app.get('/__mock/config', { onRequest }, async () => ({
     windowMs: config.windowMs,
@@ -61,7 +60,7 @@ export function registerControlRoutes(app: FastifyInstance, ctx: MockContext): v
     tokenGet: config.tokenGet,
     expiresInS: config.expiresInS,
     tokenValidityMs: config.tokenValidityMs,
-    drift: [...config.drift],
+    drift: ctx.layer.active(),
     nowMs: clock.now(),
     operations: ctx.operations.map((o) => o.id),
   }));

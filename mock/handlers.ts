@@ -14,7 +14,6 @@ export interface CallContext {
   body: Record<string, unknown>;
   nowMs: number;
   state: MockState;
-  drift: (id: string) => boolean;
   /** Records a webhook event and pushes it to `targeturl` when the call gave one. */
   receiveEvent: (event: Record<string, unknown>) => void;
 }
@@ -37,14 +36,12 @@ type Rec = Record<string, unknown>;
 const arrayOf = (v: unknown): Rec[] => (Array.isArray(v) ? (v.filter((x) => x && typeof x === 'object') as Rec[]) : []);
 
 export const HANDLERS: Record<OperationId, Handler> = {
-  'catalog.priceAndAvailability': ({ body, query, state, drift }) => {
+  'catalog.priceAndAvailability': ({ body, query, state }) => {
     const o = { availability: first(query, 'includeAvailability') !== 'false', pricing: first(query, 'includePricing') !== 'false' };
     const asked = arrayOf(body.products);
-    // Drift: the published top-level array answered as an object.
-    if (drift('shapes.pna-object')) return ok({ products: asked.map((r, i) => view.priceAndAvailability(state.findProduct(r), r, i, o)) });
     return { status: 200, json: `[${asked.map((r, i) => priceAndAvailabilityJson(state, r, i, o)).join(',')}]` };
   },
-  'catalog.search': ({ query, state, drift }) => {
+  'catalog.search': ({ query, state }) => {
     const keywords = all(query, 'keyword').map((k) => k.toLowerCase());
     const vendors = all(query, 'vendor');
     const items = [...state.products.values()]
@@ -56,24 +53,21 @@ export const HANDLERS: Record<OperationId, Handler> = {
           eq(p.category, first(query, 'category')) &&
           (first(query, 'type') === undefined || first(query, 'type') === 'IM::any' || eq(p.type, first(query, 'type'))),
       )
-      .map(view.productSummary)
-      // Drift: a published field renamed.
-      .map((x) => (drift('shapes.field-renamed') ? renamed(x, 'ingramPartNumber', 'partNumber') : x));
+      .map(view.productSummary);
     return ok(paged('catalog', items, first(query, 'pageNumber'), first(query, 'pageSize')));
   },
   'catalog.details': ({ params, state }) => {
     const p = state.products.get(params.partNumber as string);
     return p ? fixed(cachedView(state, p, () => view.productDetails(p))) : notFound(`Product ${params.partNumber}`);
   },
-  'orders.create': ({ body, state, nowMs, drift }) => {
+  'orders.create': ({ body, state, nowMs }) => {
     const o = state.createOrder(
       String(body.customerOrderNumber),
       state.linesOf(arrayOf(body.lines)),
       nowMs,
       typeof body.notes === 'string' ? body.notes : '',
     );
-    // Drift: the number answered is not the one stored, so details do not know it.
-    const number = drift('orders.created-unknown') ? `${o.ingramOrderNumber}9` : o.ingramOrderNumber;
+    const number = o.ingramOrderNumber;
     return created({
       customerOrderNumber: o.customerOrderNumber,
       orderSplit: false,
@@ -159,11 +153,9 @@ export const HANDLERS: Record<OperationId, Handler> = {
       rejectedLineItems: rejected,
     });
   },
-  'orders.details': ({ params, state, drift }) => {
+  'orders.details': ({ params, state }) => {
     const o = state.orders.get(params.orderNumber as string);
-    if (!o) return notFound(`Order ${params.orderNumber}`);
-    const body = view.orderDetails(o);
-    return ok(drift('shapes.field-renamed') ? renamed(body, 'ingramOrderNumber', 'orderNumber') : body);
+    return o ? ok(view.orderDetails(o)) : notFound(`Order ${params.orderNumber}`);
   },
   'orders.search': ({ query, state }) => {
     const statuses = all(query, 'orderStatus').concat(all(query, 'orderStatus-in'));
@@ -409,11 +401,6 @@ export const HANDLERS: Record<OperationId, Handler> = {
   'webhooks.orderStatus': ({ body, receiveEvent }) => (receiveEvent(body), ok({})),
   'webhooks.availabilityUpdate': ({ body, receiveEvent }) => (receiveEvent(body), ok({})),
 };
-
-function renamed(o: Record<string, unknown>, from: string, to: string): Record<string, unknown> {
-  const { [from]: v, ...rest } = o;
-  return { [to]: v, ...rest };
-}
 
 /** The view of a record of the seeded world, made once per record (such records never change). */
 function cachedView(state: MockState, record: object, make: () => object): object {

@@ -1,7 +1,7 @@
 /**
  * The rate-limiting algorithms real gateways use, so the probes can be tested against each of them:
  * fixed window, sliding log, sliding counter (weighted previous window), token bucket and leaky
- * bucket (as a meter: GCRA). Each has the `consume(key, limit)` shape of FixedWindowLimiter and the
+ * bucket (as a meter: GCRA). Each has the `consume(key, limit)` shape of limiter.ts and the
  * mock's injectable clock. `countRefused` makes a refused call consume quota as well (some gateways
  * do; a client that polls while refused then never gets through).
  *
@@ -43,7 +43,7 @@ abstract class BaseLimiter implements Limiter {
   abstract reset(): void;
 }
 
-/** Fixed window opened by the first call after the previous one ended (as FixedWindowLimiter). */
+/** Fixed window opened by the first call after the previous one ended: the mock's default limiter. */
 export class FixedWindow extends BaseLimiter {
   private readonly buckets = new Map<string, { endMs: number; count: number }>();
 

@@ -1,13 +1,12 @@
 /**
- * Fixed-window counter per (app, operation).
+ * What the mock asks of a limiter, and what it answers: one decision per call for a key and a limit.
+ * The algorithms (a fixed window by default) are in limiter-algorithms.ts.
  *
  * Written here rather than taken from @fastify/rate-limit because the mock needs what that plugin
  * does not offer together: one injectable clock shared with token expiry, X-RateLimit-Reset as an
  * epoch second (the plugin sends seconds-until-reset), headers on responses the plugin never sees
- * (401, 404, 405, 415 from our own handlers), and drift modes that break the counter on purpose.
+ * (401, 404, 405, 415 from our own handlers), and leniencies that break the counter on purpose.
  */
-import type { Clock } from './clock';
-
 export interface Decision {
   allowed: boolean;
   limit: number;
@@ -16,16 +15,10 @@ export interface Decision {
   windowEndMs: number;
 }
 
-interface Bucket {
-  endMs: number;
-  refillAtMs: number;
-  count: number;
-}
-
 export interface ConsumeOptions {
-  /** Extra calls allowed beyond the limit (drift). */
+  /** Calls allowed beyond the limit (a leniency). */
   extra?: number;
-  /** Delay between the advertised window end and the actual refill (drift). */
+  /** Delay between the advertised window end and the actual refill (a leniency). */
   lateRefillMs?: number;
   /** The operation the call is for: a limiter may pick its algorithm by it. */
   operationId?: string;
@@ -39,32 +32,4 @@ export interface Limiter {
   consume(key: string, limit: number, opts?: ConsumeOptions): Decision;
   /** Drops every bucket. */
   reset(): void;
-}
-
-export class FixedWindowLimiter implements Limiter {
-  private readonly buckets = new Map<string, Bucket>();
-
-  constructor(
-    private readonly clock: Clock,
-    public windowMs: number,
-  ) {}
-
-  consume(key: string, limit: number, opts?: ConsumeOptions): Decision {
-    const now = this.clock.now();
-    let b = this.buckets.get(key);
-    if (b === undefined || now >= b.refillAtMs) {
-      const endMs = now + this.windowMs;
-      b = { endMs, refillAtMs: endMs + (opts?.lateRefillMs ?? 0), count: 0 };
-      this.buckets.set(key, b);
-    }
-    const cap = limit + (opts?.extra ?? 0);
-    if (b.count >= cap) return { allowed: false, limit, remaining: 0, windowEndMs: b.endMs };
-    b.count += 1;
-    return { allowed: true, limit, remaining: Math.max(0, limit - b.count), windowEndMs: b.endMs };
-  }
-
-  /** Drops every bucket. */
-  reset(): void {
-    this.buckets.clear();
-  }
 }

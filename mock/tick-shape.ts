@@ -26,6 +26,3 @@ export function holdTickShape(): void {
     held ??= executionAsyncResource();
   });
 }
-
-/** The tick object held (undefined before the first tick after `holdTickShape`). */
-export const heldTickObject = (): object | undefined => held;

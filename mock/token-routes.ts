@@ -5,24 +5,24 @@
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { randomBytes } from 'node:crypto';
-import { ENVIRONMENTS, environmentRoot, tokenEndpoints, TOKEN_LIMIT, type EnvironmentName, type Family } from '../catalogue';
+import { ENVIRONMENTS, environmentRoot, tokenEndpoints, TOKEN_LIMIT, type Family } from '../catalogue';
 import type { MockContext } from './context';
 import { errorOf, statusOf, type ErrorCodeName } from './errors';
 
 export type RouteHelpers = {
   notFound: (req: FastifyRequest, reply: FastifyReply) => FastifyReply;
   methodNotAllowed: (req: FastifyRequest, reply: FastifyReply, allowed: string) => FastifyReply;
-  disabled: (env: EnvironmentName, version: string | null) => boolean;
 };
 
 export function registerTokenRoutes(app: FastifyInstance, ctx: MockContext, h: RouteHelpers): void {
-  const { config, drift, rate } = ctx;
+  const { config, leniency, rate } = ctx;
   const tokenRoute = rate.route({ token: true });
   const fail = (reply: FastifyReply, code: ErrorCodeName, field?: string) =>
     reply.code(statusOf(code)).send(errorOf(code, field ? { field, message: `Missing required field ${field}` } : {}));
 
   function issue(family: Family, fields: Record<string, unknown>, req: FastifyRequest, reply: FastifyReply): FastifyReply {
     const clientId = typeof fields.client_id === 'string' ? fields.client_id : undefined;
+    const settings = ctx.settings();
     const d = rate.consume(req, tokenRoute, `token|${family}|${clientId ?? `ip:${req.ip}`}`, config.limits.token ?? TOKEN_LIMIT);
     if (!d.allowed) return rate.tooMany(reply);
     for (const f of ['grant_type', 'client_id', 'client_secret']) {
@@ -30,18 +30,11 @@ export function registerTokenRoutes(app: FastifyInstance, ctx: MockContext, h: R
     }
     if (fields.grant_type !== 'client_credentials') return fail(reply, 'unsupportedGrant');
     const a = ctx.apps.get(clientId as string);
-    const secretOk = a !== undefined && (a.clientSecret === fields.client_secret || drift('token.wrong-secret-accepted'));
+    const secretOk = a !== undefined && (a.clientSecret === fields.client_secret || leniency('wrong-client-secret'));
     if (!a || !secretOk || a.family !== family) return fail(reply, 'invalidClient');
     const accessToken = randomBytes(24).toString('base64url');
-    ctx.tokens.issue(accessToken, { clientId: a.clientId, family, expiresAtMs: ctx.clock.now() + config.tokenValidityMs });
-    const expiresIn = drift('finding.expires-in-long') ? 315_360_000 : config.expiresInS;
-    const body: Record<string, unknown> = {
-      access_token: accessToken,
-      token_type: drift('token.type-not-bearer') ? 'MAC' : 'Bearer',
-      expires_in: drift('token.expires-in-string') ? String(expiresIn) : expiresIn,
-    };
-    if (drift('token.access-token-missing')) delete body.access_token;
-    return reply.code(200).send(body);
+    ctx.tokens.issue(accessToken, { clientId: a.clientId, family, expiresAtMs: ctx.clock.now() + settings.tokenValidityMs });
+    return reply.code(200).send({ access_token: accessToken, token_type: 'Bearer', expires_in: settings.expiresInS });
   }
 
   for (const env of ENVIRONMENTS) {
@@ -52,22 +45,17 @@ export function registerTokenRoutes(app: FastifyInstance, ctx: MockContext, h: R
         done();
       };
       app.post(url, { onRequest }, (req, reply) => {
-        if (h.disabled(env, null)) return h.notFound(req, reply);
         const ct = req.headers['content-type'] ?? '';
         const isForm = ct.startsWith('application/x-www-form-urlencoded');
         const isJson = ct.startsWith('application/json');
-        if (!isForm && !(isJson && drift('token.json-body-accepted'))) {
+        if (!isForm && !(isJson && leniency('json-token-request'))) {
           const d = rate.consume(req, tokenRoute, `token|${family}|ip:${req.ip}`, config.limits.token ?? TOKEN_LIMIT);
           return d.allowed ? reply.code(415).send(errorOf('formRequired')) : rate.tooMany(reply);
         }
         return issue(family, (req.body ?? {}) as Record<string, unknown>, req, reply);
       });
       app.get(url, { onRequest }, (req, reply) => {
-        if (h.disabled(env, null)) return h.notFound(req, reply);
-        const getAccepted = (config.tokenGet === 'accept' && !drift('finding.token-get-rejected')) || drift('finding.token-get-accepted');
-        if (getAccepted) {
-          return issue(family, req.query as Record<string, unknown>, req, reply);
-        }
+        if (ctx.settings().tokenGet === 'accept') return issue(family, req.query as Record<string, unknown>, req, reply);
         return h.methodNotAllowed(req, reply, 'POST');
       });
       for (const m of ['PUT', 'DELETE', 'PATCH'] as const)

@@ -13,7 +13,7 @@ import { knownIds, requestFor, world } from '../fixtures';
 import { ConfigError, imHeadersFrom, webhookSecretFrom } from '../clients/config';
 import { signatureHeaders } from '../clients/webhook-signature';
 import { DEFAULT_APPS } from '../mock/context';
-import { spawnMock } from '../mock/process';
+import { spawnMock } from '../tools/mock-process';
 import { buildLoadScripts, bundleDir, type LoadScript } from './load-build';
 import { mergeManifests, segmentDirs, writeMerged } from './load-merge';
 import { RESET_MARGIN_MS, resolveTargetIds, type TargetIds } from './load-ids';

@@ -22,7 +22,7 @@ const program = new Command()
   .option('--window-ms <n>', 'rate-limit window in ms (spec: 60000)', int('--window-ms'), DEFAULT_WINDOW_MS)
   .option('--seed <n>', 'faker seed of the fixtures', int('--seed'), 1)
   .option('--control', 'serve the /__mock control API', false)
-  .option('--drift <ids>', `comma-separated drift modes (${DRIFT_MODES.length} known; see mock/drift.ts)`, '')
+  .option('--drift <ids>', `comma-separated drift modes (${DRIFT_MODES.length} known; see mock/drift/index.ts)`, '')
   .option('--reset-unit <unit>', 'X-RateLimit-Reset as "epoch" or "seconds"', 'epoch')
   .option(
     '--token-get <mode>',

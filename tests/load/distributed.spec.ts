@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { allOperations } from '../../catalogue';
 import { knownIds } from '../../fixtures';
 import { DEFAULT_APPS } from '../../mock/context';
-import { spawnMock } from '../../mock/process';
+import { spawnMock } from '../../tools/mock-process';
 import { randomLimits } from '../../scripts/load';
 import { mergeManifests } from '../../scripts/load-merge';
 import { canonicalSegment, inSegment, parseSegment, segmentDirName, shareOf } from '../../load/scripts/segment';

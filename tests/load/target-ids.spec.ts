@@ -9,7 +9,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { knownIds } from '../../fixtures';
 import { setKnownIds } from '../../clients/ids';
-import { spawnMock } from '../../mock/process';
+import { spawnMock } from '../../tools/mock-process';
 import { startProxy, type CountingTarget } from '../contracts/support/targets';
 import { load, type Ran } from './run';
 import { quotaWait } from '../../scripts/load';

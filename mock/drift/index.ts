@@ -2,7 +2,14 @@
  * Drift modes: each breaks exactly one documented fact of the spec (kind 'failure'), or switches a
  * conflicting or silent behaviour to its other reading (kind 'finding'). The contract suite's
  * detection matrix proves every one is caught.
+ *
+ * Drift is a layer over the conforming mock (layer.ts): each mode is one entry of a group file here,
+ * either a transform of the mock's answers, a leniency the mock is asked for at one of its decision
+ * points (mock/layer.ts names them), or the other reading of one of its settings.
  */
+import type { LeniencyId, Readings } from '../layer';
+import type { AnswerTransform } from './answer';
+
 export interface DriftMode {
   readonly id: string;
   readonly group: 'tokens' | 'headers' | '429' | 'limits' | 'auth' | 'routing' | 'webhooks' | 'shapes' | 'findings';
@@ -110,13 +117,19 @@ export const DRIFT_MODES = [
 /** A drift mode's id: one of DRIFT_MODES. */
 export type DriftId = (typeof DRIFT_MODES)[number]['id'];
 
+/** What a drift mode does to the mock: one of the three things a layer may change. */
+export type DriftEffect =
+  { readonly answer: AnswerTransform } | { readonly leniency: LeniencyId } | { readonly reading: Readonly<Partial<Readings>> };
+
 export const DRIFT_IDS: ReadonlySet<string> = new Set(DRIFT_MODES.map((m) => m.id));
 
+const isDriftId = (id: string): id is DriftId => DRIFT_IDS.has(id);
+
 /** Validates drift ids; throws with the list of known ids when one is unknown. */
-export function parseDrift(ids: readonly string[]): string[] {
-  const unknown = ids.filter((i) => !DRIFT_IDS.has(i));
+export function parseDrift(ids: readonly string[]): DriftId[] {
+  const unknown = ids.filter((i) => !isDriftId(i));
   if (unknown.length) {
     throw new Error(`unknown drift mode(s): ${unknown.join(', ')}; known: ${[...DRIFT_IDS].join(', ')}`);
   }
-  return [...ids];
+  return ids.filter(isDriftId);
 }

@@ -6,8 +6,8 @@
 import { spawn } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { bundledCli } from '../tools/harness-bin';
-import type { RunningMock } from './server';
+import type { RunningMock } from '../mock/server';
+import { bundledCli } from './harness-bin';
 
 export interface MockProcessOptions {
   windowMs?: number;

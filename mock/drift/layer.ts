@@ -1,0 +1,83 @@
+/**
+ * The drift layer over the mock: the modes switched on, applied where a layer may act
+ * (mock/layer.ts). Answer transforms run in one onSend hook, after the mock wrote its rate-limit
+ * headers; the hook is registered only when a mode is on at start or may be switched on later (the
+ * control API), so a conforming mock pays nothing for drift.
+ */
+import type { FastifyInstance } from 'fastify';
+import type { Clock } from '../clock';
+import type { LeniencyId, MockLayer, Readings } from '../layer';
+import { Answer, type AnswerTransform } from './answer';
+import { AUTH_DRIFT } from './auth';
+import { FINDING_DRIFT } from './findings';
+import { HEADER_DRIFT } from './headers';
+import { parseDrift, type DriftEffect, type DriftId } from './index';
+import { LIMIT_DRIFT } from './limits';
+import { ROUTING_DRIFT } from './routing';
+import { SHAPE_DRIFT } from './shapes';
+import { TOKEN_DRIFT } from './tokens';
+import { TOO_MANY_DRIFT } from './too-many';
+import { WEBHOOK_DRIFT } from './webhooks';
+
+/** Every mode's effect: the compiler asks for the entry of a new mode. */
+export const DRIFT_EFFECTS: Readonly<Record<DriftId, DriftEffect>> = {
+  ...TOKEN_DRIFT,
+  ...HEADER_DRIFT,
+  ...TOO_MANY_DRIFT,
+  ...LIMIT_DRIFT,
+  ...AUTH_DRIFT,
+  ...ROUTING_DRIFT,
+  ...WEBHOOK_DRIFT,
+  ...SHAPE_DRIFT,
+  ...FINDING_DRIFT,
+};
+
+export class DriftLayer implements MockLayer {
+  private modes: readonly DriftId[] = [];
+  private lenient: ReadonlySet<LeniencyId> = new Set();
+  private transforms: readonly AnswerTransform[] = [];
+  private readings: Partial<Readings> | null = null;
+
+  /**
+   * @param ids the modes on at start
+   * @param switchable whether the modes may be switched at run time (the control API)
+   */
+  constructor(
+    ids: readonly string[],
+    private readonly switchable: boolean,
+  ) {
+    this.switchTo(ids);
+  }
+
+  /** Without a mode on, a size check and no lookup: the hot path asks several per request. */
+  readonly leniency = (id: LeniencyId): boolean => this.lenient.size !== 0 && this.lenient.has(id);
+
+  settings<T extends Readings>(own: T): T {
+    return this.readings === null ? own : { ...own, ...this.readings };
+  }
+
+  active(): readonly string[] {
+    return this.modes;
+  }
+
+  switchTo(ids: readonly string[]): void {
+    const modes = parseDrift(ids);
+    const effects = modes.map((id) => DRIFT_EFFECTS[id]);
+    const readings = effects.flatMap((e) => ('reading' in e ? [e.reading] : []));
+    this.modes = modes;
+    this.lenient = new Set(effects.flatMap((e) => ('leniency' in e ? [e.leniency] : [])));
+    this.transforms = effects.flatMap((e) => ('answer' in e ? [e.answer] : []));
+    this.readings = readings.length ? Object.assign({}, ...readings) : null;
+  }
+
+  register(app: FastifyInstance, clock: Clock): void {
+    if (!this.switchable && this.transforms.length === 0) return;
+    app.addHook('onSend', (req, reply, payload, done) => {
+      // The control API (no rate-limit side) is not the mock's behaviour: never rewritten.
+      if (this.transforms.length === 0 || req.mockRoute?.none) return done(null, payload);
+      const answer = new Answer(req, reply, payload, clock.now());
+      for (const transform of this.transforms) transform(answer);
+      done(null, answer.payload());
+    });
+  }
+}
