@@ -19,7 +19,7 @@ test.describe('npm run certify', () => {
   // to validate bodies against, must pass, write every report with the document's section, and leave the
   // secret and the issued tokens out of all of it.
   test('should certify the embedded mock, exit 0, write every report with the OPENAPI section and leave no client secret or issued token in them', async () => {
-    test.setTimeout(300_000);
+    test.setTimeout(420_000);
     const canary = 'canary-secret-7f3a9c2e-do-not-print';
     const apps = [
       { clientId: 'canary-reseller', clientSecret: canary, family: 'reseller' },

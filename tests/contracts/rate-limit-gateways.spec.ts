@@ -61,6 +61,8 @@ test.describe('behind a gateway whose 429 body is plain text, with an unknown co
   // Read in the hook: the run's folder lies under the first test's output, removed once that test passes.
   let run: { stdout: string; summary: CertifySummary; findings: Finding[] };
   test.beforeAll(async () => {
+    // The hook runs a whole certify selection (every operation's 429 checks): it gets the tests' time.
+    test.setTimeout(180_000);
     await behind('plain-text-429', async (proxy) => {
       const r = await certify({ ...URL_TARGET, TARGET: proxy.url, KNOWN_IDS: '{"orderNumber":"20-00000"}' }, [
         '-g',

@@ -28,7 +28,7 @@ export const MOCK_APPS_ENV = {
   VENDOR_CLIENT_SECRET: 'demo-vendor-secret',
 } as const;
 
-export async function certify(env: Record<string, string>, args: string[] = [], timeoutMs = 240_000): Promise<CertifyRun> {
+export async function certify(env: Record<string, string>, args: string[] = [], timeoutMs = 360_000): Promise<CertifyRun> {
   // Under the test's own output folder: nothing is written into the working tree.
   const out = mkdtempSync(test.info().outputPath('certify-'));
   const started = Date.now();
