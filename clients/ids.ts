@@ -30,8 +30,6 @@ export interface MissingId {
   reason: string;
 }
 
-export const ID_SOURCE_ANNOTATION = 'id-source';
-
 /** "orderNumber 20-12345 (listed by orders.search)" */
 export function describeId(id: ResolvedId): string {
   const how =

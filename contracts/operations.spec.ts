@@ -2,6 +2,7 @@ import { IM_HEADER_CONSTRAINTS, IM_HEADERS, idSources, type EnvironmentName, typ
 import { evidenceOf, type ApiResponse } from '../clients/http';
 import { test, expect, harnessConfig, label, notRun, selectedOperations, type Session } from './support/test';
 import { recordFinding } from './support/findings';
+import { writeObserved, writeOpenApiValidation } from './support/annotations';
 
 const cfg = harnessConfig();
 
@@ -67,16 +68,13 @@ function recordVisibility(session: Session, env: EnvironmentName, op: Operation,
 
 function observeShape(res: ApiResponse): void {
   const fields = res.json && typeof res.json === 'object' ? Object.keys(res.json as object).sort() : [];
-  test.info().annotations.push({
-    type: 'observed',
-    description: JSON.stringify({
-      status: res.status,
-      headers: Object.keys(res.headers).sort(),
-      fields,
-      latencyMs: Math.round(res.durationMs * 10) / 10,
-      limit: res.headers['x-ratelimit-limit'] ?? null,
-      correlationId: res.correlationId,
-    }),
+  writeObserved(test.info(), {
+    status: res.status,
+    headers: Object.keys(res.headers).sort(),
+    fields,
+    latencyMs: Math.round(res.durationMs * 10) / 10,
+    limit: res.headers['x-ratelimit-limit'] ?? null,
+    correlationId: res.correlationId,
   });
 }
 
@@ -114,10 +112,7 @@ for (const env of cfg.environments) {
         expect.soft(res).toHaveRateLimitHeaders({ windowMs: session.target.windowMs });
         if (openapi) {
           const v = openapi.validateResponse(op.id, res.status, res.json);
-          test.info().annotations.push({
-            type: 'openapi-validation',
-            description: JSON.stringify({ validated: v.validated, failed: v.errors.length > 0 }),
-          });
+          writeOpenApiValidation(test.info(), { validated: v.validated, failed: v.errors.length > 0 });
           expect
             .soft(
               v.errors,

@@ -16,6 +16,7 @@ import {
 import { evidenceOf, type ApiResponse } from '../clients/http';
 import { test, expect, harnessConfig, label, notRun, selectedOperations, type Session } from './support/test';
 import { recordFinding } from './support/findings';
+import { writeObserved } from './support/annotations';
 
 const cfg = harnessConfig();
 const env = cfg.environments[0] as EnvironmentName;
@@ -213,10 +214,7 @@ test.describe('rate limits', { tag: ['@rate-limit'] }, () => {
       ex.allowedAfterFirst,
       `Broken fact: X-RateLimit-Limit is the limit enforced (Remaining ${ex.remainingAtFirst} after the first call, ${shown(ex.first, 'limit')})\nExpected: exactly ${ex.remainingAtFirst} more calls allowed\nReceived: ${ex.allowedAfterFirst}`,
     ).toBe(ex.remainingAtFirst);
-    test.info().annotations.push({
-      type: 'observed',
-      description: JSON.stringify({ limit: limit ?? null, allowed: ex.allowedAfterFirst + 1, requests: ex.sent }),
-    });
+    writeObserved(test.info(), { limit: limit ?? null, allowed: ex.allowedAfterFirst + 1, requests: ex.sent });
   });
 
   test('should lower X-RateLimit-Remaining by exactly one per accepted call across the exhaustion of a bucket', async ({ session }) => {

@@ -7,22 +7,10 @@
  * verdict is an annotation (`check-result`) that the summary reporter turns into its own row.
  */
 import { test } from '@playwright/test';
-import type { CheckStatus, EnvironmentName } from '../../catalogue';
 import { redact } from '../../clients/redact';
+import { writeCheckResult, type CheckResult } from './annotations';
 
-export const CHECK_RESULT = 'check-result';
-
-export interface CheckResult {
-  title: string;
-  operation?: string;
-  environment?: EnvironmentName;
-  check?: string;
-  status: CheckStatus;
-  durationMs: number;
-  error?: string;
-  /** The reason of a check not run or blocked. */
-  reason?: string;
-}
+export type { CheckResult } from './annotations';
 
 /** A check not run (or blocked) inside a group: stops that check only, never the test. */
 export class CheckSkipped extends Error {
@@ -85,7 +73,7 @@ export class CheckGroup<A extends object> {
       }
       result.durationMs = Math.round(performance.now() - started);
       if (result.status === 'failed') failures.push(`✘ ${c.title}\n${result.error ?? ''}`);
-      info.annotations.push({ type: CHECK_RESULT, description: JSON.stringify(result) });
+      writeCheckResult(info, result);
     }
     if (failures.length) throw new Error(`${failures.length} of ${this.checks.length} checks failed:\n\n${failures.join('\n\n')}`);
   }

@@ -8,6 +8,7 @@ import { findingDefinition, type Finding } from '../../catalogue';
 import type { Policy } from '../../catalogue/policy';
 import { readPolicy } from '../../clients/config-files';
 import { redact } from '../../clients/redact';
+import { writeFinding } from './annotations';
 
 export type { Policy, PolicyEntry } from '../../catalogue/policy';
 
@@ -19,8 +20,6 @@ export function loadPolicy(file: string | undefined): Policy {
   policies.set(file, policy);
   return policy;
 }
-
-export const FINDING_ANNOTATION = 'finding';
 
 /**
  * Records a finding on the running test. `scope` makes the id unique per family/environment, e.g.
@@ -52,8 +51,7 @@ export function recordFinding(
       ...(entry.strict ? { strict: true } : {}),
     };
   }
-  const info = test.info();
-  info.annotations.push({ type: FINDING_ANNOTATION, description: JSON.stringify(finding) });
+  writeFinding(test.info(), finding);
   if (finding.policy?.violated) {
     throw new Error(
       `Policy violation for finding ${finding.id}: ` +

@@ -3,11 +3,10 @@
  * worker draws from, see run-budget.ts) in Playwright's output folder, which Playwright empties
  * before each run.
  */
-import { join } from 'node:path';
 import { tmpdir } from 'node:os';
 import type { FullConfig } from '@playwright/test';
 import { loadConfig } from '../../clients/config';
-import { RUN_DIR_ENV, createRunBudget } from './run-budget';
+import { RUN_DIR_ENV, createRunBudget, runDirOf } from './run-budget';
 
 export default function globalSetup(config: FullConfig): void {
   let limit = Infinity;
@@ -16,7 +15,7 @@ export default function globalSetup(config: FullConfig): void {
   } catch {
     // A configuration error fails every check with its message (contracts/support/target.ts).
   }
-  const dir = join(config.projects[0]?.outputDir ?? tmpdir(), '.certify-run');
+  const dir = runDirOf(config.projects[0]?.outputDir ?? tmpdir());
   createRunBudget(dir, limit);
   process.env[RUN_DIR_ENV] = dir;
 }

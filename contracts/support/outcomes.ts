@@ -5,12 +5,13 @@
  */
 import { test as base, type TestInfo } from '@playwright/test';
 import type { EnvironmentName, Operation } from '../../catalogue';
+import { writeBlocked, writeLabels, writeNotRun } from './annotations';
 import { CheckSkipped, currentCheck } from './checks';
 
 /** Marks the running test (or grouped check) as blocked by the environment (not a contract failure) and stops it. */
 export function blocked(info: TestInfo, reason: string): never {
   if (currentCheck()) throw new CheckSkipped('blocked', reason);
-  info.annotations.push({ type: 'blocked', description: reason });
+  writeBlocked(info, reason);
   base.skip(true, `blocked by environment: ${reason}`);
   throw new Error('unreachable');
 }
@@ -18,7 +19,7 @@ export function blocked(info: TestInfo, reason: string): never {
 /** Marks a check as not run on this target, with the reason (never a silent skip). */
 export function notRun(info: TestInfo, reason: string): never {
   if (currentCheck()) throw new CheckSkipped('not-run', reason);
-  info.annotations.push({ type: 'not-run', description: reason });
+  writeNotRun(info, reason);
   base.skip(true, `not run: ${reason}`);
   throw new Error('unreachable');
 }
@@ -32,7 +33,5 @@ export function label(info: TestInfo, op: Pick<Operation, 'id'> | string, env: E
     grouped.check = check;
     return;
   }
-  info.annotations.push({ type: 'operation', description: typeof op === 'string' ? op : op.id });
-  if (env) info.annotations.push({ type: 'environment', description: env });
-  info.annotations.push({ type: 'check', description: check });
+  writeLabels(info, { operation: typeof op === 'string' ? op : op.id, ...(env ? { environment: env } : {}), check });
 }

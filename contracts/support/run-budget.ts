@@ -15,6 +15,9 @@ import type { Budget } from '../../clients/http';
 /** Environment variable naming the run's folder (set by global setup, inherited by workers). */
 export const RUN_DIR_ENV = 'CERTIFY_RUN_DIR';
 
+/** The run's folder in the project's output folder (global setup creates it; the summary reporter reads it). */
+export const runDirOf = (outputDir: string): string => join(outputDir, '.certify-run');
+
 /** Annotation prefix of a check the spent budget left out (read by the summary reporter). */
 export const BUDGET_SPENT = 'budget spent';
 

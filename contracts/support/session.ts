@@ -25,7 +25,8 @@ import { advertisedResetMs, intHeader, WEBHOOK_HEADERS } from '../../catalogue/r
 import { signatureHeaders } from '../../clients/webhook-signature';
 import type { OpenApiContract } from '../../openapi/import';
 import { RUN_DIR_ENV, SharedRequestBudget } from './run-budget';
-import { ID_SOURCE_ANNOTATION, IdResolver, describeId, type ResolvedId } from '../../clients/ids';
+import { IdResolver, describeId, type ResolvedId } from '../../clients/ids';
+import { writeCorrelationId, writeIdSource } from './annotations';
 import { recordFinding } from './findings';
 import { recordEarlyRefusal } from './token-refusals';
 import { SilenceAwareApiClient, SilenceWatch } from './silent-target';
@@ -115,11 +116,7 @@ export class Session {
       used.push(r);
     }
     const info = base.info();
-    for (const u of used) {
-      const description = JSON.stringify(u);
-      if (!info.annotations.some((a) => a.type === ID_SOURCE_ANNOTATION && a.description === description))
-        info.annotations.push({ type: ID_SOURCE_ANNOTATION, description });
-    }
+    for (const u of used) writeIdSource(info, u);
     return { ids, used };
   }
 
@@ -302,12 +299,7 @@ function keepCorrelationId(res: ApiResponse): void {
   } catch {
     return; // outside a test (fixture set-up)
   }
-  const kept = info.annotations.filter((a) => a.type === 'correlation-id');
-  if (kept.length >= 3) info.annotations.splice(info.annotations.indexOf(kept[0] as (typeof kept)[number]), 1);
-  info.annotations.push({
-    type: 'correlation-id',
-    description: `${res.method} ${res.url} → ${res.status}: IM-CorrelationID ${res.correlationId}`,
-  });
+  writeCorrelationId(info, `${res.method} ${res.url} → ${res.status}: IM-CorrelationID ${res.correlationId}`);
 }
 
 /**

@@ -3,11 +3,12 @@
  * (the spec: a client must be ready for a new token at any time) and the refusal is a finding,
  * recorded once per check, family and environment with when the token was issued and refused.
  */
-import { test } from '@playwright/test';
+import { test, type TestInfo } from '@playwright/test';
 import type { EnvironmentName, Family } from '../../catalogue';
 import type { ApiResponse } from '../../clients/http';
 import { describeEarlyRefusal, type EarlyRefusal } from '../../clients/token-core';
-import { FINDING_ANNOTATION, recordFinding } from './findings';
+import { readAnnotations } from './annotations';
+import { recordFinding } from './findings';
 
 export const EARLY_REFUSAL_FINDING = 'token.refused-early';
 
@@ -30,13 +31,13 @@ export function earlyRefusalEvidence(r: EarlyRefusal, refused: ApiResponse, agai
  */
 export function recordEarlyRefusal(r: EarlyRefusal, refused: ApiResponse, again: ApiResponse | undefined, scope: RefusalScope): void {
   if (again?.status === refused.status) return;
-  let annotations: { type: string; description?: string }[];
+  let info: TestInfo;
   try {
-    annotations = test.info().annotations;
+    info = test.info();
   } catch {
     return;
   }
-  const id = `"id":"${EARLY_REFUSAL_FINDING}@${scope.family}/${scope.environment}"`;
-  if (annotations.some((a) => a.type === FINDING_ANNOTATION && a.description?.includes(id))) return;
+  const id = `${EARLY_REFUSAL_FINDING}@${scope.family}/${scope.environment}`;
+  if (readAnnotations(info).findings.some((f) => f.id === id)) return;
   recordFinding(EARLY_REFUSAL_FINDING, 'refused-early', earlyRefusalEvidence(r, refused, again), scope);
 }

@@ -20,6 +20,7 @@ function tokenReport(
       environment: 'production',
       check,
       status,
+      durationMs: 1,
       error: status === 'failed' ? message : undefined,
     }),
   });

@@ -1,11 +1,12 @@
 /**
  * Judges the detection matrix from Playwright's JSON report of its run: each test carries the drift mode
- * it ran under (annotation `drift-mode`, matrix-suite.ts) and the labels of its checks (`check`,
- * `operation`, `environment`, or one `check-result` per grouped check). A failure mode is caught when
+ * it ran under (annotation `drift-mode`, matrix-suite.ts) and the labels of its checks, read as the
+ * summary reads them (contracts/support/annotations.ts): the test's labels, or one verdict per grouped check. A failure mode is caught when
  * one of the checks its detection names failed; a finding mode when its finding is recorded and no
  * check failed. Titles and failure texts play no part: rewording a check's message keeps its verdict.
  */
 import type { Finding } from '../../catalogue';
+import { readAnnotations } from '../../contracts/support/annotations';
 import { DRIFT_MODES, type DriftId } from '../../mock/drift';
 import { DETECTIONS, type CheckRef, type Detection } from './detection-matrix';
 
@@ -81,12 +82,11 @@ const isFailure = (status: string) => status === 'failed' || status === 'timedOu
 
 /** The verdicts of a test's checks: one per grouped check, else the test's own under its labels. */
 function verdictsOf(e: MatrixEntry): CheckVerdict[] {
-  const grouped = e.annotations.filter((a) => a.type === 'check-result').map((a) => JSON.parse(a.description ?? '{}') as CheckVerdict);
-  if (grouped.length) return grouped;
-  const labelOf = (type: string) => e.annotations.find((a) => a.type === type)?.description;
+  const a = readAnnotations(e);
+  if (a.checkResults.length) return a.checkResults;
   const v: CheckVerdict = { status: e.status };
   for (const part of ['check', 'operation', 'environment'] as const) {
-    const value = labelOf(part);
+    const value = a[part];
     if (value !== undefined) v[part] = value;
   }
   return [v];
@@ -96,9 +96,9 @@ const matches = (v: CheckVerdict, ref: CheckRef) =>
   v.check === ref.check && (!ref.operation || v.operation === ref.operation) && (!ref.environment || v.environment === ref.environment);
 const describe = (v: CheckVerdict) => [v.check ?? '(unlabelled)', v.operation, v.environment].filter(Boolean).join(' ');
 
-/** Findings the checks recorded (annotations of type `finding`). */
+/** Findings the checks recorded. */
 export function findingsOf(entries: readonly MatrixEntry[]): Finding[] {
-  return entries.flatMap((e) => e.annotations.filter((a) => a.type === 'finding').map((a) => JSON.parse(a.description ?? '{}') as Finding));
+  return entries.flatMap((e) => readAnnotations(e).findings);
 }
 
 type Verdict = Pick<MatrixRow, 'detected' | 'why'>;

@@ -1,0 +1,330 @@
+/**
+ * The certification summary as pure functions of the run's tests: their verdicts and the results their
+ * checks recorded (annotations.ts) become reports/summary.json and the one-screen summary. The summary
+ * reporter does the reading and writing; nothing here touches files, the environment or the clock.
+ */
+import type { CheckStatus, EnvironmentName, Finding, Operation, OperationResult, RunSummary, TestResult } from '../../catalogue';
+import { redact } from '../../clients/redact';
+import { describeId, type ResolvedId } from '../../clients/ids';
+import { readAnnotations, type Observation, type TestAnnotations } from './annotations';
+import { BUDGET_SPENT } from './run-budget';
+
+/** reports/summary.json of a certification run: the shared run summary plus requests and ids. */
+export type CertifySummary = RunSummary & { requests?: RequestsSummary; ids?: ResolvedId[] };
+
+/** What the run sent, read from the run's request counter (run-budget.ts). */
+export interface RequestsSummary {
+  /** Requests sent to the target (token requests and retries included). */
+  sent: number;
+  /** REQUEST_BUDGET; null when unlimited. */
+  budget: number | null;
+  /** Checks not run because the budget was spent. */
+  checksLeftOutByBudget: number;
+}
+
+/** One test of the run as the reporter saw it. */
+export interface RunEntry {
+  title: string;
+  /** The spec file's name, e.g. tokens.spec.ts. */
+  file: string;
+  tags: string[];
+  annotations: readonly { type: string; description?: string }[];
+  status: 'passed' | 'failed' | 'timedOut' | 'skipped' | 'interrupted';
+  durationMs: number;
+  errors: readonly { message?: string }[];
+}
+
+/** Counts of one group (a spec file) for the on-screen table. */
+export interface GroupCounts {
+  passed: number;
+  failed: number;
+  blocked: number;
+  skipped: number;
+  findings: number;
+}
+
+/** One check: a test, or one check of a grouped test (support/checks.ts). */
+export interface Unit {
+  title: string;
+  status: CheckStatus;
+  durationMs: number;
+  error?: string;
+  /** Why it was not run or blocked. */
+  reason?: string;
+  operation?: string;
+  environment?: EnvironmentName;
+  check?: string;
+}
+
+/** A failure's text with the ids it used and their origin, so the evidence says where each came from. */
+function withIds(ids: readonly ResolvedId[], error: string): string {
+  return error && ids.length ? `${error}\nIds used: ${ids.map(describeId).join('; ')}` : error;
+}
+
+function statusOf(e: RunEntry, a: TestAnnotations): CheckStatus {
+  if (e.status === 'skipped') return a.blocked.length ? 'blocked' : 'skipped';
+  return e.status === 'passed' ? 'passed' : 'failed';
+}
+
+/** The checks of a test: one per grouped check, else the test itself under its labels. */
+export function unitsOf(e: RunEntry, a: TestAnnotations): Unit[] {
+  if (a.checkResults.length) {
+    return a.checkResults.map((c) => ({
+      title: c.title,
+      status: c.status,
+      durationMs: c.durationMs,
+      ...(c.error ? { error: withIds(a.idSources, c.error) } : {}),
+      ...(c.reason ? { reason: c.reason } : {}),
+      ...(c.operation ? { operation: c.operation } : {}),
+      ...(c.environment ? { environment: c.environment } : {}),
+      ...(c.check ? { check: c.check } : {}),
+    }));
+  }
+  const error = withIds(a.idSources, e.errors.map((x) => x.message ?? '').join('\n'));
+  const reason = [...a.notRun, ...a.blocked][0];
+  return [
+    {
+      title: e.title,
+      status: statusOf(e, a),
+      durationMs: e.durationMs,
+      ...(error ? { error } : {}),
+      ...(reason ? { reason } : {}),
+      ...(a.operation ? { operation: a.operation } : {}),
+      ...(a.environment ? { environment: a.environment } : {}),
+      ...(a.check ? { check: a.check } : {}),
+    },
+  ];
+}
+
+/** An operation's row's status: failed over blocked over passed; skipped when every check was. */
+function rowStatus(checks: Record<string, CheckStatus>): CheckStatus {
+  const vals = Object.values(checks);
+  if (vals.includes('failed')) return 'failed';
+  if (vals.includes('blocked')) return 'blocked';
+  return vals.every((v) => v === 'skipped') ? 'skipped' : 'passed';
+}
+
+/** Folds one check's verdict (and what the test observed) into its operation's row. */
+export function addCheck(
+  row: OperationResult,
+  unit: Unit & { check: string },
+  observed: readonly Observation[],
+  correlationIds: readonly string[],
+): void {
+  const prev = row.checks[unit.check];
+  row.checks[unit.check] = prev === 'failed' || unit.status === 'failed' ? 'failed' : prev === 'passed' ? 'passed' : unit.status;
+  for (const obs of observed) {
+    if (obs.headers) row.headers = obs.headers;
+    if (obs.fields) row.fields = obs.fields;
+    if (obs.latencyMs !== undefined) row.latencyMs = [...(row.latencyMs ?? []), obs.latencyMs];
+    if (obs.limit) row.advertisedLimit = Number(obs.limit);
+  }
+  if (unit.status === 'failed') {
+    // The correlation ids of the check's last requests, to quote to the distributor's support.
+    const last = correlationIds.length ? `\nLast requests: ${correlationIds.join('; ')}` : '';
+    row.evidence = redact(`${(unit.error ?? '').slice(0, 1500)}${last}`).slice(0, 2000);
+  }
+  row.status = rowStatus(row.checks);
+}
+
+/** What the run's tests add up to, before the summary is assembled. */
+export interface Collected {
+  tests: TestResult[];
+  rows: OperationResult[];
+  groups: Map<string, GroupCounts>;
+  findings: Finding[];
+  timings: Record<string, number>;
+  ids: ResolvedId[];
+  leftOutByBudget: number;
+  bodies: { validated: number; failed: number };
+}
+
+const emptyGroup = (): GroupCounts => ({ passed: 0, failed: 0, blocked: 0, skipped: 0, findings: 0 });
+
+/** The row of an operation in an environment, created on first use. */
+function rowOf(rows: Map<string, OperationResult>, op: Operation, environment: EnvironmentName): OperationResult {
+  const key = `${op.id}|${environment}`;
+  const row = rows.get(key) ?? {
+    id: op.id,
+    family: op.family,
+    environment,
+    method: op.method,
+    path: op.path,
+    status: 'passed',
+    checks: {},
+  };
+  rows.set(key, row);
+  return row;
+}
+
+/** Ids used by the run, one per environment, name and value, by name then environment. */
+function distinctIds(all: readonly ResolvedId[]): ResolvedId[] {
+  const byKey = new Map(all.map((id) => [`${id.environment}|${id.name}|${id.value}`, id]));
+  return [...byKey.values()].sort((a, b) => a.name.localeCompare(b.name) || a.environment.localeCompare(b.environment));
+}
+
+/** Every test's checks, findings and observations, folded into rows and counts. Throws on a malformed annotation. */
+export function collect(entries: readonly RunEntry[], operations: readonly Operation[]): Collected {
+  const catalogue = new Map(operations.map((o) => [o.id, o]));
+  const c: Collected = {
+    tests: [],
+    rows: [],
+    groups: new Map(),
+    findings: [],
+    timings: {},
+    ids: [],
+    leftOutByBudget: 0,
+    bodies: { validated: 0, failed: 0 },
+  };
+  const rows = new Map<string, OperationResult>();
+  for (const e of entries) {
+    const a = readAnnotations(e);
+    c.timings[e.file] = (c.timings[e.file] ?? 0) + e.durationMs;
+    const group = e.file.replace(/\.spec\.ts$/, '');
+    const g = c.groups.get(group) ?? emptyGroup();
+    c.groups.set(group, g);
+    c.findings.push(...a.findings);
+    g.findings += a.findings.length;
+    c.ids.push(...a.idSources);
+    for (const v of a.openapiValidations) {
+      c.bodies.validated += v.validated ? 1 : 0;
+      c.bodies.failed += v.failed ? 1 : 0;
+    }
+    for (const unit of unitsOf(e, a)) {
+      if (unit.reason?.startsWith(BUDGET_SPENT)) c.leftOutByBudget += 1;
+      const { title, status, durationMs } = unit;
+      c.tests.push({
+        title,
+        file: e.file,
+        status,
+        durationMs,
+        tags: e.tags,
+        ...(unit.error ? { error: redact(unit.error).slice(0, 4000) } : {}),
+      });
+      g[status] += 1;
+      const op = unit.operation ? catalogue.get(unit.operation) : undefined;
+      if (op && unit.environment && unit.check)
+        addCheck(rowOf(rows, op, unit.environment), { ...unit, check: unit.check }, a.observed, a.correlationIds);
+    }
+  }
+  c.rows = [...rows.values()].sort((a, b) => a.id.localeCompare(b.id) || a.environment.localeCompare(b.environment));
+  c.ids = distinctIds(c.ids);
+  return c;
+}
+
+/** The run as reports/summary.json. */
+export function buildSummary(
+  c: Collected,
+  run: {
+    harnessVersion: string;
+    target: string;
+    environments: string;
+    startedAt: number;
+    endedAt: number;
+    passed: boolean;
+    openapi?: Record<string, unknown>;
+    requests?: RequestsSummary;
+  },
+): CertifySummary {
+  const totals = { passed: 0, failed: 0, blocked: 0, skipped: 0, findings: c.findings.length };
+  for (const t of c.tests) totals[t.status] += 1;
+  return {
+    harnessVersion: run.harnessVersion,
+    target: run.target,
+    environments: run.environments.split(',').filter(Boolean) as EnvironmentName[],
+    startedAt: new Date(run.startedAt).toISOString(),
+    durationMs: run.endedAt - run.startedAt,
+    verdict: totals.failed === 0 && run.passed ? 'passed' : 'failed',
+    totals,
+    operations: c.rows,
+    tests: c.tests,
+    findings: c.findings,
+    timings: c.timings,
+    ...(run.openapi ? { openapi: run.openapi } : {}),
+    ...(run.requests ? { requests: run.requests } : {}),
+    ...(c.ids.length ? { ids: c.ids } : {}),
+  };
+}
+
+/** "orderNumber 20-1 (listed by orders.search, production, sandbox); ..." : one entry per id and origin. */
+export function idLine(ids: readonly ResolvedId[]): string {
+  const byId = new Map<string, string[]>();
+  for (const id of ids) {
+    const key = describeId(id).replace(/, [a-z]+\)$/, '');
+    byId.set(key, [...(byId.get(key) ?? []), id.environment]);
+  }
+  return [...byId.entries()].map(([k, envs]) => `${k}, ${envs.join(', ')})`).join('; ');
+}
+
+const row = (name: string, g: GroupCounts): string =>
+  `${name.padEnd(14)}${String(g.passed).padStart(8)}${String(g.failed).padStart(8)}${String(g.blocked).padStart(9)}${String(g.skipped).padStart(9)}${String(g.findings).padStart(10)}`;
+
+/** The table of counts per group, with its header and the total. */
+function countLines(groups: ReadonlyMap<string, GroupCounts>, totals: GroupCounts): string[] {
+  return [
+    `${'group'.padEnd(14)}${'passed'.padStart(8)}${'failed'.padStart(8)}${'blocked'.padStart(9)}${'not run'.padStart(9)}${'findings'.padStart(10)}`,
+    ...[...groups.entries()].sort().map(([name, g]) => row(name, g)),
+    row('total', totals),
+  ];
+}
+
+/** One line per finding id (its scopes merged) with what the target did. */
+function findingLines(findings: readonly Finding[]): string[] {
+  const byId = new Map<string, Set<string>>();
+  for (const f of findings) {
+    const base = f.id.split('@')[0] as string;
+    byId.set(base, (byId.get(base) ?? new Set()).add(f.observed));
+  }
+  if (!byId.size) return [];
+  return [
+    '',
+    'Findings (spec conflicts and gaps: what this target does):',
+    ...[...byId.entries()].sort().map(([id, obs]) => `  ${id.padEnd(36)} ${[...obs].join(', ')}`),
+  ];
+}
+
+/** The OPENAPI line: operations mapped, bodies validated, gaps between the document and the catalogue. */
+function openapiLines(openapi: unknown): string[] {
+  if (!openapi) return [];
+  const o = openapi as {
+    file?: string;
+    mapped?: unknown[];
+    catalogueWithoutSchema?: string[];
+    documentedNotInCatalogue?: string[];
+    bodiesValidated?: number;
+    bodiesFailed?: number;
+    error?: string;
+  };
+  return [
+    '',
+    o.error
+      ? `OpenAPI: ${o.error}`
+      : `OpenAPI ${o.file}: ${o.mapped?.length} operations mapped, ${o.bodiesValidated} bodies validated, ${o.bodiesFailed} failed; ` +
+        `${o.catalogueWithoutSchema?.length} catalogue operations without a documented schema, ${o.documentedNotInCatalogue?.length} documented operations not in the catalogue`,
+  ];
+}
+
+/** The one-screen summary of the run (redacted by the caller). */
+export function summaryLines(s: CertifySummary, groups: ReadonlyMap<string, GroupCounts>, outputDir: string): string[] {
+  const lines = [
+    '',
+    `Certification of ${s.target} (${s.environments.join(', ')}): ${s.verdict.toUpperCase()}`,
+    ...countLines(groups, s.totals),
+  ];
+  const r = s.requests;
+  if (r) {
+    lines.push(
+      `Requests sent: ${r.sent}${r.budget === null ? '' : ` of a budget of ${r.budget}`}` +
+        (r.checksLeftOutByBudget ? `; ${r.checksLeftOutByBudget} checks not run: budget spent` : ''),
+    );
+  }
+  if (s.ids?.length) lines.push(`Ids from the target: ${idLine(s.ids)}`);
+  const o = outputDir;
+  return [
+    ...lines,
+    ...findingLines(s.findings),
+    ...openapiLines(s.openapi),
+    '',
+    `Reports: ${o}/summary.json, ${o}/findings.json, ${o}/junit.xml, ${o}/html/index.html, ${o}/allure-results`,
+  ];
+}
