@@ -19,7 +19,7 @@
  * - A window known only within a bracket wider than a tenth of it (polls held up twice).
  * - A timing-sensitive experiment that stalled twice.
  */
-import type { Bench } from './bench';
+import type { Lab } from './lab';
 import type { Readings } from './readings';
 import type { Algorithm, Observation } from './types';
 
@@ -41,18 +41,18 @@ const MAX_WINDOW_ERROR = 0.05;
 const MAX_RATE_OVER_SAMPLING = 1.6;
 const MIN_RATE_UNDER_SAMPLING = 1 / 1.3;
 
-export function inconsistencies(b: Bench, r: Readings, c: Claim): string[] {
+export function inconsistencies(lab: Lab, r: Readings, c: Claim): string[] {
   const out = [...r.stalls];
   if (c.algorithm === 'unknown' || c.burst === null || c.rate === null) return out;
   const windowLike = c.algorithm === 'fixed-window' || (c.algorithm === 'sliding-window' && r.windowLike === true);
   if (windowLike && c.windowMs !== null) {
-    if (c.windowMs < MIN_WINDOW_GAPS * b.fineMs)
-      out.push(`window ${c.windowMs} ms is shorter than ${MIN_WINDOW_GAPS} poll gaps of ${b.fineMs} ms: the polls cannot resolve it`);
+    if (c.windowMs < MIN_WINDOW_GAPS * lab.fineMs)
+      out.push(`window ${c.windowMs} ms is shorter than ${MIN_WINDOW_GAPS} poll gaps of ${lab.fineMs} ms: the polls cannot resolve it`);
     const err = r.window?.errorMs ?? 0;
-    if (err > Math.max(b.fineMs, MAX_WINDOW_ERROR * c.windowMs))
+    if (err > Math.max(lab.fineMs, MAX_WINDOW_ERROR * c.windowMs))
       out.push(`window ${c.windowMs} ms known only within ±${Math.round(err)} ms (a stalled poll)`);
     const s = r.samplingBracket;
-    const slack = 2 * b.fineMs;
+    const slack = 2 * lab.fineMs;
     if (s && (c.windowMs < s.lo - slack || c.windowMs > s.hi + slack))
       out.push(`window ${c.windowMs} ms outside the ${Math.round(s.lo)}..${Math.round(s.hi)} ms the refill sampling proved`);
     const split = r.split;
@@ -73,10 +73,10 @@ export function inconsistencies(b: Bench, r: Readings, c: Claim): string[] {
       out.push(`sustained ${perSecond(c.rate)} against ${perSecond(t)} the refill sampling got through between empty buckets`);
   }
   if (c.algorithm === 'token-bucket') {
-    const t0 = b.observations[0]?.tMs ?? 0;
-    const { allowed, refused, least, most } = bucketContradictions(b.observations, c);
+    const t0 = lab.observations[0]?.tMs ?? 0;
+    const { allowed, refused, least, most } = bucketContradictions(lab.observations, c);
     const n = allowed.length + refused.length;
-    if (n > b.observations.length / 200)
+    if (n > lab.observations.length / 200)
       out.push(
         `${n} calls a bucket of ${c.burst} at ${perSecond(c.rate)} does not decide so after an empty bucket (${allowed.length} allowed, ${refused.length} refused), the first at +${Math.round(Math.min(...allowed, ...refused) - t0)} ms`,
       );
@@ -86,10 +86,10 @@ export function inconsistencies(b: Bench, r: Readings, c: Claim): string[] {
       );
   }
   {
-    const bad = unexplainedRefusals(b.observations, c, windowLike);
-    if (bad.length > Math.max(1, b.observations.length / 200))
+    const bad = unexplainedRefusals(lab.observations, c, windowLike);
+    if (bad.length > Math.max(1, lab.observations.length / 200))
       out.push(
-        `${bad.length} refusals a limiter of burst ${c.burst} at ${perSecond(c.rate)}${c.windowMs !== null ? ` (window ${c.windowMs} ms)` : ''} does not give, the first at +${Math.round((bad[0] as number) - (b.observations[0]?.tMs ?? 0))} ms`,
+        `${bad.length} refusals a limiter of burst ${c.burst} at ${perSecond(c.rate)}${c.windowMs !== null ? ` (window ${c.windowMs} ms)` : ''} does not give, the first at +${Math.round((bad[0] as number) - (lab.observations[0]?.tMs ?? 0))} ms`,
       );
   }
   return out;

@@ -13,7 +13,7 @@
  * Reading: the burst of a rested counter, the rate from the first crossing to the last, and the pause before
  * the first call came back (a token bucket refills at once, a counter not before its next aligned boundary).
  */
-import { drain, type Bench, type Experiment } from './bench';
+import { drain, type Lab, type Experiment } from './lab';
 import type { Drain } from './types';
 
 export interface FirstWindowPlan {
@@ -39,23 +39,23 @@ export interface FirstWindowReading {
   stalled: boolean;
 }
 
-export function* firstWindowRate(b: Bench, p: FirstWindowPlan): Experiment<FirstWindowReading> {
+export function* firstWindowRate(lab: Lab, p: FirstWindowPlan): Experiment<FirstWindowReading> {
   const expected = Math.min(p.burstObserved, p.advertisedLimit ?? Infinity);
   let emptyAtMs = p.emptyAtMs;
   for (let attempt = 1; ; attempt++) {
-    const burst = yield* drain(b, emptyAtMs + 2.1 * p.periodMs, 'first window', b.drainCap());
+    const burst = yield* drain(lab, emptyAtMs + 2.1 * p.periodMs, 'first window', lab.drainCap());
     if (burst.refusedMs === null) {
-      b.note(`first window: the bucket did not empty after ${burst.allowed} calls`);
+      lab.note(`first window: the bucket did not empty after ${burst.allowed} calls`);
       return { restedBurst: null, rate: null, pausedMs: null, stalled: false };
     }
     if (burst.allowed > expected && attempt < 3) {
       // The burst straddled an aligned boundary: the next window starts from less than a full bucket.
-      b.note(`first window: a rested burst of ${burst.allowed} > ${expected} straddled a boundary; again, a third of a window later`);
+      lab.note(`first window: a rested burst of ${burst.allowed} > ${expected} straddled a boundary; again, a third of a window later`);
       emptyAtMs = burst.refusedMs + p.periodMs / 3;
       continue;
     }
     const target = Math.max(2, Math.min(burst.allowed, expected) - 1);
-    if (target >= TWO_DRAINS_FROM) return yield* twoDrains(b, p, burst.allowed, burst.refusedMs, target);
+    if (target >= TWO_DRAINS_FROM) return yield* twoDrains(lab, p, burst.allowed, burst.refusedMs, target);
     const deadline = burst.refusedMs + 2.2 * p.periodMs;
     const emptiedMs = burst.refusedMs;
     let passed = 0;
@@ -67,16 +67,16 @@ export function* firstWindowRate(b: Bench, p: FirstWindowPlan): Experiment<First
     let pausedMs: number | null = null;
     let lastRefused = { sentMs: emptiedMs, tMs: emptiedMs };
     let widestGapMs = 0;
-    let crossingsFrom = b.observations.length;
-    let at = emptiedMs + b.fineMs;
+    let crossingsFrom = lab.observations.length;
+    let at = emptiedMs + lab.fineMs;
     for (;;) {
-      const d = yield* drain(b, at, 'first window', target - passed);
+      const d = yield* drain(lab, at, 'first window', target - passed);
       if (d.allowed > 0) {
         const gapMs = d.firstMs - lastRefused.tMs;
         if (startMs === null) {
-          pausedMs = pauseOf(b, p, emptiedMs, (lastRefused.tMs + d.firstMs) / 2, gapMs);
+          pausedMs = pauseOf(lab, p, emptiedMs, (lastRefused.tMs + d.firstMs) / 2, gapMs);
           // From the refused poll before it: a stall there moves the start of the span.
-          crossingsFrom = Math.max(0, b.observations.length - d.allowed - (d.refusedMs === null ? 0 : 1) - 1);
+          crossingsFrom = Math.max(0, lab.observations.length - d.allowed - (d.refusedMs === null ? 0 : 1) - 1);
         }
         widestGapMs = Math.max(widestGapMs, gapMs, d.firstMs - d.firstSentMs);
         startMs ??= lastRefused.sentMs;
@@ -84,20 +84,20 @@ export function* firstWindowRate(b: Bench, p: FirstWindowPlan): Experiment<First
         passed += d.allowed;
       }
       if (d.refusedMs !== null)
-        lastRefused = { sentMs: b.observations[b.observations.length - 1]?.sentMs ?? d.refusedMs, tMs: d.refusedMs };
-      if (passed >= target || b.lastMs + b.fineMs > deadline) break;
-      at = b.lastMs + b.fineMs;
+        lastRefused = { sentMs: lab.observations[lab.observations.length - 1]?.sentMs ?? d.refusedMs, tMs: d.refusedMs };
+      if (passed >= target || lab.lastMs + lab.fineMs > deadline) break;
+      at = lab.lastMs + lab.fineMs;
     }
     // passed - 1 thresholds were crossed between the first crossing and the last one.
     if (startMs === null || passed < 2 || endMs <= startMs) {
-      b.note(`first window: ${passed} calls passed after a rested burst of ${burst.allowed}; the drains' rate stays`);
+      lab.note(`first window: ${passed} calls passed after a rested burst of ${burst.allowed}; the drains' rate stays`);
       return { restedBurst: burst.allowed, rate: null, pausedMs, stalled: false };
     }
     const rate = (passed - 1) / (endMs - startMs);
     // A stalled poll leaves several crossings at one time: the span holds, the count within it does not.
-    widestGapMs = Math.max(widestGapMs, b.worstDelaySince(crossingsFrom));
-    const stalled = widestGapMs > STALLED_GAPS * b.fineMs;
-    b.note(
+    widestGapMs = Math.max(widestGapMs, lab.worstDelaySince(crossingsFrom));
+    const stalled = widestGapMs > STALLED_GAPS * lab.fineMs;
+    lab.note(
       `first window: after a rested burst of ${burst.allowed}, ${passed} calls passed in ${Math.round(endMs - startMs)} ms from the boundary = ${(rate * 1000).toFixed(2)}/s (the drains read ${((p.drainsRate ?? 0) * 1000).toFixed(2)}/s)` +
         (stalled ? `; a call came back ${Math.round(widestGapMs)} ms after the previous refusal: stalled` : ''),
     );
@@ -115,34 +115,34 @@ const TWO_DRAINS_FROM = 40;
  * that came back between the two: less one over the span from the first drain's refusal sent to the second's
  * last allowed answer, never faster than the truth.
  */
-function* twoDrains(b: Bench, p: FirstWindowPlan, rested: number, emptiedMs: number, target: number): Experiment<FirstWindowReading> {
-  const gap = Math.max(b.fineMs, p.periodMs / 40);
+function* twoDrains(lab: Lab, p: FirstWindowPlan, rested: number, emptiedMs: number, target: number): Experiment<FirstWindowReading> {
+  const gap = Math.max(lab.fineMs, p.periodMs / 40);
   const deadline = emptiedMs + 2.2 * p.periodMs;
   let lastRefused = { sentMs: emptiedMs, tMs: emptiedMs };
-  let first = yield* drain(b, emptiedMs + gap, 'first window', target);
-  while (first.allowed === 0 && first.refusedMs !== null && b.lastMs + gap <= deadline) {
+  let first = yield* drain(lab, emptiedMs + gap, 'first window', target);
+  while (first.allowed === 0 && first.refusedMs !== null && lab.lastMs + gap <= deadline) {
     lastRefused = { sentMs: first.firstSentMs, tMs: first.refusedMs };
-    first = yield* drain(b, b.lastMs + gap, 'first window', target);
+    first = yield* drain(lab, lab.lastMs + gap, 'first window', target);
   }
   const pausedMs =
-    first.allowed > 0 ? pauseOf(b, p, emptiedMs, (lastRefused.tMs + first.firstMs) / 2, first.firstMs - lastRefused.tMs, gap) : null;
+    first.allowed > 0 ? pauseOf(lab, p, emptiedMs, (lastRefused.tMs + first.firstMs) / 2, first.firstMs - lastRefused.tMs, gap) : null;
   if (first.allowed === 0 || first.refusedMs === null) {
-    b.note(`first window: ${first.allowed} calls came back after a rested burst of ${rested}; the drains' rate stays`);
+    lab.note(`first window: ${first.allowed} calls came back after a rested burst of ${rested}; the drains' rate stays`);
     return { restedBurst: rested, rate: null, pausedMs, stalled: false };
   }
-  const from = b.observations.length - 1;
-  const refusalSentMs = b.observations[from]?.sentMs ?? first.refusedMs;
-  const second = yield* drain(b, first.refusedMs + 0.55 * p.periodMs, 'first window', b.drainCap());
-  const lastAllowedMs = b.observations[b.observations.length - (second.refusedMs === null ? 1 : 2)]?.tMs ?? second.firstMs;
+  const from = lab.observations.length - 1;
+  const refusalSentMs = lab.observations[from]?.sentMs ?? first.refusedMs;
+  const second = yield* drain(lab, first.refusedMs + 0.55 * p.periodMs, 'first window', lab.drainCap());
+  const lastAllowedMs = lab.observations[lab.observations.length - (second.refusedMs === null ? 1 : 2)]?.tMs ?? second.firstMs;
   const spanMs = lastAllowedMs - refusalSentMs;
   if (second.allowed < 2 || spanMs <= 0) {
-    b.note(`first window: ${second.allowed} calls came back ${Math.round(spanMs)} ms after the first; the drains' rate stays`);
+    lab.note(`first window: ${second.allowed} calls came back ${Math.round(spanMs)} ms after the first; the drains' rate stays`);
     return { restedBurst: rested, rate: null, pausedMs, stalled: false };
   }
   const rate = (second.allowed - 1) / spanMs;
-  const heldMs = b.worstDelaySince(from);
-  const stalled = heldMs > STALLED_GAPS * b.fineMs;
-  b.note(
+  const heldMs = lab.worstDelaySince(from);
+  const stalled = heldMs > STALLED_GAPS * lab.fineMs;
+  lab.note(
     `first window: after a rested burst of ${rested}, ${second.allowed} calls came back in ${Math.round(spanMs)} ms inside the next aligned window = ${(rate * 1000).toFixed(2)}/s (the drains read ${((p.drainsRate ?? 0) * 1000).toFixed(2)}/s)` +
       (stalled ? `; a call was held up ${Math.round(heldMs)} ms: stalled` : ''),
   );
@@ -156,11 +156,11 @@ const STALLED_GAPS = 4;
  * A token bucket gives a call back one interval after it empties; a sliding counter none before its next
  * aligned boundary. Only a crossing timed within a fine gap counts: a stalled poll leaves it anywhere.
  */
-function pauseOf(b: Bench, p: FirstWindowPlan, emptiedMs: number, crossedMs: number, gapMs: number, pollMs = b.fineMs): number | null {
+function pauseOf(lab: Lab, p: FirstWindowPlan, emptiedMs: number, crossedMs: number, gapMs: number, pollMs = lab.fineMs): number | null {
   const rate = p.drainsRate;
   if (p.pauseKnown || !rate || gapMs > 2 * pollMs || crossedMs - emptiedMs <= 2 / rate) return null;
   const pausedMs = crossedMs - emptiedMs;
-  b.note(
+  lab.note(
     `first window: no call back for ${Math.round(pausedMs)} ms after a rested burst emptied the bucket (a token bucket refills at once)`,
   );
   return pausedMs;
@@ -201,7 +201,7 @@ export interface AfterPauseReading {
  * missing for two of its calls (a sliding log caught mid-return gives its calls back in clumps). No rate when a poll
  * was held up (a window may have ended with the counter not full) or too few came back: measured as before then.
  */
-export function* firstWindowAfterPause(b: Bench, p: PauseEnd): Experiment<AfterPauseReading> {
+export function* firstWindowAfterPause(lab: Lab, p: PauseEnd): Experiment<AfterPauseReading> {
   const { full, lastEmpty, back, burst } = p;
   const emptyMs = (p.start ?? back).refusedMs as number;
   // The full bucket and the empty drain fell in one aligned window: the window is longer than their span.
@@ -211,21 +211,21 @@ export function* firstWindowAfterPause(b: Bench, p: PauseEnd): Experiment<AfterP
   const windowAtMostMs = burst / slowest;
   const target = Math.max(2, Math.min(burst - 1, Math.max(TWO_DRAINS_FROM, Math.ceil(burst / 3))));
   const large = burst - 1 >= TWO_DRAINS_FROM;
-  let gapMs = large ? Math.max(b.fineMs, Math.min(windowAtLeastMs, windowAtMostMs) / 40) : b.fineMs;
+  let gapMs = large ? Math.max(lab.fineMs, Math.min(windowAtLeastMs, windowAtMostMs) / 40) : lab.fineMs;
   const deadline = emptyMs + 1.5 * windowAtMostMs;
   const drains: Drain[] = [];
   // A counter gives a call back within one of those calls: one poll then tells, and polls only go on when it
   // got one (a limiter whose refused calls count would be kept full by them, and read wrong after).
-  const probe = yield* drain(b, emptyMs + Math.max(gapMs, 1 / slowest), 'first window', b.drainCap());
+  const probe = yield* drain(lab, emptyMs + Math.max(gapMs, 1 / slowest), 'first window', lab.drainCap());
   drains.push(probe);
   if (probe.allowed === 0 || probe.refusedMs === null) {
-    b.note(
+    lab.note(
       `first window after the pause: no call back ${Math.round(probe.firstMs - emptyMs)} ms after the counter emptied; not timed there`,
     );
     return { rate: null, drains };
   }
-  const from = b.observations.length;
-  const sentMs = b.observations[from - 1]?.sentMs ?? probe.refusedMs;
+  const from = lab.observations.length;
+  const sentMs = lab.observations[from - 1]?.sentMs ?? probe.refusedMs;
   let passed = 0;
   let endMs = probe.refusedMs;
   let widestMs = 0;
@@ -236,8 +236,8 @@ export function* firstWindowAfterPause(b: Bench, p: PauseEnd): Experiment<AfterP
   // A counter's calls come back steadily; a sliding log's in clumps, the calls of one drain together.
   let lastBackMs = probe.firstMs;
   let quietMs = 0;
-  while (passed < target && b.lastMs + gapMs <= deadline && drains.length < MAX_POLLS) {
-    const d = yield* drain(b, b.lastMs + gapMs, 'first window', b.drainCap());
+  while (passed < target && lab.lastMs + gapMs <= deadline && drains.length < MAX_POLLS) {
+    const d = yield* drain(lab, lab.lastMs + gapMs, 'first window', lab.drainCap());
     drains.push(d);
     widestMs = Math.max(widestMs, d.firstMs - endMs);
     if (d.allowed > 0) {
@@ -253,9 +253,9 @@ export function* firstWindowAfterPause(b: Bench, p: PauseEnd): Experiment<AfterP
     // (one more than came back since the counter emptied, never slower than the truth) and widen the polls.
     const back = passed + probe.allowed;
     if (large && back >= 4) gapMs = Math.max(gapMs, Math.min(windowAtMostMs, (burst * (endMs - emptyMs)) / (back + 1)) / 40);
-    lastRefusedSentMs = b.observations[b.observations.length - 1]?.sentMs ?? d.refusedMs;
+    lastRefusedSentMs = lab.observations[lab.observations.length - 1]?.sentMs ?? d.refusedMs;
   }
-  widestMs = Math.max(widestMs, b.worstDelaySince(from));
+  widestMs = Math.max(widestMs, lab.worstDelaySince(from));
   const spanMs = endMs - sentMs;
   const byCount = passed >= 2 && spanMs > 0 ? (passed - 1) / spanMs : 0;
   const singles = drains.slice(1).every((d) => d.allowed <= 1);
@@ -275,10 +275,10 @@ export function* firstWindowAfterPause(b: Bench, p: PauseEnd): Experiment<AfterP
             ? `no call back for ${Math.round(quietMs)} ms at ${(rate * 1000).toFixed(2)}/s: not a linear refill`
             : null;
   if (why !== null) {
-    b.note(`first window after the pause: ${why}; not timed there`);
+    lab.note(`first window after the pause: ${why}; not timed there`);
     return { rate: null, drains };
   }
-  b.note(
+  lab.note(
     `first window after the pause: ${passed} calls came back in ${Math.round(spanMs)} ms of polls every ${Math.round(gapMs)} ms = ${(rate * 1000).toFixed(2)}/s (the window after a full bucket of ${full.allowed}: no rest needed)`,
   );
   return { rate, drains };
