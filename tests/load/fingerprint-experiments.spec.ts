@@ -212,8 +212,8 @@ test.describe('fingerprint experiments, each alone', () => {
         'none',
         { limit: 10, windowMs: 2000 },
       ).reading;
-    expect(run('fixed')).toMatchObject({ drained: 10, h1: 5, h2: 5, burst: 10 });
-    expect(run('sliding-log')).toMatchObject({ drained: 5, h1: 5, h2: 5, burst: 10 });
+    expect(run('fixed')).toMatchObject({ drained: 10, firstHalf: 5, secondHalf: 5, burst: 10 });
+    expect(run('sliding-log')).toMatchObject({ drained: 5, firstHalf: 5, secondHalf: 5, burst: 10 });
   });
 
   test('refused calls: fewer calls back after a cycle with refused calls only where they count', () => {

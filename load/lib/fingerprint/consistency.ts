@@ -44,7 +44,7 @@ const MIN_RATE_UNDER_SAMPLING = 1 / 1.3;
 export function inconsistencies(lab: Lab, r: Readings, c: Claim): string[] {
   const out = [...r.stalls];
   if (c.algorithm === 'unknown' || c.burst === null || c.rate === null) return out;
-  const windowLike = c.algorithm === 'fixed-window' || (c.algorithm === 'sliding-window' && r.windowLike === true);
+  const windowLike = c.algorithm === 'fixed-window' || (c.algorithm === 'sliding-window' && r.refillShape === 'window');
   if (windowLike && c.windowMs !== null) {
     if (c.windowMs < MIN_WINDOW_GAPS * lab.fineMs)
       out.push(`window ${c.windowMs} ms is shorter than ${MIN_WINDOW_GAPS} poll gaps of ${lab.fineMs} ms: the polls cannot resolve it`);
@@ -58,12 +58,12 @@ export function inconsistencies(lab: Lab, r: Readings, c: Claim): string[] {
     const split = r.split;
     if (split && split.halvesRefused > 0)
       out.push(
-        `the split refused ${split.halvesRefused} of the ${split.h1 + split.h2} calls it spent from a full window (refused calls that count keep a sliding log full)`,
+        `the split refused ${split.halvesRefused} of the ${split.firstHalf + split.secondHalf} calls it spent from a full window (refused calls that count keep a sliding log full)`,
       );
   }
   // A window's rate is its burst over its window, which the bracket above checks; a continuous refill's is
   // what the drains got through, give or take a weighted counter's low reading.
-  const fromExhaustion = r.burstFromExhaustion;
+  const fromExhaustion = r.exhaustionLessRefill;
   if (c.algorithm === 'token-bucket' && fromExhaustion !== null && Math.abs(c.burst - fromExhaustion) > Math.max(2, fromExhaustion / 10))
     out.push(`burst ${c.burst} from a volley against ${fromExhaustion} from the exhaustion less its refill`);
   const t = r.drainsRate;

@@ -62,7 +62,7 @@ function* measure(lab: Lab, out: Measurement[]): Experiment<void> {
 function refusedCallsCountIn(lab: Lab, r: Readings, c: Claim): void {
   const verdict = countedLogVerdict(lab, c.burst ?? lab.observedBurst, c.algorithm);
   if (verdict === null) return;
-  r.refusedCount = true;
+  r.refusedCountKnown = true;
   throw new Stop(verdict);
 }
 
@@ -169,7 +169,10 @@ export class Fingerprinter {
       : claimOf(r, verdict);
     const fp: RateLimitFingerprint = {
       algorithm: claim.algorithm,
-      evidence: r.windowLike && !r.split ? [...lab.evidence, 'split test not run: fixed or sliding window undecided'] : [...lab.evidence],
+      evidence:
+        r.refillShape === 'window' && !r.split
+          ? [...lab.evidence, 'split test not run: fixed or sliding window undecided']
+          : [...lab.evidence],
       burst: claim.burst,
       sustainedPerSecond: claim.rate === null ? null : Math.round(claim.rate * 1000 * 1000) / 1000,
       windowMs: claim.windowMs,

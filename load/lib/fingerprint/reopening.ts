@@ -13,7 +13,7 @@ export interface ReopeningReading {
   /** The drain that started with the first allowed call; null when it never came (see `verdict`). */
   drain: Drain | null;
   /** The advertised reopening moved after refused calls: true; null when not known. */
-  movedHint: boolean | null;
+  reopeningMoved: boolean | null;
   verdict: string | null;
 }
 
@@ -59,7 +59,7 @@ export function* reopening(lab: Lab, refusal: Observation, burst: number, refill
       const spacing = hint === null ? `, spaced up to ${gap / 2} ms` : ', following the advertised reset';
       return {
         drain: null,
-        movedHint: moved || null,
+        reopeningMoved: moved || null,
         verdict: `did not reopen within ${Math.round(lab.cfg.maxWaitMs / 1000)} s (${polls} polls${spacing}); ${why}`,
       };
     }
@@ -70,5 +70,5 @@ export function* reopening(lab: Lab, refusal: Observation, burst: number, refill
   lab.note(`reopened ${o.tMs - refusedAt} ms after the 429 (${polls} polls)`);
   // The allowed poll is the first call of a drain.
   const d = yield* drain(lab, o.tMs, 'reopening', lab.drainCap(), drainFrom(o));
-  return { drain: d, movedHint: moved, verdict: null };
+  return { drain: d, reopeningMoved: moved, verdict: null };
 }
