@@ -23,19 +23,19 @@ export function refillCorrectedBurst(
   advertised: RateLimitHints | null,
   rested: { drain: Drain; fromMs: number } | null,
 ): number {
-  const B = exhaust.allowed;
+  const counted = exhaust.allowed;
   const lastAllowed = lab.observations[Math.max(0, exhaust.allowed - 1)]?.tMs ?? exhaust.firstMs;
   // From the first call sent: its evaluation may have come long before a slow first answer.
   const refill = rate * (lastAllowed - exhaust.firstSentMs);
   const limit = advertised?.limit ?? null;
-  if (limit !== null && B >= limit && B <= limit + Math.ceil(refill) + 1) return limit;
-  const fromExhaustion = B - Math.floor(refill);
+  if (limit !== null && counted >= limit && counted <= limit + Math.ceil(refill) + 1) return limit;
+  const fromExhaustion = counted - Math.floor(refill);
   // The drain after a rest started from a full bucket too; its calls came faster (warm), so it refilled less.
   // Only a rest long enough to refill the whole bucket makes its drain a burst.
-  const r = rested?.drain;
-  const restMs = r ? r.firstMs - (rested as { fromMs: number }).fromMs : 0;
-  const full = r !== undefined && r.refusedMs !== null && restMs * rate >= 1.1 * fromExhaustion;
-  const fromRest = full ? r.allowed - Math.floor(rate * ((r.refusedMs as number) - r.firstMs)) : Infinity;
+  const restedDrain = rested?.drain;
+  const restMs = restedDrain ? restedDrain.firstMs - (rested as { fromMs: number }).fromMs : 0;
+  const full = restedDrain !== undefined && restedDrain.refusedMs !== null && restMs * rate >= 1.1 * fromExhaustion;
+  const fromRest = full ? restedDrain.allowed - Math.floor(rate * ((restedDrain.refusedMs as number) - restedDrain.firstMs)) : Infinity;
   return Math.max(1, Math.min(fromExhaustion, fromRest));
 }
 

@@ -104,13 +104,13 @@ const perSecond = (perMs: number): string => `${(perMs * 1000).toFixed(2)}/s`;
  * A window allows its burst within one window (a weighted counter within two); a bucket within any span.
  */
 export function unexplainedRefusals(obs: readonly Observation[], c: Claim, windowLike: boolean): number[] {
-  const B = c.burst as number;
+  const burst = c.burst as number;
   const rate = c.rate as number;
   // A tenth of the burst and one call of slack, and a tenth of the rate: the readings' own errors.
-  const need = B - Math.max(1, Math.ceil(B / 10)) - 1;
+  const need = burst - Math.max(1, Math.ceil(burst / 10)) - 1;
   // Where refused calls count, they consume quota too.
   const allowed = c.refusedCallsCount ? [...obs] : obs.filter((o) => o.status !== 429);
-  const span = windowLike ? (c.windowMs as number) * 1.05 : c.algorithm === 'sliding-window' ? 2.1 * (B / rate) : Infinity;
+  const span = windowLike ? (c.windowMs as number) * 1.05 : c.algorithm === 'sliding-window' ? 2.1 * (burst / rate) : Infinity;
   const refill = windowLike || c.algorithm === 'sliding-window' ? 0 : 0.9 * rate;
   const bad: number[] = [];
   for (const o of obs) {
@@ -158,7 +158,7 @@ export interface BucketContradictions {
  * and refuses a call long after its last refusal.
  */
 export function bucketContradictions(obs: readonly Observation[], c: Claim): BucketContradictions {
-  const B = c.burst as number;
+  const burst = c.burst as number;
   const rate = c.rate as number;
   const tooMany = new Set<Observation>();
   const refusedWrongly = new Set<Observation>();
@@ -185,9 +185,9 @@ export function bucketContradictions(obs: readonly Observation[], c: Claim): Buc
         let taken = overlapping + passed;
         for (let k = j + 1; k < obs.length && (obs[k] as Observation).sentMs < y.tMs; k++) if (allowedOf(obs[k] as Observation)) taken += 1;
         const spanMs = y.sentMs - x.tMs;
-        if (Math.min(B, BUCKET_RATE_LOW * rate * spanMs) - taken >= 1) refusedWrongly.add(y);
-        // Refused: it had refilled fewer than 1 + taken calls (a bucket of B holds no more than B).
-        if (taken + 1 <= B && spanMs > 0 && (most === null || (taken + 1) / spanMs < most.rate))
+        if (Math.min(burst, BUCKET_RATE_LOW * rate * spanMs) - taken >= 1) refusedWrongly.add(y);
+        // Refused: it had refilled fewer than 1 + taken calls (a bucket of burst holds no more than burst).
+        if (taken + 1 <= burst && spanMs > 0 && (most === null || (taken + 1) / spanMs < most.rate))
           most = { rate: (taken + 1) / spanMs, atMs: y.tMs };
       }
     }

@@ -264,16 +264,7 @@ export function* firstWindowAfterPause(lab: Lab, p: PauseEnd): Experiment<AfterP
       ? (passed - 1) / (lastCrossMs - firstCrossSentMs)
       : 0;
   const rate = Math.max(byCount, byCrossings);
-  const why =
-    passed < target
-      ? `${passed} of ${target} calls came back`
-      : widestMs > STALLED_GAPS * gapMs
-        ? `a poll was held up ${Math.round(widestMs)} ms`
-        : rate * windowAtLeastMs > burst
-          ? `${(rate * 1000).toFixed(2)}/s is faster than ${burst} calls in the ${Math.round(windowAtLeastMs)} ms the pause proves a window holds: not a linear refill`
-          : quietMs > 2 / rate + 2 * gapMs
-            ? `no call back for ${Math.round(quietMs)} ms at ${(rate * 1000).toFixed(2)}/s: not a linear refill`
-            : null;
+  const why = whyNotTimed({ passed, target, widestMs, gapMs, rate, windowAtLeastMs, burst, quietMs });
   if (why !== null) {
     lab.note(`first window after the pause: ${why}; not timed there`);
     return { rate: null, drains };
@@ -282,6 +273,29 @@ export function* firstWindowAfterPause(lab: Lab, p: PauseEnd): Experiment<AfterP
     `first window after the pause: ${passed} calls came back in ${Math.round(spanMs)} ms of polls every ${Math.round(gapMs)} ms = ${(rate * 1000).toFixed(2)}/s (the window after a full bucket of ${full.allowed}: no rest needed)`,
   );
   return { rate, drains };
+}
+
+/**
+ * Why the polls after a pause do not time the refill, or null when they do: too few calls back, a poll held up,
+ * or a refill that is not linear (faster than the pause allows a window, or no call back for two of its calls).
+ */
+function whyNotTimed(p: {
+  passed: number;
+  target: number;
+  widestMs: number;
+  gapMs: number;
+  rate: number;
+  windowAtLeastMs: number;
+  burst: number;
+  quietMs: number;
+}): string | null {
+  const perSecond = `${(p.rate * 1000).toFixed(2)}/s`;
+  if (p.passed < p.target) return `${p.passed} of ${p.target} calls came back`;
+  if (p.widestMs > STALLED_GAPS * p.gapMs) return `a poll was held up ${Math.round(p.widestMs)} ms`;
+  if (p.rate * p.windowAtLeastMs > p.burst)
+    return `${perSecond} is faster than ${p.burst} calls in the ${Math.round(p.windowAtLeastMs)} ms the pause proves a window holds: not a linear refill`;
+  if (p.quietMs > 2 / p.rate + 2 * p.gapMs) return `no call back for ${Math.round(p.quietMs)} ms at ${perSecond}: not a linear refill`;
+  return null;
 }
 
 /** Most polls the first window after a pause may take. */

@@ -72,64 +72,75 @@ export interface ReopenedBucket {
 
 /** From the reopening's drain: rests after a partial reopening, and plans the sampling's gaps. */
 export function* settleReopening(lab: Lab, reopened: Drain, exhaust: Drain, burst: number): Experiment<ReopenedBucket> {
-  let d = reopened;
-  let S = d.firstMs - (exhaust.refusedMs as number);
+  // The drain the sampling follows, and how long its bucket took to come back after the previous refusal.
+  let followed = reopened;
+  let refillMs = followed.firstMs - (exhaust.refusedMs as number);
   let rested: ReopenedBucket['rested'] = null;
-  const poll = lab.observations[lab.observations.length - d.allowed - (d.refusedMs === null ? 1 : 2)];
+  const poll = lab.observations[lab.observations.length - followed.allowed - (followed.refusedMs === null ? 1 : 2)];
   const lastEmpty = poll && { firstMs: poll.tMs, firstSentMs: poll.sentMs, allowed: 0, refusedMs: poll.tMs, refusedFirst: true };
   // Timed from the reopening only when no rest follows it (below half a bucket: a rest leaves the pause behind;
   // a drain that did not empty is no pause's end either).
-  const pause = lastEmpty && d.allowed >= burst / 2 && d.allowed < burst ? pauseOf(exhaust, lastEmpty, d, burst, 4) : null;
-  let restFromMs = d.refusedMs;
-  if (d.allowed < burst / 2 && d.refusedMs !== null) {
+  const pause =
+    lastEmpty && followed.allowed >= burst / 2 && followed.allowed < burst ? pauseOf(exhaust, lastEmpty, followed, burst, 4) : null;
+  let restFromMs = followed.refusedMs;
+  if (followed.allowed < burst / 2 && followed.refusedMs !== null) {
     // Few calls back after a long pause: a weighted sliding counter reopened early in the window after its full
     // one. Timed there at once; anything else (a sliding log's slow exhaustion, a bucket) rests as below.
-    // The reopening's refused polls: the calls between the exhaustion's refusal and the reopening's first.
-    const refusedPolls = lab.observations.filter((o) => o.tMs > (exhaust.refusedMs as number) && o.tMs < d.firstMs).length;
-    // A slow exhaustion (a busy machine) leaves a sliding log's calls one by one: a drain among them would take
-    // them back into the log. Only a quick one next to the pause is a counter's to time.
-    const spreadMs = (exhaust.refusedMs as number) - exhaust.firstSentMs;
-    const quick = lastEmpty !== undefined && 4 * spreadMs < lastEmpty.firstSentMs - (exhaust.refusedMs as number);
-    const counter =
-      lastEmpty && refusedPolls >= 1 && quick
-        ? partialPause(exhaust, lastEmpty, refusedPolls, yield* oneMore(lab, exhaust, lastEmpty, d), burst)
-        : null;
+    const counter = yield* partialReopeningPause(lab, exhaust, lastEmpty, followed, burst);
     if (counter) {
-      lab.note(`partial reopening (${d.allowed} calls) after a pause: timed in the window after the full bucket`);
+      lab.note(`partial reopening (${followed.allowed} calls) after a pause: timed in the window after the full bucket`);
       const fw = yield* firstWindowAfterPause(lab, counter);
-      if (fw.rate !== null) {
-        return {
-          drain: d,
-          rested,
-          gapMs: lab.fineMs,
-          maxGapMs: lab.fineMs,
-          pause: counter,
-          timed: timed(
-            { from: counter.back },
-            fw.drains.map((x) => ({ gapMs: 0, drain: x })),
-            lab.fineMs,
-            0,
-            fw.rate,
-            counter,
-          ),
-        };
-      }
+      if (fw.rate !== null) return timedAtOnce(lab, followed, counter, fw.drains, fw.rate);
       restFromMs = lab.lastMs;
     }
     const spread = exhaust.refusedMs === null ? 0 : exhaust.refusedMs - exhaust.firstMs;
-    lab.note(`partial reopening (${d.allowed} calls): resting ${Math.round(S + 2 * spread)} ms for a full bucket`);
-    const again = yield* drain(lab, (restFromMs as number) + S + 2 * spread, 'reopening', lab.drainCap());
+    lab.note(`partial reopening (${followed.allowed} calls): resting ${Math.round(refillMs + 2 * spread)} ms for a full bucket`);
+    const again = yield* drain(lab, (restFromMs as number) + refillMs + 2 * spread, 'reopening', lab.drainCap());
     rested = { drain: again, fromMs: restFromMs as number };
-    S = again.firstMs - (restFromMs as number);
-    d = again;
+    refillMs = again.firstMs - (restFromMs as number);
+    followed = again;
   }
-  const r0 = d.allowed / Math.max(S, 1);
-  // S may overstate the refill time by the hint's rounding (up to 1 s): start short, widen while drains come back empty.
-  const gapMs = Math.max(lab.fineMs, Math.min(3 / r0, S / 8));
-  const maxGapMs = Math.max(gapMs, Math.max(S, burst / r0) / 2);
-  lab.note(`reopening drain: ${d.allowed} calls; sampling every ${Math.round(gapMs)} ms`);
-  if (d.refusedMs === null) throw new Stop(`the bucket did not empty after ${d.allowed} calls on reopening`);
-  return { drain: d, rested, gapMs, maxGapMs, pause, timed: null };
+  const reopenedRate = followed.allowed / Math.max(refillMs, 1);
+  // `refillMs` may overstate the refill time by the hint's rounding (up to 1 s): start short, widen while drains come back empty.
+  const gapMs = Math.max(lab.fineMs, Math.min(3 / reopenedRate, refillMs / 8));
+  const maxGapMs = Math.max(gapMs, Math.max(refillMs, burst / reopenedRate) / 2);
+  lab.note(`reopening drain: ${followed.allowed} calls; sampling every ${Math.round(gapMs)} ms`);
+  if (followed.refusedMs === null) throw new Stop(`the bucket did not empty after ${followed.allowed} calls on reopening`);
+  return { drain: followed, rested, gapMs, maxGapMs, pause, timed: null };
+}
+
+/**
+ * A partial reopening after a pause: a weighted sliding counter's pause end when the exhaustion was quick and
+ * the reopening refused polls first (one drain more then tells); else null.
+ */
+function* partialReopeningPause(
+  lab: Lab,
+  exhaust: Drain,
+  lastEmpty: Drain | undefined,
+  reopened: Drain,
+  burst: number,
+): Experiment<PauseEnd | null> {
+  // The reopening's refused polls: the calls between the exhaustion's refusal and the reopening's first.
+  const refusedPolls = lab.observations.filter((o) => o.tMs > (exhaust.refusedMs as number) && o.tMs < reopened.firstMs).length;
+  // A slow exhaustion (a busy machine) leaves a sliding log's calls one by one: a drain among them would take
+  // them back into the log. Only a quick one next to the pause is a counter's to time.
+  const spreadMs = (exhaust.refusedMs as number) - exhaust.firstSentMs;
+  const quick = lastEmpty !== undefined && 4 * spreadMs < lastEmpty.firstSentMs - (exhaust.refusedMs as number);
+  if (!lastEmpty || refusedPolls < 1 || !quick) return null;
+  return partialPause(exhaust, lastEmpty, refusedPolls, yield* oneMore(lab, exhaust, lastEmpty, reopened), burst);
+}
+
+/** A partial reopening timed at once in the window after the full bucket: the sampling is done. */
+function timedAtOnce(lab: Lab, reopened: Drain, counter: PauseEnd, drains: Drain[], rate: number): ReopenedBucket {
+  const samples = drains.map((x) => ({ gapMs: 0, drain: x }));
+  return {
+    drain: reopened,
+    rested: null,
+    gapMs: lab.fineMs,
+    maxGapMs: lab.fineMs,
+    pause: counter,
+    timed: timed({ from: counter.back }, samples, lab.fineMs, 0, rate, counter),
+  };
 }
 
 /**

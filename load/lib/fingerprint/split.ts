@@ -50,23 +50,23 @@ export function* split(lab: Lab, p: SplitPlan): Experiment<SplitReading | null> 
     }
     startMs = o.tMs;
   } else startMs = p.start.startMs;
-  const B = p.burst;
-  if (B < 2) return null;
-  const firstHalf = Math.floor(B / 2);
-  const secondHalf = B - firstHalf;
+  const burst = p.burst;
+  if (burst < 2) return null;
+  const firstHalf = Math.floor(burst / 2);
+  const secondHalf = burst - firstHalf;
   // One call already made from the full bucket.
   const first = firstHalf > 1 ? yield* spend(lab, startMs, 'split', firstHalf - 1) : { refused: 0 };
   const second = yield* spend(lab, startMs + p.periodMs / 2, 'split', secondHalf);
   const halvesRefused = first.refused + second.refused;
   const after = p.periodMs + p.marginMs;
-  const d = yield* drain(lab, startMs + after, 'split', p.window ? Math.min(B, firstHalf + 1) : lab.drainCap());
+  const d = yield* drain(lab, startMs + after, 'split', p.window ? Math.min(burst, firstHalf + 1) : lab.drainCap());
   const delayMs = lab.worstDelaySince(from);
   const stalledMs = delayMs > Math.max(2 * lab.fineMs, p.periodMs / 20) ? delayMs : null;
   lab.note(
-    `split: ${firstHalf} calls at 0, ${secondHalf} at +${Math.round(p.periodMs / 2)} ms${halvesRefused ? ` (${halvesRefused} refused)` : ''}, then ${d.allowed}${d.refusedMs === null ? ' (enough)' : ''} allowed at +${Math.round(after)} ms (a full bucket is ${B})` +
+    `split: ${firstHalf} calls at 0, ${secondHalf} at +${Math.round(p.periodMs / 2)} ms${halvesRefused ? ` (${halvesRefused} refused)` : ''}, then ${d.allowed}${d.refusedMs === null ? ' (enough)' : ''} allowed at +${Math.round(after)} ms (a full bucket is ${burst})` +
       (stalledMs === null ? '' : `; a call was held up ${Math.round(stalledMs)} ms: stalled`),
   );
-  return { drained: d.allowed, firstHalf, secondHalf, burst: B, drain: d, stalledMs, halvesRefused };
+  return { drained: d.allowed, firstHalf, secondHalf, burst, drain: d, stalledMs, halvesRefused };
 }
 
 /** Only the first half came back: the second is still inside a sliding window. */
