@@ -41,58 +41,66 @@ const MAX_WINDOW_ERROR = 0.05;
 const MAX_RATE_OVER_SAMPLING = 1.6;
 const MIN_RATE_UNDER_SAMPLING = 1 / 1.3;
 
-export function inconsistencies(lab: Lab, r: Readings, c: Claim): string[] {
-  const out = [...r.stalls];
+/** What disagreed in one measurement, in words (the checks listed above); empty when the readings hold together. */
+export function inconsistencies(lab: Lab, readings: Readings, c: Claim): string[] {
+  const out = [...readings.stalls];
   if (c.algorithm === 'unknown' || c.burst === null || c.rate === null) return out;
-  const windowLike = c.algorithm === 'fixed-window' || (c.algorithm === 'sliding-window' && r.refillShape === 'window');
-  if (windowLike && c.windowMs !== null) {
-    if (c.windowMs < MIN_WINDOW_GAPS * lab.fineMs)
-      out.push(`window ${c.windowMs} ms is shorter than ${MIN_WINDOW_GAPS} poll gaps of ${lab.fineMs} ms: the polls cannot resolve it`);
-    const err = r.window?.errorMs ?? 0;
-    if (err > Math.max(lab.fineMs, MAX_WINDOW_ERROR * c.windowMs))
-      out.push(`window ${c.windowMs} ms known only within ±${Math.round(err)} ms (a stalled poll)`);
-    const s = r.samplingBracket;
-    const slack = 2 * lab.fineMs;
-    if (s && (c.windowMs < s.lo - slack || c.windowMs > s.hi + slack))
-      out.push(`window ${c.windowMs} ms outside the ${Math.round(s.lo)}..${Math.round(s.hi)} ms the refill sampling proved`);
-    const split = r.split;
-    if (split && split.halvesRefused > 0)
-      out.push(
-        `the split refused ${split.halvesRefused} of the ${split.firstHalf + split.secondHalf} calls it spent from a full window (refused calls that count keep a sliding log full)`,
-      );
-  }
+  const windowLike = c.algorithm === 'fixed-window' || (c.algorithm === 'sliding-window' && readings.refillShape === 'window');
+  if (windowLike && c.windowMs !== null) out.push(...windowProblems(lab, readings, c.windowMs));
   // A window's rate is its burst over its window, which the bracket above checks; a continuous refill's is
   // what the drains got through, give or take a weighted counter's low reading.
-  const fromExhaustion = r.exhaustionLessRefill;
+  const fromExhaustion = readings.exhaustionLessRefill;
   if (c.algorithm === 'token-bucket' && fromExhaustion !== null && Math.abs(c.burst - fromExhaustion) > Math.max(2, fromExhaustion / 10))
     out.push(`burst ${c.burst} from a volley against ${fromExhaustion} from the exhaustion less its refill`);
-  const t = r.drainsRate;
-  if (t !== null && t > 0) {
-    const ratio = c.rate / t;
+  const drainsRate = readings.drainsRate;
+  if (drainsRate !== null && drainsRate > 0) {
+    const ratio = c.rate / drainsRate;
     if (ratio > MAX_RATE_OVER_SAMPLING || ratio < MIN_RATE_UNDER_SAMPLING)
-      out.push(`sustained ${perSecond(c.rate)} against ${perSecond(t)} the refill sampling got through between empty buckets`);
+      out.push(`sustained ${perSecond(c.rate)} against ${perSecond(drainsRate)} the refill sampling got through between empty buckets`);
   }
-  if (c.algorithm === 'token-bucket') {
-    const t0 = lab.observations[0]?.tMs ?? 0;
-    const { allowed, refused, least, most } = bucketContradictions(lab.observations, c);
-    const n = allowed.length + refused.length;
-    if (n > lab.observations.length / 200)
-      out.push(
-        `${n} calls a bucket of ${c.burst} at ${perSecond(c.rate)} does not decide so after an empty bucket (${allowed.length} allowed, ${refused.length} refused), the first at +${Math.round(Math.min(...allowed, ...refused) - t0)} ms`,
-      );
-    else if (least && most && least.rate > BUCKET_RATE_GAP * most.rate)
-      out.push(
-        `no refill rate explains a bucket of ${c.burst}: the calls allowed at +${Math.round(least.atMs - t0)} ms need ${perSecond(least.rate)}, the refusal at +${Math.round(most.atMs - t0)} ms allows ${perSecond(most.rate)} at most`,
-      );
-  }
-  {
-    const bad = unexplainedRefusals(lab.observations, c, windowLike);
-    if (bad.length > Math.max(1, lab.observations.length / 200))
-      out.push(
-        `${bad.length} refusals a limiter of burst ${c.burst} at ${perSecond(c.rate)}${c.windowMs !== null ? ` (window ${c.windowMs} ms)` : ''} does not give, the first at +${Math.round((bad[0] as number) - (lab.observations[0]?.tMs ?? 0))} ms`,
-      );
-  }
+  if (c.algorithm === 'token-bucket') out.push(...bucketProblems(lab.observations, c, c.burst, c.rate));
+  const bad = unexplainedRefusals(lab.observations, c, windowLike);
+  if (bad.length > Math.max(1, lab.observations.length / 200))
+    out.push(
+      `${bad.length} refusals a limiter of burst ${c.burst} at ${perSecond(c.rate)}${c.windowMs !== null ? ` (window ${c.windowMs} ms)` : ''} does not give, the first at +${Math.round((bad[0] as number) - (lab.observations[0]?.tMs ?? 0))} ms`,
+    );
   return out;
+}
+
+/** A window's length against what the polls can resolve and what the sampling proved, and its split's refusals. */
+function windowProblems(lab: Lab, readings: Readings, windowMs: number): string[] {
+  const out: string[] = [];
+  if (windowMs < MIN_WINDOW_GAPS * lab.fineMs)
+    out.push(`window ${windowMs} ms is shorter than ${MIN_WINDOW_GAPS} poll gaps of ${lab.fineMs} ms: the polls cannot resolve it`);
+  const err = readings.window?.errorMs ?? 0;
+  if (err > Math.max(lab.fineMs, MAX_WINDOW_ERROR * windowMs))
+    out.push(`window ${windowMs} ms known only within ±${Math.round(err)} ms (a stalled poll)`);
+  const bracket = readings.samplingBracket;
+  const slack = 2 * lab.fineMs;
+  if (bracket && (windowMs < bracket.lo - slack || windowMs > bracket.hi + slack))
+    out.push(`window ${windowMs} ms outside the ${Math.round(bracket.lo)}..${Math.round(bracket.hi)} ms the refill sampling proved`);
+  const split = readings.split;
+  if (split && split.halvesRefused > 0)
+    out.push(
+      `the split refused ${split.halvesRefused} of the ${split.firstHalf + split.secondHalf} calls it spent from a full window (refused calls that count keep a sliding log full)`,
+    );
+  return out;
+}
+
+/** Calls a token bucket of `burst` at `rate` does not decide so, or no single refill rate explains (bucketContradictions). */
+function bucketProblems(obs: readonly Observation[], c: Claim, burst: number, rate: number): string[] {
+  const firstMs = obs[0]?.tMs ?? 0;
+  const { allowed, refused, least, most } = bucketContradictions(obs, c);
+  const n = allowed.length + refused.length;
+  if (n > obs.length / 200)
+    return [
+      `${n} calls a bucket of ${burst} at ${perSecond(rate)} does not decide so after an empty bucket (${allowed.length} allowed, ${refused.length} refused), the first at +${Math.round(Math.min(...allowed, ...refused) - firstMs)} ms`,
+    ];
+  if (least && most && least.rate > BUCKET_RATE_GAP * most.rate)
+    return [
+      `no refill rate explains a bucket of ${burst}: the calls allowed at +${Math.round(least.atMs - firstMs)} ms need ${perSecond(least.rate)}, the refusal at +${Math.round(most.atMs - firstMs)} ms allows ${perSecond(most.rate)} at most`,
+    ];
+  return [];
 }
 
 const perSecond = (perMs: number): string => `${(perMs * 1000).toFixed(2)}/s`;

@@ -2,11 +2,14 @@
  * The coordinator: runs the experiments in order, each answering one question, and skips those an earlier
  * one already answered. Their readings go into one record the result is read from (readings.ts).
  *
- * exhaustion → reopening → refill sampling → window refine (a window) or burst volley (a continuous refill)
- * → split → refused calls, or first-window rate (a continuous refill the split or a pause says is a
- * weighted sliding counter; not needed when the sampling timed the window after a pause that followed a full
- * bucket). A split that gets some calls back but fewer than a window gives sends a window-like sampling
- * back to refill sampling once, as a continuous refill.
+ * Phases: exhaustion → reopen (reopening, a rest after a partial one) → refill sampling, then by the refill's
+ * shape:
+ * - a window (`windowRefill`): window refine → split → whether refused calls count, read from the sampling;
+ * - a continuous refill (`continuousRefill`): its rate → its bucket (`countBucket`: burst volley) → split →
+ *   refused-call test, or first-window rate (`counterRate`) for a weighted sliding counter, which the split or
+ *   a pause shows (not needed when the sampling timed the window after a pause that followed a full bucket).
+ * A window's split that gets some calls back but fewer than a window gives sends it back to refill sampling
+ * once, as a continuous refill.
  */
 import { Stop, margin, type Lab, type Experiment } from './lab';
 import { burstVolley, refillCorrectedBurst } from './burst-volley';

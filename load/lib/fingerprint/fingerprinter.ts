@@ -56,13 +56,13 @@ function* measure(lab: Lab, out: Measurement[]): Experiment<void> {
 /**
  * A limiter whose every call a sliding log of its burst, refused calls counting, explains: the fingerprint stops
  * with that verdict, whatever the readings said (its refill sampling and refused-call test read such a log as a
- * bucket, or as a window whose refused calls do not count; measured again, they would read it the same). On the
- * mock's algorithms no other limiter fits whole timelines, but a weighted counter whose refused calls count.
+ * bucket, or as a window whose refused calls do not count; measured again, they would read it the same). Of the
+ * usual algorithms (the mock's five), only a weighted counter whose refused calls count fits whole timelines too.
  */
-function refusedCallsCountIn(lab: Lab, r: Readings, c: Claim): void {
+function refusedCallsCountIn(lab: Lab, readings: Readings, c: Claim): void {
   const verdict = countedLogVerdict(lab, c.burst ?? lab.observedBurst, c.algorithm);
   if (verdict === null) return;
-  r.refusedCountKnown = true;
+  readings.refusedCountKnown = true;
   throw new Stop(verdict);
 }
 
@@ -74,14 +74,14 @@ function countedLogVerdict(lab: Lab, burst: number, read: string | null): string
 }
 
 /** Long enough for any of the periods read to give a full bucket back (a weighted counter needs two). */
-function restBeforeAgain(lab: Lab, r: Readings, c: Claim): number {
-  const observed = r.exhaustion?.burst ?? null;
+function restBeforeAgain(lab: Lab, readings: Readings, c: Claim): number {
+  const observed = readings.exhaustion?.burst ?? null;
   const periods = [
     c.windowMs,
-    r.samplingBracket?.hi ?? null,
+    readings.samplingBracket?.hi ?? null,
     c.burst !== null && c.rate ? c.burst / c.rate : null,
     // The readings may be what disagreed: the exhaustion's count at the drains' rate too.
-    observed !== null && r.drainsRate ? observed / r.drainsRate : null,
+    observed !== null && readings.drainsRate ? observed / readings.drainsRate : null,
   ];
   const longest = Math.max(0, ...periods.filter((x): x is number => x !== null && Number.isFinite(x)));
   return longest > 0 ? 2.1 * longest : lab.cfg.maxWaitMs;
@@ -112,11 +112,11 @@ export class Fingerprinter {
   }
 
   record(o: Observation): void {
-    const a = this.runner.next;
-    if (!a) return;
+    const due = this.runner.next;
+    if (!due) return;
     const lab = this.runner.lab;
     if (this.startMs === null) this.startMs = o.tMs;
-    this.timeline.push({ tMs: o.tMs - this.startMs, status: o.status, allowed: o.status !== 429, phase: a.phase });
+    this.timeline.push({ tMs: o.tMs - this.startMs, status: o.status, allowed: o.status !== 429, phase: due.phase });
     if (o.status === 0 || o.status === 401 || o.status === 404 || o.status >= 500) {
       lab.lastMs = o.tMs;
       lab.observations.push(o);
@@ -127,15 +127,15 @@ export class Fingerprinter {
           ? `; if ${o.status} is how it refuses calls (nginx limit_req answers 503 by default), probe with --refused-status ${o.status}`
           : '';
       return this.runner.stop(
-        `the target answered ${o.status} during the ${a.phase} experiment: the limiter cannot be probed on this operation${hint}`,
+        `the target answered ${o.status} during the ${due.phase} experiment: the limiter cannot be probed on this operation${hint}`,
       );
     }
     this.runner.record(o);
     const next = this.runner.next;
-    // The caps hold for each measurement (a second one after inconsistent readings has its own).
+    // The caps hold for each measurement (due second one after inconsistent readings has its own).
     const since = lab.observations[0]?.tMs ?? null;
     if (!next || since === null) return;
-    // A cap ends the experiments without a result; a log whose refused calls count may explain what they saw.
+    // A cap ends the experiments without due result; due log whose refused calls count may explain what they saw.
     const capped = (why: string): string => {
       const log = countedLogVerdict(lab, lab.observedBurst, null);
       return log === null ? why : `${log} (${why})`;
@@ -155,7 +155,7 @@ export class Fingerprinter {
     const lab = this.runner.lab;
     const verdict = this.runner.verdict;
     const last = this.measurements[this.measurements.length - 1] ?? { readings: noReadings(), problems: [] };
-    const r = last.readings;
+    const readings = last.readings;
     const families = new Set<string>();
     for (const o of lab.all) for (const f of o.hints.families) families.add(f);
     const unit = lab.all.find((o) => o.hints.resetUnit !== 'unknown')?.hints.resetUnit ?? 'unknown';
@@ -166,11 +166,11 @@ export class Fingerprinter {
           this.measurements.map((m) => claimOf(m.readings, null)),
           this.measurements.map((m) => m.readings),
         )
-      : claimOf(r, verdict);
+      : claimOf(readings, verdict);
     const fp: RateLimitFingerprint = {
       algorithm: claim.algorithm,
       evidence:
-        r.refillShape === 'window' && !r.split
+        readings.refillShape === 'window' && !readings.split
           ? [...lab.evidence, 'split test not run: fixed or sliding window undecided']
           : [...lab.evidence],
       burst: claim.burst,
@@ -179,7 +179,7 @@ export class Fingerprinter {
       refusedCallsCount: claim.refusedCallsCount,
       headers: [...families],
       resetUnit: unit,
-      resetMoves: resetMovesOf(r, lab.observations),
+      resetMoves: resetMovesOf(readings, lab.observations),
       pacing: null,
       verdict,
       uncertain: uncertain ? this.measurements.flatMap((m, i) => m.problems.map((p) => `${i === 0 ? 'first' : 'again'}: ${p}`)) : null,
@@ -191,7 +191,7 @@ export class Fingerprinter {
       : pacingFor(
           fp,
           this.cfg.pacingShare ?? 0.95,
-          claim.algorithm === 'token-bucket' ? refillFloorPerSecond(r, claim.refusedCallsCount) : null,
+          claim.algorithm === 'token-bucket' ? refillFloorPerSecond(readings, claim.refusedCallsCount) : null,
         );
     return { ...fp, timeline: [...this.timeline] };
   }

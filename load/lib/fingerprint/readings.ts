@@ -81,15 +81,17 @@ export const noReadings = (): Readings => ({
 const SECOND = 1000;
 
 export function algorithmOf(r: Readings): Algorithm {
-  const s = r.split;
+  const split = r.split;
   // A refill that waits for an aligned window is a sliding counter, whatever a split would show.
   if (r.refillShape === 'continuous' && r.pausedMs !== null) return 'sliding-window';
-  if (r.refillShape === null || !s) return 'unknown';
-  // A token bucket is full again too, give or take the rate estimate's error on large buckets.
-  // A window's split drain stops one call past the first half: that many back is a full bucket again.
+  if (r.refillShape === null || !split) return 'unknown';
+  // A token bucket is full again too, give or take the rate estimate'split error on large buckets.
+  // A window'split split drain stops one call past the first half: that many back is a full bucket again.
   const windowLike = r.refillShape === 'window';
-  const fullAgain = windowLike ? s.drained >= Math.min(s.burst, s.firstHalf + 1) : s.drained >= s.burst - Math.floor(s.burst / 10);
-  const halfBack = s.drained <= s.burst - Math.max(1, s.secondHalf / 2);
+  const fullAgain = windowLike
+    ? split.drained >= Math.min(split.burst, split.firstHalf + 1)
+    : split.drained >= split.burst - Math.floor(split.burst / 10);
+  const halfBack = split.drained <= split.burst - Math.max(1, split.secondHalf / 2);
   if (windowLike) {
     if (fullAgain) return 'fixed-window';
     if (halfBack) return 'sliding-window';
@@ -148,8 +150,8 @@ export function windowOf(r: Readings, algorithm: Algorithm, burst: number | null
 export function refusedCountOf(r: Readings, verdict: string | null): boolean | null {
   if (r.reopeningMoved) return true;
   if (r.refusedCountKnown !== null) return r.refusedCountKnown;
-  const t = r.refusedCallTest;
-  if (t && t.extraRefused >= 2) return t.test <= t.control - Math.max(1, t.extraRefused / 2);
+  const cycles = r.refusedCallTest;
+  if (cycles && cycles.extraRefused >= 2) return cycles.test <= cycles.control - Math.max(1, cycles.extraRefused / 2);
   if (verdict?.includes('refused calls appear to count')) return true;
   return null;
 }
