@@ -56,53 +56,60 @@ export function* firstWindowRate(lab: Lab, p: FirstWindowPlan): Experiment<First
     }
     const target = Math.max(2, Math.min(burst.allowed, expected) - 1);
     if (target >= TWO_DRAINS_FROM) return yield* twoDrains(lab, p, burst.allowed, burst.refusedMs, target);
-    const deadline = burst.refusedMs + 2.2 * p.periodMs;
-    const emptiedMs = burst.refusedMs;
-    let passed = 0;
-    // Each crossing of a threshold (one call back) lies between the send of the refusal before it and the
-    // answer of the call that passed. The rate is timed from the earliest the first crossing can have come to
-    // the latest the last one can have: never faster than the truth, slower by about one gap (1 % in ~2 s).
-    let startMs: number | null = null;
-    let endMs = 0;
-    let pausedMs: number | null = null;
-    let lastRefused = { sentMs: emptiedMs, tMs: emptiedMs };
-    let widestGapMs = 0;
-    let crossingsFrom = lab.observations.length;
-    let at = emptiedMs + lab.fineMs;
-    for (;;) {
-      const d = yield* drain(lab, at, 'first window', target - passed);
-      if (d.allowed > 0) {
-        const gapMs = d.firstMs - lastRefused.tMs;
-        if (startMs === null) {
-          pausedMs = pauseOf(lab, p, emptiedMs, (lastRefused.tMs + d.firstMs) / 2, gapMs);
-          // From the refused poll before it: a stall there moves the start of the span.
-          crossingsFrom = Math.max(0, lab.observations.length - d.allowed - (d.refusedMs === null ? 0 : 1) - 1);
-        }
-        widestGapMs = Math.max(widestGapMs, gapMs, d.firstMs - d.firstSentMs);
-        startMs ??= lastRefused.sentMs;
-        endMs = d.firstMs;
-        passed += d.allowed;
-      }
-      if (d.refusedMs !== null)
-        lastRefused = { sentMs: lab.observations[lab.observations.length - 1]?.sentMs ?? d.refusedMs, tMs: d.refusedMs };
-      if (passed >= target || lab.lastMs + lab.fineMs > deadline) break;
-      at = lab.lastMs + lab.fineMs;
-    }
-    // passed - 1 thresholds were crossed between the first crossing and the last one.
-    if (startMs === null || passed < 2 || endMs <= startMs) {
-      lab.note(`first window: ${passed} calls passed after a rested burst of ${burst.allowed}; the drains' rate stays`);
-      return { restedBurst: burst.allowed, rate: null, pausedMs, stalled: false };
-    }
-    const rate = (passed - 1) / (endMs - startMs);
-    // A stalled poll leaves several crossings at one time: the span holds, the count within it does not.
-    widestGapMs = Math.max(widestGapMs, lab.worstDelaySince(crossingsFrom));
-    const stalled = widestGapMs > STALLED_GAPS * lab.fineMs;
-    lab.note(
-      `first window: after a rested burst of ${burst.allowed}, ${passed} calls passed in ${Math.round(endMs - startMs)} ms from the boundary = ${(rate * 1000).toFixed(2)}/s (the drains read ${((p.drainsRate ?? 0) * 1000).toFixed(2)}/s)` +
-        (stalled ? `; a call came back ${Math.round(widestGapMs)} ms after the previous refusal: stalled` : ''),
-    );
-    return { restedBurst: burst.allowed, rate, pausedMs, stalled };
+    return yield* fineCrossings(lab, p, burst.allowed, burst.refusedMs, target);
   }
+}
+
+/**
+ * A small counter: short drains a fine gap apart from the rested burst's refusal, each crossing (one call back)
+ * timed within a fine gap, until `target` calls came back or 2.2 periods after the burst emptied the counter.
+ */
+function* fineCrossings(lab: Lab, p: FirstWindowPlan, rested: number, emptiedMs: number, target: number): Experiment<FirstWindowReading> {
+  const deadline = emptiedMs + 2.2 * p.periodMs;
+  let passed = 0;
+  // Each crossing of a threshold (one call back) lies between the send of the refusal before it and the
+  // answer of the call that passed. The rate is timed from the earliest the first crossing can have come to
+  // the latest the last one can have: never faster than the truth, slower by about one gap (1 % in ~2 s).
+  let startMs: number | null = null;
+  let endMs = 0;
+  let pausedMs: number | null = null;
+  let lastRefused = { sentMs: emptiedMs, tMs: emptiedMs };
+  let widestGapMs = 0;
+  let crossingsFrom = lab.observations.length;
+  let at = emptiedMs + lab.fineMs;
+  for (;;) {
+    const d = yield* drain(lab, at, 'first window', target - passed);
+    if (d.allowed > 0) {
+      const gapMs = d.firstMs - lastRefused.tMs;
+      if (startMs === null) {
+        pausedMs = pauseOf(lab, p, emptiedMs, (lastRefused.tMs + d.firstMs) / 2, gapMs);
+        // From the refused poll before it: a stall there moves the start of the span.
+        crossingsFrom = Math.max(0, lab.observations.length - d.allowed - (d.refusedMs === null ? 0 : 1) - 1);
+      }
+      widestGapMs = Math.max(widestGapMs, gapMs, d.firstMs - d.firstSentMs);
+      startMs ??= lastRefused.sentMs;
+      endMs = d.firstMs;
+      passed += d.allowed;
+    }
+    if (d.refusedMs !== null)
+      lastRefused = { sentMs: lab.observations[lab.observations.length - 1]?.sentMs ?? d.refusedMs, tMs: d.refusedMs };
+    if (passed >= target || lab.lastMs + lab.fineMs > deadline) break;
+    at = lab.lastMs + lab.fineMs;
+  }
+  // passed - 1 thresholds were crossed between the first crossing and the last one.
+  if (startMs === null || passed < 2 || endMs <= startMs) {
+    lab.note(`first window: ${passed} calls passed after a rested burst of ${rested}; the drains' rate stays`);
+    return { restedBurst: rested, rate: null, pausedMs, stalled: false };
+  }
+  const rate = (passed - 1) / (endMs - startMs);
+  // A stalled poll leaves several crossings at one time: the span holds, the count within it does not.
+  widestGapMs = Math.max(widestGapMs, lab.worstDelaySince(crossingsFrom));
+  const stalled = widestGapMs > STALLED_GAPS * lab.fineMs;
+  lab.note(
+    `first window: after a rested burst of ${rested}, ${passed} calls passed in ${Math.round(endMs - startMs)} ms from the boundary = ${(rate * 1000).toFixed(2)}/s (the drains read ${((p.drainsRate ?? 0) * 1000).toFixed(2)}/s)` +
+      (stalled ? `; a call came back ${Math.round(widestGapMs)} ms after the previous refusal: stalled` : ''),
+  );
+  return { restedBurst: rested, rate, pausedMs, stalled };
 }
 
 /** From this many calls a window, two drains inside it time the rate within a few % (and cost a bucket, not a poll every fine gap). */
