@@ -206,7 +206,8 @@ export interface AfterPauseReading {
  * refusal (sent) to the last poll's refusal (answered): one call less over it is never faster than the truth.
  * The refill must be linear: never faster than the full bucket over the pause's window, and no call back
  * missing for two of its calls (a sliding log caught mid-return gives its calls back in clumps). No rate when a poll
- * was held up (a window may have ended with the counter not full) or too few came back: measured as before then.
+ * was held up (a window may have ended with the counter not full) or too few came back: the refill is then
+ * measured the ordinary way (refill sampling, and the first-window rate after a rest).
  */
 export function* firstWindowAfterPause(lab: Lab, p: PauseEnd): Experiment<AfterPauseReading> {
   const { full, lastEmpty, back, burst } = p;
@@ -233,13 +234,73 @@ export function* firstWindowAfterPause(lab: Lab, p: PauseEnd): Experiment<AfterP
   }
   const from = lab.observations.length;
   const sentMs = lab.observations[from - 1]?.sentMs ?? probe.refusedMs;
+  const polled = yield* pollCounter(lab, { probe, sentMs, target, gapMs, deadline, large, windowAtMostMs, burst, emptyMs }, drains);
+  const { passed, endMs, firstCrossSentMs, lastCrossMs, quietMs } = polled;
+  gapMs = polled.gapMs;
+  const widestMs = Math.max(polled.widestMs, lab.worstDelaySince(from));
+  const spanMs = endMs - sentMs;
+  const byCount = passed >= 2 && spanMs > 0 ? (passed - 1) / spanMs : 0;
+  const singles = drains.slice(1).every((d) => d.allowed <= 1);
+  const byCrossings =
+    singles && firstCrossSentMs !== null && passed >= 2 && lastCrossMs > firstCrossSentMs
+      ? (passed - 1) / (lastCrossMs - firstCrossSentMs)
+      : 0;
+  const rate = Math.max(byCount, byCrossings);
+  const why = whyNotTimed({ passed, target, widestMs, gapMs, rate, windowAtLeastMs, burst, quietMs });
+  if (why !== null) {
+    lab.note(`first window after the pause: ${why}; not timed there`);
+    return { rate: null, drains };
+  }
+  lab.note(
+    `first window after the pause: ${passed} calls came back in ${Math.round(spanMs)} ms of polls every ${Math.round(gapMs)} ms = ${(rate * 1000).toFixed(2)}/s (the window after a full bucket of ${full.allowed}: no rest needed)`,
+  );
+  return { rate, drains };
+}
+
+interface CounterPolls {
+  /** Calls the polls got back (the probe's not counted). */
+  passed: number;
+  /** The last poll's refusal, answered. */
+  endMs: number;
+  /** The longest from one poll's refusal to the next poll's first answer. */
+  widestMs: number;
+  /** A small bucket's crossings: the refusal sent before the first call back, and the last call back. */
+  firstCrossSentMs: number | null;
+  lastCrossMs: number;
+  /** The longest with no call back. */
+  quietMs: number;
+  /** The poll gap at the end (a large counter's widens as calls come back). */
+  gapMs: number;
+}
+
+/**
+ * Polls that drain the counter after the probe got a call back, every `gapMs`, until `target` calls came back, the
+ * deadline, a drain that did not empty, or the most polls; each poll's drain is added to `drains`.
+ */
+function* pollCounter(
+  lab: Lab,
+  p: {
+    probe: Drain;
+    sentMs: number;
+    target: number;
+    gapMs: number;
+    deadline: number;
+    large: boolean;
+    windowAtMostMs: number;
+    burst: number;
+    emptyMs: number;
+  },
+  drains: Drain[],
+): Experiment<CounterPolls> {
+  const { probe, target, deadline, large, windowAtMostMs, burst, emptyMs } = p;
+  let gapMs = p.gapMs;
   let passed = 0;
-  let endMs = probe.refusedMs;
+  let endMs = probe.refusedMs as number;
   let widestMs = 0;
   // A small bucket: each crossing (one call back) timed within a fine gap, from the first to the last.
   let firstCrossSentMs: number | null = null;
   let lastCrossMs = 0;
-  let lastRefusedSentMs = sentMs;
+  let lastRefusedSentMs = p.sentMs;
   // A counter's calls come back steadily; a sliding log's in clumps, the calls of one drain together.
   let lastBackMs = probe.firstMs;
   let quietMs = 0;
@@ -262,24 +323,7 @@ export function* firstWindowAfterPause(lab: Lab, p: PauseEnd): Experiment<AfterP
     if (large && back >= 4) gapMs = Math.max(gapMs, Math.min(windowAtMostMs, (burst * (endMs - emptyMs)) / (back + 1)) / 40);
     lastRefusedSentMs = lab.observations[lab.observations.length - 1]?.sentMs ?? d.refusedMs;
   }
-  widestMs = Math.max(widestMs, lab.worstDelaySince(from));
-  const spanMs = endMs - sentMs;
-  const byCount = passed >= 2 && spanMs > 0 ? (passed - 1) / spanMs : 0;
-  const singles = drains.slice(1).every((d) => d.allowed <= 1);
-  const byCrossings =
-    singles && firstCrossSentMs !== null && passed >= 2 && lastCrossMs > firstCrossSentMs
-      ? (passed - 1) / (lastCrossMs - firstCrossSentMs)
-      : 0;
-  const rate = Math.max(byCount, byCrossings);
-  const why = whyNotTimed({ passed, target, widestMs, gapMs, rate, windowAtLeastMs, burst, quietMs });
-  if (why !== null) {
-    lab.note(`first window after the pause: ${why}; not timed there`);
-    return { rate: null, drains };
-  }
-  lab.note(
-    `first window after the pause: ${passed} calls came back in ${Math.round(spanMs)} ms of polls every ${Math.round(gapMs)} ms = ${(rate * 1000).toFixed(2)}/s (the window after a full bucket of ${full.allowed}: no rest needed)`,
-  );
-  return { rate, drains };
+  return { passed, endMs, widestMs, firstCrossSentMs, lastCrossMs, quietMs, gapMs };
 }
 
 /**
