@@ -19,7 +19,7 @@
  * - A window known only within a bracket wider than a tenth of it (polls held up twice).
  * - A timing-sensitive experiment that stalled twice.
  */
-import type { Lab } from './lab';
+import { perSecond, type Lab } from './lab';
 import type { Readings } from './readings';
 import type { Algorithm, Observation } from './types';
 
@@ -102,8 +102,6 @@ function bucketProblems(obs: readonly Observation[], c: Claim, burst: number, ra
     ];
   return [];
 }
-
-const perSecond = (perMs: number): string => `${(perMs * 1000).toFixed(2)}/s`;
 
 /**
  * Refusals the claim cannot explain (their answer times). Each call was decided between its send and its

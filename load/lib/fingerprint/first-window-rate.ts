@@ -13,7 +13,7 @@
  * Reading: the burst of a rested counter, the rate from the first crossing to the last, and the pause before
  * the first call came back (a token bucket refills at once, a counter not before its next aligned boundary).
  */
-import { drain, type Lab, type Experiment } from './lab';
+import { drain, perSecond, type Lab, type Experiment } from './lab';
 import type { Drain } from './types';
 
 export interface FirstWindowPlan {
@@ -106,7 +106,7 @@ function* fineCrossings(lab: Lab, p: FirstWindowPlan, rested: number, emptiedMs:
   widestGapMs = Math.max(widestGapMs, lab.worstDelaySince(crossingsFrom));
   const stalled = widestGapMs > STALLED_GAPS * lab.fineMs;
   lab.note(
-    `first window: after a rested burst of ${rested}, ${passed} calls passed in ${Math.round(endMs - startMs)} ms from the boundary = ${(rate * 1000).toFixed(2)}/s (the drains read ${((p.drainsRate ?? 0) * 1000).toFixed(2)}/s)` +
+    `first window: after a rested burst of ${rested}, ${passed} calls passed in ${Math.round(endMs - startMs)} ms from the boundary = ${perSecond(rate)} (the drains read ${perSecond(p.drainsRate ?? 0)})` +
       (stalled ? `; a call came back ${Math.round(widestGapMs)} ms after the previous refusal: stalled` : ''),
   );
   return { restedBurst: rested, rate, pausedMs, stalled };
@@ -150,7 +150,7 @@ function* twoDrains(lab: Lab, p: FirstWindowPlan, rested: number, emptiedMs: num
   const heldMs = lab.worstDelaySince(from);
   const stalled = heldMs > STALLED_GAPS * lab.fineMs;
   lab.note(
-    `first window: after a rested burst of ${rested}, ${second.allowed} calls came back in ${Math.round(spanMs)} ms inside the next aligned window = ${(rate * 1000).toFixed(2)}/s (the drains read ${((p.drainsRate ?? 0) * 1000).toFixed(2)}/s)` +
+    `first window: after a rested burst of ${rested}, ${second.allowed} calls came back in ${Math.round(spanMs)} ms inside the next aligned window = ${perSecond(rate)} (the drains read ${perSecond(p.drainsRate ?? 0)})` +
       (stalled ? `; a call was held up ${Math.round(heldMs)} ms: stalled` : ''),
   );
   return { restedBurst: rested, rate, pausedMs, stalled };
@@ -252,7 +252,7 @@ export function* firstWindowAfterPause(lab: Lab, p: PauseEnd): Experiment<AfterP
     return { rate: null, drains };
   }
   lab.note(
-    `first window after the pause: ${passed} calls came back in ${Math.round(spanMs)} ms of polls every ${Math.round(gapMs)} ms = ${(rate * 1000).toFixed(2)}/s (the window after a full bucket of ${full.allowed}: no rest needed)`,
+    `first window after the pause: ${passed} calls came back in ${Math.round(spanMs)} ms of polls every ${Math.round(gapMs)} ms = ${perSecond(rate)} (the window after a full bucket of ${full.allowed}: no rest needed)`,
   );
   return { rate, drains };
 }
@@ -340,12 +340,12 @@ function whyNotTimed(p: {
   burst: number;
   quietMs: number;
 }): string | null {
-  const perSecond = `${(p.rate * 1000).toFixed(2)}/s`;
+  const rateText = perSecond(p.rate);
   if (p.passed < p.target) return `${p.passed} of ${p.target} calls came back`;
   if (p.widestMs > STALLED_GAPS * p.gapMs) return `a poll was held up ${Math.round(p.widestMs)} ms`;
   if (p.rate * p.windowAtLeastMs > p.burst)
-    return `${perSecond} is faster than ${p.burst} calls in the ${Math.round(p.windowAtLeastMs)} ms the pause proves a window holds: not a linear refill`;
-  if (p.quietMs > 2 / p.rate + 2 * p.gapMs) return `no call back for ${Math.round(p.quietMs)} ms at ${perSecond}: not a linear refill`;
+    return `${rateText} is faster than ${p.burst} calls in the ${Math.round(p.windowAtLeastMs)} ms the pause proves a window holds: not a linear refill`;
+  if (p.quietMs > 2 / p.rate + 2 * p.gapMs) return `no call back for ${Math.round(p.quietMs)} ms at ${rateText}: not a linear refill`;
   return null;
 }
 

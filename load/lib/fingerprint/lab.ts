@@ -86,6 +86,9 @@ export class Lab {
 
 export const allowedOf = (o: Observation): boolean => o.status !== 429;
 
+/** A rate in calls per ms, for the evidence: `4.50/s`. */
+export const perSecond = (perMs: number): string => `${(perMs * 1000).toFixed(2)}/s`;
+
 /** One call at `at`. */
 export function* call(lab: Lab, at: number, phase: string): Experiment<Observation> {
   const [o] = yield { at: lab.at(at), n: 1, phase };

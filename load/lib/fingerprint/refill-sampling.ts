@@ -12,7 +12,7 @@
  * Reading: window-like (with the drains that show it: a full bucket, the last empty drain, the next full
  * bucket) or a continuous refill (its rate between empty buckets, and any pause before it started).
  */
-import { Stop, drain, type Lab, type Experiment } from './lab';
+import { Stop, drain, perSecond, type Lab, type Experiment } from './lab';
 import { firstWindowAfterPause, type PauseEnd } from './first-window-rate';
 import type { Drain } from './types';
 
@@ -89,8 +89,8 @@ export function* settleReopening(lab: Lab, reopened: Drain, exhaust: Drain, burs
     const counter = yield* partialReopeningPause(lab, exhaust, lastEmpty, followed, burst);
     if (counter) {
       lab.note(`partial reopening (${followed.allowed} calls) after a pause: timed in the window after the full bucket`);
-      const fw = yield* firstWindowAfterPause(lab, counter);
-      if (fw.rate !== null) return timedAtOnce(lab, followed, counter, fw.drains, fw.rate);
+      const afterPause = yield* firstWindowAfterPause(lab, counter);
+      if (afterPause.rate !== null) return timedAtOnce(lab, followed, counter, afterPause.drains, afterPause.rate);
       restFromMs = lab.lastMs;
     }
     const spread = exhaust.refusedMs === null ? 0 : exhaust.refusedMs - exhaust.firstMs;
@@ -209,13 +209,13 @@ export function* sampleRefill(lab: Lab, p: SamplingPlan): Experiment<SamplingRea
     if (pause) {
       lab.note(`refill sampling: ${samples.map((s) => s.drain.allowed).join(', ')} calls per drain: a pause after a full bucket`);
       const index = samples.length;
-      const fw = yield* firstWindowAfterPause(lab, pause);
-      if (fw.rate !== null) {
-        for (const x of fw.drains) samples.push({ gapMs: 0, drain: x });
-        return timed(p, samples, gap, index, fw.rate, pause);
+      const afterPause = yield* firstWindowAfterPause(lab, pause);
+      if (afterPause.rate !== null) {
+        for (const x of afterPause.drains) samples.push({ gapMs: 0, drain: x });
+        return timed(p, samples, gap, index, afterPause.rate, pause);
       }
       // Not timed there: its polls drained the refill all the same, and count in it as one drain.
-      const all = merged(fw.drains);
+      const all = merged(afterPause.drains);
       if (all) samples.push({ gapMs: 0, drain: all });
     }
     if (windowRef || steady(samples, p.burst) || samples.length >= 20) {
@@ -325,13 +325,13 @@ export interface RefillRate {
  * counter's current aligned window): measured from the last of them. `windowPauseMs`: the empty drains of an
  * earlier window-like sampling (a stall cannot empty a drain, only fill it).
  */
-export function refillRate(lab: Lab, s: SamplingReading, windowPauseMs: number | null): RefillRate | null {
-  const { samples } = s;
+export function refillRate(lab: Lab, sampling: SamplingReading, windowPauseMs: number | null): RefillRate | null {
+  const { samples } = sampling;
   const lead = samples.findIndex((x) => x.drain.allowed > 0);
   // After a pause timed at once: from the first drain with calls back, whose span is partly the pause.
-  const first = s.firstWindow?.index ?? lead;
+  const first = sampling.firstWindow?.index ?? lead;
   const measured = first === -1 ? [] : samples.slice(first);
-  const start = (first > 0 ? samples[first - 1]?.drain.refusedMs : s.from.refusedMs) as number;
+  const start = (first > 0 ? samples[first - 1]?.drain.refusedMs : sampling.from.refusedMs) as number;
   const last = measured[measured.length - 1]?.drain;
   const allowed = measured.reduce((a, x) => a + x.drain.allowed, 0);
   if (!last || last.refusedMs === null || last.refusedMs <= start || allowed === 0) {
@@ -342,9 +342,9 @@ export function refillRate(lab: Lab, s: SamplingReading, windowPauseMs: number |
   let pausedMs: number | null = null;
   // A token bucket refills from the moment it empties; the last empty drain bounds the pause from below.
   const lastEmpty = lead > 0 ? (samples[lead - 1]?.drain.firstMs ?? start) : start;
-  const emptied = s.from.refusedMs as number;
-  if (s.firstWindow) {
-    pausedMs = s.firstWindow.pausedMs;
+  const emptied = sampling.from.refusedMs as number;
+  if (sampling.firstWindow) {
+    pausedMs = sampling.firstWindow.pausedMs;
     lab.note(`the refill paused for ${Math.round(pausedMs)} ms after a full bucket emptied (a token bucket refills at once)`);
   } else if (lastEmpty - emptied > 2 / rate) {
     pausedMs = lastEmpty - emptied;
@@ -353,6 +353,6 @@ export function refillRate(lab: Lab, s: SamplingReading, windowPauseMs: number |
     pausedMs = windowPauseMs;
     lab.note(`the refill paused for ${Math.round(pausedMs)} ms in the window-like sampling (a token bucket refills at once)`);
   }
-  lab.note(`continuous refill: ${allowed} calls in ${last.refusedMs - start} ms = ${(rate * 1000).toFixed(2)}/s between empty buckets`);
+  lab.note(`continuous refill: ${allowed} calls in ${last.refusedMs - start} ms = ${perSecond(rate)} between empty buckets`);
   return { rate, span: { allowed, elapsedMs: last.refusedMs - start, refusals: measured.length }, pausedMs };
 }

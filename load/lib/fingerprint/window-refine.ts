@@ -39,9 +39,9 @@ export interface WindowReading {
 }
 
 /** What the sampling alone says of the window: a full bucket again between the last empty drain and the full one. */
-export function samplingBracket(lab: Lab, w: WindowRef): { lo: number; hi: number } {
-  const lo = w.before.firstMs - w.ref.firstMs;
-  const hi = w.boundary.firstMs - w.ref.firstMs;
+export function samplingBracket(lab: Lab, windowRef: WindowRef): { lo: number; hi: number } {
+  const lo = windowRef.before.firstMs - windowRef.ref.firstMs;
+  const hi = windowRef.boundary.firstMs - windowRef.ref.firstMs;
   lab.note(`window-like refill: a full bucket ${lo}..${hi} ms after the previous reopening`);
   return { lo, hi };
 }
