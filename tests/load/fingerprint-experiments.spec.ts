@@ -3,7 +3,7 @@
  * sends and the reading it returns, with only the experiments it needs before it.
  */
 import { test, expect } from '@playwright/test';
-import { drain, margin, type Bench } from '../../load/lib/fingerprint/bench';
+import { drain, margin, type Lab } from '../../load/lib/fingerprint/lab';
 import { burstVolley } from '../../load/lib/fingerprint/burst-volley';
 import { exhaustion } from '../../load/lib/fingerprint/exhaustion';
 import { firstWindowAfterPause, firstWindowRate } from '../../load/lib/fingerprint/first-window-rate';
@@ -16,11 +16,11 @@ import type { Drain } from '../../load/lib/fingerprint/types';
 import { runAlone } from './fingerprint-sim';
 
 /** Exhaustion, reopening and sampling: what the later experiments start from (`pause`: the sampling told of the reopening's pause). */
-function* sampled(b: Bench, o: { pause?: boolean } = {}) {
-  const ex = yield* exhaustion(b);
-  const ro = yield* reopening(b, ex.refusal, ex.burst, false);
-  const settled = yield* settleReopening(b, ro.drain as Drain, ex.drain, ex.burst);
-  const s = yield* sampleRefill(b, {
+function* sampled(lab: Lab, o: { pause?: boolean } = {}) {
+  const ex = yield* exhaustion(lab);
+  const ro = yield* reopening(lab, ex.refusal, ex.burst, false);
+  const settled = yield* settleReopening(lab, ro.drain as Drain, ex.drain, ex.burst);
+  const s = yield* sampleRefill(lab, {
     from: settled.drain,
     burst: ex.burst,
     gapMs: settled.gapMs,
@@ -40,16 +40,16 @@ test.describe('fingerprint experiments, each alone', () => {
     }
     const none = runAlone(exhaustion, 'fixed', 'none', { limit: 50, windowMs: 1000, config: { burstCap: 10 } });
     expect(none.verdict).toBe('no 429 after 30 calls: the limit is above 30 or there is none');
-    expect(none.bench.requests).toBe(30);
+    expect(none.lab.requests).toBe(30);
   });
 
   test('reopening: one poll at the advertised reset, a doubling back-off without headers, a verdict at the wait cap', () => {
     const run = (family: 'x-ratelimit' | 'none', countRefused = false) =>
       runAlone(
-        function* (b) {
-          const ex = yield* exhaustion(b);
-          const r = yield* reopening(b, ex.refusal, ex.burst, false);
-          return { r, evidence: b.evidence.join('\n') };
+        function* (lab) {
+          const ex = yield* exhaustion(lab);
+          const r = yield* reopening(lab, ex.refusal, ex.burst, false);
+          return { r, evidence: lab.evidence.join('\n') };
         },
         'fixed',
         family,
@@ -60,9 +60,9 @@ test.describe('fingerprint experiments, each alone', () => {
     expect(bare?.r.drain?.allowed).toBe(10);
     expect(bare?.evidence).toMatch(/reopened \d+ ms after the 429 \([2-9] polls\)/);
     const counted = runAlone(
-      function* (b) {
-        const ex = yield* exhaustion(b);
-        return yield* reopening(b, ex.refusal, ex.burst, false);
+      function* (lab) {
+        const ex = yield* exhaustion(lab);
+        return yield* reopening(lab, ex.refusal, ex.burst, false);
       },
       'sliding-log',
       'none',
@@ -76,18 +76,18 @@ test.describe('fingerprint experiments, each alone', () => {
 
   test('refill sampling: empty drains then a full bucket for a window, steady counts and the rate for a bucket', () => {
     const fixed = runAlone(sampled, 'fixed', 'none', { limit: 12, windowMs: 2000 });
-    expect(fixed.reading?.s.windowRef, fixed.bench.evidence.join('\n')).not.toBeNull();
+    expect(fixed.reading?.s.windowRef, fixed.lab.evidence.join('\n')).not.toBeNull();
     for (const algorithm of ['token-bucket', 'leaky-bucket'] as const) {
       const bucket = runAlone(
-        function* (b) {
-          const { s } = yield* sampled(b);
-          return { s, rate: refillRate(b, s, null) };
+        function* (lab) {
+          const { s } = yield* sampled(lab);
+          return { s, rate: refillRate(lab, s, null) };
         },
         algorithm,
         'ietf',
         { limit: 12, windowMs: 2000 },
       );
-      const label = `${algorithm}\n${bucket.bench.evidence.join('\n')}`;
+      const label = `${algorithm}\n${bucket.lab.evidence.join('\n')}`;
       expect(bucket.reading?.s.windowRef, label).toBeNull();
       expect(Math.abs((bucket.reading?.rate?.rate as number) * 1000 - 6) / 6, label).toBeLessThanOrEqual(0.1);
       expect(bucket.reading?.rate?.pausedMs, label).toBeNull();
@@ -106,16 +106,16 @@ test.describe('fingerprint experiments, each alone', () => {
         [150, 60_000],
       ] as const)
         for (const offsetMs of [0, 700, 1400]) {
-          const { reading, bench } = runAlone(
-            function* (b) {
-              const { s } = yield* sampled(b, { pause: true });
-              return { s, rate: refillRate(b, s, null) };
+          const { reading, lab } = runAlone(
+            function* (lab) {
+              const { s } = yield* sampled(lab, { pause: true });
+              return { s, rate: refillRate(lab, s, null) };
             },
             'sliding-counter',
             family,
             { limit, windowMs, startMs: 1_800_000_000_000 + offsetMs },
           );
-          const label = `${family} L=${limit} W=${windowMs} phase ${offsetMs} ms\n${bench.evidence.join('\n')}`;
+          const label = `${family} L=${limit} W=${windowMs} phase ${offsetMs} ms\n${lab.evidence.join('\n')}`;
           const fw = reading?.s.firstWindow;
           timed.push(`${fw ? 'timed' : 'not timed'}: ${label.split('\n')[0]}`);
           // The aligned windows' phase decides whether the sampling's drains provably fell in the window after the
@@ -131,32 +131,32 @@ test.describe('fingerprint experiments, each alone', () => {
           // rest of two windows and a rested burst came before.
           const polls = reading?.s.samples.slice(fw.index) ?? [];
           const spent = polls.reduce((n, x) => n + x.drain.allowed + 1, 0);
-          expect(spent, label).toBeLessThanOrEqual(limit + (limit >= 40 ? 40 : windowMs / bench.fineMs));
+          expect(spent, label).toBeLessThanOrEqual(limit + (limit >= 40 ? 40 : windowMs / lab.fineMs));
         }
     console.log(`[first window after a pause]\n  ${timed.join('\n  ')}`);
     expect(timed.filter((t) => t.startsWith('timed')).length, timed.join('\n')).toBeGreaterThanOrEqual(18);
     for (const algorithm of ['token-bucket', 'leaky-bucket', 'fixed', 'sliding-log'] as const)
       for (const family of ['x-ratelimit', 'none'] as const) {
-        const { reading, bench } = runAlone(sampled, algorithm, family, { limit: 12, windowMs: 2000 });
-        expect(reading?.s.firstWindow, `${algorithm}/${family}\n${bench.evidence.join('\n')}`).toBeNull();
+        const { reading, lab } = runAlone(sampled, algorithm, family, { limit: 12, windowMs: 2000 });
+        expect(reading?.s.firstWindow, `${algorithm}/${family}\n${lab.evidence.join('\n')}`).toBeNull();
       }
   });
 
   test('first window after a pause: a sliding log caught while its full bucket leaves is not timed as a refill', () => {
     // Its exhaustion's calls (4 ms apart) leave it one window later at that pace: a drain among them gets part of
     // the bucket back after empty ones, as a weighted counter's first window would, and the rest come at once.
-    const { reading, bench } = runAlone(
-      function* (b) {
-        const ex = yield* exhaustion(b);
-        const lastEmpty = yield* drain(b, ex.drain.firstMs + 1500, 'pause', b.drainCap());
-        const back = yield* drain(b, ex.drain.firstMs + 2000 + 50, 'back', b.drainCap());
-        return { back, fw: yield* firstWindowAfterPause(b, { full: ex.drain, lastEmpty, back, burst: ex.burst }) };
+    const { reading, lab } = runAlone(
+      function* (lab) {
+        const ex = yield* exhaustion(lab);
+        const lastEmpty = yield* drain(lab, ex.drain.firstMs + 1500, 'pause', lab.drainCap());
+        const back = yield* drain(lab, ex.drain.firstMs + 2000 + 50, 'back', lab.drainCap());
+        return { back, fw: yield* firstWindowAfterPause(lab, { full: ex.drain, lastEmpty, back, burst: ex.burst }) };
       },
       'sliding-log',
       'none',
       { limit: 60, windowMs: 2000, latencyMs: (i) => (i <= 60 ? 4 : 1) },
     );
-    const label = bench.evidence.join('\n');
+    const label = lab.evidence.join('\n');
     expect(reading?.back.allowed, label).toBeGreaterThan(1);
     expect(reading?.back.allowed, label).toBeLessThan(60);
     expect(reading?.fw.rate, label).toBeNull();
@@ -165,46 +165,46 @@ test.describe('fingerprint experiments, each alone', () => {
 
   test('window refine: a fixed window within a fine gap or two', () => {
     for (const windowMs of [1000, 1500, 2500]) {
-      const { reading, bench } = runAlone(
-        function* (b) {
-          const { ex, s } = yield* sampled(b);
-          return yield* refineWindow(b, s.windowRef as NonNullable<typeof s.windowRef>, ex.burst);
+      const { reading, lab } = runAlone(
+        function* (lab) {
+          const { ex, s } = yield* sampled(lab);
+          return yield* refineWindow(lab, s.windowRef as NonNullable<typeof s.windowRef>, ex.burst);
         },
         'fixed',
         'x-ratelimit',
         { limit: 10, windowMs },
       );
-      const label = `W=${windowMs}\n${bench.evidence.join('\n')}`;
+      const label = `W=${windowMs}\n${lab.evidence.join('\n')}`;
       expect(reading?.precise, label).toBe(true);
-      expect(Math.abs((reading?.windowMs as number) - windowMs), label).toBeLessThanOrEqual(2 * bench.fineMs);
+      expect(Math.abs((reading?.windowMs as number) - windowMs), label).toBeLessThanOrEqual(2 * lab.fineMs);
     }
   });
 
   test('burst volley: the bucket counted by calls sent at once, though the exhaustion ran slowly', () => {
-    const { reading, bench } = runAlone(
-      function* (b) {
-        const { ex, s } = yield* sampled(b);
-        const rate = refillRate(b, s, null)?.rate as number;
+    const { reading, lab } = runAlone(
+      function* (lab) {
+        const { ex, s } = yield* sampled(lab);
+        const rate = refillRate(lab, s, null)?.rate as number;
         const last = s.samples[s.samples.length - 1]?.drain.refusedMs as number;
-        return yield* burstVolley(b, last, rate, ex.burst, ex.burst, (fullMs) => fullMs * 1.2);
+        return yield* burstVolley(lab, last, rate, ex.burst, ex.burst, (fullMs) => fullMs * 1.2);
       },
       'token-bucket',
       'none',
       { limit: 12, windowMs: 1000, latencyMs: 15, volleyCallMs: 0.05 },
     );
-    expect(reading, bench.evidence.join('\n')).toBe(12);
+    expect(reading, lab.evidence.join('\n')).toBe(12);
   });
 
   test('split: a fixed window full again, a sliding log only the first half back', () => {
     const run = (algorithm: 'fixed' | 'sliding-log') =>
       runAlone(
-        function* (b) {
-          const ex = yield* exhaustion(b);
-          return yield* split(b, {
-            start: { restAt: b.lastMs + 2100 },
+        function* (lab) {
+          const ex = yield* exhaustion(lab);
+          return yield* split(lab, {
+            start: { restAt: lab.lastMs + 2100 },
             periodMs: 2000,
             burst: ex.burst,
-            marginMs: margin(b, 2000, true, ex.burst),
+            marginMs: margin(lab, 2000, true, ex.burst),
             window: false,
           });
         },
@@ -212,22 +212,22 @@ test.describe('fingerprint experiments, each alone', () => {
         'none',
         { limit: 10, windowMs: 2000 },
       ).reading;
-    expect(run('fixed')).toMatchObject({ drained: 10, h1: 5, h2: 5, burst: 10 });
-    expect(run('sliding-log')).toMatchObject({ drained: 5, h1: 5, h2: 5, burst: 10 });
+    expect(run('fixed')).toMatchObject({ drained: 10, firstHalf: 5, secondHalf: 5, burst: 10 });
+    expect(run('sliding-log')).toMatchObject({ drained: 5, firstHalf: 5, secondHalf: 5, burst: 10 });
   });
 
   test('refused calls: fewer calls back after a cycle with refused calls only where they count', () => {
     for (const countRefused of [false, true]) {
-      const { reading, bench } = runAlone(
-        function* (b) {
-          const ex = yield* exhaustion(b);
-          return yield* refusedCalls(b, { emptyAtMs: b.lastMs, rate: 10 / 1000, burst: ex.burst });
+      const { reading, lab } = runAlone(
+        function* (lab) {
+          const ex = yield* exhaustion(lab);
+          return yield* refusedCalls(lab, { emptyAtMs: lab.lastMs, rate: 10 / 1000, burst: ex.burst });
         },
         'token-bucket',
         'none',
         { limit: 10, windowMs: 1000, countRefused },
       );
-      const label = `count refused ${countRefused}\n${bench.evidence.join('\n')}`;
+      const label = `count refused ${countRefused}\n${lab.evidence.join('\n')}`;
       expect(reading?.extraRefused, label).toBe(5);
       if (countRefused) expect(reading?.test as number, label).toBeLessThanOrEqual((reading?.control as number) - 3);
       else expect(Math.abs((reading?.test as number) - (reading?.control as number)), label).toBeLessThanOrEqual(1);
@@ -240,11 +240,11 @@ test.describe('fingerprint experiments, each alone', () => {
       [30, 2000],
       [60, 1500],
     ] as const) {
-      const { reading, bench } = runAlone(
-        function* (b) {
-          const ex = yield* exhaustion(b);
-          return yield* firstWindowRate(b, {
-            emptyAtMs: b.lastMs,
+      const { reading, lab } = runAlone(
+        function* (lab) {
+          const ex = yield* exhaustion(lab);
+          return yield* firstWindowRate(lab, {
+            emptyAtMs: lab.lastMs,
             periodMs: windowMs,
             burstObserved: ex.burst,
             advertisedLimit: null,
@@ -256,7 +256,7 @@ test.describe('fingerprint experiments, each alone', () => {
         'none',
         { limit, windowMs, startMs: 1_800_000_000_000 },
       );
-      const label = `L=${limit} W=${windowMs}\n${bench.evidence.join('\n')}`;
+      const label = `L=${limit} W=${windowMs}\n${lab.evidence.join('\n')}`;
       const rate = (limit / windowMs) * 1000;
       expect(Math.abs((reading?.rate as number) * 1000 - rate) / rate, label).toBeLessThanOrEqual(0.1);
       expect(reading?.restedBurst, label).toBe(limit);

@@ -2,7 +2,7 @@
 import { ManualClock } from '../../mock/clock';
 import { createLimiter, rateLimitHeaders, type HeaderFamily, type LimiterAlgorithm } from '../../mock/limiter-algorithms';
 import { Fingerprinter, type Algorithm, type FingerprintConfig } from '../../load/lib/fingerprint';
-import { Bench, Runner, type Experiment } from '../../load/lib/fingerprint/bench';
+import { Lab, Runner, type Experiment } from '../../load/lib/fingerprint/lab';
 import type { Observation } from '../../load/lib/fingerprint/types';
 import { readRateLimitHeaders } from '../../load/lib/rate-limit-headers';
 
@@ -108,14 +108,14 @@ export function simulate(algorithm: LimiterAlgorithm, family: HeaderFamily, o: S
   return fp.result();
 }
 
-/** One experiment alone against a limiter, from its first call: its reading, its verdict and its bench. */
+/** One experiment alone against a limiter, from its first call: its reading, its verdict and its lab. */
 export function runAlone<T>(
-  experiment: (b: Bench) => Experiment<T>,
+  experiment: (lab: Lab) => Experiment<T>,
   algorithm: LimiterAlgorithm,
   family: HeaderFamily,
   o: SimOptions,
-): { reading: T | undefined; verdict: string | null; bench: Bench } {
-  const runner = new Runner(new Bench(simConfig(o)), experiment);
+): { reading: T | undefined; verdict: string | null; lab: Lab } {
+  const runner = new Runner(new Lab(simConfig(o)), experiment);
   drive(runner, algorithm, family, o);
-  return { reading: runner.reading, verdict: runner.verdict, bench: runner.bench };
+  return { reading: runner.reading, verdict: runner.verdict, lab: runner.lab };
 }

@@ -12,30 +12,30 @@
  * Reading: the burst (calls a full bucket holds).
  */
 import type { RateLimitHints } from '../rate-limit-headers';
-import { allowedOf, volley, type Bench, type Experiment } from './bench';
+import { allowedOf, volley, type Lab, type Experiment } from './lab';
 import type { Drain } from './types';
 
 /** The exhaustion's count less what a continuous refill added while it ran (±1), or the advertised limit if consistent. */
 export function refillCorrectedBurst(
-  b: Bench,
+  lab: Lab,
   exhaust: Drain,
   rate: number,
   advertised: RateLimitHints | null,
   rested: { drain: Drain; fromMs: number } | null,
 ): number {
-  const B = exhaust.allowed;
-  const lastAllowed = b.observations[Math.max(0, exhaust.allowed - 1)]?.tMs ?? exhaust.firstMs;
+  const counted = exhaust.allowed;
+  const lastAllowed = lab.observations[Math.max(0, exhaust.allowed - 1)]?.tMs ?? exhaust.firstMs;
   // From the first call sent: its evaluation may have come long before a slow first answer.
   const refill = rate * (lastAllowed - exhaust.firstSentMs);
   const limit = advertised?.limit ?? null;
-  if (limit !== null && B >= limit && B <= limit + Math.ceil(refill) + 1) return limit;
-  const fromExhaustion = B - Math.floor(refill);
+  if (limit !== null && counted >= limit && counted <= limit + Math.ceil(refill) + 1) return limit;
+  const fromExhaustion = counted - Math.floor(refill);
   // The drain after a rest started from a full bucket too; its calls came faster (warm), so it refilled less.
   // Only a rest long enough to refill the whole bucket makes its drain a burst.
-  const r = rested?.drain;
-  const restMs = r ? r.firstMs - (rested as { fromMs: number }).fromMs : 0;
-  const full = r !== undefined && r.refusedMs !== null && restMs * rate >= 1.1 * fromExhaustion;
-  const fromRest = full ? r.allowed - Math.floor(rate * ((r.refusedMs as number) - r.firstMs)) : Infinity;
+  const restedDrain = rested?.drain;
+  const restMs = restedDrain ? restedDrain.firstMs - (rested as { fromMs: number }).fromMs : 0;
+  const full = restedDrain !== undefined && restedDrain.refusedMs !== null && restMs * rate >= 1.1 * fromExhaustion;
+  const fromRest = full ? restedDrain.allowed - Math.floor(rate * ((restedDrain.refusedMs as number) - restedDrain.firstMs)) : Infinity;
   return Math.max(1, Math.min(fromExhaustion, fromRest));
 }
 
@@ -52,7 +52,7 @@ interface VolleyCount {
  * fills a bucket emptied `fullMs` ago. Returns the burst, `corrected` when no volley counted one.
  */
 export function* burstVolley(
-  b: Bench,
+  lab: Lab,
   fromMs: number,
   rate: number,
   observed: number,
@@ -64,7 +64,7 @@ export function* burstVolley(
   let first: VolleyCount | null = null;
   let at = fromMs + restMs(observed / rate);
   for (;;) {
-    const answers = yield* volley(b, at, 'burst volley', n);
+    const answers = yield* volley(lab, at, 'burst volley', n);
     const got = answers.filter(allowedOf).length;
     const sentMs = (answers[0] as { sentMs: number }).sentMs;
     const firstMs = (answers[0] as { tMs: number }).tMs;
@@ -76,12 +76,12 @@ export function* burstVolley(
       got !== passed
         ? `${got} of ${n} calls sent at once passed within ${Math.round(spreadMs)} ms, ${passed} without the refill`
         : `${passed} of ${n} calls sent at once passed`;
-    if (!first && Math.floor(rate * sinceSentMs) > Math.floor(rate * spreadMs) && b.requests + n <= b.cfg.maxRequests) {
-      b.note(
+    if (!first && Math.floor(rate * sinceSentMs) > Math.floor(rate * spreadMs) && lab.requests + n <= lab.cfg.maxRequests) {
+      lab.note(
         `burst volley: ${line}, but its last allowed answer came ${Math.round(sinceSentMs)} ms after the send (room for ${Math.floor(rate * sinceSentMs)} refilled): sent again`,
       );
       first = { passed, least: got - Math.floor(rate * sinceSentMs), sinceSentMs, line };
-      at = b.lastMs + restMs(observed / rate);
+      at = lab.lastMs + restMs(observed / rate);
       continue;
     }
     const chosen =
@@ -91,7 +91,7 @@ export function* burstVolley(
     // inside that range agrees with it and is the sharper reading.
     const agreed = [advertised, corrected].find((x): x is number => x !== null && x >= chosen.least && x <= chosen.passed);
     if (agreed !== undefined && agreed !== chosen.passed) {
-      b.note(
+      lab.note(
         `burst volley: ${line}; ${chosen.least}..${chosen.passed} with the refill since the send, so ${agreed} (${agreed === advertised ? 'the advertised limit' : 'the exhaustion less its refill'})`,
       );
       return agreed;
@@ -99,7 +99,7 @@ export function* burstVolley(
     const again = first
       ? `burst volley again: ${line}; counted from the one answered sooner after its send (${Math.round(chosen.sinceSentMs)} ms): ${chosen.line}`
       : `burst volley: ${line}`;
-    b.note(again + (chosen.passed !== corrected ? ` (the exhaustion less its refill gave ${corrected})` : ''));
+    lab.note(again + (chosen.passed !== corrected ? ` (the exhaustion less its refill gave ${corrected})` : ''));
     return chosen.passed;
   }
 }

@@ -19,7 +19,7 @@
  * - A window known only within a bracket wider than a tenth of it (polls held up twice).
  * - A timing-sensitive experiment that stalled twice.
  */
-import type { Bench } from './bench';
+import { perSecond, type Lab } from './lab';
 import type { Readings } from './readings';
 import type { Algorithm, Observation } from './types';
 
@@ -41,61 +41,67 @@ const MAX_WINDOW_ERROR = 0.05;
 const MAX_RATE_OVER_SAMPLING = 1.6;
 const MIN_RATE_UNDER_SAMPLING = 1 / 1.3;
 
-export function inconsistencies(b: Bench, r: Readings, c: Claim): string[] {
-  const out = [...r.stalls];
+/** What disagreed in one measurement, in words (the checks listed above); empty when the readings hold together. */
+export function inconsistencies(lab: Lab, readings: Readings, c: Claim): string[] {
+  const out = [...readings.stalls];
   if (c.algorithm === 'unknown' || c.burst === null || c.rate === null) return out;
-  const windowLike = c.algorithm === 'fixed-window' || (c.algorithm === 'sliding-window' && r.windowLike === true);
-  if (windowLike && c.windowMs !== null) {
-    if (c.windowMs < MIN_WINDOW_GAPS * b.fineMs)
-      out.push(`window ${c.windowMs} ms is shorter than ${MIN_WINDOW_GAPS} poll gaps of ${b.fineMs} ms: the polls cannot resolve it`);
-    const err = r.window?.errorMs ?? 0;
-    if (err > Math.max(b.fineMs, MAX_WINDOW_ERROR * c.windowMs))
-      out.push(`window ${c.windowMs} ms known only within ±${Math.round(err)} ms (a stalled poll)`);
-    const s = r.samplingBracket;
-    const slack = 2 * b.fineMs;
-    if (s && (c.windowMs < s.lo - slack || c.windowMs > s.hi + slack))
-      out.push(`window ${c.windowMs} ms outside the ${Math.round(s.lo)}..${Math.round(s.hi)} ms the refill sampling proved`);
-    const split = r.split;
-    if (split && split.halvesRefused > 0)
-      out.push(
-        `the split refused ${split.halvesRefused} of the ${split.h1 + split.h2} calls it spent from a full window (refused calls that count keep a sliding log full)`,
-      );
-  }
+  const windowLike = c.algorithm === 'fixed-window' || (c.algorithm === 'sliding-window' && readings.refillShape === 'window');
+  if (windowLike && c.windowMs !== null) out.push(...windowProblems(lab, readings, c.windowMs));
   // A window's rate is its burst over its window, which the bracket above checks; a continuous refill's is
   // what the drains got through, give or take a weighted counter's low reading.
-  const fromExhaustion = r.burstFromExhaustion;
+  const fromExhaustion = readings.exhaustionLessRefill;
   if (c.algorithm === 'token-bucket' && fromExhaustion !== null && Math.abs(c.burst - fromExhaustion) > Math.max(2, fromExhaustion / 10))
     out.push(`burst ${c.burst} from a volley against ${fromExhaustion} from the exhaustion less its refill`);
-  const t = r.drainsRate;
-  if (t !== null && t > 0) {
-    const ratio = c.rate / t;
+  const drainsRate = readings.drainsRate;
+  if (drainsRate !== null && drainsRate > 0) {
+    const ratio = c.rate / drainsRate;
     if (ratio > MAX_RATE_OVER_SAMPLING || ratio < MIN_RATE_UNDER_SAMPLING)
-      out.push(`sustained ${perSecond(c.rate)} against ${perSecond(t)} the refill sampling got through between empty buckets`);
+      out.push(`sustained ${perSecond(c.rate)} against ${perSecond(drainsRate)} the refill sampling got through between empty buckets`);
   }
-  if (c.algorithm === 'token-bucket') {
-    const t0 = b.observations[0]?.tMs ?? 0;
-    const { allowed, refused, least, most } = bucketContradictions(b.observations, c);
-    const n = allowed.length + refused.length;
-    if (n > b.observations.length / 200)
-      out.push(
-        `${n} calls a bucket of ${c.burst} at ${perSecond(c.rate)} does not decide so after an empty bucket (${allowed.length} allowed, ${refused.length} refused), the first at +${Math.round(Math.min(...allowed, ...refused) - t0)} ms`,
-      );
-    else if (least && most && least.rate > BUCKET_RATE_GAP * most.rate)
-      out.push(
-        `no refill rate explains a bucket of ${c.burst}: the calls allowed at +${Math.round(least.atMs - t0)} ms need ${perSecond(least.rate)}, the refusal at +${Math.round(most.atMs - t0)} ms allows ${perSecond(most.rate)} at most`,
-      );
-  }
-  {
-    const bad = unexplainedRefusals(b.observations, c, windowLike);
-    if (bad.length > Math.max(1, b.observations.length / 200))
-      out.push(
-        `${bad.length} refusals a limiter of burst ${c.burst} at ${perSecond(c.rate)}${c.windowMs !== null ? ` (window ${c.windowMs} ms)` : ''} does not give, the first at +${Math.round((bad[0] as number) - (b.observations[0]?.tMs ?? 0))} ms`,
-      );
-  }
+  if (c.algorithm === 'token-bucket') out.push(...bucketProblems(lab.observations, c, c.burst, c.rate));
+  const bad = unexplainedRefusals(lab.observations, c, windowLike);
+  if (bad.length > Math.max(1, lab.observations.length / 200))
+    out.push(
+      `${bad.length} refusals a limiter of burst ${c.burst} at ${perSecond(c.rate)}${c.windowMs !== null ? ` (window ${c.windowMs} ms)` : ''} does not give, the first at +${Math.round((bad[0] as number) - (lab.observations[0]?.tMs ?? 0))} ms`,
+    );
   return out;
 }
 
-const perSecond = (perMs: number): string => `${(perMs * 1000).toFixed(2)}/s`;
+/** A window's length against what the polls can resolve and what the sampling proved, and its split's refusals. */
+function windowProblems(lab: Lab, readings: Readings, windowMs: number): string[] {
+  const out: string[] = [];
+  if (windowMs < MIN_WINDOW_GAPS * lab.fineMs)
+    out.push(`window ${windowMs} ms is shorter than ${MIN_WINDOW_GAPS} poll gaps of ${lab.fineMs} ms: the polls cannot resolve it`);
+  const err = readings.window?.errorMs ?? 0;
+  if (err > Math.max(lab.fineMs, MAX_WINDOW_ERROR * windowMs))
+    out.push(`window ${windowMs} ms known only within ±${Math.round(err)} ms (a stalled poll)`);
+  const bracket = readings.samplingBracket;
+  const slack = 2 * lab.fineMs;
+  if (bracket && (windowMs < bracket.lo - slack || windowMs > bracket.hi + slack))
+    out.push(`window ${windowMs} ms outside the ${Math.round(bracket.lo)}..${Math.round(bracket.hi)} ms the refill sampling proved`);
+  const split = readings.split;
+  if (split && split.halvesRefused > 0)
+    out.push(
+      `the split refused ${split.halvesRefused} of the ${split.firstHalf + split.secondHalf} calls it spent from a full window (refused calls that count keep a sliding log full)`,
+    );
+  return out;
+}
+
+/** Calls a token bucket of `burst` at `rate` does not decide so, or no single refill rate explains (bucketContradictions). */
+function bucketProblems(obs: readonly Observation[], c: Claim, burst: number, rate: number): string[] {
+  const firstMs = obs[0]?.tMs ?? 0;
+  const { allowed, refused, least, most } = bucketContradictions(obs, c);
+  const n = allowed.length + refused.length;
+  if (n > obs.length / 200)
+    return [
+      `${n} calls a bucket of ${burst} at ${perSecond(rate)} does not decide so after an empty bucket (${allowed.length} allowed, ${refused.length} refused), the first at +${Math.round(Math.min(...allowed, ...refused) - firstMs)} ms`,
+    ];
+  if (least && most && least.rate > BUCKET_RATE_GAP * most.rate)
+    return [
+      `no refill rate explains a bucket of ${burst}: the calls allowed at +${Math.round(least.atMs - firstMs)} ms need ${perSecond(least.rate)}, the refusal at +${Math.round(most.atMs - firstMs)} ms allows ${perSecond(most.rate)} at most`,
+    ];
+  return [];
+}
 
 /**
  * Refusals the claim cannot explain (their answer times). Each call was decided between its send and its
@@ -104,13 +110,13 @@ const perSecond = (perMs: number): string => `${(perMs * 1000).toFixed(2)}/s`;
  * A window allows its burst within one window (a weighted counter within two); a bucket within any span.
  */
 export function unexplainedRefusals(obs: readonly Observation[], c: Claim, windowLike: boolean): number[] {
-  const B = c.burst as number;
+  const burst = c.burst as number;
   const rate = c.rate as number;
   // A tenth of the burst and one call of slack, and a tenth of the rate: the readings' own errors.
-  const need = B - Math.max(1, Math.ceil(B / 10)) - 1;
+  const need = burst - Math.max(1, Math.ceil(burst / 10)) - 1;
   // Where refused calls count, they consume quota too.
   const allowed = c.refusedCallsCount ? [...obs] : obs.filter((o) => o.status !== 429);
-  const span = windowLike ? (c.windowMs as number) * 1.05 : c.algorithm === 'sliding-window' ? 2.1 * (B / rate) : Infinity;
+  const span = windowLike ? (c.windowMs as number) * 1.05 : c.algorithm === 'sliding-window' ? 2.1 * (burst / rate) : Infinity;
   const refill = windowLike || c.algorithm === 'sliding-window' ? 0 : 0.9 * rate;
   const bad: number[] = [];
   for (const o of obs) {
@@ -158,7 +164,7 @@ export interface BucketContradictions {
  * and refuses a call long after its last refusal.
  */
 export function bucketContradictions(obs: readonly Observation[], c: Claim): BucketContradictions {
-  const B = c.burst as number;
+  const burst = c.burst as number;
   const rate = c.rate as number;
   const tooMany = new Set<Observation>();
   const refusedWrongly = new Set<Observation>();
@@ -185,9 +191,9 @@ export function bucketContradictions(obs: readonly Observation[], c: Claim): Buc
         let taken = overlapping + passed;
         for (let k = j + 1; k < obs.length && (obs[k] as Observation).sentMs < y.tMs; k++) if (allowedOf(obs[k] as Observation)) taken += 1;
         const spanMs = y.sentMs - x.tMs;
-        if (Math.min(B, BUCKET_RATE_LOW * rate * spanMs) - taken >= 1) refusedWrongly.add(y);
-        // Refused: it had refilled fewer than 1 + taken calls (a bucket of B holds no more than B).
-        if (taken + 1 <= B && spanMs > 0 && (most === null || (taken + 1) / spanMs < most.rate))
+        if (Math.min(burst, BUCKET_RATE_LOW * rate * spanMs) - taken >= 1) refusedWrongly.add(y);
+        // Refused: it had refilled fewer than 1 + taken calls (a bucket of burst holds no more than burst).
+        if (taken + 1 <= burst && spanMs > 0 && (most === null || (taken + 1) / spanMs < most.rate))
           most = { rate: (taken + 1) / spanMs, atMs: y.tMs };
       }
     }

@@ -2,36 +2,36 @@
  * The coordinator: runs the experiments in order, each answering one question, and skips those an earlier
  * one already answered. Their readings go into one record the result is read from (readings.ts).
  *
- * exhaustion → reopening → refill sampling → window refine (a window) or burst volley (a continuous refill)
- * → split → refused calls, or first-window rate (a continuous refill the split or a pause says is a
- * weighted sliding counter; not needed when the sampling timed the window after a pause that followed a full
- * bucket). A split that gets some calls back but fewer than a window gives sends a window-like sampling
- * back to refill sampling once, as a continuous refill.
+ * Phases: exhaustion → reopen (reopening, a rest after a partial one) → refill sampling, then by the refill's
+ * shape:
+ * - a window (`windowRefill`): window refine → split → whether refused calls count, read from the sampling;
+ * - a continuous refill (`continuousRefill`): its rate → its bucket (`countBucket`: burst volley) → split →
+ *   refused-call test, or first-window rate (`counterRate`) for a weighted sliding counter, which the split or
+ *   a pause shows (not needed when the sampling timed the window after a pause that followed a full bucket).
+ * A window's split that gets some calls back but fewer than a window gives sends it back to refill sampling
+ * once, as a continuous refill.
  */
-import { Stop, margin, type Bench, type Experiment } from './bench';
+import { Stop, margin, type Lab, type Experiment } from './lab';
 import { burstVolley, refillCorrectedBurst } from './burst-volley';
 import { exhaustion, type ExhaustionReading } from './exhaustion';
 import { firstWindowRate } from './first-window-rate';
-import { refillRate, sampleRefill, settleReopening } from './refill-sampling';
-import { refusedCalls } from './refused-call';
+import { refillRate, sampleRefill, settleReopening, type ReopenedBucket, type SamplingReading, type WindowRef } from './refill-sampling';
+import { refusedCalls, type RefusedCallPlan } from './refused-call';
 import { resetMovesOf, type Readings } from './readings';
 import { reopening } from './reopening';
 import { split, splitSaysSliding, type SplitPlan, type SplitReading } from './split';
+import type { Drain } from './types';
 import { refineWindow, samplingBracket } from './window-refine';
 
 /** `startAt`: when the exhaustion may start (a measurement taken again starts after a rest). */
-export function* coordinate(b: Bench, r: Readings, startAt = 0): Experiment<void> {
-  const ex = yield* exhaustion(b, startAt);
-  r.exhaustion = ex;
-  const ro = yield* reopening(b, ex.refusal, ex.burst, resetMovesOf(r, b.observations) === true);
-  r.movedHint = ro.movedHint;
-  if (!ro.drain) throw new Stop(ro.verdict as string);
-  const settled = yield* settleReopening(b, ro.drain, ex.drain, ex.burst);
-  r.rested = settled.rested;
-  const plan = { burst: ex.burst, maxGapMs: settled.maxGapMs };
+export function* coordinate(lab: Lab, readings: Readings, startAt = 0): Experiment<void> {
+  const exhausted = yield* exhaustion(lab, startAt);
+  readings.exhaustion = exhausted;
+  const settled = yield* reopen(lab, readings, exhausted);
+  const plan = { burst: exhausted.burst, maxGapMs: settled.maxGapMs };
   let sampling =
     settled.timed ??
-    (yield* sampleRefill(b, {
+    (yield* sampleRefill(lab, {
       ...plan,
       from: settled.drain,
       gapMs: settled.gapMs,
@@ -39,168 +39,229 @@ export function* coordinate(b: Bench, r: Readings, startAt = 0): Experiment<void
       pause: settled.pause,
     }));
   let windowPauseMs: number | null = null;
-  for (;;) {
-    r.windowLike = sampling.windowRef !== null;
-    let s: SplitReading | null;
-    let periodMs: number;
-    if (sampling.windowRef) {
-      const { lo, hi } = samplingBracket(b, sampling.windowRef);
-      const { ref, before, boundary } = sampling.windowRef;
-      r.samplingBracket = { lo: before.firstSentMs - ref.firstMs, hi: boundary.firstMs - ref.firstSentMs };
-      r.window = { windowMs: hi, precise: false, errorMs: (hi - lo) / 2 };
-      if (r.movedHint)
-        throw new Stop(
-          `refused calls count (the advertised reopening moved after refused calls): stopped before the window refine and split tests, which need refused calls; window ${lo}..${hi} ms`,
-        );
-      const w = yield* refineWindow(b, sampling.windowRef, ex.burst);
-      r.window = w;
-      periodMs = w.splitStart.periodMs;
-      s = yield* steadySplit(b, r, {
-        start: w.splitStart,
-        periodMs,
-        burst: ex.burst,
-        marginMs: margin(b, periodMs, true, ex.burst),
-        window: true,
-      });
-    } else {
-      const rate = refillRate(b, sampling, windowPauseMs);
-      if (!rate) return;
-      r.rate = rate.rate;
-      r.drainsRate = rate.rate;
-      r.rateSpan = rate.span;
-      r.pausedMs = rate.pausedMs;
-      const corrected = refillCorrectedBurst(b, ex.drain, rate.rate, ex.firstHints, r.rested);
-      r.burstRefilled = corrected;
-      if (corrected !== ex.burst) b.note(`a full bucket holds ${corrected} calls: the exhaustion's ${ex.burst} include its refill`);
-      const restMs = (fullMs: number): number => fullMs * 1.1 + margin(b, fullMs, false, ex.burst);
-      const last = sampling.samples[sampling.samples.length - 1]?.drain.refusedMs as number;
-      if (r.pausedMs !== null) {
-        // A refill that waits for an aligned window is a weighted sliding counter: its rate is read in its first window.
-        b.note('burst volley and split: not needed (the refill waited for an aligned window: a sliding counter)');
-        const fw = sampling.firstWindow;
-        if (!fw) return yield* counterRate(b, r, ex, last, ex.burst / rate.rate);
-        // The sampling timed the window after the full bucket: a first window already, with no rest. Its
-        // drains' count over their span may be one call fast: the timing never is.
-        r.firstWindowRate = fw.rate;
-        r.restedBurst = fw.restedBurst;
-        r.rate = fw.rate;
-        return;
-      }
-      const lastAllowedMs = b.observations[Math.max(0, ex.drain.allowed - 1)]?.tMs ?? ex.drain.firstMs;
-      // From the first call sent: a slow first answer (a new connection, a cold target) hides refill time.
-      const refilled = rate.rate * (lastAllowedMs - ex.drain.firstSentMs);
-      if (refilled < 0.5) {
-        b.note(
-          `burst volley: not needed (${Math.round(lastAllowedMs - ex.drain.firstSentMs)} ms of exhaustion refilled ${refilled.toFixed(2)} calls)`,
-        );
-      } else {
-        r.burstRefilled = yield* burstVolley(b, last, rate.rate, ex.burst, corrected, restMs, ex.firstHints?.limit ?? null);
-        r.burstFromExhaustion = corrected;
-      }
-      periodMs = r.burstRefilled / rate.rate;
-      const start = { restAt: b.lastMs + restMs(periodMs) };
-      s = yield* steadySplit(b, r, {
-        start,
-        periodMs,
-        burst: r.burstRefilled,
-        marginMs: margin(b, periodMs, false, ex.burst),
-        window: false,
-      });
-    }
-    if (!s) return;
-    r.split = s;
-    if (s.drain.refusedMs === null) return r.windowLike ? notCountedInWindow(b, r) : undefined;
-    const d = s.drain;
-    if (r.windowLike && d.allowed > 0 && d.allowed < s.h1 - 1 && windowPauseMs === null) {
-      // Some calls back, but fewer than a window gives: a continuous refill whose sampling looked like a window
-      // (a sliding counter drained late in its aligned window looks full). Measured again as one; a limiter
-      // whose refused calls count gives nothing back at all.
-      const { ref, before } = sampling.windowRef as NonNullable<typeof sampling.windowRef>;
-      windowPauseMs = before.firstMs - (ref.refusedMs ?? ref.firstMs);
-      b.note(`split: ${d.allowed} calls back where a window gives ${s.h1}: sampled again as a continuous refill`);
-      r.window = null;
-      r.split = null;
-      r.windowLike = null;
-      r.samplingBracket = null;
-      sampling = yield* sampleRefill(b, { ...plan, from: d, gapMs: sampling.gapMs, windowAllowed: false });
-      continue;
-    }
-    if (r.windowLike && d.allowed < s.h1 - 1)
-      throw new Stop(
-        `split: ${d.allowed} calls allowed one window after the start although ${s.h1} calls had left any window by then: the window model does not hold; refused calls appear to count`,
-      );
-    if (!r.windowLike && (d.allowed < s.burst - 1 || r.pausedMs !== null)) {
-      // A weighted sliding counter: its refill depends on where the calls fall in its aligned windows, so two
-      // cycles are not comparable. Without a pause in the sampling (a stall hid it, or the bucket emptied just
-      // before an aligned boundary) the split alone does not name it: the first window tells.
-      b.note('refused calls: not tested (a sliding counter refills by the phase of its aligned windows)');
-      return yield* counterRate(b, r, ex, d.refusedMs as number, periodMs);
-    }
-    if (r.windowLike && splitSaysSliding(s) && d.allowed !== s.h1) {
-      // A sliding log gives back exactly the calls that left its window; a sliding counter read as a window
-      // gives back by the phase of its aligned windows, so two cycles are not comparable.
-      b.note(
-        `refused calls: not tested (the split gave ${d.allowed} back where a sliding log gives ${s.h1}: a sliding counter refills by the phase of its aligned windows)`,
-      );
-      return;
-    }
-    if (r.windowLike) return notCountedInWindow(b, r);
-    const refusedPlan = { emptyAtMs: d.refusedMs as number, rate: r.rate as number, burst: s.burst };
-    r.refused = yield* refusedCalls(b, refusedPlan);
-    if (r.refused && r.refused.stalledMs !== null) {
-      b.note('refused calls: measured again');
-      const first = r.refused.stalledMs;
-      r.refused = yield* refusedCalls(b, { ...refusedPlan, emptyAtMs: b.lastMs });
-      if (r.refused && r.refused.stalledMs !== null) {
-        r.stalls.push(`the refused-call test stalled twice (calls held up ${Math.round(first)} and ${Math.round(r.refused.stalledMs)} ms)`);
-        r.refused = null;
-      }
-    }
+  if (sampling.windowRef) {
+    const windowRef = sampling.windowRef;
+    const fewBack = yield* windowRefill(lab, readings, exhausted, windowRef);
+    if (fewBack === null) return;
+    // Some calls back, but fewer than a window gives: a continuous refill whose sampling looked like a window
+    // (a sliding counter drained late in its aligned window looks full). Measured again as one; a limiter
+    // whose refused calls count gives nothing back at all.
+    windowPauseMs = windowRef.before.firstMs - (windowRef.ref.refusedMs ?? windowRef.ref.firstMs);
+    readings.window = null;
+    readings.split = null;
+    readings.refillShape = null;
+    readings.samplingBracket = null;
+    sampling = yield* sampleRefill(lab, { ...plan, from: fewBack, gapMs: sampling.gapMs, windowAllowed: false });
+  }
+  yield* continuousRefill(lab, readings, exhausted, sampling, windowPauseMs);
+}
+
+/** Reopening, then a rest when it was partial: the drain the sampling follows and its gaps. */
+function* reopen(lab: Lab, readings: Readings, exhausted: ExhaustionReading): Experiment<ReopenedBucket> {
+  const refillMoves = resetMovesOf(readings, lab.observations) === true;
+  const reopened = yield* reopening(lab, exhausted.refusal, exhausted.burst, refillMoves);
+  readings.reopeningMoved = reopened.reopeningMoved;
+  if (!reopened.drain) throw new Stop(reopened.verdict as string);
+  const settled = yield* settleReopening(lab, reopened.drain, exhausted.drain, exhausted.burst);
+  readings.restedDrain = settled.rested;
+  return settled;
+}
+
+/**
+ * A window: refine its length, split it, and read whether refused calls count. Returns the split's final drain
+ * when it got some calls back but fewer than a window gives (to be sampled again as a continuous refill); else null.
+ */
+function* windowRefill(lab: Lab, readings: Readings, exhausted: ExhaustionReading, windowRef: WindowRef): Experiment<Drain | null> {
+  readings.refillShape = 'window';
+  const { lo, hi } = samplingBracket(lab, windowRef);
+  const { ref, before, boundary } = windowRef;
+  readings.samplingBracket = { lo: before.firstSentMs - ref.firstMs, hi: boundary.firstMs - ref.firstSentMs };
+  readings.window = { windowMs: hi, precise: false, errorMs: (hi - lo) / 2 };
+  if (readings.reopeningMoved)
+    throw new Stop(
+      `refused calls count (the advertised reopening moved after refused calls): stopped before the window refine and split tests, which need refused calls; window ${lo}..${hi} ms`,
+    );
+  const refined = yield* refineWindow(lab, windowRef, exhausted.burst);
+  readings.window = refined;
+  const periodMs = refined.splitStart.periodMs;
+  const splitReading = yield* steadySplit(lab, readings, {
+    start: refined.splitStart,
+    periodMs,
+    burst: exhausted.burst,
+    marginMs: margin(lab, periodMs, true, exhausted.burst),
+    window: true,
+  });
+  if (!splitReading) return null;
+  readings.split = splitReading;
+  const finalDrain = splitReading.drain;
+  if (finalDrain.refusedMs === null) {
+    notCountedInWindow(lab, readings);
+    return null;
+  }
+  const { firstHalf } = splitReading;
+  if (finalDrain.allowed > 0 && finalDrain.allowed < firstHalf - 1) {
+    lab.note(`split: ${finalDrain.allowed} calls back where a window gives ${firstHalf}: sampled again as a continuous refill`);
+    return finalDrain;
+  }
+  if (finalDrain.allowed < firstHalf - 1)
+    throw new Stop(
+      `split: ${finalDrain.allowed} calls allowed one window after the start although ${firstHalf} calls had left any window by then: the window model does not hold; refused calls appear to count`,
+    );
+  if (splitSaysSliding(splitReading) && finalDrain.allowed !== firstHalf) {
+    // A sliding log gives back exactly the calls that left its window; a sliding counter read as a window
+    // gives back by the phase of its aligned windows, so two cycles are not comparable.
+    lab.note(
+      `refused calls: not tested (the split gave ${finalDrain.allowed} back where a sliding log gives ${firstHalf}: a sliding counter refills by the phase of its aligned windows)`,
+    );
+    return null;
+  }
+  notCountedInWindow(lab, readings);
+  return null;
+}
+
+/**
+ * A continuous refill: its rate, its burst, then a split and whether refused calls count; a refill that waited
+ * for an aligned window (a weighted sliding counter) is read in its first window instead.
+ * `windowPauseMs`: the empty drains of an earlier window-like sampling.
+ */
+function* continuousRefill(
+  lab: Lab,
+  readings: Readings,
+  exhausted: ExhaustionReading,
+  sampling: SamplingReading,
+  windowPauseMs: number | null,
+): Experiment<void> {
+  readings.refillShape = 'continuous';
+  const rate = refillRate(lab, sampling, windowPauseMs);
+  if (!rate) return;
+  readings.rate = rate.rate;
+  readings.drainsRate = rate.rate;
+  readings.rateSpan = rate.span;
+  readings.pausedMs = rate.pausedMs;
+  const corrected = refillCorrectedBurst(lab, exhausted.drain, rate.rate, exhausted.firstHints, readings.restedDrain);
+  readings.bucketBurst = corrected;
+  if (corrected !== exhausted.burst)
+    lab.note(`a full bucket holds ${corrected} calls: the exhaustion's ${exhausted.burst} include its refill`);
+  const lastRefusedMs = sampling.samples[sampling.samples.length - 1]?.drain.refusedMs as number;
+  if (readings.pausedMs !== null) {
+    // A refill that waits for an aligned window is a weighted sliding counter: its rate is read in its first window.
+    lab.note('burst volley and split: not needed (the refill waited for an aligned window: a sliding counter)');
+    const timed = sampling.firstWindow;
+    if (!timed) return yield* counterRate(lab, readings, exhausted, lastRefusedMs, exhausted.burst / rate.rate);
+    // The sampling timed the window after the full bucket: a first window already, with no rest. Its
+    // drains' count over their span may be one call fast: the timing never is.
+    readings.firstWindowRate = timed.rate;
+    readings.restedBurst = timed.restedBurst;
+    readings.rate = timed.rate;
     return;
   }
+  const restMs = (fullMs: number): number => fullMs * 1.1 + margin(lab, fullMs, false, exhausted.burst);
+  readings.bucketBurst = yield* countBucket(lab, readings, exhausted, { lastRefusedMs, rate: rate.rate, corrected, restMs });
+  const periodMs = readings.bucketBurst / rate.rate;
+  const splitReading = yield* steadySplit(lab, readings, {
+    start: { restAt: lab.lastMs + restMs(periodMs) },
+    periodMs,
+    burst: readings.bucketBurst,
+    marginMs: margin(lab, periodMs, false, exhausted.burst),
+    window: false,
+  });
+  if (!splitReading) return;
+  readings.split = splitReading;
+  const finalDrain = splitReading.drain;
+  if (finalDrain.refusedMs === null) return;
+  if (finalDrain.allowed < splitReading.burst - 1) {
+    // A weighted sliding counter: its refill depends on where the calls fall in its aligned windows, so two
+    // cycles are not comparable. Without a pause in the sampling (a stall hid it, or the bucket emptied just
+    // before an aligned boundary) the split alone does not name it: the first window tells.
+    lab.note('refused calls: not tested (a sliding counter refills by the phase of its aligned windows)');
+    return yield* counterRate(lab, readings, exhausted, finalDrain.refusedMs, periodMs);
+  }
+  yield* refusedCallTest(lab, readings, { emptyAtMs: finalDrain.refusedMs, rate: readings.rate as number, burst: splitReading.burst });
+}
+
+/**
+ * A continuous refill's full bucket: the exhaustion's count less its refill, or counted by a burst volley when
+ * the exhaustion ran long enough to refill half a call or more.
+ */
+function* countBucket(
+  lab: Lab,
+  readings: Readings,
+  exhausted: ExhaustionReading,
+  p: { lastRefusedMs: number; rate: number; corrected: number; restMs: (fullMs: number) => number },
+): Experiment<number> {
+  const lastAllowedMs = lab.observations[Math.max(0, exhausted.drain.allowed - 1)]?.tMs ?? exhausted.drain.firstMs;
+  // From the first call sent: a slow first answer (a new connection, a cold target) hides refill time.
+  const refilled = p.rate * (lastAllowedMs - exhausted.drain.firstSentMs);
+  if (refilled < 0.5) {
+    lab.note(
+      `burst volley: not needed (${Math.round(lastAllowedMs - exhausted.drain.firstSentMs)} ms of exhaustion refilled ${refilled.toFixed(2)} calls)`,
+    );
+    return p.corrected;
+  }
+  const advertised = exhausted.firstHints?.limit ?? null;
+  const counted = yield* burstVolley(lab, p.lastRefusedMs, p.rate, exhausted.burst, p.corrected, p.restMs, advertised);
+  readings.exhaustionLessRefill = p.corrected;
+  return counted;
+}
+
+/** Whether refused calls consume quota, measured once more when a held-up call moved what a cycle found. */
+function* refusedCallTest(lab: Lab, readings: Readings, plan: RefusedCallPlan): Experiment<void> {
+  readings.refusedCallTest = yield* refusedCalls(lab, plan);
+  const first = readings.refusedCallTest?.stalledMs ?? null;
+  if (first === null) return;
+  lab.note('refused calls: measured again');
+  readings.refusedCallTest = yield* refusedCalls(lab, { ...plan, emptyAtMs: lab.lastMs });
+  const again = readings.refusedCallTest?.stalledMs ?? null;
+  if (again === null) return;
+  readings.stalls.push(`the refused-call test stalled twice (calls held up ${Math.round(first)} and ${Math.round(again)} ms)`);
+  readings.refusedCallTest = null;
 }
 
 /** A weighted sliding counter: its rate in the first window after a full one, once more when that stalled. */
-function* counterRate(b: Bench, r: Readings, ex: ExhaustionReading, emptyAtMs: number, periodMs: number): Experiment<void> {
+function* counterRate(lab: Lab, readings: Readings, exhausted: ExhaustionReading, emptyAtMs: number, periodMs: number): Experiment<void> {
   const plan = {
     emptyAtMs,
     periodMs,
-    burstObserved: ex.burst,
-    advertisedLimit: ex.firstHints?.limit ?? null,
-    drainsRate: r.rate,
-    pauseKnown: r.pausedMs !== null,
+    burstObserved: exhausted.burst,
+    advertisedLimit: exhausted.firstHints?.limit ?? null,
+    drainsRate: readings.rate,
+    pauseKnown: readings.pausedMs !== null,
   };
-  let fw = yield* firstWindowRate(b, plan);
-  if (fw.stalled) {
-    b.note('first window: measured again');
-    const again = yield* firstWindowRate(b, { ...plan, emptyAtMs: b.lastMs, pauseKnown: plan.pauseKnown || fw.pausedMs !== null });
+  let firstWindow = yield* firstWindowRate(lab, plan);
+  if (firstWindow.stalled) {
+    lab.note('first window: measured again');
+    const again = yield* firstWindowRate(lab, {
+      ...plan,
+      emptyAtMs: lab.lastMs,
+      pauseKnown: plan.pauseKnown || firstWindow.pausedMs !== null,
+    });
     if (again.stalled) {
-      r.stalls.push('the first-window rate stalled twice');
+      readings.stalls.push('the first-window rate stalled twice');
       // Both are timed never faster than the truth: the higher is the nearer.
-      if ((fw.rate ?? 0) > (again.rate ?? 0)) again.rate = fw.rate;
+      if ((firstWindow.rate ?? 0) > (again.rate ?? 0)) again.rate = firstWindow.rate;
     }
-    fw = { ...again, pausedMs: again.pausedMs ?? fw.pausedMs };
+    firstWindow = { ...again, pausedMs: again.pausedMs ?? firstWindow.pausedMs };
   }
-  if (fw.restedBurst !== null) r.restedBurst = fw.restedBurst;
-  r.firstWindowRate = fw.rate;
-  if (fw.pausedMs !== null) r.pausedMs = fw.pausedMs;
+  if (firstWindow.restedBurst !== null) readings.restedBurst = firstWindow.restedBurst;
+  readings.firstWindowRate = firstWindow.rate;
+  if (firstWindow.pausedMs !== null) readings.pausedMs = firstWindow.pausedMs;
   // Never below what the drains already got through.
-  if (fw.rate !== null && (r.rate === null || fw.rate > r.rate)) r.rate = fw.rate;
+  if (firstWindow.rate !== null && (readings.rate === null || firstWindow.rate > readings.rate)) readings.rate = firstWindow.rate;
 }
 
 /** A window: the sampling's empty drains were refused calls inside it, and the full bucket came back on time. */
-function notCountedInWindow(b: Bench, r: Readings): void {
-  b.note('refused calls: not counted (the refill sampling was refused inside the window, and the next full bucket came on time)');
-  r.refusedCount = false;
+function notCountedInWindow(lab: Lab, readings: Readings): void {
+  lab.note('refused calls: not counted (the refill sampling was refused inside the window, and the next full bucket came on time)');
+  readings.refusedCountKnown = false;
 }
 
 /** The split, once more from a rested bucket when a held-up call moved what it found. */
-function* steadySplit(b: Bench, r: Readings, p: SplitPlan): Experiment<SplitReading | null> {
-  const first = yield* split(b, p);
+function* steadySplit(lab: Lab, readings: Readings, p: SplitPlan): Experiment<SplitReading | null> {
+  const first = yield* split(lab, p);
   if (first === null || first.stalledMs === null) return first;
-  b.note('split: measured again after a rest');
-  const again = yield* split(b, { ...p, start: { restAt: b.lastMs + 2.1 * p.periodMs } });
+  lab.note('split: measured again after a rest');
+  const again = yield* split(lab, { ...p, start: { restAt: lab.lastMs + 2.1 * p.periodMs } });
   if (again !== null && again.stalledMs !== null)
-    r.stalls.push(`the split stalled twice (calls held up ${Math.round(first.stalledMs)} and ${Math.round(again.stalledMs)} ms)`);
+    readings.stalls.push(`the split stalled twice (calls held up ${Math.round(first.stalledMs)} and ${Math.round(again.stalledMs)} ms)`);
   return again;
 }

@@ -7,7 +7,7 @@
  * Reading: the calls allowed, the drain's timing, the refusal that ended it and the first call's hints.
  */
 import type { RateLimitHints } from '../rate-limit-headers';
-import { Stop, allowedOf, drain, volley, type Bench, type Experiment } from './bench';
+import { Stop, allowedOf, drain, volley, type Lab, type Experiment } from './lab';
 import type { Drain, Observation } from './types';
 
 export interface ExhaustionReading {
@@ -19,26 +19,26 @@ export interface ExhaustionReading {
 }
 
 /** `startAt`: when the first call is due (epoch ms; 0: at once). */
-export function* exhaustion(b: Bench, startAt = 0): Experiment<ExhaustionReading> {
-  let d = yield* drain(b, startAt, 'exhaustion', b.cfg.burstCap);
-  if (d.refusedMs === null) d = yield* drain(b, b.lastMs, 'exhaustion', b.drainCap(), d);
+export function* exhaustion(lab: Lab, startAt = 0): Experiment<ExhaustionReading> {
+  let d = yield* drain(lab, startAt, 'exhaustion', lab.cfg.burstCap);
+  if (d.refusedMs === null) d = yield* drain(lab, lab.lastMs, 'exhaustion', lab.drainCap(), d);
   if (d.refusedMs === null) {
     // Calls one after another may not outrun a fast refill (75/s against a call every 8 ms): a volley does.
-    const answers = yield* volley(b, b.lastMs, 'exhaustion', b.cfg.burstCap);
+    const answers = yield* volley(lab, lab.lastMs, 'exhaustion', lab.cfg.burstCap);
     d.allowed += answers.filter(allowedOf).length;
     const refused = answers.filter((o) => !allowedOf(o));
     if (refused.length) {
       d.refusedMs = (refused[0] as Observation).tMs;
-      b.note(`exhaustion: calls one after another did not empty the bucket; a volley of ${answers.length} did`);
+      lab.note(`exhaustion: calls one after another did not empty the bucket; a volley of ${answers.length} did`);
     }
   }
   if (d.refusedMs === null) throw new Stop(`no 429 after ${d.allowed} calls: the limit is above ${d.allowed} or there is none`);
-  b.note(`exhaustion: ${d.allowed} calls allowed, then 429`);
-  b.observedBurst = d.allowed;
+  lab.note(`exhaustion: ${d.allowed} calls allowed, then 429`);
+  lab.observedBurst = d.allowed;
   return {
     drain: d,
     burst: d.allowed,
-    refusal: b.observations[b.observations.length - 1] as Observation,
-    firstHints: b.observations[0]?.hints ?? null,
+    refusal: lab.observations[lab.observations.length - 1] as Observation,
+    firstHints: lab.observations[0]?.hints ?? null,
   };
 }

@@ -7,7 +7,7 @@
  * Usage: `nextAt()` is when the next call is due (null when finished), `nextCount()` how many calls are due
  * then together (a volley, sent in one batch), `record()` each outcome, `result()` at the end.
  */
-import { Bench, Runner, Stalled, Stop, type Experiment } from './bench';
+import { Lab, Runner, Stalled, Stop, type Experiment } from './lab';
 import { countedLogFit, inconsistencies, type Claim } from './consistency';
 import { coordinate } from './coordinator';
 import { cautiousPacing, pacingFor } from './pacing';
@@ -24,67 +24,67 @@ interface Measurement {
  * The coordinator's experiments, checked; once more after a rest that fills the bucket when they disagree.
  * A measurement that stops with a verdict ends the fingerprint without a result.
  */
-function* measure(b: Bench, out: Measurement[]): Experiment<void> {
+function* measure(lab: Lab, out: Measurement[]): Experiment<void> {
   let startAt = 0;
   for (let attempt = 1; attempt <= 2; attempt++) {
     const m: Measurement = { readings: noReadings(), problems: [] };
     out.push(m);
     try {
-      yield* coordinate(b, m.readings, startAt);
+      yield* coordinate(lab, m.readings, startAt);
     } catch (e) {
       // A stop a stall may have caused stands only the second time.
       if (!(e instanceof Stalled) || attempt === 2) throw e;
-      b.note(`stalled: ${e.verdict}; measured again after a rest of ${Math.round(b.cfg.maxWaitMs)} ms`);
-      startAt = b.lastMs + b.cfg.maxWaitMs;
-      b.restart();
+      lab.note(`stalled: ${e.verdict}; measured again after a rest of ${Math.round(lab.cfg.maxWaitMs)} ms`);
+      startAt = lab.lastMs + lab.cfg.maxWaitMs;
+      lab.restart();
       out.length = 0;
       continue;
     }
     const claim = claimOf(m.readings, null);
-    m.problems = inconsistencies(b, m.readings, claim);
-    if (m.problems.length) b.note(`inconsistent readings: ${m.problems.join('; ')}`);
-    refusedCallsCountIn(b, m.readings, claim);
+    m.problems = inconsistencies(lab, m.readings, claim);
+    if (m.problems.length) lab.note(`inconsistent readings: ${m.problems.join('; ')}`);
+    refusedCallsCountIn(lab, m.readings, claim);
     if (!m.problems.length) return;
     if (attempt === 2) return;
-    const restMs = restBeforeAgain(b, m.readings, claim);
-    b.note(`measured again after a rest of ${Math.round(restMs)} ms`);
-    startAt = b.lastMs + restMs;
-    b.restart();
+    const restMs = restBeforeAgain(lab, m.readings, claim);
+    lab.note(`measured again after a rest of ${Math.round(restMs)} ms`);
+    startAt = lab.lastMs + restMs;
+    lab.restart();
   }
 }
 
 /**
  * A limiter whose every call a sliding log of its burst, refused calls counting, explains: the fingerprint stops
  * with that verdict, whatever the readings said (its refill sampling and refused-call test read such a log as a
- * bucket, or as a window whose refused calls do not count; measured again, they would read it the same). On the
- * mock's algorithms no other limiter fits whole timelines, but a weighted counter whose refused calls count.
+ * bucket, or as a window whose refused calls do not count; measured again, they would read it the same). Of the
+ * usual algorithms (the mock's five), only a weighted counter whose refused calls count fits whole timelines too.
  */
-function refusedCallsCountIn(b: Bench, r: Readings, c: Claim): void {
-  const verdict = countedLogVerdict(b, c.burst ?? b.observedBurst, c.algorithm);
+function refusedCallsCountIn(lab: Lab, readings: Readings, c: Claim): void {
+  const verdict = countedLogVerdict(lab, c.burst ?? lab.observedBurst, c.algorithm);
   if (verdict === null) return;
-  r.refusedCount = true;
+  readings.refusedCountKnown = true;
   throw new Stop(verdict);
 }
 
 /** The refused-calls verdict when a sliding log of `burst`, refused calls counting, explains every call; else null. */
-function countedLogVerdict(b: Bench, burst: number, read: string | null): string | null {
-  const fit = burst > 0 ? countedLogFit(b.observations, burst) : null;
+function countedLogVerdict(lab: Lab, burst: number, read: string | null): string | null {
+  const fit = burst > 0 ? countedLogFit(lab.observations, burst) : null;
   if (!fit) return null;
   return `refused calls appear to count: a sliding log of ${burst} calls per ${Math.round(fit.lo)}..${Math.round(fit.hi)} ms in which refused calls count explains every call${read ? `, the ${read} read does not` : ''}`;
 }
 
 /** Long enough for any of the periods read to give a full bucket back (a weighted counter needs two). */
-function restBeforeAgain(b: Bench, r: Readings, c: Claim): number {
-  const observed = r.exhaustion?.burst ?? null;
+function restBeforeAgain(lab: Lab, readings: Readings, c: Claim): number {
+  const observed = readings.exhaustion?.burst ?? null;
   const periods = [
     c.windowMs,
-    r.samplingBracket?.hi ?? null,
+    readings.samplingBracket?.hi ?? null,
     c.burst !== null && c.rate ? c.burst / c.rate : null,
     // The readings may be what disagreed: the exhaustion's count at the drains' rate too.
-    observed !== null && r.drainsRate ? observed / r.drainsRate : null,
+    observed !== null && readings.drainsRate ? observed / readings.drainsRate : null,
   ];
   const longest = Math.max(0, ...periods.filter((x): x is number => x !== null && Number.isFinite(x)));
-  return longest > 0 ? 2.1 * longest : b.cfg.maxWaitMs;
+  return longest > 0 ? 2.1 * longest : lab.cfg.maxWaitMs;
 }
 
 export class Fingerprinter {
@@ -94,7 +94,7 @@ export class Fingerprinter {
   private startMs: number | null = null;
 
   constructor(private readonly cfg: FingerprintConfig) {
-    this.runner = new Runner(new Bench(cfg), (b) => measure(b, this.measurements));
+    this.runner = new Runner(new Lab(cfg), (lab) => measure(lab, this.measurements));
   }
 
   /** Epoch ms at which the next call is due; null once finished. */
@@ -112,35 +112,35 @@ export class Fingerprinter {
   }
 
   record(o: Observation): void {
-    const a = this.runner.next;
-    if (!a) return;
-    const b = this.runner.bench;
+    const due = this.runner.next;
+    if (!due) return;
+    const lab = this.runner.lab;
     if (this.startMs === null) this.startMs = o.tMs;
-    this.timeline.push({ tMs: o.tMs - this.startMs, status: o.status, allowed: o.status !== 429, phase: a.phase });
+    this.timeline.push({ tMs: o.tMs - this.startMs, status: o.status, allowed: o.status !== 429, phase: due.phase });
     if (o.status === 0 || o.status === 401 || o.status === 404 || o.status >= 500) {
-      b.lastMs = o.tMs;
-      b.observations.push(o);
-      b.all.push(o);
+      lab.lastMs = o.tMs;
+      lab.observations.push(o);
+      lab.all.push(o);
       // A gateway may refuse with another status (nginx limit_req: 503 by default) once some calls passed.
       const hint =
-        o.status >= 500 && b.requests > 1
+        o.status >= 500 && lab.requests > 1
           ? `; if ${o.status} is how it refuses calls (nginx limit_req answers 503 by default), probe with --refused-status ${o.status}`
           : '';
       return this.runner.stop(
-        `the target answered ${o.status} during the ${a.phase} experiment: the limiter cannot be probed on this operation${hint}`,
+        `the target answered ${o.status} during the ${due.phase} experiment: the limiter cannot be probed on this operation${hint}`,
       );
     }
     this.runner.record(o);
     const next = this.runner.next;
-    // The caps hold for each measurement (a second one after inconsistent readings has its own).
-    const since = b.observations[0]?.tMs ?? null;
+    // The caps hold for each measurement (due second one after inconsistent readings has its own).
+    const since = lab.observations[0]?.tMs ?? null;
     if (!next || since === null) return;
-    // A cap ends the experiments without a result; a log whose refused calls count may explain what they saw.
+    // A cap ends the experiments without due result; due log whose refused calls count may explain what they saw.
     const capped = (why: string): string => {
-      const log = countedLogVerdict(b, b.observedBurst, null);
+      const log = countedLogVerdict(lab, lab.observedBurst, null);
       return log === null ? why : `${log} (${why})`;
     };
-    if (b.observations.length >= this.cfg.maxRequests)
+    if (lab.observations.length >= this.cfg.maxRequests)
       this.runner.stop(capped(`request cap of ${this.cfg.maxRequests} reached during the ${next.phase} experiment`));
     else if (next.at - since > this.cfg.maxDurationMs)
       this.runner.stop(capped(`time cap of ${this.cfg.maxDurationMs} ms reached before the ${next.phase} experiment`));
@@ -152,13 +152,13 @@ export class Fingerprinter {
   }
 
   result(): RateLimitFingerprint & { timeline: TimelinePoint[] } {
-    const b = this.runner.bench;
+    const lab = this.runner.lab;
     const verdict = this.runner.verdict;
     const last = this.measurements[this.measurements.length - 1] ?? { readings: noReadings(), problems: [] };
-    const r = last.readings;
+    const readings = last.readings;
     const families = new Set<string>();
-    for (const o of b.all) for (const f of o.hints.families) families.add(f);
-    const unit = b.all.find((o) => o.hints.resetUnit !== 'unknown')?.hints.resetUnit ?? 'unknown';
+    for (const o of lab.all) for (const f of o.hints.families) families.add(f);
+    const unit = lab.all.find((o) => o.hints.resetUnit !== 'unknown')?.hints.resetUnit ?? 'unknown';
     // Uncertain: two measurements, both inconsistent, and no verdict (a verdict names nothing at all).
     const uncertain = verdict === null && this.measurements.length === 2 && this.measurements.every((m) => m.problems.length > 0);
     const claim = uncertain
@@ -166,29 +166,32 @@ export class Fingerprinter {
           this.measurements.map((m) => claimOf(m.readings, null)),
           this.measurements.map((m) => m.readings),
         )
-      : claimOf(r, verdict);
+      : claimOf(readings, verdict);
     const fp: RateLimitFingerprint = {
       algorithm: claim.algorithm,
-      evidence: r.windowLike && !r.split ? [...b.evidence, 'split test not run: fixed or sliding window undecided'] : [...b.evidence],
+      evidence:
+        readings.refillShape === 'window' && !readings.split
+          ? [...lab.evidence, 'split test not run: fixed or sliding window undecided']
+          : [...lab.evidence],
       burst: claim.burst,
       sustainedPerSecond: claim.rate === null ? null : Math.round(claim.rate * 1000 * 1000) / 1000,
       windowMs: claim.windowMs,
       refusedCallsCount: claim.refusedCallsCount,
       headers: [...families],
       resetUnit: unit,
-      resetMoves: resetMovesOf(r, b.observations),
+      resetMoves: resetMovesOf(readings, lab.observations),
       pacing: null,
       verdict,
       uncertain: uncertain ? this.measurements.flatMap((m, i) => m.problems.map((p) => `${i === 0 ? 'first' : 'again'}: ${p}`)) : null,
-      requestsSpent: b.requests,
-      durationMs: this.startMs === null ? 0 : b.lastMs - this.startMs,
+      requestsSpent: lab.requests,
+      durationMs: this.startMs === null ? 0 : lab.lastMs - this.startMs,
     };
     fp.pacing = uncertain
       ? cautiousPacing(fp.sustainedPerSecond, this.cfg.pacingShare ?? 0.95)
       : pacingFor(
           fp,
           this.cfg.pacingShare ?? 0.95,
-          claim.algorithm === 'token-bucket' ? refillFloorPerSecond(r, claim.refusedCallsCount) : null,
+          claim.algorithm === 'token-bucket' ? refillFloorPerSecond(readings, claim.refusedCallsCount) : null,
         );
     return { ...fp, timeline: [...this.timeline] };
   }

@@ -13,7 +13,7 @@
  * Reading: the burst of a rested counter, the rate from the first crossing to the last, and the pause before
  * the first call came back (a token bucket refills at once, a counter not before its next aligned boundary).
  */
-import { drain, type Bench, type Experiment } from './bench';
+import { drain, perSecond, type Lab, type Experiment } from './lab';
 import type { Drain } from './types';
 
 export interface FirstWindowPlan {
@@ -39,70 +39,77 @@ export interface FirstWindowReading {
   stalled: boolean;
 }
 
-export function* firstWindowRate(b: Bench, p: FirstWindowPlan): Experiment<FirstWindowReading> {
+export function* firstWindowRate(lab: Lab, p: FirstWindowPlan): Experiment<FirstWindowReading> {
   const expected = Math.min(p.burstObserved, p.advertisedLimit ?? Infinity);
   let emptyAtMs = p.emptyAtMs;
   for (let attempt = 1; ; attempt++) {
-    const burst = yield* drain(b, emptyAtMs + 2.1 * p.periodMs, 'first window', b.drainCap());
+    const burst = yield* drain(lab, emptyAtMs + 2.1 * p.periodMs, 'first window', lab.drainCap());
     if (burst.refusedMs === null) {
-      b.note(`first window: the bucket did not empty after ${burst.allowed} calls`);
+      lab.note(`first window: the bucket did not empty after ${burst.allowed} calls`);
       return { restedBurst: null, rate: null, pausedMs: null, stalled: false };
     }
     if (burst.allowed > expected && attempt < 3) {
       // The burst straddled an aligned boundary: the next window starts from less than a full bucket.
-      b.note(`first window: a rested burst of ${burst.allowed} > ${expected} straddled a boundary; again, a third of a window later`);
+      lab.note(`first window: a rested burst of ${burst.allowed} > ${expected} straddled a boundary; again, a third of a window later`);
       emptyAtMs = burst.refusedMs + p.periodMs / 3;
       continue;
     }
     const target = Math.max(2, Math.min(burst.allowed, expected) - 1);
-    if (target >= TWO_DRAINS_FROM) return yield* twoDrains(b, p, burst.allowed, burst.refusedMs, target);
-    const deadline = burst.refusedMs + 2.2 * p.periodMs;
-    const emptiedMs = burst.refusedMs;
-    let passed = 0;
-    // Each crossing of a threshold (one call back) lies between the send of the refusal before it and the
-    // answer of the call that passed. The rate is timed from the earliest the first crossing can have come to
-    // the latest the last one can have: never faster than the truth, slower by about one gap (1 % in ~2 s).
-    let startMs: number | null = null;
-    let endMs = 0;
-    let pausedMs: number | null = null;
-    let lastRefused = { sentMs: emptiedMs, tMs: emptiedMs };
-    let widestGapMs = 0;
-    let crossingsFrom = b.observations.length;
-    let at = emptiedMs + b.fineMs;
-    for (;;) {
-      const d = yield* drain(b, at, 'first window', target - passed);
-      if (d.allowed > 0) {
-        const gapMs = d.firstMs - lastRefused.tMs;
-        if (startMs === null) {
-          pausedMs = pauseOf(b, p, emptiedMs, (lastRefused.tMs + d.firstMs) / 2, gapMs);
-          // From the refused poll before it: a stall there moves the start of the span.
-          crossingsFrom = Math.max(0, b.observations.length - d.allowed - (d.refusedMs === null ? 0 : 1) - 1);
-        }
-        widestGapMs = Math.max(widestGapMs, gapMs, d.firstMs - d.firstSentMs);
-        startMs ??= lastRefused.sentMs;
-        endMs = d.firstMs;
-        passed += d.allowed;
-      }
-      if (d.refusedMs !== null)
-        lastRefused = { sentMs: b.observations[b.observations.length - 1]?.sentMs ?? d.refusedMs, tMs: d.refusedMs };
-      if (passed >= target || b.lastMs + b.fineMs > deadline) break;
-      at = b.lastMs + b.fineMs;
-    }
-    // passed - 1 thresholds were crossed between the first crossing and the last one.
-    if (startMs === null || passed < 2 || endMs <= startMs) {
-      b.note(`first window: ${passed} calls passed after a rested burst of ${burst.allowed}; the drains' rate stays`);
-      return { restedBurst: burst.allowed, rate: null, pausedMs, stalled: false };
-    }
-    const rate = (passed - 1) / (endMs - startMs);
-    // A stalled poll leaves several crossings at one time: the span holds, the count within it does not.
-    widestGapMs = Math.max(widestGapMs, b.worstDelaySince(crossingsFrom));
-    const stalled = widestGapMs > STALLED_GAPS * b.fineMs;
-    b.note(
-      `first window: after a rested burst of ${burst.allowed}, ${passed} calls passed in ${Math.round(endMs - startMs)} ms from the boundary = ${(rate * 1000).toFixed(2)}/s (the drains read ${((p.drainsRate ?? 0) * 1000).toFixed(2)}/s)` +
-        (stalled ? `; a call came back ${Math.round(widestGapMs)} ms after the previous refusal: stalled` : ''),
-    );
-    return { restedBurst: burst.allowed, rate, pausedMs, stalled };
+    if (target >= TWO_DRAINS_FROM) return yield* twoDrains(lab, p, burst.allowed, burst.refusedMs, target);
+    return yield* fineCrossings(lab, p, burst.allowed, burst.refusedMs, target);
   }
+}
+
+/**
+ * A small counter: short drains a fine gap apart from the rested burst's refusal, each crossing (one call back)
+ * timed within a fine gap, until `target` calls came back or 2.2 periods after the burst emptied the counter.
+ */
+function* fineCrossings(lab: Lab, p: FirstWindowPlan, rested: number, emptiedMs: number, target: number): Experiment<FirstWindowReading> {
+  const deadline = emptiedMs + 2.2 * p.periodMs;
+  let passed = 0;
+  // Each crossing of a threshold (one call back) lies between the send of the refusal before it and the
+  // answer of the call that passed. The rate is timed from the earliest the first crossing can have come to
+  // the latest the last one can have: never faster than the truth, slower by about one gap (1 % in ~2 s).
+  let startMs: number | null = null;
+  let endMs = 0;
+  let pausedMs: number | null = null;
+  let lastRefused = { sentMs: emptiedMs, tMs: emptiedMs };
+  let widestGapMs = 0;
+  let crossingsFrom = lab.observations.length;
+  let at = emptiedMs + lab.fineMs;
+  for (;;) {
+    const d = yield* drain(lab, at, 'first window', target - passed);
+    if (d.allowed > 0) {
+      const gapMs = d.firstMs - lastRefused.tMs;
+      if (startMs === null) {
+        pausedMs = pauseOf(lab, p, emptiedMs, (lastRefused.tMs + d.firstMs) / 2, gapMs);
+        // From the refused poll before it: a stall there moves the start of the span.
+        crossingsFrom = Math.max(0, lab.observations.length - d.allowed - (d.refusedMs === null ? 0 : 1) - 1);
+      }
+      widestGapMs = Math.max(widestGapMs, gapMs, d.firstMs - d.firstSentMs);
+      startMs ??= lastRefused.sentMs;
+      endMs = d.firstMs;
+      passed += d.allowed;
+    }
+    if (d.refusedMs !== null)
+      lastRefused = { sentMs: lab.observations[lab.observations.length - 1]?.sentMs ?? d.refusedMs, tMs: d.refusedMs };
+    if (passed >= target || lab.lastMs + lab.fineMs > deadline) break;
+    at = lab.lastMs + lab.fineMs;
+  }
+  // passed - 1 thresholds were crossed between the first crossing and the last one.
+  if (startMs === null || passed < 2 || endMs <= startMs) {
+    lab.note(`first window: ${passed} calls passed after a rested burst of ${rested}; the drains' rate stays`);
+    return { restedBurst: rested, rate: null, pausedMs, stalled: false };
+  }
+  const rate = (passed - 1) / (endMs - startMs);
+  // A stalled poll leaves several crossings at one time: the span holds, the count within it does not.
+  widestGapMs = Math.max(widestGapMs, lab.worstDelaySince(crossingsFrom));
+  const stalled = widestGapMs > STALLED_GAPS * lab.fineMs;
+  lab.note(
+    `first window: after a rested burst of ${rested}, ${passed} calls passed in ${Math.round(endMs - startMs)} ms from the boundary = ${perSecond(rate)} (the drains read ${perSecond(p.drainsRate ?? 0)})` +
+      (stalled ? `; a call came back ${Math.round(widestGapMs)} ms after the previous refusal: stalled` : ''),
+  );
+  return { restedBurst: rested, rate, pausedMs, stalled };
 }
 
 /** From this many calls a window, two drains inside it time the rate within a few % (and cost a bucket, not a poll every fine gap). */
@@ -115,35 +122,35 @@ const TWO_DRAINS_FROM = 40;
  * that came back between the two: less one over the span from the first drain's refusal sent to the second's
  * last allowed answer, never faster than the truth.
  */
-function* twoDrains(b: Bench, p: FirstWindowPlan, rested: number, emptiedMs: number, target: number): Experiment<FirstWindowReading> {
-  const gap = Math.max(b.fineMs, p.periodMs / 40);
+function* twoDrains(lab: Lab, p: FirstWindowPlan, rested: number, emptiedMs: number, target: number): Experiment<FirstWindowReading> {
+  const gap = Math.max(lab.fineMs, p.periodMs / 40);
   const deadline = emptiedMs + 2.2 * p.periodMs;
   let lastRefused = { sentMs: emptiedMs, tMs: emptiedMs };
-  let first = yield* drain(b, emptiedMs + gap, 'first window', target);
-  while (first.allowed === 0 && first.refusedMs !== null && b.lastMs + gap <= deadline) {
+  let first = yield* drain(lab, emptiedMs + gap, 'first window', target);
+  while (first.allowed === 0 && first.refusedMs !== null && lab.lastMs + gap <= deadline) {
     lastRefused = { sentMs: first.firstSentMs, tMs: first.refusedMs };
-    first = yield* drain(b, b.lastMs + gap, 'first window', target);
+    first = yield* drain(lab, lab.lastMs + gap, 'first window', target);
   }
   const pausedMs =
-    first.allowed > 0 ? pauseOf(b, p, emptiedMs, (lastRefused.tMs + first.firstMs) / 2, first.firstMs - lastRefused.tMs, gap) : null;
+    first.allowed > 0 ? pauseOf(lab, p, emptiedMs, (lastRefused.tMs + first.firstMs) / 2, first.firstMs - lastRefused.tMs, gap) : null;
   if (first.allowed === 0 || first.refusedMs === null) {
-    b.note(`first window: ${first.allowed} calls came back after a rested burst of ${rested}; the drains' rate stays`);
+    lab.note(`first window: ${first.allowed} calls came back after a rested burst of ${rested}; the drains' rate stays`);
     return { restedBurst: rested, rate: null, pausedMs, stalled: false };
   }
-  const from = b.observations.length - 1;
-  const refusalSentMs = b.observations[from]?.sentMs ?? first.refusedMs;
-  const second = yield* drain(b, first.refusedMs + 0.55 * p.periodMs, 'first window', b.drainCap());
-  const lastAllowedMs = b.observations[b.observations.length - (second.refusedMs === null ? 1 : 2)]?.tMs ?? second.firstMs;
+  const from = lab.observations.length - 1;
+  const refusalSentMs = lab.observations[from]?.sentMs ?? first.refusedMs;
+  const second = yield* drain(lab, first.refusedMs + 0.55 * p.periodMs, 'first window', lab.drainCap());
+  const lastAllowedMs = lab.observations[lab.observations.length - (second.refusedMs === null ? 1 : 2)]?.tMs ?? second.firstMs;
   const spanMs = lastAllowedMs - refusalSentMs;
   if (second.allowed < 2 || spanMs <= 0) {
-    b.note(`first window: ${second.allowed} calls came back ${Math.round(spanMs)} ms after the first; the drains' rate stays`);
+    lab.note(`first window: ${second.allowed} calls came back ${Math.round(spanMs)} ms after the first; the drains' rate stays`);
     return { restedBurst: rested, rate: null, pausedMs, stalled: false };
   }
   const rate = (second.allowed - 1) / spanMs;
-  const heldMs = b.worstDelaySince(from);
-  const stalled = heldMs > STALLED_GAPS * b.fineMs;
-  b.note(
-    `first window: after a rested burst of ${rested}, ${second.allowed} calls came back in ${Math.round(spanMs)} ms inside the next aligned window = ${(rate * 1000).toFixed(2)}/s (the drains read ${((p.drainsRate ?? 0) * 1000).toFixed(2)}/s)` +
+  const heldMs = lab.worstDelaySince(from);
+  const stalled = heldMs > STALLED_GAPS * lab.fineMs;
+  lab.note(
+    `first window: after a rested burst of ${rested}, ${second.allowed} calls came back in ${Math.round(spanMs)} ms inside the next aligned window = ${perSecond(rate)} (the drains read ${perSecond(p.drainsRate ?? 0)})` +
       (stalled ? `; a call was held up ${Math.round(heldMs)} ms: stalled` : ''),
   );
   return { restedBurst: rested, rate, pausedMs, stalled };
@@ -156,11 +163,11 @@ const STALLED_GAPS = 4;
  * A token bucket gives a call back one interval after it empties; a sliding counter none before its next
  * aligned boundary. Only a crossing timed within a fine gap counts: a stalled poll leaves it anywhere.
  */
-function pauseOf(b: Bench, p: FirstWindowPlan, emptiedMs: number, crossedMs: number, gapMs: number, pollMs = b.fineMs): number | null {
+function pauseOf(lab: Lab, p: FirstWindowPlan, emptiedMs: number, crossedMs: number, gapMs: number, pollMs = lab.fineMs): number | null {
   const rate = p.drainsRate;
   if (p.pauseKnown || !rate || gapMs > 2 * pollMs || crossedMs - emptiedMs <= 2 / rate) return null;
   const pausedMs = crossedMs - emptiedMs;
-  b.note(
+  lab.note(
     `first window: no call back for ${Math.round(pausedMs)} ms after a rested burst emptied the bucket (a token bucket refills at once)`,
   );
   return pausedMs;
@@ -199,9 +206,10 @@ export interface AfterPauseReading {
  * refusal (sent) to the last poll's refusal (answered): one call less over it is never faster than the truth.
  * The refill must be linear: never faster than the full bucket over the pause's window, and no call back
  * missing for two of its calls (a sliding log caught mid-return gives its calls back in clumps). No rate when a poll
- * was held up (a window may have ended with the counter not full) or too few came back: measured as before then.
+ * was held up (a window may have ended with the counter not full) or too few came back: the refill is then
+ * measured the ordinary way (refill sampling, and the first-window rate after a rest).
  */
-export function* firstWindowAfterPause(b: Bench, p: PauseEnd): Experiment<AfterPauseReading> {
+export function* firstWindowAfterPause(lab: Lab, p: PauseEnd): Experiment<AfterPauseReading> {
   const { full, lastEmpty, back, burst } = p;
   const emptyMs = (p.start ?? back).refusedMs as number;
   // The full bucket and the empty drain fell in one aligned window: the window is longer than their span.
@@ -211,33 +219,93 @@ export function* firstWindowAfterPause(b: Bench, p: PauseEnd): Experiment<AfterP
   const windowAtMostMs = burst / slowest;
   const target = Math.max(2, Math.min(burst - 1, Math.max(TWO_DRAINS_FROM, Math.ceil(burst / 3))));
   const large = burst - 1 >= TWO_DRAINS_FROM;
-  let gapMs = large ? Math.max(b.fineMs, Math.min(windowAtLeastMs, windowAtMostMs) / 40) : b.fineMs;
+  let gapMs = large ? Math.max(lab.fineMs, Math.min(windowAtLeastMs, windowAtMostMs) / 40) : lab.fineMs;
   const deadline = emptyMs + 1.5 * windowAtMostMs;
   const drains: Drain[] = [];
   // A counter gives a call back within one of those calls: one poll then tells, and polls only go on when it
   // got one (a limiter whose refused calls count would be kept full by them, and read wrong after).
-  const probe = yield* drain(b, emptyMs + Math.max(gapMs, 1 / slowest), 'first window', b.drainCap());
+  const probe = yield* drain(lab, emptyMs + Math.max(gapMs, 1 / slowest), 'first window', lab.drainCap());
   drains.push(probe);
   if (probe.allowed === 0 || probe.refusedMs === null) {
-    b.note(
+    lab.note(
       `first window after the pause: no call back ${Math.round(probe.firstMs - emptyMs)} ms after the counter emptied; not timed there`,
     );
     return { rate: null, drains };
   }
-  const from = b.observations.length;
-  const sentMs = b.observations[from - 1]?.sentMs ?? probe.refusedMs;
+  const from = lab.observations.length;
+  const sentMs = lab.observations[from - 1]?.sentMs ?? probe.refusedMs;
+  const polled = yield* pollCounter(lab, { probe, sentMs, target, gapMs, deadline, large, windowAtMostMs, burst, emptyMs }, drains);
+  const { passed, endMs, firstCrossSentMs, lastCrossMs, quietMs } = polled;
+  gapMs = polled.gapMs;
+  const widestMs = Math.max(polled.widestMs, lab.worstDelaySince(from));
+  const spanMs = endMs - sentMs;
+  const byCount = passed >= 2 && spanMs > 0 ? (passed - 1) / spanMs : 0;
+  const singles = drains.slice(1).every((d) => d.allowed <= 1);
+  const byCrossings =
+    singles && firstCrossSentMs !== null && passed >= 2 && lastCrossMs > firstCrossSentMs
+      ? (passed - 1) / (lastCrossMs - firstCrossSentMs)
+      : 0;
+  const rate = Math.max(byCount, byCrossings);
+  const why = whyNotTimed({ passed, target, widestMs, gapMs, rate, windowAtLeastMs, burst, quietMs });
+  if (why !== null) {
+    lab.note(`first window after the pause: ${why}; not timed there`);
+    return { rate: null, drains };
+  }
+  lab.note(
+    `first window after the pause: ${passed} calls came back in ${Math.round(spanMs)} ms of polls every ${Math.round(gapMs)} ms = ${perSecond(rate)} (the window after a full bucket of ${full.allowed}: no rest needed)`,
+  );
+  return { rate, drains };
+}
+
+interface CounterPolls {
+  /** Calls the polls got back (the probe's not counted). */
+  passed: number;
+  /** The last poll's refusal, answered. */
+  endMs: number;
+  /** The longest from one poll's refusal to the next poll's first answer. */
+  widestMs: number;
+  /** A small bucket's crossings: the refusal sent before the first call back, and the last call back. */
+  firstCrossSentMs: number | null;
+  lastCrossMs: number;
+  /** The longest with no call back. */
+  quietMs: number;
+  /** The poll gap at the end (a large counter's widens as calls come back). */
+  gapMs: number;
+}
+
+/**
+ * Polls that drain the counter after the probe got a call back, every `gapMs`, until `target` calls came back, the
+ * deadline, a drain that did not empty, or the most polls; each poll's drain is added to `drains`.
+ */
+function* pollCounter(
+  lab: Lab,
+  p: {
+    probe: Drain;
+    sentMs: number;
+    target: number;
+    gapMs: number;
+    deadline: number;
+    large: boolean;
+    windowAtMostMs: number;
+    burst: number;
+    emptyMs: number;
+  },
+  drains: Drain[],
+): Experiment<CounterPolls> {
+  const { probe, target, deadline, large, windowAtMostMs, burst, emptyMs } = p;
+  let gapMs = p.gapMs;
   let passed = 0;
-  let endMs = probe.refusedMs;
+  let endMs = probe.refusedMs as number;
   let widestMs = 0;
   // A small bucket: each crossing (one call back) timed within a fine gap, from the first to the last.
   let firstCrossSentMs: number | null = null;
   let lastCrossMs = 0;
-  let lastRefusedSentMs = sentMs;
+  let lastRefusedSentMs = p.sentMs;
   // A counter's calls come back steadily; a sliding log's in clumps, the calls of one drain together.
   let lastBackMs = probe.firstMs;
   let quietMs = 0;
-  while (passed < target && b.lastMs + gapMs <= deadline && drains.length < MAX_POLLS) {
-    const d = yield* drain(b, b.lastMs + gapMs, 'first window', b.drainCap());
+  while (passed < target && lab.lastMs + gapMs <= deadline && drains.length < MAX_POLLS) {
+    const d = yield* drain(lab, lab.lastMs + gapMs, 'first window', lab.drainCap());
     drains.push(d);
     widestMs = Math.max(widestMs, d.firstMs - endMs);
     if (d.allowed > 0) {
@@ -253,35 +321,32 @@ export function* firstWindowAfterPause(b: Bench, p: PauseEnd): Experiment<AfterP
     // (one more than came back since the counter emptied, never slower than the truth) and widen the polls.
     const back = passed + probe.allowed;
     if (large && back >= 4) gapMs = Math.max(gapMs, Math.min(windowAtMostMs, (burst * (endMs - emptyMs)) / (back + 1)) / 40);
-    lastRefusedSentMs = b.observations[b.observations.length - 1]?.sentMs ?? d.refusedMs;
+    lastRefusedSentMs = lab.observations[lab.observations.length - 1]?.sentMs ?? d.refusedMs;
   }
-  widestMs = Math.max(widestMs, b.worstDelaySince(from));
-  const spanMs = endMs - sentMs;
-  const byCount = passed >= 2 && spanMs > 0 ? (passed - 1) / spanMs : 0;
-  const singles = drains.slice(1).every((d) => d.allowed <= 1);
-  const byCrossings =
-    singles && firstCrossSentMs !== null && passed >= 2 && lastCrossMs > firstCrossSentMs
-      ? (passed - 1) / (lastCrossMs - firstCrossSentMs)
-      : 0;
-  const rate = Math.max(byCount, byCrossings);
-  const why =
-    passed < target
-      ? `${passed} of ${target} calls came back`
-      : widestMs > STALLED_GAPS * gapMs
-        ? `a poll was held up ${Math.round(widestMs)} ms`
-        : rate * windowAtLeastMs > burst
-          ? `${(rate * 1000).toFixed(2)}/s is faster than ${burst} calls in the ${Math.round(windowAtLeastMs)} ms the pause proves a window holds: not a linear refill`
-          : quietMs > 2 / rate + 2 * gapMs
-            ? `no call back for ${Math.round(quietMs)} ms at ${(rate * 1000).toFixed(2)}/s: not a linear refill`
-            : null;
-  if (why !== null) {
-    b.note(`first window after the pause: ${why}; not timed there`);
-    return { rate: null, drains };
-  }
-  b.note(
-    `first window after the pause: ${passed} calls came back in ${Math.round(spanMs)} ms of polls every ${Math.round(gapMs)} ms = ${(rate * 1000).toFixed(2)}/s (the window after a full bucket of ${full.allowed}: no rest needed)`,
-  );
-  return { rate, drains };
+  return { passed, endMs, widestMs, firstCrossSentMs, lastCrossMs, quietMs, gapMs };
+}
+
+/**
+ * Why the polls after a pause do not time the refill, or null when they do: too few calls back, a poll held up,
+ * or a refill that is not linear (faster than the pause allows a window, or no call back for two of its calls).
+ */
+function whyNotTimed(p: {
+  passed: number;
+  target: number;
+  widestMs: number;
+  gapMs: number;
+  rate: number;
+  windowAtLeastMs: number;
+  burst: number;
+  quietMs: number;
+}): string | null {
+  const rateText = perSecond(p.rate);
+  if (p.passed < p.target) return `${p.passed} of ${p.target} calls came back`;
+  if (p.widestMs > STALLED_GAPS * p.gapMs) return `a poll was held up ${Math.round(p.widestMs)} ms`;
+  if (p.rate * p.windowAtLeastMs > p.burst)
+    return `${rateText} is faster than ${p.burst} calls in the ${Math.round(p.windowAtLeastMs)} ms the pause proves a window holds: not a linear refill`;
+  if (p.quietMs > 2 / p.rate + 2 * p.gapMs) return `no call back for ${Math.round(p.quietMs)} ms at ${rateText}: not a linear refill`;
+  return null;
 }
 
 /** Most polls the first window after a pause may take. */

@@ -32,20 +32,20 @@ export function pacingFor(
   share = 0.95,
   floorPerSecond: number | null = null,
 ): Pacing | null {
-  const B = fp.burst;
+  const burst = fp.burst;
   // NaN and absent values never make a pacing.
-  if (B === null || !(B >= 1) || fp.sustainedPerSecond === null || !(fp.sustainedPerSecond > 0)) return null;
+  if (burst === null || !(burst >= 1) || fp.sustainedPerSecond === null || !(fp.sustainedPerSecond > 0)) return null;
   if (fp.algorithm === 'fixed-window' && fp.windowMs !== null) {
     const period = Math.ceil(fp.windowMs / share);
     return {
-      schedule: `burst ${B} then wait until Reset (one burst every ${period} ms)`,
+      schedule: `burst ${burst} then wait until Reset (one burst every ${period} ms)`,
       kind: 'burst-per-window',
-      burst: B,
+      burst,
       intervalMs: null,
       periodMs: period,
       share,
-      bottleneck: { reservoir: B, reservoirRefreshAmount: B, reservoirRefreshInterval: period, minTime: 0, maxConcurrent: 1 },
-      k6: k6(B, period),
+      bottleneck: { reservoir: burst, reservoirRefreshAmount: burst, reservoirRefreshInterval: period, minTime: 0, maxConcurrent: 1 },
+      k6: k6(burst, period),
     };
   }
   const perSecond = Math.min(fp.sustainedPerSecond * share, floorPerSecond !== null && floorPerSecond > 0 ? floorPerSecond : Infinity);
@@ -55,19 +55,19 @@ export function pacingFor(
   if (fp.algorithm === 'sliding-window') return evenPacing(interval, kept, 'a burst is refused until it leaves the sliding window');
   if (fp.algorithm === 'token-bucket') {
     return {
-      schedule: `burst ${B} then 1 call every ${interval} ms`,
+      schedule: `burst ${burst} then 1 call every ${interval} ms`,
       kind: 'burst-then-even',
-      burst: B,
+      burst,
       intervalMs: interval,
       periodMs: null,
       share: kept,
       bottleneck: {
-        reservoir: B,
+        reservoir: burst,
         reservoirRefreshAmount: null,
         reservoirRefreshInterval: null,
         reservoirIncreaseAmount: 1,
         reservoirIncreaseInterval: interval,
-        reservoirIncreaseMaximum: B,
+        reservoirIncreaseMaximum: burst,
         minTime: 0,
         maxConcurrent: 1,
       },

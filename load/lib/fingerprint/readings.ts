@@ -6,73 +6,93 @@ import type { RefusedCallReading } from './refused-call';
 import type { SplitReading } from './split';
 import type { Algorithm, Observation } from './types';
 
-/** What the experiments read, one record per measurement: the coordinator fills it, the functions below read it. */
+/**
+ * What the experiments read, one record per measurement: the coordinator fills it, the functions below read it.
+ * Grouped by the experiment that writes each field; a field stays null until that experiment ran.
+ */
 export interface Readings {
+  // Exhaustion and reopening.
   exhaustion: ExhaustionReading | null;
   /** The advertised reopening moved after refused calls (they count); null when not known. */
-  movedHint: boolean | null;
-  rested: ReopenedBucket['rested'];
-  /** The refill sampling saw a window (true) or a continuous refill (false); null before it decided. */
-  windowLike: boolean | null;
+  reopeningMoved: boolean | null;
+  /** The drain after a rest that followed a partial reopening (a full bucket), and when the rest began. */
+  restedDrain: ReopenedBucket['rested'];
+
+  // Refill sampling: what shape the refill has.
+  /** A window (its empty drains then a full bucket) or a continuous refill; null before the sampling decided. */
+  refillShape: RefillShape | null;
+  /** What the sampling alone proved of a window (from the drains' sends and answers), ms. */
+  samplingBracket: { lo: number; hi: number } | null;
+
+  // A window: window refine.
   window: { windowMs: number; precise: boolean; errorMs: number } | null;
+
+  // A continuous refill: its rate, its burst, and a sliding counter's first window.
   /** Calls per ms: the drains' rate between empty buckets, raised by the first-window rate. */
   rate: number | null;
   rateSpan: RefillRate['span'] | null;
+  /** Calls per ms the sampling drains got through between empty buckets (never raised). */
+  drainsRate: number | null;
   /** The refill waited this long after the bucket emptied (a sliding counter); null: no pause read. */
   pausedMs: number | null;
-  /** A full bucket of a continuous refill (the volley's count, or the exhaustion less its refill). */
-  burstRefilled: number | null;
-  /** A continuous refill: the exhaustion's count less its refill (the volley counts the bucket again). */
-  burstFromExhaustion: number | null;
+  /** Calls a full bucket holds: the volley's count, or the exhaustion's count less its refill. */
+  bucketBurst: number | null;
+  /** The exhaustion's count less its refill, kept when a volley counted the bucket again (the two must agree). */
+  exhaustionLessRefill: number | null;
   /** Calls per ms in the first window after a full one (a weighted sliding counter). */
   firstWindowRate: number | null;
   /** A rested sliding counter's burst (the first-window rate). */
   restedBurst: number | null;
+
+  // Split, then whether refused calls count.
   split: SplitReading | null;
-  refused: RefusedCallReading | null;
-  /** Whether refused calls count, read without the refused-call test (a window); null: not read so. */
-  refusedCount: boolean | null;
-  /** What the sampling alone proved of a window (from the drains' sends and answers), ms. */
-  samplingBracket: { lo: number; hi: number } | null;
-  /** A continuous refill: calls per ms the sampling drains got through between empty buckets. */
-  drainsRate: number | null;
+  refusedCallTest: RefusedCallReading | null;
+  /** Whether refused calls count, known without the refused-call test (a window, or a log that explains every call); null: not known so. */
+  refusedCountKnown: boolean | null;
+
   /** Readings that stalled twice, in words. */
   stalls: string[];
 }
 
+/** The refill the sampling saw: a window (nothing back, then a full bucket) or a continuous one. */
+export type RefillShape = 'window' | 'continuous';
+
 export const noReadings = (): Readings => ({
   exhaustion: null,
-  movedHint: null,
-  rested: null,
-  windowLike: null,
+  reopeningMoved: null,
+  restedDrain: null,
+  refillShape: null,
+  samplingBracket: null,
   window: null,
   rate: null,
   rateSpan: null,
-  pausedMs: null,
-  burstRefilled: null,
-  burstFromExhaustion: null,
-  restedBurst: null,
-  firstWindowRate: null,
-  split: null,
-  refused: null,
-  refusedCount: null,
-  samplingBracket: null,
   drainsRate: null,
+  pausedMs: null,
+  bucketBurst: null,
+  exhaustionLessRefill: null,
+  firstWindowRate: null,
+  restedBurst: null,
+  split: null,
+  refusedCallTest: null,
+  refusedCountKnown: null,
   stalls: [],
 });
 
 const SECOND = 1000;
 
 export function algorithmOf(r: Readings): Algorithm {
-  const s = r.split;
+  const split = r.split;
   // A refill that waits for an aligned window is a sliding counter, whatever a split would show.
-  if (r.windowLike === false && r.pausedMs !== null) return 'sliding-window';
-  if (r.windowLike === null || !s) return 'unknown';
-  // A token bucket is full again too, give or take the rate estimate's error on large buckets.
-  // A window's split drain stops one call past the first half: that many back is a full bucket again.
-  const fullAgain = r.windowLike ? s.drained >= Math.min(s.burst, s.h1 + 1) : s.drained >= s.burst - Math.floor(s.burst / 10);
-  const halfBack = s.drained <= s.burst - Math.max(1, s.h2 / 2);
-  if (r.windowLike) {
+  if (r.refillShape === 'continuous' && r.pausedMs !== null) return 'sliding-window';
+  if (r.refillShape === null || !split) return 'unknown';
+  // A token bucket is full again too, give or take the rate estimate'split error on large buckets.
+  // A window'split split drain stops one call past the first half: that many back is a full bucket again.
+  const windowLike = r.refillShape === 'window';
+  const fullAgain = windowLike
+    ? split.drained >= Math.min(split.burst, split.firstHalf + 1)
+    : split.drained >= split.burst - Math.floor(split.burst / 10);
+  const halfBack = split.drained <= split.burst - Math.max(1, split.secondHalf / 2);
+  if (windowLike) {
     if (fullAgain) return 'fixed-window';
     if (halfBack) return 'sliding-window';
     return 'unknown';
@@ -89,8 +109,8 @@ export function burstOf(r: Readings, algorithm: Algorithm): number | null {
   const observed = r.exhaustion?.burst ?? null;
   if (observed === null) return null;
   // A sliding counter does not refill within its first window: only a token bucket's count is corrected.
-  if (algorithm === 'token-bucket' && r.burstRefilled !== null) return r.burstRefilled;
-  if (algorithm === 'sliding-window' && !r.windowLike) {
+  if (algorithm === 'token-bucket' && r.bucketBurst !== null) return r.bucketBurst;
+  if (algorithm === 'sliding-window' && r.refillShape !== 'window') {
     // A sliding counter's exhaustion may straddle its aligned windows and pass more than a full bucket.
     const advertised = r.exhaustion?.firstHints?.limit ?? null;
     if (advertised !== null && advertised <= observed) return advertised;
@@ -121,17 +141,17 @@ export function refillFloorPerSecond(r: Readings, refusedCount: boolean | null):
 
 export function windowOf(r: Readings, algorithm: Algorithm, burst: number | null, rate: number | null): number | null {
   const measured = r.window?.windowMs ?? null;
-  if (algorithm === 'token-bucket' || algorithm === 'unknown') return r.windowLike ? measured : null;
-  if (r.windowLike) return measured;
+  if (algorithm === 'token-bucket' || algorithm === 'unknown') return r.refillShape === 'window' ? measured : null;
+  if (r.refillShape === 'window') return measured;
   // A sliding counter measured as a continuous refill: the window is burst / rate.
   return burst !== null && rate ? Math.round(burst / rate) : null;
 }
 
 export function refusedCountOf(r: Readings, verdict: string | null): boolean | null {
-  if (r.movedHint) return true;
-  if (r.refusedCount !== null) return r.refusedCount;
-  const t = r.refused;
-  if (t && t.extraRefused >= 2) return t.test <= t.control - Math.max(1, t.extraRefused / 2);
+  if (r.reopeningMoved) return true;
+  if (r.refusedCountKnown !== null) return r.refusedCountKnown;
+  const cycles = r.refusedCallTest;
+  if (cycles && cycles.extraRefused >= 2) return cycles.test <= cycles.control - Math.max(1, cycles.extraRefused / 2);
   if (verdict?.includes('refused calls appear to count')) return true;
   return null;
 }

@@ -12,7 +12,7 @@
  * Reading: window-like (with the drains that show it: a full bucket, the last empty drain, the next full
  * bucket) or a continuous refill (its rate between empty buckets, and any pause before it started).
  */
-import { Stop, drain, type Bench, type Experiment } from './bench';
+import { Stop, drain, perSecond, type Lab, type Experiment } from './lab';
 import { firstWindowAfterPause, type PauseEnd } from './first-window-rate';
 import type { Drain } from './types';
 
@@ -71,65 +71,76 @@ export interface ReopenedBucket {
 }
 
 /** From the reopening's drain: rests after a partial reopening, and plans the sampling's gaps. */
-export function* settleReopening(b: Bench, reopened: Drain, exhaust: Drain, burst: number): Experiment<ReopenedBucket> {
-  let d = reopened;
-  let S = d.firstMs - (exhaust.refusedMs as number);
+export function* settleReopening(lab: Lab, reopened: Drain, exhaust: Drain, burst: number): Experiment<ReopenedBucket> {
+  // The drain the sampling follows, and how long its bucket took to come back after the previous refusal.
+  let followed = reopened;
+  let refillMs = followed.firstMs - (exhaust.refusedMs as number);
   let rested: ReopenedBucket['rested'] = null;
-  const poll = b.observations[b.observations.length - d.allowed - (d.refusedMs === null ? 1 : 2)];
+  const poll = lab.observations[lab.observations.length - followed.allowed - (followed.refusedMs === null ? 1 : 2)];
   const lastEmpty = poll && { firstMs: poll.tMs, firstSentMs: poll.sentMs, allowed: 0, refusedMs: poll.tMs, refusedFirst: true };
   // Timed from the reopening only when no rest follows it (below half a bucket: a rest leaves the pause behind;
   // a drain that did not empty is no pause's end either).
-  const pause = lastEmpty && d.allowed >= burst / 2 && d.allowed < burst ? pauseOf(exhaust, lastEmpty, d, burst, 4) : null;
-  let restFromMs = d.refusedMs;
-  if (d.allowed < burst / 2 && d.refusedMs !== null) {
+  const pause =
+    lastEmpty && followed.allowed >= burst / 2 && followed.allowed < burst ? pauseOf(exhaust, lastEmpty, followed, burst, 4) : null;
+  let restFromMs = followed.refusedMs;
+  if (followed.allowed < burst / 2 && followed.refusedMs !== null) {
     // Few calls back after a long pause: a weighted sliding counter reopened early in the window after its full
     // one. Timed there at once; anything else (a sliding log's slow exhaustion, a bucket) rests as below.
-    // The reopening's refused polls: the calls between the exhaustion's refusal and the reopening's first.
-    const refusedPolls = b.observations.filter((o) => o.tMs > (exhaust.refusedMs as number) && o.tMs < d.firstMs).length;
-    // A slow exhaustion (a busy machine) leaves a sliding log's calls one by one: a drain among them would take
-    // them back into the log. Only a quick one next to the pause is a counter's to time.
-    const spreadMs = (exhaust.refusedMs as number) - exhaust.firstSentMs;
-    const quick = lastEmpty !== undefined && 4 * spreadMs < lastEmpty.firstSentMs - (exhaust.refusedMs as number);
-    const counter =
-      lastEmpty && refusedPolls >= 1 && quick
-        ? partialPause(exhaust, lastEmpty, refusedPolls, yield* oneMore(b, exhaust, lastEmpty, d), burst)
-        : null;
+    const counter = yield* partialReopeningPause(lab, exhaust, lastEmpty, followed, burst);
     if (counter) {
-      b.note(`partial reopening (${d.allowed} calls) after a pause: timed in the window after the full bucket`);
-      const fw = yield* firstWindowAfterPause(b, counter);
-      if (fw.rate !== null) {
-        return {
-          drain: d,
-          rested,
-          gapMs: b.fineMs,
-          maxGapMs: b.fineMs,
-          pause: counter,
-          timed: timed(
-            { from: counter.back },
-            fw.drains.map((x) => ({ gapMs: 0, drain: x })),
-            b.fineMs,
-            0,
-            fw.rate,
-            counter,
-          ),
-        };
-      }
-      restFromMs = b.lastMs;
+      lab.note(`partial reopening (${followed.allowed} calls) after a pause: timed in the window after the full bucket`);
+      const afterPause = yield* firstWindowAfterPause(lab, counter);
+      if (afterPause.rate !== null) return timedAtOnce(lab, followed, counter, afterPause.drains, afterPause.rate);
+      restFromMs = lab.lastMs;
     }
     const spread = exhaust.refusedMs === null ? 0 : exhaust.refusedMs - exhaust.firstMs;
-    b.note(`partial reopening (${d.allowed} calls): resting ${Math.round(S + 2 * spread)} ms for a full bucket`);
-    const again = yield* drain(b, (restFromMs as number) + S + 2 * spread, 'reopening', b.drainCap());
+    lab.note(`partial reopening (${followed.allowed} calls): resting ${Math.round(refillMs + 2 * spread)} ms for a full bucket`);
+    const again = yield* drain(lab, (restFromMs as number) + refillMs + 2 * spread, 'reopening', lab.drainCap());
     rested = { drain: again, fromMs: restFromMs as number };
-    S = again.firstMs - (restFromMs as number);
-    d = again;
+    refillMs = again.firstMs - (restFromMs as number);
+    followed = again;
   }
-  const r0 = d.allowed / Math.max(S, 1);
-  // S may overstate the refill time by the hint's rounding (up to 1 s): start short, widen while drains come back empty.
-  const gapMs = Math.max(b.fineMs, Math.min(3 / r0, S / 8));
-  const maxGapMs = Math.max(gapMs, Math.max(S, burst / r0) / 2);
-  b.note(`reopening drain: ${d.allowed} calls; sampling every ${Math.round(gapMs)} ms`);
-  if (d.refusedMs === null) throw new Stop(`the bucket did not empty after ${d.allowed} calls on reopening`);
-  return { drain: d, rested, gapMs, maxGapMs, pause, timed: null };
+  const reopenedRate = followed.allowed / Math.max(refillMs, 1);
+  // `refillMs` may overstate the refill time by the hint's rounding (up to 1 s): start short, widen while drains come back empty.
+  const gapMs = Math.max(lab.fineMs, Math.min(3 / reopenedRate, refillMs / 8));
+  const maxGapMs = Math.max(gapMs, Math.max(refillMs, burst / reopenedRate) / 2);
+  lab.note(`reopening drain: ${followed.allowed} calls; sampling every ${Math.round(gapMs)} ms`);
+  if (followed.refusedMs === null) throw new Stop(`the bucket did not empty after ${followed.allowed} calls on reopening`);
+  return { drain: followed, rested, gapMs, maxGapMs, pause, timed: null };
+}
+
+/**
+ * A partial reopening after a pause: a weighted sliding counter's pause end when the exhaustion was quick and
+ * the reopening refused polls first (one drain more then tells); else null.
+ */
+function* partialReopeningPause(
+  lab: Lab,
+  exhaust: Drain,
+  lastEmpty: Drain | undefined,
+  reopened: Drain,
+  burst: number,
+): Experiment<PauseEnd | null> {
+  // The reopening's refused polls: the calls between the exhaustion's refusal and the reopening's first.
+  const refusedPolls = lab.observations.filter((o) => o.tMs > (exhaust.refusedMs as number) && o.tMs < reopened.firstMs).length;
+  // A slow exhaustion (a busy machine) leaves a sliding log's calls one by one: a drain among them would take
+  // them back into the log. Only a quick one next to the pause is a counter's to time.
+  const spreadMs = (exhaust.refusedMs as number) - exhaust.firstSentMs;
+  const quick = lastEmpty !== undefined && 4 * spreadMs < lastEmpty.firstSentMs - (exhaust.refusedMs as number);
+  if (!lastEmpty || refusedPolls < 1 || !quick) return null;
+  return partialPause(exhaust, lastEmpty, refusedPolls, yield* oneMore(lab, exhaust, lastEmpty, reopened), burst);
+}
+
+/** A partial reopening timed at once in the window after the full bucket: the sampling is done. */
+function timedAtOnce(lab: Lab, reopened: Drain, counter: PauseEnd, drains: Drain[], rate: number): ReopenedBucket {
+  const samples = drains.map((x) => ({ gapMs: 0, drain: x }));
+  return {
+    drain: reopened,
+    rested: null,
+    gapMs: lab.fineMs,
+    maxGapMs: lab.fineMs,
+    pause: counter,
+    timed: timed({ from: counter.back }, samples, lab.fineMs, 0, rate, counter),
+  };
 }
 
 /**
@@ -138,10 +149,10 @@ export function* settleReopening(b: Bench, reopened: Drain, exhaust: Drain, burs
  * one drain from its first call; its own calls timed from the reopening's refusal sent (a bucket's rate no
  * slower than one call less over that span).
  */
-function* oneMore(b: Bench, full: Drain, lastEmpty: Drain, back: Drain): Experiment<{ merged: Drain; calls: number; spanMs: number }> {
-  const fromSentMs = b.observations[b.observations.length - 1]?.sentMs ?? (back.refusedMs as number);
+function* oneMore(lab: Lab, full: Drain, lastEmpty: Drain, back: Drain): Experiment<{ merged: Drain; calls: number; spanMs: number }> {
+  const fromSentMs = lab.observations[lab.observations.length - 1]?.sentMs ?? (back.refusedMs as number);
   const waitMs = Math.min((back.refusedMs as number) - lastEmpty.firstSentMs, (lastEmpty.firstSentMs - full.firstMs) / 2);
-  const more = yield* drain(b, (back.refusedMs as number) + Math.max(b.fineMs, waitMs), 'reopening', b.drainCap());
+  const more = yield* drain(lab, (back.refusedMs as number) + Math.max(lab.fineMs, waitMs), 'reopening', lab.drainCap());
   if (more.refusedMs === null) return { merged: back, calls: 0, spanMs: 0 };
   return { merged: merged([back, more]) as Drain, calls: more.allowed, spanMs: more.refusedMs - fromSentMs };
 }
@@ -173,20 +184,20 @@ function partialPause(
   return pausedMs > (2 + refusedPolls) * perCallMs ? { full, lastEmpty, back, burst } : null;
 }
 
-export function* sampleRefill(b: Bench, p: SamplingPlan): Experiment<SamplingReading> {
+export function* sampleRefill(lab: Lab, p: SamplingPlan): Experiment<SamplingReading> {
   const samples: Sample[] = [];
   let gap = p.gapMs;
   let from = p.from.refusedMs as number;
   for (;;) {
     const used = gap;
-    let d = yield* drain(b, from + used, 'refill sampling', b.drainCap());
+    let d = yield* drain(lab, from + used, 'refill sampling', lab.drainCap());
     if (d.refusedMs === null) throw new Stop(`a refill drain did not empty after ${d.allowed} calls`);
     let counter: PauseEnd | null = null;
     const lastEmpty = samples[samples.length - 1]?.drain;
     if (d.allowed === 1 && lastEmpty && p.from.allowed >= p.burst && samples.every((s) => s.drain.allowed === 0)) {
       // One call back after a full bucket and empty drains: the first of an aligned window's, or of a bucket's
       // refill. One drain more, soon, tells; read with it as one drain.
-      const more = yield* oneMore(b, p.from, lastEmpty, d);
+      const more = yield* oneMore(lab, p.from, lastEmpty, d);
       d = more.merged;
       counter = partialPause(p.from, lastEmpty, samples.length, more, p.burst);
     }
@@ -196,22 +207,22 @@ export function* sampleRefill(b: Bench, p: SamplingPlan): Experiment<SamplingRea
     const windowRef = p.windowAllowed ? findWindow([p.from, ...samples.map((s) => s.drain)], p.burst) : null;
     const pause = windowRef ? null : (counter ?? (samples.length === 1 && p.pause ? stillAfter(p.pause, d) : pauseEnd(samples, p)));
     if (pause) {
-      b.note(`refill sampling: ${samples.map((s) => s.drain.allowed).join(', ')} calls per drain: a pause after a full bucket`);
+      lab.note(`refill sampling: ${samples.map((s) => s.drain.allowed).join(', ')} calls per drain: a pause after a full bucket`);
       const index = samples.length;
-      const fw = yield* firstWindowAfterPause(b, pause);
-      if (fw.rate !== null) {
-        for (const x of fw.drains) samples.push({ gapMs: 0, drain: x });
-        return timed(p, samples, gap, index, fw.rate, pause);
+      const afterPause = yield* firstWindowAfterPause(lab, pause);
+      if (afterPause.rate !== null) {
+        for (const x of afterPause.drains) samples.push({ gapMs: 0, drain: x });
+        return timed(p, samples, gap, index, afterPause.rate, pause);
       }
       // Not timed there: its polls drained the refill all the same, and count in it as one drain.
-      const all = merged(fw.drains);
+      const all = merged(afterPause.drains);
       if (all) samples.push({ gapMs: 0, drain: all });
     }
     if (windowRef || steady(samples, p.burst) || samples.length >= 20) {
-      b.note(`refill sampling: ${samples.map((s) => s.drain.allowed).join(', ')} calls per drain`);
+      lab.note(`refill sampling: ${samples.map((s) => s.drain.allowed).join(', ')} calls per drain`);
       return { from: p.from, samples, windowRef, gapMs: gap, firstWindow: null };
     }
-    from = (samples[samples.length - 1] as Sample).drain.refusedMs ?? b.lastMs;
+    from = (samples[samples.length - 1] as Sample).drain.refusedMs ?? lab.lastMs;
   }
 }
 
@@ -314,34 +325,34 @@ export interface RefillRate {
  * counter's current aligned window): measured from the last of them. `windowPauseMs`: the empty drains of an
  * earlier window-like sampling (a stall cannot empty a drain, only fill it).
  */
-export function refillRate(b: Bench, s: SamplingReading, windowPauseMs: number | null): RefillRate | null {
-  const { samples } = s;
+export function refillRate(lab: Lab, sampling: SamplingReading, windowPauseMs: number | null): RefillRate | null {
+  const { samples } = sampling;
   const lead = samples.findIndex((x) => x.drain.allowed > 0);
   // After a pause timed at once: from the first drain with calls back, whose span is partly the pause.
-  const first = s.firstWindow?.index ?? lead;
+  const first = sampling.firstWindow?.index ?? lead;
   const measured = first === -1 ? [] : samples.slice(first);
-  const start = (first > 0 ? samples[first - 1]?.drain.refusedMs : s.from.refusedMs) as number;
+  const start = (first > 0 ? samples[first - 1]?.drain.refusedMs : sampling.from.refusedMs) as number;
   const last = measured[measured.length - 1]?.drain;
   const allowed = measured.reduce((a, x) => a + x.drain.allowed, 0);
   if (!last || last.refusedMs === null || last.refusedMs <= start || allowed === 0) {
-    b.note('no refill seen between drains');
+    lab.note('no refill seen between drains');
     return null;
   }
   const rate = allowed / (last.refusedMs - start);
   let pausedMs: number | null = null;
   // A token bucket refills from the moment it empties; the last empty drain bounds the pause from below.
   const lastEmpty = lead > 0 ? (samples[lead - 1]?.drain.firstMs ?? start) : start;
-  const emptied = s.from.refusedMs as number;
-  if (s.firstWindow) {
-    pausedMs = s.firstWindow.pausedMs;
-    b.note(`the refill paused for ${Math.round(pausedMs)} ms after a full bucket emptied (a token bucket refills at once)`);
+  const emptied = sampling.from.refusedMs as number;
+  if (sampling.firstWindow) {
+    pausedMs = sampling.firstWindow.pausedMs;
+    lab.note(`the refill paused for ${Math.round(pausedMs)} ms after a full bucket emptied (a token bucket refills at once)`);
   } else if (lastEmpty - emptied > 2 / rate) {
     pausedMs = lastEmpty - emptied;
-    b.note(`the refill paused for ${Math.round(pausedMs)} ms after the bucket emptied (a token bucket refills at once)`);
+    lab.note(`the refill paused for ${Math.round(pausedMs)} ms after the bucket emptied (a token bucket refills at once)`);
   } else if (windowPauseMs !== null && windowPauseMs > 2 / rate) {
     pausedMs = windowPauseMs;
-    b.note(`the refill paused for ${Math.round(pausedMs)} ms in the window-like sampling (a token bucket refills at once)`);
+    lab.note(`the refill paused for ${Math.round(pausedMs)} ms in the window-like sampling (a token bucket refills at once)`);
   }
-  b.note(`continuous refill: ${allowed} calls in ${last.refusedMs - start} ms = ${(rate * 1000).toFixed(2)}/s between empty buckets`);
+  lab.note(`continuous refill: ${allowed} calls in ${last.refusedMs - start} ms = ${perSecond(rate)} between empty buckets`);
   return { rate, span: { allowed, elapsedMs: last.refusedMs - start, refusals: measured.length }, pausedMs };
 }

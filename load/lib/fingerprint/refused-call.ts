@@ -11,7 +11,7 @@
  * Plan: 2 × (8 + 1) + 5 calls over two short waits (fewer for a bucket of fewer than nine), from the empty bucket the split left.
  * Reading: the calls allowed after each cycle and the extra calls refused; null when a drain did not empty.
  */
-import { drain, spend, type Bench, type Experiment } from './bench';
+import { drain, spend, type Lab, type Experiment } from './lab';
 
 export interface RefusedCallReading {
   control: number;
@@ -32,19 +32,19 @@ export interface RefusedCallPlan {
 /** Calls refilled between two drains of a cycle: ±1 each, so five extra calls stand out. */
 const REFILLED = 8;
 
-export function* refusedCalls(b: Bench, p: RefusedCallPlan): Experiment<RefusedCallReading | null> {
-  const from = b.observations.length;
+export function* refusedCalls(lab: Lab, p: RefusedCallPlan): Experiment<RefusedCallReading | null> {
+  const from = lab.observations.length;
   const waitMs = Math.min(REFILLED, Math.max(2, p.burst - 1)) / p.rate;
   const k = 5;
-  const control = yield* drain(b, p.emptyAtMs + waitMs, 'refused calls', b.drainCap());
+  const control = yield* drain(lab, p.emptyAtMs + waitMs, 'refused calls', lab.drainCap());
   if (control.refusedMs === null) return null;
-  const extra = yield* spend(b, control.refusedMs, 'refused calls', k);
-  const test = yield* drain(b, control.refusedMs + waitMs, 'refused calls', b.drainCap());
+  const extra = yield* spend(lab, control.refusedMs, 'refused calls', k);
+  const test = yield* drain(lab, control.refusedMs + waitMs, 'refused calls', lab.drainCap());
   if (test.refusedMs === null) return null;
-  const delayMs = b.worstDelaySince(from);
-  const stalledMs = delayMs > Math.max(2 * b.fineMs, waitMs / 10) ? delayMs : null;
+  const delayMs = lab.worstDelaySince(from);
+  const stalledMs = delayMs > Math.max(2 * lab.fineMs, waitMs / 10) ? delayMs : null;
   const testAllowed = test.allowed + extra.allowed;
-  b.note(
+  lab.note(
     `refused calls: ${control.allowed} allowed ${Math.round(waitMs)} ms after an empty bucket, ${testAllowed} after ${extra.refused} refused calls and the same wait` +
       (stalledMs === null ? '' : `; a call was held up ${Math.round(stalledMs)} ms: stalled`),
   );

@@ -6,14 +6,14 @@
  * Reading: the drain from the first allowed call, and whether the advertised reopening moved after refused
  * calls (they count). Gives up at the wait cap with a verdict.
  */
-import { allowedOf, call, drain, drainFrom, type Bench, type Experiment } from './bench';
+import { allowedOf, call, drain, drainFrom, type Lab, type Experiment } from './lab';
 import type { Drain, Observation } from './types';
 
 export interface ReopeningReading {
   /** The drain that started with the first allowed call; null when it never came (see `verdict`). */
   drain: Drain | null;
   /** The advertised reopening moved after refused calls: true; null when not known. */
-  movedHint: boolean | null;
+  reopeningMoved: boolean | null;
   verdict: string | null;
 }
 
@@ -24,10 +24,10 @@ const SECOND = 1000;
  * when the whole bucket is back): the poll goes at the time of the next call instead, Retry-After or one
  * burst's share of the way to Reset, so the reopened drain holds a call or two rather than a bucket.
  */
-export function* reopening(b: Bench, refusal: Observation, burst: number, refilling: boolean): Experiment<ReopeningReading> {
+export function* reopening(lab: Lab, refusal: Observation, burst: number, refilling: boolean): Experiment<ReopeningReading> {
   const refusedAt = refusal.tMs;
-  const deadline = refusedAt + b.cfg.maxWaitMs;
-  let gap = b.cfg.backoffStartMs ?? 50;
+  const deadline = refusedAt + lab.cfg.maxWaitMs;
+  let gap = lab.cfg.backoffStartMs ?? 50;
   let lastHint: number | null = null;
   let promised: number | null = null;
   let moved = false;
@@ -43,7 +43,9 @@ export function* reopening(b: Bench, refusal: Observation, burst: number, refill
     const broken = promised !== null && o.status === 429 && o.tMs >= promised;
     if (hint !== null && lastHint !== null && (hint - lastHint >= SECOND || (broken && !refilling)) && !moved) {
       moved = true;
-      b.note(`the advertised reopening moved from +${lastHint - refusedAt} ms to +${hint - refusedAt} ms after refused calls: they count`);
+      lab.note(
+        `the advertised reopening moved from +${lastHint - refusedAt} ms to +${hint - refusedAt} ms after refused calls: they count`,
+      );
     }
     if (hint !== null) lastHint = hint;
     if (promised === null) promised = hint;
@@ -57,16 +59,16 @@ export function* reopening(b: Bench, refusal: Observation, burst: number, refill
       const spacing = hint === null ? `, spaced up to ${gap / 2} ms` : ', following the advertised reset';
       return {
         drain: null,
-        movedHint: moved || null,
-        verdict: `did not reopen within ${Math.round(b.cfg.maxWaitMs / 1000)} s (${polls} polls${spacing}); ${why}`,
+        reopeningMoved: moved || null,
+        verdict: `did not reopen within ${Math.round(lab.cfg.maxWaitMs / 1000)} s (${polls} polls${spacing}); ${why}`,
       };
     }
-    o = yield* call(b, next, 'reopening');
+    o = yield* call(lab, next, 'reopening');
     polls += 1;
     if (allowedOf(o)) break;
   }
-  b.note(`reopened ${o.tMs - refusedAt} ms after the 429 (${polls} polls)`);
+  lab.note(`reopened ${o.tMs - refusedAt} ms after the 429 (${polls} polls)`);
   // The allowed poll is the first call of a drain.
-  const d = yield* drain(b, o.tMs, 'reopening', b.drainCap(), drainFrom(o));
-  return { drain: d, movedHint: moved, verdict: null };
+  const d = yield* drain(lab, o.tMs, 'reopening', lab.drainCap(), drainFrom(o));
+  return { drain: d, reopeningMoved: moved, verdict: null };
 }

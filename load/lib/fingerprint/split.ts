@@ -7,13 +7,15 @@
  * or after a rest at `restAt` (one call first, to see the bucket is full).
  * Reading: the calls the final drain got back, against the halves and the full bucket.
  */
-import { allowedOf, call, drain, spend, type Bench, type Experiment } from './bench';
+import { allowedOf, call, drain, spend, type Lab, type Experiment } from './lab';
 import type { Drain } from './types';
 
 export interface SplitReading {
+  /** Calls the final drain got back. */
   drained: number;
-  h1: number;
-  h2: number;
+  /** Calls spent at the start, and half a period later. */
+  firstHalf: number;
+  secondHalf: number;
   /** A full bucket. */
   burst: number;
   /** The final drain: the bucket is empty at its refusal. */
@@ -37,37 +39,37 @@ export interface SplitPlan {
 }
 
 /** Null when the bucket was not full at the start, or is too small to split. */
-export function* split(b: Bench, p: SplitPlan): Experiment<SplitReading | null> {
-  const from = b.observations.length;
+export function* split(lab: Lab, p: SplitPlan): Experiment<SplitReading | null> {
+  const from = lab.observations.length;
   let startMs: number;
   if ('restAt' in p.start) {
-    const o = yield* call(b, p.start.restAt, 'split');
+    const o = yield* call(lab, p.start.restAt, 'split');
     if (!allowedOf(o)) {
-      b.note('split: the bucket was not full at the start of the split test');
+      lab.note('split: the bucket was not full at the start of the split test');
       return null;
     }
     startMs = o.tMs;
   } else startMs = p.start.startMs;
-  const B = p.burst;
-  if (B < 2) return null;
-  const h1 = Math.floor(B / 2);
-  const h2 = B - h1;
+  const burst = p.burst;
+  if (burst < 2) return null;
+  const firstHalf = Math.floor(burst / 2);
+  const secondHalf = burst - firstHalf;
   // One call already made from the full bucket.
-  const first = h1 > 1 ? yield* spend(b, startMs, 'split', h1 - 1) : { refused: 0 };
-  const second = yield* spend(b, startMs + p.periodMs / 2, 'split', h2);
+  const first = firstHalf > 1 ? yield* spend(lab, startMs, 'split', firstHalf - 1) : { refused: 0 };
+  const second = yield* spend(lab, startMs + p.periodMs / 2, 'split', secondHalf);
   const halvesRefused = first.refused + second.refused;
   const after = p.periodMs + p.marginMs;
-  const d = yield* drain(b, startMs + after, 'split', p.window ? Math.min(B, h1 + 1) : b.drainCap());
-  const delayMs = b.worstDelaySince(from);
-  const stalledMs = delayMs > Math.max(2 * b.fineMs, p.periodMs / 20) ? delayMs : null;
-  b.note(
-    `split: ${h1} calls at 0, ${h2} at +${Math.round(p.periodMs / 2)} ms${halvesRefused ? ` (${halvesRefused} refused)` : ''}, then ${d.allowed}${d.refusedMs === null ? ' (enough)' : ''} allowed at +${Math.round(after)} ms (a full bucket is ${B})` +
+  const d = yield* drain(lab, startMs + after, 'split', p.window ? Math.min(burst, firstHalf + 1) : lab.drainCap());
+  const delayMs = lab.worstDelaySince(from);
+  const stalledMs = delayMs > Math.max(2 * lab.fineMs, p.periodMs / 20) ? delayMs : null;
+  lab.note(
+    `split: ${firstHalf} calls at 0, ${secondHalf} at +${Math.round(p.periodMs / 2)} ms${halvesRefused ? ` (${halvesRefused} refused)` : ''}, then ${d.allowed}${d.refusedMs === null ? ' (enough)' : ''} allowed at +${Math.round(after)} ms (a full bucket is ${burst})` +
       (stalledMs === null ? '' : `; a call was held up ${Math.round(stalledMs)} ms: stalled`),
   );
-  return { drained: d.allowed, h1, h2, burst: B, drain: d, stalledMs, halvesRefused };
+  return { drained: d.allowed, firstHalf, secondHalf, burst, drain: d, stalledMs, halvesRefused };
 }
 
 /** Only the first half came back: the second is still inside a sliding window. */
 export function splitSaysSliding(s: SplitReading | null): boolean {
-  return s !== null && s.drained <= s.burst - Math.max(1, s.h2 / 2);
+  return s !== null && s.drained <= s.burst - Math.max(1, s.secondHalf / 2);
 }

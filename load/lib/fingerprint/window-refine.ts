@@ -10,7 +10,7 @@
  * window, and the two brackets are intersected.
  * Reading: the window (ms, precise or ± half a bracket) and where the split can start.
  */
-import { Stalled, Stop, allowedOf, call, drain, drainFrom, margin, type Bench, type Experiment } from './bench';
+import { Stalled, Stop, allowedOf, call, drain, drainFrom, margin, type Lab, type Experiment } from './lab';
 import type { WindowRef } from './refill-sampling';
 import type { Drain, Observation } from './types';
 
@@ -39,55 +39,65 @@ export interface WindowReading {
 }
 
 /** What the sampling alone says of the window: a full bucket again between the last empty drain and the full one. */
-export function samplingBracket(b: Bench, w: WindowRef): { lo: number; hi: number } {
-  const lo = w.before.firstMs - w.ref.firstMs;
-  const hi = w.boundary.firstMs - w.ref.firstMs;
-  b.note(`window-like refill: a full bucket ${lo}..${hi} ms after the previous reopening`);
+export function samplingBracket(lab: Lab, windowRef: WindowRef): { lo: number; hi: number } {
+  const lo = windowRef.before.firstMs - windowRef.ref.firstMs;
+  const hi = windowRef.boundary.firstMs - windowRef.ref.firstMs;
+  lab.note(`window-like refill: a full bucket ${lo}..${hi} ms after the previous reopening`);
   return { lo, hi };
 }
 
-export function* refineWindow(b: Bench, w: WindowRef, burst: number): Experiment<WindowReading> {
+export function* refineWindow(lab: Lab, w: WindowRef, burst: number): Experiment<WindowReading> {
   const { ref, before, boundary } = w;
   const lo = before.firstMs - ref.firstMs;
   const hi = boundary.firstMs - ref.firstMs;
-  const t0 = boundary.firstMs;
+  const reopenedMs = boundary.firstMs;
   // What the sampling proves: the empty drain was refused after it was sent, the full one allowed before it answered.
   const proven = { lo: before.firstSentMs - ref.firstMs, hi: boundary.firstMs - ref.firstSentMs, startSentMs: ref.firstSentMs };
   // A drain whose first answer came late would start the polls after the reopening: start from the sends then.
   // Polls a fine gap apart, or 1.5 % of the window apart for a long one (60 s: 900 ms, well within 5 %).
-  const g = Math.max(b.fineMs, hi / 66);
-  const late = (d: Drain): boolean => d.firstMs - d.firstSentMs > g;
-  const from = late(before) || late(boundary) ? boundary.firstSentMs + proven.lo : t0 + lo;
-  const until = t0 + (late(ref) ? proven.hi : hi);
-  const first = yield* pollReopening(b, g, boundary, from - g, until + 2 * g, proven, false);
-  const read = readBracket(g, boundary, first, proven);
-  if (read.tight) return precise(b, g, first.allowed, boundary, '', first.polls);
+  const pollGapMs = Math.max(lab.fineMs, hi / 66);
+  const late = (d: Drain): boolean => d.firstMs - d.firstSentMs > pollGapMs;
+  const from = late(before) || late(boundary) ? boundary.firstSentMs + proven.lo : reopenedMs + lo;
+  const until = reopenedMs + (late(ref) ? proven.hi : hi);
+  const first = yield* pollReopening(lab, pollGapMs, boundary, from - pollGapMs, until + 2 * pollGapMs, proven, false);
+  const read = readBracket(pollGapMs, boundary, first, proven);
+  if (read.tight) return precise(lab, pollGapMs, first.allowed, boundary, '', first.polls);
   const why = `a stalled call or answer left it within ${Math.round(read.hi - read.lo)} ms`;
   // The allowed call opened the next window: empty it and poll for its end within the same bracket.
-  b.note(`window ${Math.round(read.lo)}..${Math.round(read.hi)} ms (${why}, ${first.polls} fine polls): measured again in the next window`);
-  const next = yield* drain(b, first.allowed.tMs, 'window refine', b.drainCap(), drainFrom(first.allowed));
+  lab.note(
+    `window ${Math.round(read.lo)}..${Math.round(read.hi)} ms (${why}, ${first.polls} fine polls): measured again in the next window`,
+  );
+  const next = yield* drain(lab, first.allowed.tMs, 'window refine', lab.drainCap(), drainFrom(first.allowed));
   // Only a full bucket from that call ends one window after it (a sliding log may still hold older calls).
   if (next.refusedMs === null || next.allowed < burst)
-    return afterRest(b, g, read, `${why}; the next window held ${next.allowed} calls, not a full bucket`);
+    return afterRest(lab, pollGapMs, read, `${why}; the next window held ${next.allowed} calls, not a full bucket`);
   const bracket = { lo: read.lo, hi: read.hi, startSentMs: boundary.firstSentMs };
-  const second = yield* pollReopening(b, g, next, next.firstSentMs + read.lo - g, next.firstMs + read.hi + 2 * g, bracket, true);
-  const again = readBracket(g, next, second, bracket);
-  if (again.tight) return precise(b, g, second.allowed, next, ' in the next window', second.polls);
+  const second = yield* pollReopening(
+    lab,
+    pollGapMs,
+    next,
+    next.firstSentMs + read.lo - pollGapMs,
+    next.firstMs + read.hi + 2 * pollGapMs,
+    bracket,
+    true,
+  );
+  const again = readBracket(pollGapMs, next, second, bracket);
+  if (again.tight) return precise(lab, pollGapMs, second.allowed, next, ' in the next window', second.polls);
   // Both brackets hold the window: their overlap. The call that opened this window came after the
   // previous one closed, so two windows fit between the previous start's send and this answer.
   const o = second.allowed;
   const both = { lo: Math.max(again.lo, bracket.lo), hi: Math.min(again.hi, bracket.hi, (o.tMs - bracket.startSentMs) / 2) };
   // Reopened before the first poll, or outside the previous bracket (the model does not hold): the previous one stays.
   if (second.lastRefusedSentMs === null || both.lo > both.hi)
-    return afterRest(b, g, bracket, `the next window reopened outside ${Math.round(bracket.lo)}..${Math.round(bracket.hi)} ms`);
+    return afterRest(lab, pollGapMs, bracket, `the next window reopened outside ${Math.round(bracket.lo)}..${Math.round(bracket.hi)} ms`);
   const windowMs = reportWindow(
-    b,
+    lab,
     both,
     `a stalled call or answer left it within ${Math.round(again.hi - again.lo)} ms in the next window, ${second.polls} fine polls`,
   );
   return {
     windowMs,
-    precise: both.hi - both.lo <= TIGHT_FINE_GAPS * g,
+    precise: both.hi - both.lo <= TIGHT_FINE_GAPS * pollGapMs,
     errorMs: (both.hi - both.lo) / 2,
     splitStart: { startMs: o.tMs, periodMs: both.hi },
   };
@@ -103,62 +113,62 @@ interface Reopened {
 
 /** Polls every fine gap from `from` for the reopening one window after `start`; stops at `until`. */
 function* pollReopening(
-  b: Bench,
-  g: number,
+  lab: Lab,
+  pollGapMs: number,
   start: Drain,
   from: number,
   until: number,
   known: WindowBracket,
   again: boolean,
 ): Experiment<Reopened> {
-  const first = b.observations.length;
+  const first = lab.observations.length;
   let polls = 0;
   let lastRefusedSentMs: number | null = null;
   let at = from;
   for (;;) {
-    const o = yield* call(b, at, 'window refine');
+    const o = yield* call(lab, at, 'window refine');
     polls += 1;
-    if (allowedOf(o)) return { allowed: o, lastRefusedSentMs, polls, heldMs: b.worstDelaySince(first) };
-    if (o.tMs + g > until) {
+    if (allowedOf(o)) return { allowed: o, lastRefusedSentMs, polls, heldMs: lab.worstDelaySince(first) };
+    if (o.tMs + pollGapMs > until) {
       const why = `no reopening ${Math.round(from - start.firstMs)}..${Math.round(until - start.firstMs)} ms after the previous full bucket although ${again ? 'the previous window reopened' : 'the sampling saw one'} within ${Math.round(known.lo)}..${Math.round(known.hi)} ms (${polls} polls)`;
       // A held-up poll may have missed the reopening: that says nothing of refused calls.
-      const heldMs = b.worstDelaySince(first);
-      if (heldMs > 2 * g) throw new Stalled(`${why}; a poll was held up ${Math.round(heldMs)} ms`);
+      const heldMs = lab.worstDelaySince(first);
+      if (heldMs > 2 * pollGapMs) throw new Stalled(`${why}; a poll was held up ${Math.round(heldMs)} ms`);
       throw new Stop(`${why}; refused calls appear to count`);
     }
     lastRefusedSentMs = o.sentMs;
-    at = o.tMs + g;
+    at = o.tMs + pollGapMs;
   }
 }
 
 /** The bracket the polls give, and whether it is tight. `known`: the bracket before these polls. */
-function readBracket(g: number, start: Drain, r: Reopened, known: WindowBracket): { lo: number; hi: number; tight: boolean } {
+function readBracket(pollGapMs: number, start: Drain, r: Reopened, known: WindowBracket): { lo: number; hi: number; tight: boolean } {
   const o = r.allowed;
   const hi = o.tMs - start.firstSentMs;
   // The first poll allowed (it came late): no refusal bounds the window from below, what was known still does.
   const lo = r.lastRefusedSentMs === null ? known.lo : r.lastRefusedSentMs - start.firstMs;
   // Without a refusal only a stalled first poll is measured again; an early reopening (a limiter the window model
   // fits badly, a sliding counter read as a window) reads as before: the split tells.
-  const stalled = (r.heldMs > g || start.firstMs - start.firstSentMs > g) && lo <= hi;
-  const tight = r.lastRefusedSentMs === null ? !stalled : hi - lo <= TIGHT_FINE_GAPS * g;
+  const stalled = (r.heldMs > pollGapMs || start.firstMs - start.firstSentMs > pollGapMs) && lo <= hi;
+  const tight = r.lastRefusedSentMs === null ? !stalled : hi - lo <= TIGHT_FINE_GAPS * pollGapMs;
   return { lo, hi, tight };
 }
 
-function precise(b: Bench, g: number, o: Observation, start: Drain, repeat: string, polls: number): WindowReading {
+function precise(lab: Lab, pollGapMs: number, o: Observation, start: Drain, repeat: string, polls: number): WindowReading {
   const windowMs = Math.round(o.tMs - start.firstMs);
-  b.note(`window ${windowMs} ms: reopened again after the previous full bucket${repeat} (${polls} fine polls)`);
-  return { windowMs, precise: true, errorMs: g, splitStart: { startMs: o.tMs, periodMs: windowMs } };
+  lab.note(`window ${windowMs} ms: reopened again after the previous full bucket${repeat} (${polls} fine polls)`);
+  return { windowMs, precise: true, errorMs: pollGapMs, splitStart: { startMs: o.tMs, periodMs: windowMs } };
 }
 
 /** The window from a bracket, then the split from a bucket rested full (the refine left it partly spent). */
-function afterRest(b: Bench, g: number, w: { lo: number; hi: number }, why: string): WindowReading {
-  const windowMs = reportWindow(b, w, why);
+function afterRest(lab: Lab, pollGapMs: number, w: { lo: number; hi: number }, why: string): WindowReading {
+  const windowMs = reportWindow(lab, w, why);
   // `margin` with burst 1: a window's margin does not depend on it.
   return {
     windowMs,
-    precise: w.hi - w.lo <= TIGHT_FINE_GAPS * g,
+    precise: w.hi - w.lo <= TIGHT_FINE_GAPS * pollGapMs,
     errorMs: (w.hi - w.lo) / 2,
-    splitStart: { restAt: b.lastMs + w.hi + margin(b, w.hi, true, 1), periodMs: w.hi },
+    splitStart: { restAt: lab.lastMs + w.hi + margin(lab, w.hi, true, 1), periodMs: w.hi },
   };
 }
 
@@ -166,9 +176,9 @@ function afterRest(b: Bench, g: number, w: { lo: number; hi: number }, why: stri
  * A window known only within a bracket: its middle, ± half of it. The split then waits for the bracket's
  * end: a period too short would read a sliding window's calls as still inside it.
  */
-function reportWindow(b: Bench, w: { lo: number; hi: number }, why: string): number {
+function reportWindow(lab: Lab, w: { lo: number; hi: number }, why: string): number {
   const half = (w.hi - w.lo) / 2;
   const windowMs = Math.round(w.lo + half);
-  b.note(`window ${windowMs} ms ±${Math.round(half)} ms (${why}): reopened again after the previous full bucket`);
+  lab.note(`window ${windowMs} ms ±${Math.round(half)} ms (${why}): reopened again after the previous full bucket`);
   return windowMs;
 }

@@ -1,5 +1,5 @@
 /**
- * The bench every experiment runs on: the calls it may make (one call, a volley sent at once, a drain
+ * The lab every experiment runs on: the calls it may make (one call, a volley sent at once, a drain
  * until refused, a number of calls spent), the log of what came back, and the evidence in words.
  *
  * An experiment is a generator: it yields the calls it wants (when, how many at once) and receives
@@ -27,7 +27,7 @@ export class Stop extends Error {
 /** A stop a stalled call or answer may have caused: the measurement is taken again once before it stands. */
 export class Stalled extends Stop {}
 
-export class Bench {
+export class Lab {
   /** The current measurement's observations (a measurement taken again starts a new list). */
   observations: Observation[] = [];
   /** When each of them was due (epoch ms). */
@@ -86,23 +86,26 @@ export class Bench {
 
 export const allowedOf = (o: Observation): boolean => o.status !== 429;
 
+/** A rate in calls per ms, for the evidence: `4.50/s`. */
+export const perSecond = (perMs: number): string => `${(perMs * 1000).toFixed(2)}/s`;
+
 /** One call at `at`. */
-export function* call(b: Bench, at: number, phase: string): Experiment<Observation> {
-  const [o] = yield { at: b.at(at), n: 1, phase };
+export function* call(lab: Lab, at: number, phase: string): Experiment<Observation> {
+  const [o] = yield { at: lab.at(at), n: 1, phase };
   return o as Observation;
 }
 
 /** `n` calls sent at once (no refill between them): the driver sends them in one batch. */
-export function* volley(b: Bench, at: number, phase: string, n: number): Experiment<Observation[]> {
-  return yield { at: b.at(at), n, phase };
+export function* volley(lab: Lab, at: number, phase: string, n: number): Experiment<Observation[]> {
+  return yield { at: lab.at(at), n, phase };
 }
 
 /** Calls back to back from `at` until the first refusal or `cap` allowed calls; `seed` continues a drain. */
-export function* drain(b: Bench, at: number, phase: string, cap: number, seed?: Drain): Experiment<Drain> {
+export function* drain(lab: Lab, at: number, phase: string, cap: number, seed?: Drain): Experiment<Drain> {
   let d = seed;
   let next = at;
   for (;;) {
-    const o = yield* call(b, next, phase);
+    const o = yield* call(lab, next, phase);
     const allowed = allowedOf(o);
     d ??= { firstMs: o.tMs, firstSentMs: o.sentMs, allowed: 0, refusedMs: null, refusedFirst: !allowed };
     if (allowed) d.allowed += 1;
@@ -118,11 +121,11 @@ export function drainFrom(o: Observation): Drain {
 }
 
 /** `n` calls back to back from `at`, whatever they get. */
-export function* spend(b: Bench, at: number, phase: string, n: number): Experiment<{ allowed: number; refused: number }> {
+export function* spend(lab: Lab, at: number, phase: string, n: number): Experiment<{ allowed: number; refused: number }> {
   let allowed = 0;
   let next = at;
   for (let i = 0; i < n; i++) {
-    const o = yield* call(b, next, phase);
+    const o = yield* call(lab, next, phase);
     if (allowedOf(o)) allowed += 1;
     next = o.tMs;
   }
@@ -133,12 +136,12 @@ export function* spend(b: Bench, at: number, phase: string, n: number): Experime
  * Slack after a period before a call that must find it over: 5 % of a window, or for a continuous refill room
  * for an odd half call and the rate's error. At least two fine gaps.
  */
-export function margin(b: Bench, periodMs: number, windowLike: boolean, burst: number): number {
-  return Math.max(2 * b.fineMs, Math.ceil(windowLike ? 0.05 * periodMs : Math.max(0.1, 1.5 / burst) * periodMs));
+export function margin(lab: Lab, periodMs: number, windowLike: boolean, burst: number): number {
+  return Math.max(2 * lab.fineMs, Math.ceil(windowLike ? 0.05 * periodMs : Math.max(0.1, 1.5 / burst) * periodMs));
 }
 
 /**
- * Runs one experiment on a bench: the caller sends the calls it asks for (`nextAt`, `nextCount`) and
+ * Runs one experiment on a lab: the caller sends the calls it asks for (`nextAt`, `nextCount`) and
  * records their outcomes. The fingerprint runs the coordinator this way; a test can run any experiment alone.
  */
 export class Runner<T> {
@@ -151,10 +154,10 @@ export class Runner<T> {
   finished = false;
 
   constructor(
-    readonly bench: Bench,
-    experiment: (b: Bench) => Experiment<T>,
+    readonly lab: Lab,
+    experiment: (lab: Lab) => Experiment<T>,
   ) {
-    this.gen = experiment(bench);
+    this.gen = experiment(lab);
     this.advance([]);
   }
 
@@ -173,10 +176,10 @@ export class Runner<T> {
 
   record(o: Observation): void {
     if (this.finished) return;
-    this.bench.lastMs = o.tMs;
-    this.bench.observations.push(o);
-    this.bench.planned.push(this.pending?.at ?? o.sentMs);
-    this.bench.all.push(o);
+    this.lab.lastMs = o.tMs;
+    this.lab.observations.push(o);
+    this.lab.planned.push(this.pending?.at ?? o.sentMs);
+    this.lab.all.push(o);
     this.received.push(o);
     if (this.pending && this.received.length >= this.pending.n) {
       const got = this.received;
