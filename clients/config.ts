@@ -198,8 +198,8 @@ export function httpLimitsFrom(env: NodeJS.ProcessEnv): { requestTimeoutMs: numb
   };
 }
 
-/** Reads and checks the configuration. Throws ConfigError with what to do. */
-export function loadConfig(env: NodeJS.ProcessEnv = process.env): HarnessConfig {
+/** TARGET as a kind and a base URL (trailing slashes dropped); production needs ALLOW_PRODUCTION. */
+function targetFrom(env: NodeJS.ProcessEnv): { target: string; kind: TargetKind; baseUrl: string | undefined } {
   const target = (env.TARGET ?? 'mock').trim();
   let kind: TargetKind;
   let baseUrl: string | undefined;
@@ -218,22 +218,30 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): HarnessConfig 
   } else {
     throw new ConfigError(`TARGET must be mock, sandbox, production or a base URL (http://... or https://...), received "${target}"`);
   }
-  if (baseUrl) {
-    try {
-      const u = new URL(baseUrl);
-      if (u.username || u.password)
-        throw new ConfigError('BASE_URL/TARGET must not contain credentials; use the *_CLIENT_ID and *_CLIENT_SECRET variables');
-    } catch (e) {
-      if (e instanceof ConfigError) throw e;
-      throw new ConfigError(`base URL "${baseUrl}" is not a URL; expected e.g. https://api.example.com`);
-    }
-    baseUrl = baseUrl.replace(/\/+$/, '');
-  }
+  if (baseUrl) baseUrl = checkedBaseUrl(baseUrl);
   if (kind === 'production' && !flag(env, 'ALLOW_PRODUCTION')) {
     throw new ConfigError(
       'TARGET=production spends the quota of a production app: set ALLOW_PRODUCTION=1 to confirm (read-only operations only, unless ALLOW_PRODUCTION_WRITES=1)',
     );
   }
+  return { target, kind, baseUrl };
+}
+
+/** A base URL without credentials, trailing slashes dropped. */
+function checkedBaseUrl(baseUrl: string): string {
+  try {
+    const u = new URL(baseUrl);
+    if (u.username || u.password)
+      throw new ConfigError('BASE_URL/TARGET must not contain credentials; use the *_CLIENT_ID and *_CLIENT_SECRET variables');
+  } catch (e) {
+    if (e instanceof ConfigError) throw e;
+    throw new ConfigError(`base URL "${baseUrl}" is not a URL; expected e.g. https://api.example.com`);
+  }
+  return baseUrl.replace(/\/+$/, '');
+}
+
+/** ENVIRONMENTS, by default the environments the target kind serves. */
+function environmentsFrom(env: NodeJS.ProcessEnv, kind: TargetKind): EnvironmentName[] {
   const defaultEnvs: EnvironmentName[] =
     kind === 'sandbox' ? ['sandbox'] : kind === 'production' ? ['production'] : ['production', 'sandbox'];
   const environments = env.ENVIRONMENTS
@@ -244,53 +252,93 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): HarnessConfig 
   for (const e of environments) {
     if (e !== 'production' && e !== 'sandbox') throw new ConfigError(`ENVIRONMENTS must list production and/or sandbox, received "${e}"`);
   }
+  return environments as EnvironmentName[];
+}
+
+/** FAMILIES, by default both. */
+function familiesFrom(env: NodeJS.ProcessEnv): Family[] {
   const families = (env.FAMILIES ? env.FAMILIES.split(',').map((s) => s.trim()) : ['reseller', 'vendor']) as Family[];
   for (const f of families)
     if (f !== 'reseller' && f !== 'vendor') throw new ConfigError(`FAMILIES must list reseller and/or vendor, received "${f}"`);
+  return families;
+}
 
-  const credentials: Partial<Record<Family, Credentials>> = {};
-  let secondReseller: Credentials | undefined;
-  if (kind === 'mock') {
-    credentials.reseller = {
-      clientId: env.RESELLER_CLIENT_ID ?? 'demo-reseller',
-      clientSecret: env.RESELLER_CLIENT_SECRET ?? 'demo-reseller-secret',
-    };
-    credentials.vendor = {
-      clientId: env.VENDOR_CLIENT_ID ?? 'demo-vendor',
-      clientSecret: env.VENDOR_CLIENT_SECRET ?? 'demo-vendor-secret',
-    };
-    secondReseller = {
+type AppCredentials = Pick<HarnessConfig, 'credentials' | 'secondReseller'>;
+
+/** The embedded mock's apps: the variables if set, else the mock's demo apps. */
+function mockCredentialsFrom(env: NodeJS.ProcessEnv): AppCredentials {
+  return {
+    credentials: {
+      reseller: {
+        clientId: env.RESELLER_CLIENT_ID ?? 'demo-reseller',
+        clientSecret: env.RESELLER_CLIENT_SECRET ?? 'demo-reseller-secret',
+      },
+      vendor: {
+        clientId: env.VENDOR_CLIENT_ID ?? 'demo-vendor',
+        clientSecret: env.VENDOR_CLIENT_SECRET ?? 'demo-vendor-secret',
+      },
+    },
+    secondReseller: {
       clientId: env.RESELLER_B_CLIENT_ID ?? 'demo-reseller-b',
       clientSecret: env.RESELLER_B_CLIENT_SECRET ?? 'demo-reseller-b-secret',
-    };
-  } else {
-    const { found, missing } = appCredentialsFrom(env, families);
-    Object.assign(credentials, found);
-    if (missing.length) {
-      throw new ConfigError(
-        `TARGET=${kind === 'url' ? target : kind} needs ${missing.join(' and ')} (see .env.example); ` +
-          `to certify one family only, set FAMILIES=${families.length === 2 ? 'reseller' : families[0]}`,
-      );
-    }
-    if (env.RESELLER_B_CLIENT_ID && env.RESELLER_B_CLIENT_SECRET) {
-      secondReseller = { clientId: env.RESELLER_B_CLIENT_ID, clientSecret: env.RESELLER_B_CLIENT_SECRET };
-    }
-  }
+    },
+  };
+}
 
-  let mockApps: unknown[] | undefined;
-  if (env.MOCK_APPS) {
-    try {
-      mockApps = JSON.parse(env.MOCK_APPS) as unknown[];
-    } catch {
-      throw new ConfigError('MOCK_APPS must be a JSON array of {"clientId","clientSecret","family"}');
-    }
+/** A deployment's apps: every family's pair is required; the second reseller app is optional. */
+function deploymentCredentialsFrom(env: NodeJS.ProcessEnv, targetName: string, families: Family[]): AppCredentials {
+  const { found, missing } = appCredentialsFrom(env, families);
+  if (missing.length) {
+    throw new ConfigError(
+      `TARGET=${targetName} needs ${missing.join(' and ')} (see .env.example); ` +
+        `to certify one family only, set FAMILIES=${families.length === 2 ? 'reseller' : families[0]}`,
+    );
   }
+  const secondReseller =
+    env.RESELLER_B_CLIENT_ID && env.RESELLER_B_CLIENT_SECRET
+      ? { clientId: env.RESELLER_B_CLIENT_ID, clientSecret: env.RESELLER_B_CLIENT_SECRET }
+      : undefined;
+  return { credentials: { ...found }, secondReseller };
+}
+
+/** MOCK_APPS, parsed (checked where the mock starts). */
+function mockAppsFrom(env: NodeJS.ProcessEnv): unknown[] | undefined {
+  if (!env.MOCK_APPS) return undefined;
+  try {
+    return JSON.parse(env.MOCK_APPS) as unknown[];
+  } catch {
+    throw new ConfigError('MOCK_APPS must be a JSON array of {"clientId","clientSecret","family"}');
+  }
+}
+
+/** The embedded mock's settings (MOCK_WINDOW_MS, MOCK_DRIFT, MOCK_SEED, MOCK_REQUESTS) with its apps. */
+function mockSettingsFrom(env: NodeJS.ProcessEnv, apps: unknown[] | undefined): HarnessConfig['mock'] {
+  return {
+    windowMs: num(env, 'MOCK_WINDOW_MS', DEFAULTS.mockWindowMs),
+    drift: (env.MOCK_DRIFT ?? '')
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean),
+    apps,
+    seed: num(env, 'MOCK_SEED', 1),
+    requests: env.MOCK_REQUESTS ?? '',
+  };
+}
+
+/** Reads and checks the configuration. Throws ConfigError with what to do. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): HarnessConfig {
+  const { target, kind, baseUrl } = targetFrom(env);
+  const environments = environmentsFrom(env, kind);
+  const families = familiesFrom(env);
+  const { credentials, secondReseller } =
+    kind === 'mock' ? mockCredentialsFrom(env) : deploymentCredentialsFrom(env, kind === 'url' ? target : kind, families);
+  const mockApps = mockAppsFrom(env);
   const label = kind === 'mock' ? 'embedded mock' : `${kind === 'url' ? '' : `${kind} `}${baseUrl}`;
   return {
     kind,
     baseUrl,
     targetLabel: label,
-    environments: environments as EnvironmentName[],
+    environments,
     families,
     credentials,
     secondReseller,
@@ -306,16 +354,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): HarnessConfig 
     ...httpLimitsFrom(env),
     max429WaitMs: num(env, 'MAX_429_WAIT_MS', DEFAULTS.max429WaitMs),
     knownIds: knownIdsFrom(env),
-    mock: {
-      windowMs: num(env, 'MOCK_WINDOW_MS', DEFAULTS.mockWindowMs),
-      drift: (env.MOCK_DRIFT ?? '')
-        .split(',')
-        .map((s) => s.trim())
-        .filter(Boolean),
-      apps: mockApps,
-      seed: num(env, 'MOCK_SEED', 1),
-      requests: env.MOCK_REQUESTS ?? '',
-    },
+    mock: mockSettingsFrom(env, mockApps),
   };
 }
 

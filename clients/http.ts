@@ -3,7 +3,7 @@
  * timeouts, a body size limit, and failures classified so a broken target yields a clear verdict
  * instead of a hang or a stack trace.
  */
-import type { APIRequestContext } from '@playwright/test';
+import type { APIRequestContext, APIResponse } from '@playwright/test';
 import { randomBytes } from 'node:crypto';
 import { correlationIdOf, IM_HEADERS } from '../catalogue/rules';
 import { redact } from './redact';
@@ -127,18 +127,7 @@ export class ApiClient {
   async send(req: ApiRequest): Promise<ApiResponse> {
     const url = this.url(req.path);
     const correlationId = (this.opts.correlationId ?? newCorrelationId)();
-    const headers: Record<string, string> = {
-      Accept: 'application/json',
-      ...(this.opts.imHeaders ?? {}),
-      [IM_HEADERS.correlationId]: correlationId,
-      ...this.opts.extraHeaders,
-      ...(req.headers ?? {}),
-    };
-    if (req.token) headers.Authorization = `Bearer ${req.token}`;
-    if (req.omitHeaders?.length) {
-      const omit = new Set(req.omitHeaders.map((h) => h.toLowerCase()));
-      for (const k of Object.keys(headers)) if (omit.has(k.toLowerCase())) delete headers[k];
-    }
+    const headers = this.headersFor(req, correlationId);
     this.opts.beforeSend?.(req, headers);
     this.opts.budget.take(`${req.method} ${req.path}`);
     let data: string | Buffer | undefined;
@@ -148,7 +137,8 @@ export class ApiClient {
     } else if (req.raw !== undefined) data = req.raw;
     const started = performance.now();
     const sentAtMs = Date.now();
-    let res;
+    const where = `${url} (IM-CorrelationID ${correlationId})`;
+    let res: APIResponse;
     try {
       res = await this.ctx.fetch(url, {
         method: req.method,
@@ -161,45 +151,21 @@ export class ApiClient {
         maxRedirects: 0,
       });
     } catch (e) {
-      throw classifyError(e, req.method, `${url} (IM-CorrelationID ${correlationId})`, this.opts.timeoutMs);
+      throw classifyError(e, req.method, where, this.opts.timeoutMs);
     }
     const h = res.headers();
-    const declared = Number(h['content-length']);
-    if (Number.isFinite(declared) && declared > this.opts.maxBodyBytes) {
-      await res.dispose();
-      throw new TargetFailure(
-        'oversized',
-        `${req.method} ${url} answered a ${declared}-byte body; the limit is ${this.opts.maxBodyBytes} (MAX_BODY_BYTES)`,
-      );
-    }
-    let body: Buffer;
-    try {
-      body = await res.body();
-    } catch (e) {
-      throw classifyError(e, req.method, `${url} (IM-CorrelationID ${correlationId})`, this.opts.timeoutMs);
-    }
+    const body = await this.readBody(res, h, req.method, url, where);
     const durationMs = performance.now() - started;
     const receivedAtMs = Date.now();
-    if (body.length > this.opts.maxBodyBytes) {
-      throw new TargetFailure(
-        'oversized',
-        `${req.method} ${url} answered a ${body.length}-byte body; the limit is ${this.opts.maxBodyBytes} (MAX_BODY_BYTES)`,
-      );
-    }
+    if (body.length > this.opts.maxBodyBytes) throw this.oversized(req.method, url, body.length);
     const text = body.toString('utf8');
-    let json: unknown;
-    try {
-      json = text.length ? JSON.parse(text) : undefined;
-    } catch {
-      json = undefined;
-    }
     const out: ApiResponse = {
       method: req.method,
       url,
       status: res.status(),
       headers: h,
       text,
-      json,
+      json: jsonOrUndefined(text),
       durationMs,
       sentAtMs,
       receivedAtMs,
@@ -207,6 +173,54 @@ export class ApiClient {
     };
     this.opts.onExchange?.(out);
     return out;
+  }
+
+  /** The headers of a request: Accept, the IM-* headers, a fresh correlation id, the extra headers, the request's own, its token; less those it omits. */
+  private headersFor(req: ApiRequest, correlationId: string): Record<string, string> {
+    const headers: Record<string, string> = {
+      Accept: 'application/json',
+      ...(this.opts.imHeaders ?? {}),
+      [IM_HEADERS.correlationId]: correlationId,
+      ...this.opts.extraHeaders,
+      ...(req.headers ?? {}),
+    };
+    if (req.token) headers.Authorization = `Bearer ${req.token}`;
+    if (req.omitHeaders?.length) {
+      const omit = new Set(req.omitHeaders.map((h) => h.toLowerCase()));
+      for (const k of Object.keys(headers)) if (omit.has(k.toLowerCase())) delete headers[k];
+    }
+    return headers;
+  }
+
+  /** The response body; refused unread when its declared length is over the limit. */
+  private async readBody(res: APIResponse, h: Record<string, string>, method: string, url: string, where: string): Promise<Buffer> {
+    const declared = Number(h['content-length']);
+    if (Number.isFinite(declared) && declared > this.opts.maxBodyBytes) {
+      await res.dispose();
+      throw this.oversized(method, url, declared);
+    }
+    try {
+      return await res.body();
+    } catch (e) {
+      throw classifyError(e, method, where, this.opts.timeoutMs);
+    }
+  }
+
+  /** The failure of a body over MAX_BODY_BYTES. */
+  private oversized(method: string, url: string, bytes: number): TargetFailure {
+    return new TargetFailure(
+      'oversized',
+      `${method} ${url} answered a ${bytes}-byte body; the limit is ${this.opts.maxBodyBytes} (MAX_BODY_BYTES)`,
+    );
+  }
+}
+
+/** The body parsed as JSON; undefined when it is empty or not JSON. */
+function jsonOrUndefined(text: string): unknown {
+  try {
+    return text.length ? JSON.parse(text) : undefined;
+  } catch {
+    return undefined;
   }
 }
 

@@ -141,7 +141,45 @@ const examplesOf = (m: MediaObject | undefined): [string, unknown][] => [
     .map(([k, e]) => [`example "${k}"`, e.value] as [string, unknown]),
 ];
 
+type RequestDoc = { schema?: Record<string, unknown>; example?: unknown; required: boolean };
+type Compile = (schema: Record<string, unknown>) => ValidateFunction | Error;
+type ReadSchema = (where: string, schema: unknown) => Record<string, unknown> | undefined;
+
+/** What the document says, by catalogue operation id, with its conflicts with the spec and its own defects. */
+interface Imported {
+  documented: number;
+  mapped: OpenApiCoverage['mapped'];
+  notInCatalogue: string[];
+  schemas: Map<string, Record<string, Record<string, unknown>>>;
+  examples: Map<string, unknown>;
+  requests: Map<string, RequestDoc>;
+  params: Map<string, DocumentedParameter[]>;
+  paths: Map<string, { method: string; path: string }>;
+  conflicts: Finding[];
+  defects: DocumentDefect[];
+}
+
+/** One documented operation: where it sits in the document. */
+interface DocumentedOperation {
+  path: string;
+  /** Upper case. */
+  method: string;
+  label: string;
+  item: Record<string, unknown>;
+  o: OperationObject;
+}
+
 export async function loadOpenApi(file: string, ops: readonly Operation[] = allOperations()): Promise<OpenApiContract> {
+  const { doc, version } = await readDocument(file);
+  const compile = schemaCompiler();
+  const imported = importDocument(doc, version, ops, compile);
+  // Only a document about this API says anything about operations it lacks.
+  if (imported.mapped.length) imported.conflicts.push(...absentOperations(ops, imported.paths, file));
+  return contractOf(file, version, ops, imported, compile);
+}
+
+/** The dereferenced document and its OpenAPI version (3.0 or 3.1). */
+async function readDocument(file: string): Promise<{ doc: Doc; version: string }> {
   let doc: Doc;
   try {
     doc = (await SwaggerParser.dereference(file)) as Doc;
@@ -150,9 +188,14 @@ export async function loadOpenApi(file: string, ops: readonly Operation[] = allO
   }
   const version = doc.openapi ?? '';
   if (!/^3\.[01]/.test(version)) throw new Error(`OPENAPI=${file} is OpenAPI "${version || 'unknown'}"; expected 3.0 or 3.1`);
+  return { doc, version };
+}
+
+/** Compiles each schema object once; a schema that does not compile yields its Error. */
+function schemaCompiler(): Compile {
   const ajv = createAjv({ catalogue: false, strict: false });
   const compiledBySchema = new WeakMap<object, ValidateFunction | Error>();
-  const compile = (schema: Record<string, unknown>): ValidateFunction | Error => {
+  return (schema) => {
     let v = compiledBySchema.get(schema);
     if (!v) {
       try {
@@ -164,19 +207,15 @@ export async function loadOpenApi(file: string, ops: readonly Operation[] = allO
     }
     return v;
   };
-  const prefixes = serverPrefixes(doc);
-  const byKey = new Map(ops.map((o) => [`${o.method} ${normalisePath(o.family === 'vendor' ? `/vendors/v1${o.path}` : o.path)}`, o]));
-  const mapped: OpenApiCoverage['mapped'] = [];
-  const notInCatalogue: string[] = [];
-  const schemas = new Map<string, Record<string, Record<string, unknown>>>();
-  const examples = new Map<string, unknown>();
-  const requests = new Map<string, { schema?: Record<string, unknown>; example?: unknown; required: boolean }>();
-  const params = new Map<string, DocumentedParameter[]>();
-  const paths = new Map<string, { method: string; path: string }>();
-  const conflicts: Finding[] = [];
-  const defects: DocumentDefect[] = [];
+}
+
+/**
+ * Reads the document's schemas, recording its defects: a schema that cannot be read as JSON Schema, an
+ * example its schema refuses, a required name it does not declare.
+ */
+function schemaReader(version: string, compile: Compile, defects: DocumentDefect[]) {
   /** The document's schema as JSON Schema, or undefined with a defect when it cannot be read (e.g. `type: date`). */
-  const readSchema = (where: string, schema: unknown): Record<string, unknown> | undefined => {
+  const readSchema: ReadSchema = (where, schema) => {
     try {
       return toJsonSchema(schema, version);
     } catch (e) {
@@ -200,85 +239,150 @@ export async function loadOpenApi(file: string, ops: readonly Operation[] = allO
     undeclaredRequired(m?.schema, '', walked, found);
     if (found.length) defects.push({ where: `${where} schema`, errors: found });
   };
-  let documented = 0;
+  /** Checks an operation's request body and each response body. */
+  const checkOperation = (label: string, o: OperationObject) => {
+    checkExamples(`${label} request`, jsonOf(o.requestBody?.content));
+    checkRequired(`${label} request`, jsonOf(o.requestBody?.content));
+    for (const [status, r] of Object.entries(o.responses ?? {})) {
+      checkExamples(`${label} ${status}`, jsonOf(r.content));
+      checkRequired(`${label} ${status}`, jsonOf(r.content));
+    }
+  };
+  return { readSchema, checkOperation };
+}
+
+/** Walks every documented operation: checks it, and maps it to the catalogue (token endpoints checked apart). */
+function importDocument(doc: Doc, version: string, ops: readonly Operation[], compile: Compile): Imported {
+  const prefixes = serverPrefixes(doc);
+  const byKey = new Map(ops.map((o) => [`${o.method} ${normalisePath(o.family === 'vendor' ? `/vendors/v1${o.path}` : o.path)}`, o]));
+  const imported: Imported = {
+    documented: 0,
+    mapped: [],
+    notInCatalogue: [],
+    schemas: new Map(),
+    examples: new Map(),
+    requests: new Map(),
+    params: new Map(),
+    paths: new Map(),
+    conflicts: [],
+    defects: [],
+  };
+  const { readSchema, checkOperation } = schemaReader(version, compile, imported.defects);
   for (const [path, item] of Object.entries(doc.paths ?? {})) {
     for (const m of METHODS) {
       const o = item[m] as OperationObject | undefined;
       if (!o) continue;
-      documented += 1;
+      imported.documented += 1;
       const label = `${m.toUpperCase()} ${path}`;
-      checkExamples(`${label} request`, jsonOf(o.requestBody?.content));
-      checkRequired(`${label} request`, jsonOf(o.requestBody?.content));
-      for (const [status, r] of Object.entries(o.responses ?? {})) {
-        checkExamples(`${label} ${status}`, jsonOf(r.content));
-        checkRequired(`${label} ${status}`, jsonOf(r.content));
-      }
+      checkOperation(label, o);
       const norm = normalisePath(path, prefixes);
       if (norm.endsWith('/oauth/oauth20/token') || norm.endsWith('/oauth/oauth30/token')) {
-        checkToken(path, m, o, version, conflicts);
+        checkToken(path, m, o, version, imported.conflicts);
         continue;
       }
       const op = byKey.get(`${m.toUpperCase()} ${norm}`);
       if (!op) {
-        notInCatalogue.push(label);
+        imported.notInCatalogue.push(label);
         continue;
       }
-      mapped.push({ operationId: op.id, method: m.toUpperCase(), path });
-      paths.set(op.id, { method: m.toUpperCase(), path });
-      const spelled = op.family === 'vendor' ? `/vendors/v1${op.path}` : op.path;
-      const stripped = prefixes.reduce((p, pre) => (pre && pre !== '/' && p.startsWith(pre) ? p.slice(pre.length) : p), path);
-      if (stripped !== spelled) {
-        conflicts.push({
-          id: `openapi.path-spelling@${op.id}`,
-          statement: findingDefinition('openapi.path-spelling').statement,
-          observed: 'differs',
-          evidence: `document: ${m.toUpperCase()} ${stripped}; spec: ${op.method} ${spelled}`,
-          operationId: op.id,
-        });
-      }
-      params.set(
-        op.id,
-        [...((item.parameters as ParameterObject[] | undefined) ?? []), ...(o.parameters ?? [])].map((p) => ({
-          name: p.name,
-          in: p.in as DocumentedParameter['in'],
-          required: p.required === true,
-          ...(p.schema ? { schema: toJsonSchema(p.schema, version) } : {}),
-          ...(p.example !== undefined ? { example: p.example } : {}),
-        })),
-      );
-      const reqJson = jsonOf(o.requestBody?.content);
-      if (o.requestBody) {
-        requests.set(op.id, {
-          required: o.requestBody.required === true,
-          ...(reqJson?.schema ? { schema: readSchema(`${label} request`, reqJson.schema) } : {}),
-          ...(examplesOf(reqJson)[0] ? { example: (examplesOf(reqJson)[0] as [string, unknown])[1] } : {}),
-        });
-      }
-      const perStatus: Record<string, Record<string, unknown>> = {};
-      for (const [status, r] of Object.entries(o.responses ?? {})) {
-        const json = jsonOf(r.content);
-        const schema = json?.schema ? readSchema(`${label} ${status}`, json.schema) : undefined;
-        if (schema) perStatus[status] = schema;
-        const example = examplesOf(json)[0]?.[1];
-        if (status.startsWith('2') && example !== undefined && !examples.has(op.id)) examples.set(op.id, example);
-      }
-      schemas.set(op.id, perStatus);
+      importOperation(op, { path, method: m.toUpperCase(), label, item, o }, { prefixes, version, readSchema }, imported);
     }
   }
-  if (mapped.length) {
-    // Only a document about this API says anything about operations it lacks.
-    for (const op of ops.filter((o) => o.family === 'reseller' && !paths.has(o.id))) {
+  return imported;
+}
+
+/** Records what the document says of a catalogue operation (a later path of the same operation overrides, its first 2xx example stays). */
+function importOperation(
+  op: Operation,
+  d: DocumentedOperation,
+  ctx: { prefixes: string[]; version: string; readSchema: ReadSchema },
+  imported: Imported,
+): void {
+  imported.mapped.push({ operationId: op.id, method: d.method, path: d.path });
+  imported.paths.set(op.id, { method: d.method, path: d.path });
+  const conflict = pathSpellingConflict(op, d, ctx.prefixes);
+  if (conflict) imported.conflicts.push(conflict);
+  imported.params.set(op.id, documentedParameters(d, ctx.version));
+  const request = documentedRequest(d, ctx.readSchema);
+  if (request) imported.requests.set(op.id, request);
+  const { perStatus, example } = documentedResponses(d, ctx.readSchema);
+  if (example !== undefined && !imported.examples.has(op.id)) imported.examples.set(op.id, example);
+  imported.schemas.set(op.id, perStatus);
+}
+
+/** A conflict when the document spells the operation's path otherwise than the spec (server prefix aside). */
+function pathSpellingConflict(op: Operation, d: DocumentedOperation, prefixes: readonly string[]): Finding | undefined {
+  const spelled = op.family === 'vendor' ? `/vendors/v1${op.path}` : op.path;
+  const stripped = prefixes.reduce((p, pre) => (pre && pre !== '/' && p.startsWith(pre) ? p.slice(pre.length) : p), d.path);
+  if (stripped === spelled) return undefined;
+  return {
+    id: `openapi.path-spelling@${op.id}`,
+    statement: findingDefinition('openapi.path-spelling').statement,
+    observed: 'differs',
+    evidence: `document: ${d.method} ${stripped}; spec: ${op.method} ${spelled}`,
+    operationId: op.id,
+  };
+}
+
+/** The parameters of the path item, then those of the operation. */
+function documentedParameters(d: DocumentedOperation, version: string): DocumentedParameter[] {
+  return [...((d.item.parameters as ParameterObject[] | undefined) ?? []), ...(d.o.parameters ?? [])].map((p) => ({
+    name: p.name,
+    in: p.in as DocumentedParameter['in'],
+    required: p.required === true,
+    ...(p.schema ? { schema: toJsonSchema(p.schema, version) } : {}),
+    ...(p.example !== undefined ? { example: p.example } : {}),
+  }));
+}
+
+/** The JSON request body's schema and first example; undefined when the operation documents no body. */
+function documentedRequest(d: DocumentedOperation, readSchema: ReadSchema): RequestDoc | undefined {
+  if (!d.o.requestBody) return undefined;
+  const reqJson = jsonOf(d.o.requestBody.content);
+  return {
+    required: d.o.requestBody.required === true,
+    ...(reqJson?.schema ? { schema: readSchema(`${d.label} request`, reqJson.schema) } : {}),
+    ...(examplesOf(reqJson)[0] ? { example: (examplesOf(reqJson)[0] as [string, unknown])[1] } : {}),
+  };
+}
+
+/** The JSON response schema of each status, and the first example of a 2xx status. */
+function documentedResponses(
+  d: DocumentedOperation,
+  readSchema: ReadSchema,
+): { perStatus: Record<string, Record<string, unknown>>; example: unknown } {
+  const perStatus: Record<string, Record<string, unknown>> = {};
+  let first: unknown;
+  for (const [status, r] of Object.entries(d.o.responses ?? {})) {
+    const json = jsonOf(r.content);
+    const schema = json?.schema ? readSchema(`${d.label} ${status}`, json.schema) : undefined;
+    if (schema) perStatus[status] = schema;
+    const example = examplesOf(json)[0]?.[1];
+    if (status.startsWith('2') && example !== undefined && first === undefined) first = example;
+  }
+  return { perStatus, example: first };
+}
+
+/** A finding for each reseller operation of the catalogue the document lacks. */
+function absentOperations(ops: readonly Operation[], paths: ReadonlyMap<string, unknown>, file: string): Finding[] {
+  return ops
+    .filter((o) => o.family === 'reseller' && !paths.has(o.id))
+    .map((op) => {
       // An operation only the document lists is absent from one of its forms, not from the spec's table.
       const finding = op.listedIn === 'document' ? 'openapi.operation-one-form' : 'openapi.operation-absent';
-      conflicts.push({
+      return {
         id: `${finding}@${op.id}`,
         statement: findingDefinition(finding).statement,
         observed: 'absent',
         evidence: `${op.method} ${op.path} is not in ${file}`,
         operationId: op.id,
-      });
-    }
-  }
+      };
+    });
+}
+
+/** The contract read from the imported document; it counts the response bodies it validates. */
+function contractOf(file: string, version: string, ops: readonly Operation[], imported: Imported, compile: Compile): OpenApiContract {
+  const { schemas, requests, params, paths } = imported;
   let validated = 0;
   let failed = 0;
   const schemaFor = (id: string, status: number): Record<string, unknown> | undefined => {
@@ -297,16 +401,16 @@ export async function loadOpenApi(file: string, ops: readonly Operation[] = allO
     coverage: () => ({
       file,
       openapiVersion: version,
-      documentedOperations: documented,
-      mapped,
+      documentedOperations: imported.documented,
+      mapped: imported.mapped,
       catalogueWithoutSchema: ops.filter((o) => !Object.keys(schemas.get(o.id) ?? {}).some((k) => k.startsWith('2'))).map((o) => o.id),
-      documentedNotInCatalogue: notInCatalogue,
+      documentedNotInCatalogue: imported.notInCatalogue,
       bodiesValidated: validated,
       bodiesFailed: failed,
     }),
-    findings: () => conflicts,
-    defects: () => defects,
-    responseExample: (id) => examples.get(id),
+    findings: () => imported.conflicts,
+    defects: () => imported.defects,
+    responseExample: (id) => imported.examples.get(id),
     responseSchema: (id) => {
       const s = schemas.get(id);
       const k = Object.keys(s ?? {}).find((x) => x.startsWith('2'));
@@ -318,21 +422,7 @@ export async function loadOpenApi(file: string, ops: readonly Operation[] = allO
     validateRequest: validateBody,
     requestProblems(id, req) {
       if (!paths.has(id)) return [];
-      const out: string[] = [];
-      const headers = new Map(Object.entries(req.headers).map(([k, v]) => [k.toLowerCase(), v]));
-      for (const p of params.get(id) ?? []) {
-        if (p.in !== 'header' && p.in !== 'query') continue;
-        const raw = p.in === 'header' ? headers.get(p.name.toLowerCase()) : req.query[p.name];
-        if (raw === undefined) {
-          if (p.required) out.push(`${p.in} ${p.name} is required`);
-          continue;
-        }
-        if (!p.schema) continue;
-        const v = compile(p.schema);
-        if (v instanceof Error) continue;
-        const value = parameterValue(raw, p.schema);
-        if (!v(value)) out.push(...errorLines(v.errors).map((e) => `${p.in} ${p.name} ${e.replace(/^\/: /, '')}`));
-      }
+      const out = parameterProblems(params.get(id) ?? [], req, compile);
       if (req.body !== undefined) out.push(...validateBody(id, req.body).map((e) => `body ${e}`));
       return out;
     },
@@ -349,6 +439,30 @@ export async function loadOpenApi(file: string, ops: readonly Operation[] = allO
       return { validated: true, errors: errorLines(v.errors) };
     },
   };
+}
+
+/** What the documented header and query parameters refuse in a request: a required one absent, a value its schema does not allow. */
+function parameterProblems(
+  documented: readonly DocumentedParameter[],
+  req: { headers: Record<string, string>; query: Record<string, string> },
+  compile: Compile,
+): string[] {
+  const out: string[] = [];
+  const headers = new Map(Object.entries(req.headers).map(([k, v]) => [k.toLowerCase(), v]));
+  for (const p of documented) {
+    if (p.in !== 'header' && p.in !== 'query') continue;
+    const raw = p.in === 'header' ? headers.get(p.name.toLowerCase()) : req.query[p.name];
+    if (raw === undefined) {
+      if (p.required) out.push(`${p.in} ${p.name} is required`);
+      continue;
+    }
+    if (!p.schema) continue;
+    const v = compile(p.schema);
+    if (v instanceof Error) continue;
+    const value = parameterValue(raw, p.schema);
+    if (!v(value)) out.push(...errorLines(v.errors).map((e) => `${p.in} ${p.name} ${e.replace(/^\/: /, '')}`));
+  }
+  return out;
 }
 
 /** A header or query string read as its schema's type (`true` as a boolean, `5` as a number), as a server reads it. */
@@ -389,19 +503,23 @@ function undeclaredRequired(
   const members = (s.allOf ?? []) as SchemaNode[];
   // An allOf member may require what another member (or the schema holding them) declares.
   const declared = new Set([...siblings, ...[s, ...members].flatMap((p) => Object.keys(p?.properties ?? {}))]);
-  const composed = !!(s.oneOf?.length || s.anyOf?.length);
-  if (s.required !== undefined && !Array.isArray(s.required))
-    out.push(`${at || '/'}: required ${JSON.stringify(s.required)} is not a list of names (an OpenAPI 2 form); read as no requirement`);
-  if (Array.isArray(s.required) && !composed) {
-    for (const name of s.required)
-      if (typeof name === 'string' && !declared.has(name))
-        out.push(`${at || '/'}: required "${name}" is not a declared property (declared: ${[...declared].join(', ') || 'none'})`);
-  }
+  out.push(...requiredProblems(s, at, declared));
   for (const [k, v] of Object.entries(s.properties ?? {})) undeclaredRequired(v, `${at}/${k}`, walked, out);
   undeclaredRequired(s.items, `${at}/items`, walked, out);
   if (typeof s.additionalProperties === 'object') undeclaredRequired(s.additionalProperties, `${at}/*`, walked, out);
   for (const m of members) undeclaredRequired(m, at, walked, out, declared);
   for (const sub of [...(s.oneOf ?? []), ...(s.anyOf ?? [])]) undeclaredRequired(sub, at, walked, out);
+}
+
+/** A `required` that is not a list, or names it lists but `declared` lacks (not checked on a oneOf/anyOf schema). */
+function requiredProblems(s: SchemaNode, at: string, declared: ReadonlySet<string>): string[] {
+  const where = at || '/';
+  if (s.required !== undefined && !Array.isArray(s.required))
+    return [`${where}: required ${JSON.stringify(s.required)} is not a list of names (an OpenAPI 2 form); read as no requirement`];
+  if (!Array.isArray(s.required) || s.oneOf?.length || s.anyOf?.length) return [];
+  return (s.required as unknown[])
+    .filter((name) => typeof name === 'string' && !declared.has(name))
+    .map((name) => `${where}: required "${name as string}" is not a declared property (declared: ${[...declared].join(', ') || 'none'})`);
 }
 
 function checkToken(path: string, method: string, o: OperationObject, version: string, out: Finding[]): void {

@@ -23,18 +23,31 @@ type Schema = {
   maximum?: number;
 };
 
-export function sampleOf(schema: Schema, rnd: ReturnType<typeof seededFaker>, depth = 0): unknown {
-  if (depth > 8) return null;
+const NONE = Symbol('no value given');
+
+/** The value the schema itself gives (example, examples, const, enum, default, in that order), else NONE. */
+function givenValue(schema: Schema): unknown {
   if (schema.example !== undefined) return schema.example;
   if (schema.examples?.length) return schema.examples[0];
   if (schema.const !== undefined) return schema.const;
   if (schema.enum?.length) return schema.enum[0];
   if (schema.default !== undefined) return schema.default;
+  return NONE;
+}
+
+export function sampleOf(schema: Schema, rnd: ReturnType<typeof seededFaker>, depth = 0): unknown {
+  if (depth > 8) return null;
+  const given = givenValue(schema);
+  if (given !== NONE) return given;
   if (schema.allOf?.length) return Object.assign({}, ...schema.allOf.map((s) => sampleOf(s, rnd, depth + 1) as object));
   if (schema.oneOf?.length) return sampleOf(schema.oneOf[0] as Schema, rnd, depth + 1);
   if (schema.anyOf?.length) return sampleOf(schema.anyOf[0] as Schema, rnd, depth + 1);
   const types = Array.isArray(schema.type) ? schema.type.filter((t) => t !== 'null') : [schema.type];
-  const t = types[0] ?? (schema.properties ? 'object' : undefined);
+  return typedSample(types[0] ?? (schema.properties ? 'object' : undefined), schema, rnd, depth);
+}
+
+/** A generated value of type `t` (null for no type or an unknown one). */
+function typedSample(t: string | undefined, schema: Schema, rnd: ReturnType<typeof seededFaker>, depth: number): unknown {
   switch (t) {
     case 'object':
       return Object.fromEntries(Object.entries(schema.properties ?? {}).map(([k, v]) => [k, sampleOf(v, rnd, depth + 1)]));
@@ -47,14 +60,19 @@ export function sampleOf(schema: Schema, rnd: ReturnType<typeof seededFaker>, de
     case 'boolean':
       return rnd.datatype.boolean();
     case 'string':
-      if (schema.format === 'date-time') return rnd.date.recent().toISOString();
-      if (schema.format === 'date') return rnd.date.recent().toISOString().slice(0, 10);
-      if (schema.format === 'email') return rnd.internet.email();
-      if (schema.format === 'uuid') return rnd.string.uuid();
-      return rnd.string.alphanumeric(10);
+      return stringSample(schema, rnd);
     default:
       return null;
   }
+}
+
+/** A generated string of the schema's format (date-time, date, email, uuid), else 10 letters and digits. */
+function stringSample(schema: Schema, rnd: ReturnType<typeof seededFaker>): string {
+  if (schema.format === 'date-time') return rnd.date.recent().toISOString();
+  if (schema.format === 'date') return rnd.date.recent().toISOString().slice(0, 10);
+  if (schema.format === 'email') return rnd.internet.email();
+  if (schema.format === 'uuid') return rnd.string.uuid();
+  return rnd.string.alphanumeric(10);
 }
 
 export async function createBodyGenerator(file: string, seed: number): Promise<(operationId: string) => unknown | undefined> {
