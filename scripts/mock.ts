@@ -76,53 +76,68 @@ const o = program.opts<{
   log: boolean;
 }>();
 
-async function main(): Promise<void> {
-  if (o.resetUnit !== 'epoch' && o.resetUnit !== 'seconds')
-    throw new Error(`--reset-unit must be epoch or seconds, received "${o.resetUnit}"`);
-  if (o.tokenGet !== 'reject' && o.tokenGet !== 'accept') throw new Error(`--token-get must be reject or accept, received "${o.tokenGet}"`);
-  const opts: MockOptions = {
-    port: o.port,
-    windowMs: o.windowMs,
-    seed: o.seed,
-    control: o.control,
-    drift: o.drift
-      ? o.drift
-          .split(',')
-          .map((s) => s.trim())
-          .filter(Boolean)
-      : [],
-    resetUnit: o.resetUnit,
-    tokenGet: o.tokenGet,
-    logger: o.log,
-    strictDocument: o.strictDocument,
-    onDocumentConflict: (message) => console.log(`mock: ${message}`),
-    requests: parseRequestMode(o.requests, '--requests'),
-    onRequestViolation: (line) => console.log(`mock: ${line}`),
-  };
-  const [refusal] = parseErrorStatuses(o.refusalStatus, '--refusal-status');
+type Flags = typeof o;
+
+/** The readings given by name; a user error names the accepted values. */
+function readingsOf(f: Flags): Pick<MockOptions, 'resetUnit' | 'tokenGet'> {
+  if (f.resetUnit !== 'epoch' && f.resetUnit !== 'seconds')
+    throw new Error(`--reset-unit must be epoch or seconds, received "${f.resetUnit}"`);
+  if (f.tokenGet !== 'reject' && f.tokenGet !== 'accept') throw new Error(`--token-get must be reject or accept, received "${f.tokenGet}"`);
+  return { resetUnit: f.resetUnit, tokenGet: f.tokenGet };
+}
+
+const listOf = (ids: string): string[] =>
+  ids
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+
+/** The rate-limit options: refusal status, header families, algorithms, limit overrides. */
+function rateLimitOptionsOf(f: Flags): Pick<MockOptions, 'refusalStatus' | 'headers' | 'algorithms' | 'limits'> {
+  const opts: MockOptions = {};
+  const [refusal] = parseErrorStatuses(f.refusalStatus, '--refusal-status');
   if (refusal !== 429) opts.refusalStatus = refusal;
-  const headers = parseHeaderSpec(o.headers);
+  const headers = parseHeaderSpec(f.headers);
   opts.headers = Object.keys(headers.byOperation).length ? headers : (headers.default ?? 'x-ratelimit');
-  if (o.limiter || o.countRefused) opts.algorithms = { ...(o.limiter ? parseLimiterSpec(o.limiter) : {}), countRefused: o.countRefused };
-  if (o.limits) {
+  if (f.limiter || f.countRefused) opts.algorithms = { ...(f.limiter ? parseLimiterSpec(f.limiter) : {}), countRefused: f.countRefused };
+  if (f.limits) {
     try {
-      opts.limits = JSON.parse(o.limits) as Record<string, number>;
+      opts.limits = JSON.parse(f.limits) as Record<string, number>;
     } catch {
-      throw new Error(`--limits must be JSON like {"orders.create":5}, received ${o.limits}`);
+      throw new Error(`--limits must be JSON like {"orders.create":5}, received ${f.limits}`);
     }
   }
-  if (o.vendorOperations) opts.vendorOperations = parseVendorOperations(o.vendorOperations);
-  if (o.openapi) {
+  return opts;
+}
+
+async function optionsOf(f: Flags): Promise<MockOptions> {
+  const opts: MockOptions = {
+    port: f.port,
+    windowMs: f.windowMs,
+    seed: f.seed,
+    control: f.control,
+    drift: f.drift ? listOf(f.drift) : [],
+    ...readingsOf(f),
+    logger: f.log,
+    strictDocument: f.strictDocument,
+    onDocumentConflict: (message) => console.log(`mock: ${message}`),
+    requests: parseRequestMode(f.requests, '--requests'),
+    onRequestViolation: (line) => console.log(`mock: ${line}`),
+    ...rateLimitOptionsOf(f),
+  };
+  if (f.vendorOperations) opts.vendorOperations = parseVendorOperations(f.vendorOperations);
+  if (f.openapi) {
     // Loaded only when asked for, so the mock starts without the OpenAPI parser.
     const { createBodyGenerator } = await import('../openapi/mock-bodies');
-    opts.responseBody = await createBodyGenerator(o.openapi, o.seed);
+    opts.responseBody = await createBodyGenerator(f.openapi, f.seed);
   }
-  const started = performance.now();
-  const mock = await startMock(opts);
-  const ms = Math.round(performance.now() - started);
-  console.log(`Distributor API mock listening on ${mock.url} (started in ${ms} ms, window ${o.windowMs} ms, seed ${o.seed})`);
-  const tokenBy = o.tokenGet === 'accept' ? 'POST (form) or GET (query parameters)' : 'POST (form)';
-  console.log(`  reseller token: ${tokenBy} ${mock.url}/oauth/oauth20/token   vendor token: ${tokenBy} ${mock.url}/oauth/oauth30/token`);
+  return opts;
+}
+
+/** What the mock serves and how to call it. */
+function printBanner(url: string, f: Flags, opts: MockOptions): void {
+  const tokenBy = f.tokenGet === 'accept' ? 'POST (form) or GET (query parameters)' : 'POST (form)';
+  console.log(`  reseller token: ${tokenBy} ${url}/oauth/oauth20/token   vendor token: ${tokenBy} ${url}/oauth/oauth30/token`);
   console.log('  sandbox: the same paths under /sandbox');
   console.log('  demo apps (public test credentials of the mock):');
   for (const a of DEFAULT_APPS) console.log(`    ${a.family.padEnd(8)} client_id=${a.clientId}  client_secret=${a.clientSecret}`);
@@ -130,16 +145,25 @@ async function main(): Promise<void> {
     '  webhook calls: targeturl and x-hub-signature = base64 HMAC-SHA512 of the eventId with the app webhook secret (<client_id>-webhook-secret)',
   );
   if (opts.drift?.length) console.log(`  drift modes: ${opts.drift.join(', ')}`);
-  if (o.limiter || o.countRefused || o.headers !== 'x-ratelimit')
-    console.log(`  rate limiter: ${o.limiter ?? 'fixed'}${o.countRefused ? ', refused calls count' : ''}, headers ${o.headers}`);
+  if (f.limiter || f.countRefused || f.headers !== 'x-ratelimit')
+    console.log(`  rate limiter: ${f.limiter ?? 'fixed'}${f.countRefused ? ', refused calls count' : ''}, headers ${f.headers}`);
   console.log(
-    o.strictDocument
+    f.strictDocument
       ? "  --strict-document: the published document alone (the distributor client's deals.details without vendorName, shipToAddress array and date-time for a date are refused)"
       : "  where the distributor's client and its document disagree, both forms are accepted and each client form is logged (--strict-document refuses it)",
   );
   if (opts.requests === 'warn')
     console.log('  --requests warn: requests breaking a document constraint are served; each violation logged and listed in sl-violations');
-  if (o.control) console.log(`  control API: ${mock.url}/__mock (reset, clock, limits, drift, webhooks, config)`);
+  if (f.control) console.log(`  control API: ${url}/__mock (reset, clock, limits, drift, webhooks, config)`);
+}
+
+async function main(): Promise<void> {
+  const opts = await optionsOf(o);
+  const started = performance.now();
+  const mock = await startMock(opts);
+  const ms = Math.round(performance.now() - started);
+  console.log(`Distributor API mock listening on ${mock.url} (started in ${ms} ms, window ${o.windowMs} ms, seed ${o.seed})`);
+  printBanner(mock.url, o, opts);
   const stop = async () => {
     await mock.close();
     process.exit(0);

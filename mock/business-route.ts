@@ -1,0 +1,140 @@
+/**
+ * A business operation's route along Fastify's lifecycle:
+ *   onRequest      the caller identified, the limiter's decision, 429
+ *   preValidation  a missing JSON body read as {}, the client's form of a document conflict accepted or refused
+ *   schema         the body against the published request schema (attachValidation: judged by the preHandler)
+ *   preHandler     the request checks (request-checks.ts)
+ *   handler        the operation's handler on the mock's state (business-handler.ts)
+ *
+ * Everything a request does not change is resolved once, when the route is registered: the handler, the
+ * header and query rules, the checks, the limiter's view of the route and the limiter key of each caller.
+ * A request runs the steps, it builds none of them.
+ */
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { ENVIRONMENTS, familyBase, isOperationId, type EnvironmentName, type Operation, type QueryParam } from '../catalogue';
+import { businessHandler } from './business-handler';
+import type { MockContext } from './context';
+import { DOCUMENT_CONFLICTS, requiredQueryOf, type DocumentConflict } from './document-conflicts';
+import { methodNotAllowed, send } from './error-handlers';
+import { HANDLERS, type Handler } from './handlers';
+import { compileHeaderRules, type HeaderRules } from './header-rules';
+import type { ResponseBodyHook } from './options';
+import type { RateRoute } from './rate-limit';
+import { requestChecksOf, runRequestChecks, type RequestCheck } from './request-checks';
+
+/** What every business route of an app shares. */
+export interface BusinessSettings {
+  ctx: MockContext;
+  /** Requests breaking a document constraint are served and their violations noted (`requests: 'warn'`). */
+  warnRequests: boolean;
+  /** Only the published document's forms accepted (the setting in force). */
+  strictDocument: () => boolean;
+  reportConflict: (message: string) => void;
+  reportViolation: (line: string) => void;
+  responseBody: ResponseBodyHook | undefined;
+}
+
+/** One operation's route in one environment: what its hooks and handler read. */
+export interface BusinessRoute extends BusinessSettings {
+  env: EnvironmentName;
+  op: Operation;
+  /** The operation's handler (null: a vendor operation, answered generically). */
+  handler: Handler | null;
+  headerRules: HeaderRules;
+  conflict: DocumentConflict | undefined;
+  /** The operation's query parameters with those the distributor's client cannot send optional. */
+  lenientQuery: { queryParams: readonly QueryParam[] };
+  rateRoute: RateRoute;
+  /** Broken document constraints are served (warn mode; webhook events stay refused when invalid, as the spec documents). */
+  serveBroken: boolean;
+  checks: readonly RequestCheck[];
+  /** The limiter key of a caller on this route. */
+  limiterKey: (who: string) => string;
+}
+
+function routeOf(s: BusinessSettings, env: EnvironmentName, op: Operation): BusinessRoute {
+  return {
+    ...s,
+    env,
+    op,
+    handler: isOperationId(op.id) ? HANDLERS[op.id] : null,
+    headerRules: compileHeaderRules(op),
+    conflict: DOCUMENT_CONFLICTS[op.id],
+    lenientQuery: requiredQueryOf(op, false),
+    rateRoute: s.ctx.rate.route({ operationId: op.id }),
+    serveBroken: s.warnRequests && !op.webhook,
+    checks: requestChecksOf(op),
+    limiterKey: limiterKeys(s.ctx, `${env}:${op.id}`),
+  };
+}
+
+/** Limiter keys by caller: per app and operation (the spec's counters), one string per caller. */
+function limiterKeys({ leniency }: MockContext, opKey: string): (who: string) => string {
+  const keys = new Map<string, string>();
+  return (who) => {
+    if (leniency('counter-per-app')) return who;
+    if (leniency('counter-per-operation')) return opKey;
+    let key = keys.get(who);
+    if (key === undefined) keys.set(who, (key = `${who}|${opKey}`));
+    return key;
+  };
+}
+
+/** onRequest: the caller identified, the limiter's decision, 429. */
+function onRequest(route: BusinessRoute, req: FastifyRequest, reply: FastifyReply, done: () => void): void {
+  const { ctx, op } = route;
+  const auth = ctx.tokens.authenticate(req, op.family, ctx.leniency);
+  req.mockAuth = auth;
+  const who = auth.caller?.clientId ?? `ip:${req.ip}`;
+  if (!ctx.rate.consume(req, route.rateRoute, route.limiterKey(who), ctx.limitOf(op)).allowed) return void ctx.rate.tooMany(reply);
+  done();
+}
+
+/** preValidation (JSON bodies and client/document conflicts): a missing body reads as {}, the client's form accepted or refused. */
+function preValidation(route: BusinessRoute, req: FastifyRequest, reply: FastifyReply, done: () => void): void {
+  const { conflict } = route;
+  // No body at all where a JSON body is optional reads as {} too.
+  if (req.body === undefined && route.op.jsonBody) req.body = {};
+  const refused = conflict && !req.mockAuth?.error ? conflict.check(req, route.strictDocument(), route.reportConflict) : null;
+  if (refused) return void send(reply, 400, refused);
+  done();
+}
+
+/** The route options of an operation in an environment; the hooks are bound here, once. */
+function businessRouteOptions(s: BusinessSettings, env: EnvironmentName, op: Operation) {
+  const route = routeOf(s, env, op);
+  const hooks = {
+    onRequest: (req: FastifyRequest, reply: FastifyReply, done: () => void) => onRequest(route, req, reply, done),
+    preHandler: (req: FastifyRequest, reply: FastifyReply, done: () => void) => runRequestChecks(route, req, reply, done),
+    handler: (req: FastifyRequest, reply: FastifyReply) => businessHandler(route, req, reply),
+  };
+  return {
+    ...(op.requestSchema ? { schema: { body: { $ref: op.requestSchema } }, attachValidation: true } : {}),
+    ...(op.jsonBody || route.conflict
+      ? { preValidation: (req: FastifyRequest, reply: FastifyReply, done: () => void) => preValidation(route, req, reply, done) }
+      : {}),
+    ...hooks,
+  };
+}
+
+const ALL_METHODS = ['GET', 'POST', 'PUT', 'DELETE', 'PATCH'] as const;
+const toFastifyPath = (p: string): string => p.replace(/\{([^}]+)\}/g, ':$1');
+
+/** Every catalogued operation in every environment; a known path answers 405 to the methods it does not serve. */
+export function registerBusinessRoutes(app: FastifyInstance, s: BusinessSettings): void {
+  const served = new Map<string, Set<string>>();
+  for (const env of ENVIRONMENTS) {
+    for (const op of s.ctx.operations) {
+      const url = toFastifyPath(`${familyBase(op.family, env)}${op.path}`);
+      if (!served.has(url)) served.set(url, new Set());
+      (served.get(url) as Set<string>).add(op.method);
+      app.route({ method: op.method, url, ...businessRouteOptions(s, env, op) });
+    }
+  }
+  for (const [url, methods] of served) {
+    const allowed = [...methods].join(', ');
+    for (const m of ALL_METHODS) {
+      if (!methods.has(m)) app.route({ method: m, url, handler: (req, reply) => methodNotAllowed(req, reply, allowed) });
+    }
+  }
+}

@@ -1,0 +1,44 @@
+/** The mock's shared context (context.ts) built from its options. */
+import { DEFAULT_SEED } from '../fixtures';
+import { DEFAULT_VENDOR_OPERATIONS, limitFor, operationsFor, type Operation } from '../catalogue';
+import { TokenStore } from './auth';
+import { SwitchableClock, systemClock } from './clock';
+import { DEFAULT_APPS, type MockConfig, type MockContext } from './context';
+import type { MockLayer } from './layer';
+import type { Limiter } from './limiter';
+import { FixedWindow, LimiterSet } from './limiter-algorithms';
+import type { MockOptions } from './options';
+import { RateLimits } from './rate-limit';
+import { MockState } from './resources';
+import { WebhookOutbox } from './webhooks';
+
+/** The limiter given, or the algorithms asked for, or the spec's fixed window. */
+function limiterOf(opts: MockOptions, clock: SwitchableClock, windowMs: number): Limiter {
+  if (opts.limiter) return opts.limiter;
+  return opts.algorithms ? new LimiterSet(clock, windowMs, opts.algorithms) : new FixedWindow(clock, windowMs);
+}
+
+export function createMockContext(opts: MockOptions, config: MockConfig, layer: MockLayer): MockContext {
+  const { leniency } = layer;
+  const settings = () => layer.settings(config);
+  const clock = new SwitchableClock(opts.clock ?? systemClock);
+  const limiter = limiterOf(opts, clock, config.windowMs);
+  return {
+    config,
+    settings,
+    layer,
+    clock,
+    limiter,
+    rate: new RateLimits(limiter, clock, settings, leniency, opts.headers, opts.refusalStatus),
+    state: new MockState(opts.seed ?? DEFAULT_SEED),
+    tokens: new TokenStore(clock),
+    apps: new Map((opts.apps ?? DEFAULT_APPS).map((a) => [a.clientId, a])),
+    outbox: new WebhookOutbox({ allowRemote: opts.allowRemoteWebhookTargets ?? false }),
+    operations: operationsFor({ vendorOperations: opts.vendorOperations ?? DEFAULT_VENDOR_OPERATIONS }),
+    leniency,
+    limitOf: (op: Operation): number => {
+      const l = limitFor(op, config.limits);
+      return leniency('sixty-one-get-calls') && op.method === 'GET' && config.limits[op.id] === undefined ? 61 : l;
+    },
+  };
+}
