@@ -1,7 +1,7 @@
 /**
  * One handler per catalogued reseller operation: the compiler lists what a new operation still
  * needs. Each gets the validated request and the mock's state, and returns the answer or a coded
- * error. Limits, authentication, required headers and body schemas ran before (see app.ts).
+ * error. Limits, authentication, required headers and body schemas ran before (business-route.ts, request-checks.ts).
  */
 import type { OperationId } from '../catalogue';
 import { round2 } from '../fixtures';
