@@ -124,6 +124,59 @@ async function askWithinWait(
   }
 }
 
+/** Opens the search's HTTP and token clients: loaded only when a call is due (the embedded mock and a full KNOWN_IDS never pay for it). */
+async function openCaller(
+  o: TargetIdsOptions,
+  env: NodeJS.ProcessEnv,
+  budget: RequestBudget,
+  credentials: ReturnType<typeof appCredentialsFrom>['found'],
+): Promise<Caller> {
+  const { request } = await import('@playwright/test');
+  const ctx = await request.newContext();
+  const { requestTimeoutMs, maxBodyBytes } = httpLimitsFrom(env);
+  const api = new ApiClient(ctx, {
+    baseUrl: o.baseUrl,
+    budget,
+    timeoutMs: requestTimeoutMs,
+    maxBodyBytes,
+    // The plan's requests carry no EXTRA_HEADERS either: the search asks as the probe will.
+    extraHeaders: {},
+    imHeaders: imHeadersFrom(env),
+    onExchange: (res) => o.say(redact(`load: id search: ${res.method} ${res.url} → ${res.status}`)),
+  });
+  return { api, tokens: new TokenClient({ baseUrl: o.baseUrl, credentials, transport: tokenTransport(api, o.baseUrl) }), ctx };
+}
+
+/**
+ * The ids of each operation that needs some, in the plan's order; an operation with an id not found is not run,
+ * with each missing id's reason (and the refusal of the listing that would have given it).
+ */
+async function idsOfOperations(
+  needing: readonly Operation[],
+  resolve: (name: IdName) => Promise<ResolvedId | MissingId>,
+  unanswered: ReadonlyMap<string, string>,
+): Promise<Pick<TargetIds, 'ids' | 'notRun'>> {
+  const ids = new Map<string, Ids>();
+  const notRun: NotRun[] = [];
+  for (const op of needing) {
+    const found: Partial<Record<IdName, string>> = {};
+    const missing: string[] = [];
+    for (const need of op.needs) {
+      const r = await resolve(need.id);
+      if (IdResolver.isResolved(r)) found[need.id] = r.value;
+      else {
+        const refusal = unanswered.get(idSources[need.id].from);
+        missing.push(
+          `it needs a ${need.id} of the target's data (${need.in} ${need.as}), and ${refusal ? `${refusal}, so ` : ''}${r.reason}`,
+        );
+      }
+    }
+    if (missing.length) notRun.push({ id: op.id, reason: missing.join('; ') });
+    else ids.set(op.id, found);
+  }
+  return { ids, notRun };
+}
+
 export async function resolveTargetIds(o: TargetIdsOptions): Promise<TargetIds> {
   const env = o.env ?? process.env;
   const needing = o.ops.filter((op) => op.needs.length > 0);
@@ -135,25 +188,8 @@ export async function resolveTargetIds(o: TargetIdsOptions): Promise<TargetIds> 
   const { found: credentials } = appCredentialsFrom(env, ['reseller', 'vendor']);
   for (const c of Object.values(credentials)) registerSecret(c.clientSecret);
   let caller: Promise<Caller> | undefined;
-  const open = async (): Promise<Caller> => {
-    // Loaded only when a call is due: the embedded mock and a full KNOWN_IDS never pay for it.
-    const { request } = await import('@playwright/test');
-    const ctx = await request.newContext();
-    const { requestTimeoutMs, maxBodyBytes } = httpLimitsFrom(env);
-    const api = new ApiClient(ctx, {
-      baseUrl: o.baseUrl,
-      budget,
-      timeoutMs: requestTimeoutMs,
-      maxBodyBytes,
-      // The plan's requests carry no EXTRA_HEADERS either: the search asks as the probe will.
-      extraHeaders: {},
-      imHeaders: imHeadersFrom(env),
-      onExchange: (res) => o.say(redact(`load: id search: ${res.method} ${res.url} → ${res.status}`)),
-    });
-    return { api, tokens: new TokenClient({ baseUrl: o.baseUrl, credentials, transport: tokenTransport(api, o.baseUrl) }), ctx };
-  };
   const call = async (op: Operation, environment: EnvironmentName, body?: unknown): Promise<ApiResponse> => {
-    const { api, tokens } = await (caller ??= open());
+    const { api, tokens } = await (caller ??= openCaller(o, env, budget, credentials));
     // A listing needs no id; the fixture world only fills in its filters and body.
     const parts = requestFor(op, DEFAULT_SEED, 0, {});
     const req: ApiRequest = {
@@ -197,27 +233,10 @@ export async function resolveTargetIds(o: TargetIdsOptions): Promise<TargetIds> 
       return { name, reason: `no ${name} looked up (${redact((e as Error).message)}); ${setKnownIds(name)}` };
     }
   };
-  const ids = new Map<string, Ids>();
-  const notRun: NotRun[] = [];
   try {
-    for (const op of needing) {
-      const found: Partial<Record<IdName, string>> = {};
-      const missing: string[] = [];
-      for (const need of op.needs) {
-        const r = await resolve(need.id);
-        if (IdResolver.isResolved(r)) found[need.id] = r.value;
-        else {
-          const refusal = unanswered.get(idSources[need.id].from);
-          missing.push(
-            `it needs a ${need.id} of the target's data (${need.in} ${need.as}), and ${refusal ? `${refusal}, so ` : ''}${r.reason}`,
-          );
-        }
-      }
-      if (missing.length) notRun.push({ id: op.id, reason: missing.join('; ') });
-      else ids.set(op.id, found);
-    }
+    const { ids, notRun } = await idsOfOperations(needing, resolve, unanswered);
+    return { ids, notRun, requests: budget.spent, spent: [...spent].map(([id, resetAtMs]) => ({ id, resetAtMs })) };
   } finally {
     await (await caller?.catch(() => undefined))?.ctx.dispose();
   }
-  return { ids, notRun, requests: budget.spent, spent: [...spent].map(([id, resetAtMs]) => ({ id, resetAtMs })) };
 }

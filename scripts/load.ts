@@ -13,7 +13,7 @@ import { knownIds, requestFor, world } from '../fixtures';
 import { ConfigError, imHeadersFrom, webhookSecretFrom } from '../clients/config';
 import { signatureHeaders } from '../clients/webhook-signature';
 import { DEFAULT_APPS } from '../mock/context';
-import { spawnMock } from '../tools/mock-process';
+import { spawnMock, type MockProcessOptions } from '../tools/mock-process';
 import { buildLoadScripts, bundleDir, type LoadScript } from './load-build';
 import { mergeManifests, segmentDirs, writeMerged } from './load-merge';
 import { RESET_MARGIN_MS, resolveTargetIds, type TargetIds } from './load-ids';
@@ -525,16 +525,10 @@ export async function preflight(
   env: NodeJS.ProcessEnv = process.env,
 ): Promise<K6Plan | Refusal> {
   const isMock = o.target === 'mock';
-  if (!isMock && step.spendsQuota && !o.allowQuotaSpend)
-    return {
-      exitCode: 2,
-      message: `${name} spends the app quota of every probed operation for a window; pass --allow-quota-spend to confirm`,
-    };
-  if ((o.target === 'production' || o.environment === 'production') && !isMock && !o.allowProduction)
-    return { exitCode: 2, message: 'a production target needs --allow-production' };
+  const unconfirmed = isMock ? undefined : unconfirmedRefusal(name, step, o);
+  if (unconfirmed) return unconfirmed;
   const k6 = findK6(env);
-  if (!k6)
-    return { exitCode: 3, message: `${K6_HELP}${env.K6_BIN ? `\n  K6_BIN is "${env.K6_BIN}", which is not an executable file.` : ''}` };
+  if (!k6) return k6Missing(env);
   const remoteBaseUrl = o.target === 'sandbox' ? env.BASE_URL : isMock ? undefined : o.target;
   if (!isMock && !remoteBaseUrl) return { exitCode: 2, message: '--target sandbox needs BASE_URL (the base URL of the deployment)' };
   if (o.duration) durationMs(o.duration);
@@ -542,16 +536,38 @@ export async function preflight(
   const bundle = join(dir, `${step.bundle}.js`);
   if (o.skipBuild && !existsSync(bundle))
     return { exitCode: 2, message: `--skip-build, but ${bundle} does not exist; run \`npm run load:build -- --bundle-dir ${dir}\` first` };
-  if (o.openapi) {
-    try {
-      const { checkOpenApiFile } = await import('../clients/config-files');
-      await checkOpenApiFile(o.openapi, o.openapi === env.OPENAPI ? 'OPENAPI' : '--openapi');
-    } catch (e) {
-      if (e instanceof ConfigError) return { exitCode: 2, message: e.message };
-      throw e;
-    }
-  }
+  const openapi = o.openapi ? await openApiRefusal(o.openapi, env) : undefined;
+  if (openapi) return openapi;
   return { isMock, k6, remoteBaseUrl, bundleDir: dir, bundle };
+}
+
+/** A remote target's confirmations: --allow-quota-spend for a step that spends quota, --allow-production for production. */
+function unconfirmedRefusal(name: string, step: K6Step, o: LoadOptions): Refusal | undefined {
+  if (step.spendsQuota && !o.allowQuotaSpend)
+    return {
+      exitCode: 2,
+      message: `${name} spends the app quota of every probed operation for a window; pass --allow-quota-spend to confirm`,
+    };
+  if ((o.target === 'production' || o.environment === 'production') && !o.allowProduction)
+    return { exitCode: 2, message: 'a production target needs --allow-production' };
+  return undefined;
+}
+
+/** No k6 to run (exit 3): how to get it, and why K6_BIN was not taken when it is set. */
+function k6Missing(env: NodeJS.ProcessEnv): Refusal {
+  return { exitCode: 3, message: `${K6_HELP}${env.K6_BIN ? `\n  K6_BIN is "${env.K6_BIN}", which is not an executable file.` : ''}` };
+}
+
+/** An OpenAPI document (--openapi or OPENAPI) that cannot be read or is not one, said as the user named it. */
+async function openApiRefusal(file: string, env: NodeJS.ProcessEnv): Promise<Refusal | undefined> {
+  try {
+    const { checkOpenApiFile } = await import('../clients/config-files');
+    await checkOpenApiFile(file, file === env.OPENAPI ? 'OPENAPI' : '--openapi');
+    return undefined;
+  } catch (e) {
+    if (e instanceof ConfigError) return { exitCode: 2, message: e.message };
+    throw e;
+  }
 }
 
 /** The k6 environment: the system's, with the web dashboard options asked for. */
@@ -610,6 +626,53 @@ async function waitForSpentQuota(step: K6Step, plan: Plan, targetIds: TargetIds 
   await new Promise((r) => setTimeout(r, wait.waitMs));
 }
 
+/** The embedded mock's process: the run's window and limits, its control routes, --openapi and --mock-args. */
+function mockProcessOptions(o: LoadOptions, windowMs: number, limits: Record<string, number>): MockProcessOptions {
+  return {
+    windowMs,
+    limits,
+    control: true,
+    ...(o.openapi ? { openapi: o.openapi } : {}),
+    ...(o.mockArgs ? { extraArgs: o.mockArgs.split(/\s+/).filter(Boolean) } : {}),
+  };
+}
+
+/** The run plan before the target listens (its base URL is set once known): the step's extras and --refused-status added. */
+function k6RunPlan(
+  step: K6Step,
+  o: LoadOptions,
+  p: K6Plan,
+  run: { ops: Operation[]; limits: Record<string, number>; windowMs: number; targetIds: TargetIds | undefined },
+): Plan {
+  return {
+    ...planFor(o, p.remoteBaseUrl ?? '', run.ops, run.limits, p.isMock ? run.windowMs : 60_000, run.targetIds),
+    ...(o.refusedStatus ? { refusedStatuses: parseErrorStatuses(o.refusedStatus, '--refused-status') } : {}),
+    ...step.planExtras?.(o),
+  };
+}
+
+/**
+ * Where k6 writes: --summary-export's file (default <reports-dir>/<script>-k6-summary.json), and the step's
+ * folder, its segment's in a distributed run (load/scripts/common.ts runnerPlan).
+ */
+function k6Outputs(step: K6Step, o: LoadOptions): { summaryExport: string; outDir: string } {
+  const summaryExport = o.summaryExport ?? join(o.reportsDir, `${step.bundle}-k6-summary.json`);
+  const segment = step.splitsBySegment ? (o.executionSegment ?? process.env.LOAD_SEGMENT) : undefined;
+  return { summaryExport, outDir: segment ? join(o.reportsDir, segmentDirName(segment)) : o.reportsDir };
+}
+
+/** The line said as k6 starts: the command, the target, the operations, the bundles and k6. */
+function runLine(name: string, p: K6Plan, plan: Plan, windowMs: number, buildNote: string): string {
+  const target = p.isMock ? `the embedded mock ${plan.baseUrl} (window ${windowMs} ms)` : plan.baseUrl;
+  return `load: ${name} on ${target}, ${plan.operations.length} operations, ${buildNote}, k6 ${p.k6}`;
+}
+
+/** Builds the bundles (unless --skip-build), said as where they come from. */
+async function bundlesNote(o: LoadOptions, p: K6Plan): Promise<string> {
+  if (o.skipBuild) return `bundles from ${p.bundleDir}`;
+  return `bundles built in ${(await buildLoadScripts(p.bundleDir)).ms.toFixed(0)} ms`;
+}
+
 /**
  * Runs a checked k6 command: finds the target's ids (remote targets), starts the embedded mock (in its own
  * process, listening while the bundles and the run plan are built), waits for spent quota, runs k6.
@@ -625,25 +688,11 @@ async function runK6Plan(name: string, step: K6Step, o: LoadOptions, p: K6Plan):
   const env = k6Environment(o);
   // The mock runs in its own process whatever runs k6 (k6 and its double may block their own thread);
   // it starts listening while the bundles and the plan are built.
-  const starting = p.isMock
-    ? spawnMock({
-        windowMs,
-        limits,
-        control: true,
-        ...(o.openapi ? { openapi: o.openapi } : {}),
-        ...(o.mockArgs ? { extraArgs: o.mockArgs.split(/\s+/).filter(Boolean) } : {}),
-      })
-    : undefined;
+  const starting = p.isMock ? spawnMock(mockProcessOptions(o, windowMs, limits)) : undefined;
   starting?.catch(() => undefined); // awaited below; a failed start must not count as unhandled meanwhile
   try {
-    const buildNote = o.skipBuild
-      ? `bundles from ${p.bundleDir}`
-      : `bundles built in ${(await buildLoadScripts(p.bundleDir)).ms.toFixed(0)} ms`;
-    const plan: Plan = {
-      ...planFor(o, p.remoteBaseUrl ?? '', ops, limits, p.isMock ? windowMs : 60_000, targetIds),
-      ...(o.refusedStatus ? { refusedStatuses: parseErrorStatuses(o.refusedStatus, '--refused-status') } : {}),
-      ...step.planExtras?.(o),
-    };
+    const buildNote = await bundlesNote(o, p);
+    const plan = k6RunPlan(step, o, p, { ops, limits, windowMs, targetIds });
     step.preflight?.(plan, o);
     await waitForSpentQuota(step, plan, targetIds);
     const mock = await starting;
@@ -651,14 +700,9 @@ async function runK6Plan(name: string, step: K6Step, o: LoadOptions, p: K6Plan):
     plan.baseUrl = mock?.url ?? (p.remoteBaseUrl as string);
     // k6 run passes the system environment to __ENV; the plan holds no secrets.
     env.PLAN = JSON.stringify(plan);
-    console.log(
-      `load: ${name} on ${p.isMock ? `the embedded mock ${plan.baseUrl} (window ${windowMs} ms)` : plan.baseUrl}, ${plan.operations.length} operations, ${buildNote}, k6 ${p.k6}`,
-    );
-    const summaryExport = o.summaryExport ?? join(o.reportsDir, `${step.bundle}-k6-summary.json`);
-    // k6 writes into existing folders only: a probe of a distributed run writes into its segment's folder
-    // (load/scripts/common.ts runnerPlan), made here before k6 starts, as is --summary-export's.
-    const segment = step.splitsBySegment ? (o.executionSegment ?? process.env.LOAD_SEGMENT) : undefined;
-    const outDir = segment ? join(o.reportsDir, segmentDirName(segment)) : o.reportsDir;
+    console.log(runLine(name, p, plan, windowMs, buildNote));
+    const { summaryExport, outDir } = k6Outputs(step, o);
+    // k6 writes into existing folders only: the segment's folder and --summary-export's are made before k6 starts.
     for (const d of [outDir, dirname(resolve(summaryExport))]) mkdirSync(d, { recursive: true });
     const startedMs = Date.now();
     const exitCode = await runK6(p.k6, k6Args(p.bundle, o, summaryExport), env, durationMs(o.maxDuration));

@@ -159,10 +159,8 @@ export class Session {
     return this.request(op, n).body ?? (op.jsonBody ? {} : undefined);
   }
 
-  /** Calls an operation with a valid request unless told otherwise; token defaults to the family's. */
-  async call(op: Operation, env: EnvironmentName, o: CallOptions = {}): Promise<ApiResponse> {
-    const token = o.token === null ? undefined : (o.token ?? (await this.token(op.family, env)));
-    const { ids, used } = await this.idsFor(op, env, o);
+  /** The request a call sends: the operation's valid request (with these ids), with the call's own parts over it. */
+  private requestOf(op: Operation, env: EnvironmentName, o: CallOptions, ids: Ids, token: string | undefined): ApiRequest {
     const valid = this.request(op, 0, ids);
     const req: ApiRequest = {
       operationId: op.id,
@@ -176,6 +174,14 @@ export class Session {
     };
     if (op.jsonBody) req.json = o.body ?? valid.body ?? {};
     if (op.webhook) req.headers = { ...req.headers, ...this.webhookHeaders(req.json, o.headers) };
+    return req;
+  }
+
+  /** Calls an operation with a valid request unless told otherwise; token defaults to the family's. */
+  async call(op: Operation, env: EnvironmentName, o: CallOptions = {}): Promise<ApiResponse> {
+    const token = o.token === null ? undefined : (o.token ?? (await this.token(op.family, env)));
+    const { ids, used } = await this.idsFor(op, env, o);
+    const req = this.requestOf(op, env, o, ids, token);
     let res = await this.api.send(req);
     if (res.status === 401 && token && o.token === undefined) {
       // One re-fetch after a 401: the cached token may have expired on the target's side.

@@ -63,6 +63,8 @@ export interface RunResult {
   metrics: ReturnType<typeof summaryMetrics>;
 }
 
+type ScriptOptions = NonNullable<ScriptModule['options']>;
+
 interface ScriptModule {
   options?: {
     iterations?: number;
@@ -219,6 +221,156 @@ function defaultSummary(thresholds: ThresholdResult[], m: ReturnType<typeof summ
   return `\n${lines.join('\n')}\n`;
 }
 
+/** Imports the script; a failure in its init context ends the run as k6's does. */
+async function loadScript(bundle: string): Promise<ScriptModule> {
+  try {
+    return await load(bundle);
+  } catch (e) {
+    throw new RunError(`the script failed in its init context: ${(e as Error).message}`, EXIT.scriptException);
+  }
+}
+
+/** The schedule of each scenario in this segment; a configuration k6 refuses ends the run with k6's code. */
+function schedulesOf(o: ScriptOptions, segment: ReturnType<typeof parseSegment>): Schedule[] {
+  try {
+    return Object.entries(scenariosOf(o)).map(([name, c]) => scheduleOf(name, c, segment));
+  } catch (e) {
+    throw e instanceof RunError ? e : new RunError((e as Error).message, EXIT.invalidConfig);
+  }
+}
+
+/** Runs setup() as k6 does: within setupTimeout, its data handed to the VUs as a JSON copy. */
+function runSetup(mod: ScriptModule, o: ScriptOptions): unknown {
+  try {
+    const setupStarted = performance.now();
+    const data = mod.setup?.();
+    // k6 interrupts a setup() longer than setupTimeout; the double's runs to its end, then fails as k6 would have.
+    const limitMs = parseDuration(o.setupTimeout ?? DEFAULT_SETUP_TIMEOUT);
+    if (performance.now() - setupStarted > limitMs)
+      throw new RunError(
+        `setup() execution timed out after ${limitMs / 1000} seconds (setupTimeout ${o.setupTimeout ?? `${DEFAULT_SETUP_TIMEOUT}, k6's default`})`,
+        EXIT.setupTimeout,
+      );
+    // k6 hands setup data to VUs as a JSON copy.
+    return data === undefined ? undefined : JSON.parse(JSON.stringify(data));
+  } catch (e) {
+    if (e instanceof RunError) throw e;
+    if (e instanceof TestAbort) throw new RunError(e.message, EXIT.scriptAborted);
+    throw new RunError(`setup failed: ${(e as Error).message}`, EXIT.scriptException);
+  }
+}
+
+function runTeardown(mod: ScriptModule, data: unknown): void {
+  try {
+    mod.teardown?.(data);
+  } catch (e) {
+    throw new RunError(`teardown failed: ${(e as Error).message}`, EXIT.scriptException);
+  }
+}
+
+/** `--out json`: every sample from now on, as k6's JSON lines. */
+function jsonLinesOfSamples(): string[] {
+  const jsonLines: string[] = [];
+  sampleListeners.push((metric, type, value, tags, t) =>
+    jsonLines.push(JSON.stringify({ metric, type: 'Point', data: { time: new Date(t).toISOString(), value, tags }, metricType: type })),
+  );
+  return jsonLines;
+}
+
+/**
+ * Writes a file as k6 does, relative to `cwd`: k6 creates no folder, so a file in a missing one is not written
+ * and is added to `unwritten`. The path written, or undefined.
+ */
+function fileSaver(cwd: string, unwritten: string[]): (name: string, content: string) => string | undefined {
+  return (name, content) => {
+    const p = resolve(cwd, name);
+    if (!existsSync(dirname(p))) {
+      unwritten.push(`could not open '${name}': open ${name}: no such file or directory`);
+      return undefined;
+    }
+    writeFileSync(p, content);
+    return p;
+  };
+}
+
+/** The data handleSummary receives, as k6 hands it. */
+function summaryData(summary: RunResult['metrics'], setupData: unknown, trendStats: string[], durationMs: number): unknown {
+  return {
+    metrics: summary,
+    setup_data: setupData,
+    options: { summaryTrendStats: trendStats, summaryTimeUnit: '', noColor: true },
+    state: { isStdOutTTY: false, isStdErrTTY: false, testRunDurationMs: durationMs },
+    root_group: { name: '', path: '', id: 'd41d8cd98f00b204e9800998ecf8427e', groups: [], checks: checksOf() },
+  };
+}
+
+/** handleSummary's outputs (else k6's default summary on stdout): stdout kept, stderr logged, any other name a file. */
+function summaryOutputs(
+  mod: ScriptModule,
+  data: unknown,
+  defaultOutputs: () => Record<string, string>,
+  save: (name: string, content: string) => string | undefined,
+  log: (line: string) => void,
+): { stdout: string; files: string[] } {
+  let outputs: Record<string, string>;
+  try {
+    outputs = mod.handleSummary ? mod.handleSummary(data) : defaultOutputs();
+  } catch (e) {
+    throw new RunError(`handleSummary failed: ${(e as Error).message}`, EXIT.scriptException);
+  }
+  const files: string[] = [];
+  let stdout = '';
+  for (const [name, content] of Object.entries(outputs)) {
+    if (name === 'stdout' || name === 'stderr') {
+      if (name === 'stdout') stdout += content;
+      else log(content);
+      continue;
+    }
+    const written = save(name, content);
+    if (written) files.push(written);
+  }
+  return { stdout, files };
+}
+
+/** k6's end of test: thresholds, the summary export, handleSummary's outputs, the JSON output, the exit code. */
+function endOfTest(
+  mod: ScriptModule,
+  data: unknown,
+  durationMs: number,
+  jsonLines: string[],
+  opts: RunOptions,
+  log: (line: string) => void,
+): RunResult {
+  const o = mod.options ?? {};
+  execution.instance.currentTestRunDuration = durationMs;
+  const trendStats = o.summaryTrendStats ?? DEFAULT_TREND_STATS;
+  const thresholds = evaluateThresholds(o.thresholds ?? {}, durationMs);
+  const summary = summaryMetrics(thresholds, durationMs, trendStats);
+  // Files k6 could not write: it logs them together after the summary and keeps its exit code.
+  const unwritten: string[] = [];
+  const save = fileSaver(opts.cwd ?? process.cwd(), unwritten);
+  if (opts.summaryExport) save(opts.summaryExport, JSON.stringify(legacyExport(summary, checksOf()), null, 2));
+  const { stdout, files } = summaryOutputs(
+    mod,
+    summaryData(summary, data, trendStats, durationMs),
+    () => ({ stdout: defaultSummary(thresholds, summary) }),
+    save,
+    log,
+  );
+  if (unwritten.length)
+    log(
+      `ERRO[k6-node] failed to handle the end-of-test summary: Could not save some summary information:\n\t- ${unwritten.join('\n\t- ')}`,
+    );
+  // k6's JSON output in a missing folder: the run ends with k6's command-line error code.
+  if (opts.jsonOut && !save(opts.jsonOut, jsonLines.join('\n') + '\n')) {
+    log(`ERRO[k6-node] open ${opts.jsonOut}: no such file or directory`);
+    return { exitCode: EXIT.usage, stdout, files, setupData: data, thresholds, metrics: summary };
+  }
+  const failed = thresholds.filter((t) => !t.ok);
+  for (const t of failed) log(`ERRO[k6-node] thresholds on metrics '${t.metric}' have been crossed: ${t.expression} (${t.actual})`);
+  return { exitCode: failed.length ? EXIT.thresholdsFailed : EXIT.ok, stdout, files, setupData: data, thresholds, metrics: summary };
+}
+
 export async function runBundle(bundle: string, opts: RunOptions): Promise<RunResult> {
   const log = opts.log ?? ((l: string) => process.stderr.write(`${l}\n`));
   resetState();
@@ -227,111 +379,24 @@ export async function runBundle(bundle: string, opts: RunOptions): Promise<RunRe
   const g = globalThis as unknown as { __ENV: Record<string, string>; __k6node: unknown };
   g.__ENV = { ...opts.env };
   g.__k6node = { requestSync, sleepSync, record, execution, phase: () => phase };
-  const jsonLines: string[] = [];
-  if (opts.jsonOut)
-    sampleListeners.push((metric, type, value, tags, t) =>
-      jsonLines.push(JSON.stringify({ metric, type: 'Point', data: { time: new Date(t).toISOString(), value, tags }, metricType: type })),
-    );
+  const jsonLines = opts.jsonOut ? jsonLinesOfSamples() : [];
   const empty = { stdout: '', files: [], setupData: undefined, thresholds: [], metrics: {} };
   const started = Date.now();
   try {
-    let mod: ScriptModule;
-    try {
-      mod = await load(bundle);
-    } catch (e) {
-      throw new RunError(`the script failed in its init context: ${(e as Error).message}`, EXIT.scriptException);
-    }
+    const mod = await loadScript(bundle);
     const o = mod.options ?? {};
     const segment = parseSegment(opts.executionSegment);
-    let schedules: Schedule[];
-    try {
-      schedules = Object.entries(scenariosOf(o)).map(([name, c]) => scheduleOf(name, c, segment));
-    } catch (e) {
-      throw e instanceof RunError ? e : new RunError((e as Error).message, EXIT.invalidConfig);
-    }
+    const schedules = schedulesOf(o, segment);
     execution.test.options = {
       ...o,
       executionSegment: segment?.text ?? null,
       executionSegmentSequence: k6SegmentSequence(opts.executionSegmentSequence),
     };
     phase = 'vu';
-    let data: unknown;
-    try {
-      const setupStarted = performance.now();
-      data = mod.setup?.();
-      // k6 interrupts a setup() longer than setupTimeout; the double's runs to its end, then fails as k6 would have.
-      const limitMs = parseDuration(o.setupTimeout ?? DEFAULT_SETUP_TIMEOUT);
-      if (performance.now() - setupStarted > limitMs)
-        throw new RunError(
-          `setup() execution timed out after ${limitMs / 1000} seconds (setupTimeout ${o.setupTimeout ?? `${DEFAULT_SETUP_TIMEOUT}, k6's default`})`,
-          EXIT.setupTimeout,
-        );
-      // k6 hands setup data to VUs as a JSON copy.
-      data = data === undefined ? undefined : JSON.parse(JSON.stringify(data));
-    } catch (e) {
-      if (e instanceof RunError) throw e;
-      if (e instanceof TestAbort) throw new RunError(e.message, EXIT.scriptAborted);
-      throw new RunError(`setup failed: ${(e as Error).message}`, EXIT.scriptException);
-    }
+    const data = runSetup(mod, o);
     runScenarios(mod, schedules, opts.env, data, log);
-    try {
-      mod.teardown?.(data);
-    } catch (e) {
-      throw new RunError(`teardown failed: ${(e as Error).message}`, EXIT.scriptException);
-    }
-    const durationMs = Date.now() - started;
-    execution.instance.currentTestRunDuration = durationMs;
-    const trendStats = o.summaryTrendStats ?? DEFAULT_TREND_STATS;
-    const thresholds = evaluateThresholds(o.thresholds ?? {}, durationMs);
-    const summary = summaryMetrics(thresholds, durationMs, trendStats);
-    const data_ = {
-      metrics: summary,
-      setup_data: data,
-      options: { summaryTrendStats: trendStats, summaryTimeUnit: '', noColor: true },
-      state: { isStdOutTTY: false, isStdErrTTY: false, testRunDurationMs: durationMs },
-      root_group: { name: '', path: '', id: 'd41d8cd98f00b204e9800998ecf8427e', groups: [], checks: checksOf() },
-    };
-    // Files k6 could not write: it logs them together after the summary and keeps its exit code.
-    const unwritten: string[] = [];
-    const save = (name: string, content: string): boolean => {
-      const p = resolve(opts.cwd ?? process.cwd(), name);
-      // k6 creates no folder: a file in a missing one is not written.
-      if (!existsSync(dirname(p))) {
-        unwritten.push(`could not open '${name}': open ${name}: no such file or directory`);
-        return false;
-      }
-      writeFileSync(p, content);
-      return true;
-    };
-    if (opts.summaryExport) save(opts.summaryExport, JSON.stringify(legacyExport(summary, checksOf()), null, 2));
-    const files: string[] = [];
-    let stdout = '';
-    let outputs: Record<string, string>;
-    try {
-      outputs = mod.handleSummary ? mod.handleSummary(data_) : { stdout: defaultSummary(thresholds, summary) };
-    } catch (e) {
-      throw new RunError(`handleSummary failed: ${(e as Error).message}`, EXIT.scriptException);
-    }
-    for (const [name, content] of Object.entries(outputs)) {
-      if (name === 'stdout' || name === 'stderr') {
-        if (name === 'stdout') stdout += content;
-        else log(content);
-        continue;
-      }
-      if (save(name, content)) files.push(resolve(opts.cwd ?? process.cwd(), name));
-    }
-    if (unwritten.length)
-      log(
-        `ERRO[k6-node] failed to handle the end-of-test summary: Could not save some summary information:\n\t- ${unwritten.join('\n\t- ')}`,
-      );
-    // k6's JSON output in a missing folder: the run ends with k6's command-line error code.
-    if (opts.jsonOut && !save(opts.jsonOut, jsonLines.join('\n') + '\n')) {
-      log(`ERRO[k6-node] open ${opts.jsonOut}: no such file or directory`);
-      return { exitCode: EXIT.usage, stdout, files, setupData: data, thresholds, metrics: summary };
-    }
-    const failed = thresholds.filter((t) => !t.ok);
-    for (const t of failed) log(`ERRO[k6-node] thresholds on metrics '${t.metric}' have been crossed: ${t.expression} (${t.actual})`);
-    return { exitCode: failed.length ? EXIT.thresholdsFailed : EXIT.ok, stdout, files, setupData: data, thresholds, metrics: summary };
+    runTeardown(mod, data);
+    return endOfTest(mod, data, Date.now() - started, jsonLines, opts, log);
   } catch (e) {
     if (!(e instanceof RunError)) throw e;
     log(`ERRO[k6-node] ${e.message}`);

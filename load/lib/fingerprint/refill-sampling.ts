@@ -184,6 +184,21 @@ function partialPause(
   return pausedMs > (2 + refusedPolls) * perCallMs ? { full, lastEmpty, back, burst } : null;
 }
 
+/**
+ * The last empty drain, when drain `d` got one call back after a full bucket and only empty drains (the first
+ * call of an aligned window's, or of a bucket's refill); undefined otherwise.
+ */
+function emptyBeforeOneCall(d: Drain, samples: Sample[], p: SamplingPlan): Drain | undefined {
+  const lastEmpty = samples[samples.length - 1]?.drain;
+  const oneAfterEmpty = d.allowed === 1 && p.from.allowed >= p.burst && samples.every((s) => s.drain.allowed === 0);
+  return oneAfterEmpty ? lastEmpty : undefined;
+}
+
+/** The pause after a full bucket that the samples show, `d` the last: after the reopening's pause, else one of their own. */
+function pauseSoFar(samples: Sample[], p: SamplingPlan, d: Drain): PauseEnd | null {
+  return samples.length === 1 && p.pause ? stillAfter(p.pause, d) : pauseEnd(samples, p);
+}
+
 export function* sampleRefill(lab: Lab, p: SamplingPlan): Experiment<SamplingReading> {
   const samples: Sample[] = [];
   let gap = p.gapMs;
@@ -193,10 +208,9 @@ export function* sampleRefill(lab: Lab, p: SamplingPlan): Experiment<SamplingRea
     let d = yield* drain(lab, from + used, 'refill sampling', lab.drainCap());
     if (d.refusedMs === null) throw new Stop(`a refill drain did not empty after ${d.allowed} calls`);
     let counter: PauseEnd | null = null;
-    const lastEmpty = samples[samples.length - 1]?.drain;
-    if (d.allowed === 1 && lastEmpty && p.from.allowed >= p.burst && samples.every((s) => s.drain.allowed === 0)) {
-      // One call back after a full bucket and empty drains: the first of an aligned window's, or of a bucket's
-      // refill. One drain more, soon, tells; read with it as one drain.
+    const lastEmpty = emptyBeforeOneCall(d, samples, p);
+    if (lastEmpty) {
+      // The first call of an aligned window's, or of a bucket's refill: one drain more, soon, tells; read with it as one drain.
       const more = yield* oneMore(lab, p.from, lastEmpty, d);
       d = more.merged;
       counter = partialPause(p.from, lastEmpty, samples.length, more, p.burst);
@@ -205,7 +219,7 @@ export function* sampleRefill(lab: Lab, p: SamplingPlan): Experiment<SamplingRea
     // Too little refill per drain to measure: widen the gap (a window keeps showing empty drains).
     if (d.allowed <= 1) gap = Math.min(gap * 1.6, p.maxGapMs);
     const windowRef = p.windowAllowed ? findWindow([p.from, ...samples.map((s) => s.drain)], p.burst) : null;
-    const pause = windowRef ? null : (counter ?? (samples.length === 1 && p.pause ? stillAfter(p.pause, d) : pauseEnd(samples, p)));
+    const pause = windowRef ? null : (counter ?? pauseSoFar(samples, p, d));
     if (pause) {
       lab.note(`refill sampling: ${samples.map((s) => s.drain.allowed).join(', ')} calls per drain: a pause after a full bucket`);
       const index = samples.length;

@@ -20,6 +20,28 @@ export interface ReopeningReading {
 const SECOND = 1000;
 
 /**
+ * The time a poll follows, as the call advertised it: the full reset first (a full bucket gives a clean drain);
+ * when `refilling`, the time of the next call (Retry-After, or one burst's share of the way to Reset). Null: none advertised.
+ */
+function pollHint(o: Observation, burst: number, refilling: boolean): number | null {
+  const reset = o.hints.resetAtMs;
+  return refilling
+    ? (o.hints.retryAtMs ?? (reset !== null && reset > o.tMs ? o.tMs + (reset - o.tMs) / burst : reset))
+    : (reset ?? o.hints.retryAtMs);
+}
+
+/** The reading when the next poll would pass the wait cap: no drain, with the polls sent and how they were spaced. */
+function notReopened(lab: Lab, p: { polls: number; gap: number; hint: number | null; moved: boolean }): ReopeningReading {
+  const why = p.moved || p.hint !== null ? 'refused calls appear to count' : 'refused calls appear to count, or the window is longer';
+  const spacing = p.hint === null ? `, spaced up to ${p.gap / 2} ms` : ', following the advertised reset';
+  return {
+    drain: null,
+    reopeningMoved: p.moved || null,
+    verdict: `did not reopen within ${Math.round(lab.cfg.maxWaitMs / 1000)} s (${p.polls} polls${spacing}); ${why}`,
+  };
+}
+
+/**
  * `refilling`: the advertised Reset moved between the exhaustion's calls (a continuous refill, where Reset is
  * when the whole bucket is back): the poll goes at the time of the next call instead, Retry-After or one
  * burst's share of the way to Reset, so the reopened drain holds a call or two rather than a bucket.
@@ -34,11 +56,7 @@ export function* reopening(lab: Lab, refusal: Observation, burst: number, refill
   let polls = 0;
   let o = refusal;
   for (;;) {
-    // The full reset first (a full bucket gives a clean drain), else the time of the next call.
-    const reset = o.hints.resetAtMs;
-    const hint = refilling
-      ? (o.hints.retryAtMs ?? (reset !== null && reset > o.tMs ? o.tMs + (reset - o.tMs) / burst : reset))
-      : (reset ?? o.hints.retryAtMs);
+    const hint = pollHint(o, burst, refilling);
     // The first advertised time passed and the call was still refused, or the advertised time jumped.
     const broken = promised !== null && o.status === 429 && o.tMs >= promised;
     if (hint !== null && lastHint !== null && (hint - lastHint >= SECOND || (broken && !refilling)) && !moved) {
@@ -54,15 +72,7 @@ export function* reopening(lab: Lab, refusal: Observation, burst: number, refill
       next = o.tMs + gap;
       gap *= 2;
     } else next = hint + 5;
-    if (next > deadline) {
-      const why = moved || hint !== null ? 'refused calls appear to count' : 'refused calls appear to count, or the window is longer';
-      const spacing = hint === null ? `, spaced up to ${gap / 2} ms` : ', following the advertised reset';
-      return {
-        drain: null,
-        reopeningMoved: moved || null,
-        verdict: `did not reopen within ${Math.round(lab.cfg.maxWaitMs / 1000)} s (${polls} polls${spacing}); ${why}`,
-      };
-    }
+    if (next > deadline) return notReopened(lab, { polls, gap, hint, moved });
     o = yield* call(lab, next, 'reopening');
     polls += 1;
     if (allowedOf(o)) break;
