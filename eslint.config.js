@@ -17,6 +17,62 @@ const mustNotImport = (folder, forbidden, why) => [
 
 const DATA_FLOWS = 'data flows one way from the catalogue, and nothing imports the mock, the contract suite or the load scripts.';
 
+/**
+ * What each product folder must not import (tests/ for every one: the harness tests build on the product,
+ * never the other way round). catalogue/ has its own, stricter rule below.
+ */
+const LAYERS = [
+  ['fixtures', ['mock', 'contracts', 'load', 'scripts'], DATA_FLOWS],
+  ['clients', ['mock', 'contracts', 'load', 'scripts'], DATA_FLOWS],
+  [
+    'openapi',
+    ['mock', 'contracts', 'load', 'scripts'],
+    'the document reader serves the mock, the suite and the CLI, and knows none of them.',
+  ],
+  ['reporting', ['mock', 'contracts', 'load', 'scripts'], 'the report reads run results, never the code that produced them.'],
+  ['mock', ['contracts', 'load', 'scripts'], 'the mock serves the catalogue; the suite and the probes test it, never the other way round.'],
+  [
+    'load',
+    ['mock', 'contracts', 'scripts', 'bench'],
+    'the k6 scripts run inside k6 against any target: they know nothing of the mock, the suite or the CLI.',
+  ],
+  [
+    'tools',
+    ['load', 'contracts', 'scripts'],
+    'the k6 test double implements k6, not the scripts it runs; share code through clients/ or catalogue/.',
+  ],
+  [
+    'bench',
+    ['contracts', 'load', 'scripts'],
+    'the benchmark measures the mock and its ceilings; the CLI drives it, never the other way round.',
+  ],
+  ['scripts', [], 'the command-line entry points wire the product together.'],
+];
+
+/** The product's folders: held to the function limits below. */
+const PRODUCT_FOLDERS = [
+  'catalogue',
+  'fixtures',
+  'clients',
+  'openapi',
+  'reporting',
+  'mock',
+  'contracts',
+  'load',
+  'tools',
+  'bench',
+  'scripts',
+];
+/** Lines of one function (blank lines and comments aside): a function longer than a screen is read in pieces. */
+const MAX_FUNCTION_LINES = 80;
+/** Cyclomatic complexity of one function: past 20 paths, no reader holds them all. */
+const MAX_COMPLEXITY = 20;
+/**
+ * Files exempt from both limits, each as [file, reason]: a debt to pay down, not a precedent. Empty: every
+ * product function is within the limits.
+ */
+const FUNCTION_LIMIT_EXCEPTIONS = [];
+
 export default tseslint.config(
   { ignores: ['node_modules/**', 'dist/**', 'reports/**', 'contracts/openapi.json'] },
   js.configs.recommended,
@@ -59,57 +115,28 @@ export default tseslint.config(
       'no-restricted-globals': ['error', { name: 'process', message: 'catalogue/ must not read process.env.' }],
     },
   },
-  { files: ['fixtures/**/*.ts'], rules: { 'no-restricted-imports': mustNotImport('fixtures', ['mock', 'contracts', 'load'], DATA_FLOWS) } },
-  { files: ['clients/**/*.ts'], rules: { 'no-restricted-imports': mustNotImport('clients', ['mock', 'contracts', 'load'], DATA_FLOWS) } },
-  {
-    files: ['reporting/**/*.ts'],
-    rules: {
-      'no-restricted-imports': mustNotImport(
-        'reporting',
-        ['mock', 'contracts', 'load'],
-        'the report reads run results, never the code that produced them.',
-      ),
-    },
-  },
-  {
-    files: ['mock/**/*.ts'],
-    rules: {
-      'no-restricted-imports': mustNotImport(
-        'mock',
-        ['contracts', 'load'],
-        'the mock serves the catalogue; the suite and the probes test it, never the other way round.',
-      ),
-    },
-  },
+  ...LAYERS.map(([folder, forbidden, why]) => ({
+    files: [`${folder}/**/*.ts`, `${folder}/**/*.mjs`],
+    rules: { 'no-restricted-imports': mustNotImport(folder, [...forbidden, 'tests'], why) },
+  })),
   {
     files: ['contracts/**/*.ts', 'playwright.config.ts'],
     rules: {
-      'no-restricted-imports': [
-        'error',
-        {
-          patterns: [
-            {
-              group: ['**/tests', '**/tests/**'],
-              message:
-                'the certification suite must not import the harness tests: the detection matrix builds on the suite, never the other way round.',
-            },
-            {
-              group: ['**/mock/drift'],
-              message: "the certification suite knows nothing of drift modes: they are the detection matrix's (tests/contracts/).",
-            },
-          ],
-        },
-      ],
-    },
-  },
-  {
-    files: ['tools/**/*.ts', 'tools/**/*.mjs'],
-    rules: {
       'no-restricted-imports': mustNotImport(
-        'tools',
-        ['load'],
-        'the k6 test double implements k6, not the scripts it runs; share code through clients/ or catalogue/.',
+        'contracts',
+        ['load', 'scripts', 'tests', 'mock/drift'],
+        'the certification suite runs the same on any target: drift modes and the detection matrix belong to the harness tests (tests/contracts/).',
       ),
     },
   },
+  {
+    // Specs aside: a describe block is a list of tests, read one test at a time.
+    files: PRODUCT_FOLDERS.flatMap((f) => [`${f}/**/*.ts`, `${f}/**/*.mjs`]),
+    ignores: ['**/*.spec.ts'],
+    rules: {
+      'max-lines-per-function': ['error', { max: MAX_FUNCTION_LINES, skipBlankLines: true, skipComments: true }],
+      complexity: ['error', MAX_COMPLEXITY],
+    },
+  },
+  ...FUNCTION_LIMIT_EXCEPTIONS.map(([file]) => ({ files: [file], rules: { 'max-lines-per-function': 'off', complexity: 'off' } })),
 );
