@@ -581,7 +581,7 @@ function k6Environment(o: LoadOptions, base: NodeJS.ProcessEnv = process.env): N
 }
 
 /** The embedded mock's demo apps, as the credentials k6 reads. */
-function mockCredentials(): NodeJS.ProcessEnv {
+export function mockCredentials(): NodeJS.ProcessEnv {
   const r = DEFAULT_APPS.find((a) => a.family === 'reseller');
   const v = DEFAULT_APPS.find((a) => a.family === 'vendor');
   return {

@@ -8,9 +8,8 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { allOperations } from '../../catalogue';
 import { knownIds } from '../../fixtures';
-import { DEFAULT_APPS } from '../../mock/context';
 import { spawnMock } from '../../tools/mock-process';
-import { randomLimits } from '../../scripts/load';
+import { mockCredentials, randomLimits } from '../../scripts/load';
 import { mergeManifests } from '../../scripts/load-merge';
 import { canonicalSegment, inSegment, parseSegment, segmentDirName, shareOf } from '../../load/scripts/segment';
 import { parse } from 'yaml';
@@ -33,15 +32,7 @@ const { segments: SEGMENTS, sequence: SEQUENCE } = operatorSegments(4);
 
 /** The mock's reseller and vendor apps, with the KNOWN_IDS given to each runner. */
 function mockApps(knownIdsJson: string): NodeJS.ProcessEnv {
-  const r = DEFAULT_APPS.find((a) => a.family === 'reseller');
-  const v = DEFAULT_APPS.find((a) => a.family === 'vendor');
-  return {
-    RESELLER_CLIENT_ID: r?.clientId,
-    RESELLER_CLIENT_SECRET: r?.clientSecret,
-    VENDOR_CLIENT_ID: v?.clientId,
-    VENDOR_CLIENT_SECRET: v?.clientSecret,
-    KNOWN_IDS: knownIdsJson,
-  };
+  return { ...mockCredentials(), KNOWN_IDS: knownIdsJson };
 }
 
 test.describe('distributed probes', () => {
