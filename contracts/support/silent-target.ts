@@ -25,8 +25,9 @@ export class SilenceWatch {
 
   constructor(private readonly files?: SilenceFiles) {}
 
-  /** The reason the target was found silent, if it was. */
+  /** The reason the target was found silent, if it was (never, once it answered this process: no file is read then). */
   silentReason(): string | undefined {
+    if (this.answeredSeen) return undefined;
     if (this.reason === undefined && this.files && existsSync(this.files.silent)) this.reason = readFileSync(this.files.silent, 'utf8');
     return this.reason;
   }

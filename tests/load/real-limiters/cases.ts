@@ -4,7 +4,8 @@
  * burst / 2 s). Shared by tests/load/real-limiters.spec.ts and by serve.ts (the same gateways, by hand).
  */
 import { allOperations, familyBase } from '../../../catalogue';
-import { DEFAULT_APPS, startMock, type RunningMock } from '../../../mock';
+import { startMock, type RunningMock } from '../../../mock';
+import { mockCredentials } from '../../../scripts/load';
 import type { Limiter } from '../../../mock/limiter';
 import type { RouteLimiter } from './gateway';
 import type { NginxRoute } from './nginx';
@@ -172,13 +173,4 @@ export function probeArgs(target: string, ops: string[], reportsDir: string, win
 }
 
 /** The mock's demo credentials, for the probe's environment (never printed). */
-export function demoCredentials(): NodeJS.ProcessEnv {
-  const reseller = DEFAULT_APPS.find((a) => a.family === 'reseller');
-  const vendor = DEFAULT_APPS.find((a) => a.family === 'vendor');
-  return {
-    RESELLER_CLIENT_ID: reseller?.clientId,
-    RESELLER_CLIENT_SECRET: reseller?.clientSecret,
-    VENDOR_CLIENT_ID: vendor?.clientId,
-    VENDOR_CLIENT_SECRET: vendor?.clientSecret,
-  };
-}
+export const demoCredentials = mockCredentials;
