@@ -9,7 +9,8 @@ const mustNotImport = (folder, forbidden, why) => [
   'error',
   {
     patterns: forbidden.map((f) => ({
-      group: [`**/${f}`, `**/${f}/**`],
+      // scripts/ is the top-level command folder only, not load/scripts/ (the k6 scripts' pure modules).
+      ...(f === 'scripts' ? { regex: '^(\\.\\./)+scripts(/|$)' } : { group: [`**/${f}`, `**/${f}/**`] }),
       message: `${folder}/ must not import from ${f}/: ${why}`,
     })),
   },
@@ -22,24 +23,33 @@ const DATA_FLOWS = 'data flows one way from the catalogue, and nothing imports t
  * never the other way round). catalogue/ has its own, stricter rule below.
  */
 const LAYERS = [
-  ['fixtures', ['mock', 'contracts', 'load', 'scripts'], DATA_FLOWS],
-  ['clients', ['mock', 'contracts', 'load', 'scripts'], DATA_FLOWS],
+  ['fixtures', ['mock', 'contracts', 'load', 'runner', 'scripts'], DATA_FLOWS],
+  ['clients', ['mock', 'contracts', 'load', 'runner', 'scripts'], DATA_FLOWS],
   [
     'openapi',
-    ['mock', 'contracts', 'load', 'scripts'],
+    ['mock', 'contracts', 'load', 'runner', 'scripts'],
     'the document reader serves the mock, the suite and the CLI, and knows none of them.',
   ],
-  ['reporting', ['mock', 'contracts', 'load', 'scripts'], 'the report reads run results, never the code that produced them.'],
-  ['mock', ['contracts', 'load', 'scripts'], 'the mock serves the catalogue; the suite and the probes test it, never the other way round.'],
+  ['reporting', ['mock', 'contracts', 'load', 'runner', 'scripts'], 'the report reads run results, never the code that produced them.'],
+  [
+    'mock',
+    ['contracts', 'load', 'runner', 'scripts'],
+    'the mock serves the catalogue; the suite and the probes test it, never the other way round.',
+  ],
   [
     'load',
-    ['mock', 'contracts', 'scripts', 'bench'],
+    ['mock', 'contracts', 'runner', 'scripts', 'bench'],
     'the k6 scripts run inside k6 against any target: they know nothing of the mock, the suite or the CLI.',
   ],
   [
     'tools',
-    ['load', 'contracts', 'scripts'],
+    ['load', 'contracts', 'runner', 'scripts'],
     'the k6 test double implements k6, not the scripts it runs; share code through clients/ or catalogue/.',
+  ],
+  [
+    'runner',
+    ['contracts', 'scripts', 'bench'],
+    'the load runner plans a run and starts the mock and k6; the commands and the benchmark drive it, never the other way round.',
   ],
   [
     'bench',
@@ -59,6 +69,7 @@ const PRODUCT_FOLDERS = [
   'mock',
   'contracts',
   'load',
+  'runner',
   'tools',
   'bench',
   'scripts',

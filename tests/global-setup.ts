@@ -7,7 +7,7 @@
  */
 import { existsSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { buildLoadScripts } from '../scripts/load-build';
+import { buildLoadScripts } from '../runner/bundles';
 import { spawnSync } from 'node:child_process';
 import { buildCliBundles, k6UnderTest } from './cli-bundles';
 import { matrixDir, stopMatrixRun } from './contracts/matrix-runner';

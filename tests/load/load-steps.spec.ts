@@ -5,7 +5,7 @@
 import { test, expect } from '@playwright/test';
 import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { COMMANDS, exitCodeOf, NO_RESULT, NOT_RUN, preflight, type K6Outcome, type LoadOptions } from '../../scripts/load';
+import { COMMANDS, exitCodeOf, NO_RESULT, NOT_RUN, preflight, type K6Outcome, type LoadOptions } from '../../runner/load';
 
 const probe = COMMANDS['probe-limits'];
 const smoke = COMMANDS.smoke;

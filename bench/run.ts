@@ -33,7 +33,7 @@ import { formatSummary, sourceMapOf, summariseProfile, type CpuProfile, type Pro
 import { writeLargeOpenApi } from '../bench/openapi-doc';
 import { countInstructions, hasCallgrind, type InstructionCount } from '../bench/instructions';
 import { loadOpenApi } from '../openapi/import';
-import { buildLoadScripts } from './load-build';
+import { buildLoadScripts } from '../runner/bundles';
 
 /** The run's settings, read from its command line by main. */
 export interface Settings {

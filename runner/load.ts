@@ -14,9 +14,9 @@ import { ConfigError, imHeadersFrom, webhookSecretFrom } from '../clients/config
 import { signatureHeaders } from '../clients/webhook-signature';
 import { DEFAULT_APPS } from '../mock/context';
 import { spawnMock, type MockProcessOptions } from '../tools/mock-process';
-import { buildLoadScripts, bundleDir, type LoadScript } from './load-build';
-import { mergeManifests, segmentDirs, writeMerged } from './load-merge';
-import { RESET_MARGIN_MS, resolveTargetIds, type TargetIds } from './load-ids';
+import { buildLoadScripts, bundleDir, type LoadScript } from './bundles';
+import { mergeManifests, segmentDirs, writeMerged } from './merge';
+import { RESET_MARGIN_MS, resolveTargetIds, type TargetIds } from './target-ids';
 import type { Plan, PlannedOperation } from '../load/scripts/common';
 import { durationMs } from '../load/scripts/duration';
 import { segmentDirName, shareOf } from '../load/scripts/segment';

@@ -4,7 +4,7 @@
  */
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
-import { buildLoadScripts, LOAD_SCRIPTS, type LoadScript } from './load-build';
+import { buildLoadScripts, LOAD_SCRIPTS, type LoadScript } from './bundles';
 import { findK6, K6_HELP } from './load';
 
 const k6 = findK6();
