@@ -1,21 +1,5 @@
-/**
- * `npm run bench [-- --quick | --smoke] [--json] [--out dir]`: mock throughput against a bare node:http
- * ceiling and server CPU per request at a fixed rate, for a GET and a POST, each measured in several
- * alternating rounds and reported as median and range of the per-round ratios, beside the same ratios against
- * the bare server given the mock's very request (its headers too) and those of a one-route Fastify server
- * (the framework's floor on this machine, now); certify wall time, probe
- * efficiency, bundle time and the import of a 1 MB OpenAPI document. Prints one table; --json writes
- * <out>/bench.json (default reports/). Never a CI gate. Everything else it builds or writes goes to a
- * temporary folder.
- *
- * `npm run bench -- --instructions`: instead, instructions per request under callgrind (bench/instructions.ts),
- * a figure a busy machine does not disturb.
- *
- * `npm run bench -- --profile`: instead, a CPU profile of the mock under load (Node's --cpu-prof), one for
- * the GET and one for the POST, written to <out>/profile/ with a summary of their top frames (profile.json).
- */
+/** The benchmark's measuring: the servers' rounds, the tools' figures, the table (scripts/bench.ts reads its settings). */
 import autocannon from 'autocannon';
-import { Command } from 'commander';
 import { build } from 'esbuild';
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
@@ -35,7 +19,7 @@ import { countInstructions, hasCallgrind, type InstructionCount } from '../bench
 import { loadOpenApi } from '../openapi/import';
 import { buildLoadScripts } from '../runner/bundles';
 
-/** The run's settings, read from its command line by main. */
+/** The run's settings, read from its command line by scripts/bench.ts. */
 export interface Settings {
   smoke: boolean;
   quick: boolean;
@@ -62,50 +46,6 @@ export interface Settings {
   probeWindowMs: number;
   /** Answers before the counters start, and answers counted, per server (--instructions). */
   instructionPreset: { warm: number; count: number };
-}
-
-function parseSettings(argv: string[]): Settings {
-  const opts = new Command()
-    .name('bench')
-    .option('--quick', 'three short rounds (about a minute)', false)
-    .option('--smoke', 'the smallest run that yields every figure (for the harness tests; the figures mean little)', false)
-    .option('--rounds <n>', 'alternating rounds of each ratio')
-    .option('--duration <s>', 'seconds of load per server and round')
-    .option('--json', 'write bench.json', false)
-    .option('--out <dir>', 'folder of bench.json (and of profile/ with --profile)', 'reports')
-    .option(
-      '--instructions',
-      'only instructions per request (callgrind) of the mock, the bare server and a minimal Fastify server, GET and POST; <out>/instructions.json with --json',
-      false,
-    )
-    .option(
-      '--profile',
-      'only a CPU profile of the mock under GET and POST load, its top frames printed and written to <out>/profile/',
-      false,
-    )
-    .parse(argv)
-    .opts<{
-      quick: boolean;
-      smoke: boolean;
-      rounds?: string;
-      duration?: string;
-      json: boolean;
-      out: string;
-      profile: boolean;
-      instructions: boolean;
-    }>();
-  const preset = opts.smoke ? { rounds: 2, durationS: 0.3 } : opts.quick ? { rounds: 3, durationS: 1 } : { rounds: 5, durationS: 5 };
-  const rounds = Number(opts.rounds ?? preset.rounds);
-  return {
-    ...opts,
-    rounds,
-    durationS: Number(opts.duration ?? preset.durationS),
-    figureRounds: opts.smoke ? rounds : Math.max(3, rounds),
-    byAmount: opts.smoke && !opts.duration,
-    profileS: opts.quick ? 3 : 10,
-    probeWindowMs: opts.smoke ? 1000 : 2000,
-    instructionPreset: opts.smoke ? { warm: 300, count: 100 } : opts.quick ? { warm: 5000, count: 2000 } : { warm: 20_000, count: 5000 },
-  };
 }
 
 /** Requests per load of a smoke run (about 0.1 s on a quiet machine; enough 10 ms ticks of server CPU to show). */
@@ -771,8 +711,8 @@ async function benchmark(cfg: Settings, mockJs: string, work: string, progress: 
   }
 }
 
-async function main(argv: string[]): Promise<void> {
-  const cfg = parseSettings(argv);
+/** Runs the benchmark the settings ask for: the default table, --profile or --instructions. */
+export async function runBench(cfg: Settings): Promise<void> {
   const progress: Progress = (m) => process.stderr.write(`bench: ${m}\n`);
   const work = mkdtempSync(join(tmpdir(), 'bench-'));
   try {
@@ -785,11 +725,4 @@ async function main(argv: string[]): Promise<void> {
   } finally {
     rmSync(work, { recursive: true, force: true });
   }
-}
-
-if (import.meta.url === `file://${process.argv[1]}`) {
-  main(process.argv).catch((e: Error) => {
-    console.error(`bench: ${e.message}`);
-    process.exit(1);
-  });
 }

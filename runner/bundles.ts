@@ -1,7 +1,4 @@
-/**
- * `npm run load:build [-- --bundle-dir <dir>]`: bundles each k6 script of load/scripts into
- * <dir>/<name>.js (default LOAD_BUNDLE_DIR, else dist/load).
- */
+/** The k6 bundles: each k6 script of load/scripts bundled into <dir>/<name>.js (default LOAD_BUNDLE_DIR, else dist/load). */
 import { build, type BuildOptions } from 'esbuild';
 import { readdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -52,14 +49,4 @@ export async function buildLoadScripts(dir?: string): Promise<{ dir: string; fil
       .map((f) => join(outdir, f)),
     ms,
   };
-}
-
-if (import.meta.url === `file://${process.argv[1]}`) {
-  const i = process.argv.indexOf('--bundle-dir');
-  buildLoadScripts(i > 0 ? process.argv[i + 1] : undefined)
-    .then(({ files, ms }) => console.log(`load:build: ${files.length} bundles in ${ms.toFixed(0)} ms → ${files.join(', ')}`))
-    .catch((e: Error) => {
-      console.error(`load:build failed: ${e.message}`);
-      process.exit(1);
-    });
 }

@@ -21,9 +21,9 @@ const TSX_CLI = join(ROOT, 'node_modules/tsx/dist/cli.mjs');
 
 /** Command line → its source. */
 const ENTRIES = {
-  bench: 'bench/run.ts',
+  bench: 'scripts/bench.ts',
   certify: 'scripts/certify.ts',
-  load: 'runner/load.ts',
+  load: 'scripts/load.ts',
   mock: 'scripts/mock.ts',
   'k6-node': 'tools/k6-node/cli.ts',
 } as const;

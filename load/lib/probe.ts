@@ -53,9 +53,14 @@ export function analyseLimit(samples: readonly Sample[]): LimitAnalysis {
   };
 }
 
-/** Most requests a limit probe may send to one operation: the limit plus two (one 429, one margin). */
+/** Most requests a limit probe may send to one operation of a given limit: the limit plus two (one 429, one margin). */
+export function limitProbeRequests(limit: number): number {
+  return limit + 2;
+}
+
+/** Most requests a limit probe may send to one operation: by its advertised limit, else by the fallback (a cap). */
 export function probeCap(advertisedLimit: number | null, fallback: number): number {
-  return advertisedLimit === null ? fallback : advertisedLimit + 2;
+  return advertisedLimit === null ? fallback : limitProbeRequests(advertisedLimit);
 }
 
 export { canonicalHeader };

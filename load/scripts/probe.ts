@@ -5,7 +5,7 @@
 import http from 'k6/http';
 import type { RefinedResponse, ResponseType } from 'k6/http';
 import { sleep } from 'k6';
-import { analyseLimit, advertisedResetMs, detectResetUnit, probeCap, type Sample } from '../lib/probe';
+import { analyseLimit, advertisedResetMs, detectResetUnit, limitProbeRequests, probeCap, type Sample } from '../lib/probe';
 import { Fingerprinter, type RateLimitFingerprint, type TimelinePoint } from '../lib/fingerprint';
 import { readRateLimitHeaders } from '../lib/rate-limit-headers';
 import type { LimitsManifestEntry } from '../../catalogue';
@@ -69,7 +69,7 @@ export function runProbe(p: Plan): ProbeResult {
       const s = sampleOf(p, (responses as never[])[i] as never);
       if (pr.samples.length === 0) pr.startedMs = firstCallMs(sentMs, s.tMs);
       pr.samples.push(s);
-      const cap = probeCap(pr.samples[0]?.limit ?? null, pr.op.catalogueLimit + 2);
+      const cap = probeCap(pr.samples[0]?.limit ?? null, limitProbeRequests(pr.op.catalogueLimit));
       if (s.status === 429) {
         pr.advertisedResetMs = advertisedResetMs(s.reset, s.tMs);
         done.add(pr.op.id);

@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
 import { parse } from 'acorn';
 import { buildLoadScripts, LOAD_SCRIPTS } from '../../runner/bundles';
-import { findK6 } from '../../runner/load';
+import { findK6 } from '../../runner/k6';
 
 test.describe('load bundles', () => {
   test('should bundle every script into ES2017 modules that import only k6 modules', async () => {
@@ -26,7 +26,7 @@ test.describe('load bundles', () => {
   test('should say how to get k6 and exit non-zero when it is missing', async () => {
     expect(findK6({ PATH: '/nonexistent' })).toBeUndefined();
     expect(findK6({ K6_BIN: '/nonexistent/k6' })).toBeUndefined();
-    const r = spawnSync(process.execPath, ['node_modules/tsx/dist/cli.mjs', 'runner/load.ts', 'smoke'], {
+    const r = spawnSync(process.execPath, ['node_modules/tsx/dist/cli.mjs', 'scripts/load.ts', 'smoke'], {
       env: { ...process.env, PATH: '/usr/bin:/bin', K6_BIN: '' },
       encoding: 'utf8',
     });

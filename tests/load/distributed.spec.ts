@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { allOperations } from '../../catalogue';
 import { knownIds } from '../../fixtures';
 import { spawnMock } from '../../tools/mock-process';
-import { mockCredentials, randomLimits } from '../../runner/load';
+import { mockCredentials, randomLimits } from '../../runner/plan';
 import { mergeManifests } from '../../runner/merge';
 import { canonicalSegment, inSegment, parseSegment, segmentDirName, shareOf } from '../../load/scripts/segment';
 import { parse } from 'yaml';

@@ -11,7 +11,7 @@ import { test, expect } from '@playwright/test';
 import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { allOperations } from '../../catalogue';
-import { randomLimits } from '../../runner/load';
+import { randomLimits } from '../../runner/plan';
 import type { FingerprintManifestEntry } from '../../load/scripts/probe';
 import type { VerifyResult } from '../../load/scripts/verify-pacing';
 import { run } from './run';

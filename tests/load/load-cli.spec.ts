@@ -7,10 +7,10 @@ import { test, expect } from '@playwright/test';
 import { existsSync, readFileSync, writeFileSync, chmodSync, mkdirSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { NO_RESULT } from '../../runner/load';
+import { NO_RESULT } from '../../runner/outcome';
 import { load, run } from './run';
 
-const ARCHIVE = fileURLToPath(new URL('../../runner/archive.ts', import.meta.url));
+const ARCHIVE = fileURLToPath(new URL('../../scripts/load-archive.ts', import.meta.url));
 
 const READ_ONLY = 'catalog.search,orders.search,invoices.details,quotes.search';
 

@@ -5,26 +5,16 @@
 import { test, expect } from '@playwright/test';
 import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { COMMANDS, exitCodeOf, NO_RESULT, NOT_RUN, preflight, type K6Outcome, type LoadOptions } from '../../runner/load';
+import { exitCodeOf, NO_RESULT, NOT_RUN, type K6Outcome } from '../../runner/outcome';
+import { defaultLoadOptions, type LoadOptions } from '../../runner/options';
+import { preflight } from '../../runner/run';
+import { COMMANDS } from '../../runner/steps';
 
 const probe = COMMANDS['probe-limits'];
 const smoke = COMMANDS.smoke;
 if (probe?.kind !== 'k6' || smoke?.kind !== 'k6') throw new Error('probe-limits and smoke are k6 commands');
 
-const options = (o: Partial<LoadOptions> = {}): LoadOptions => ({
-  target: 'mock',
-  environment: 'production',
-  windowMs: '60000',
-  budget: '5000',
-  allowQuotaSpend: false,
-  allowProduction: false,
-  reportsDir: 'reports/load',
-  out: [],
-  skipBuild: false,
-  webDashboard: false,
-  maxDuration: '30m',
-  ...o,
-});
+const options = (o: Partial<LoadOptions> = {}): LoadOptions => ({ ...defaultLoadOptions(), ...o });
 
 /** An executable stand-in for k6 (preflight only checks that it is one). */
 function fakeK6(): NodeJS.ProcessEnv {
@@ -114,12 +104,21 @@ test.describe('npm run load exit codes', () => {
   });
 
   test('should end with NOT_RUN when operations were left out, unless k6 failed itself', () => {
-    const left = mapped({ notRun: [{ id: 'orders.details' }, { id: 'quotes.details' }] });
+    const noId = { reason: 'no order on the target' };
+    const left = mapped({
+      notRun: [
+        { id: 'orders.details', ...noId },
+        { id: 'quotes.details', ...noId },
+      ],
+    });
     expect(left.code).toBe(NOT_RUN);
     expect(left.said).toEqual([
-      "load: probe-limits: 2 selected operation(s) not run, no id of the target's data for them: orders.details, quotes.details (reasons above and in the result's notRun); exit 99",
+      "load: probe-limits: 2 selected operation(s) not run (no id of the target's data): orders.details, quotes.details (reasons above and in the result's notRun); exit 99",
     ]);
-    const failed = mapped({ exitCode: 107, notRun: [{ id: 'orders.details' }] });
+    const budget = mapped({ notRun: [{ id: 'orders.details', reason: 'budget: its probe needs 52 requests' }] });
+    expect(budget.code).toBe(NOT_RUN);
+    expect(budget.said[0]).toMatch(/not run \(beyond the budget\): orders\.details/);
+    const failed = mapped({ exitCode: 107, notRun: [{ id: 'orders.details', ...noId }] });
     expect(failed.code).toBe(107);
     expect(failed.said[1]).toMatch(/not run.*exit 107$/);
   });

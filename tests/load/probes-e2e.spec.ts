@@ -7,7 +7,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { allOperations, type LimitsManifestEntry } from '../../catalogue';
-import { randomLimits } from '../../runner/load';
+import { randomLimits } from '../../runner/plan';
 import { cliArgs, k6UnderTest } from '../cli-bundles';
 
 function runLoad(script: string, args: string[]) {

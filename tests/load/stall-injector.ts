@@ -129,7 +129,7 @@ export function runWithStalls(
 if (import.meta.url === `file://${process.argv[1]}`) {
   const at = process.argv.indexOf('--');
   const args = process.argv.slice(at === -1 ? 2 : at + 1);
-  runWithStalls(process.execPath, ['--import', 'tsx', 'runner/load.ts', ...args], process.env, 30 * 60_000)
+  runWithStalls(process.execPath, ['--import', 'tsx', 'scripts/load.ts', ...args], process.env, 30 * 60_000)
     .then((r) => {
       process.stdout.write(r.stdout);
       process.stderr.write(r.stderr);

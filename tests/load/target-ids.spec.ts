@@ -12,7 +12,7 @@ import { setKnownIds } from '../../clients/ids';
 import { spawnMock } from '../../tools/mock-process';
 import { startProxy, type CountingTarget } from '../contracts/support/targets';
 import { load, type Ran } from './run';
-import { quotaWait } from '../../runner/load';
+import { quotaWait } from '../../runner/remote';
 import { askAgainAtMs, refusalWait, RESET_MARGIN_MS } from '../../runner/target-ids';
 
 /** A seed other than the default one (1): the target's deals, parts and invoices are not the plan's defaults. */

@@ -1,0 +1,86 @@
+/**
+ * The command lines' option parsers: each option is parsed once, where commander reads it, into the type its
+ * code uses. A value that does not parse ends the command with exit 2 and a message naming the option, what it
+ * expects and what it received (commander's own refusals, unknown options included, end the same way).
+ */
+import { CommanderError, InvalidArgumentError, type Command } from 'commander';
+import { parseDuration } from '../catalogue/duration';
+
+/** Exit code of a command refused for its arguments. */
+export const USAGE_ERROR = 2;
+
+type Parser<T> = (value: string) => T;
+
+/** An integer within [min, max]: `--budget 5000`. */
+export function integer(option: string, min = 0, max = Number.MAX_SAFE_INTEGER): Parser<number> {
+  return (v) => {
+    const n = Number(v);
+    if (!/^-?\d+$/.test(v.trim()) || !Number.isSafeInteger(n) || n < min || n > max)
+      throw new InvalidArgumentError(
+        `${option} expects an integer ${max === Number.MAX_SAFE_INTEGER ? `of at least ${min}` : `from ${min} to ${max}`}, received "${v}"`,
+      );
+    return n;
+  };
+}
+
+/** A number in (0, 1]: a share such as `--fraction 0.5`. */
+export function share(option: string): Parser<number> {
+  return (v) => {
+    const n = Number(v);
+    if (v.trim() === '' || !Number.isFinite(n) || n <= 0 || n > 1)
+      throw new InvalidArgumentError(`${option} expects a share above 0 and at most 1 (e.g. 0.5), received "${v}"`);
+    return n;
+  };
+}
+
+/** A length in k6's duration syntax (`90s`, `1m30s`), kept as written and checked to be above zero. */
+export function duration(option: string): Parser<string> {
+  return (v) => {
+    if (!parseDuration(v))
+      throw new InvalidArgumentError(`${option} expects a length above zero in k6 syntax such as 500ms, 90s, 1m30s, 30m; received "${v}"`);
+    return v;
+  };
+}
+
+/** A comma-separated list whose every item is one of `valid` (duplicates dropped, order kept). */
+export function listOf(option: string, valid: readonly string[]): Parser<string[]> {
+  return (v) => {
+    const items = [
+      ...new Set(
+        v
+          .split(',')
+          .map((s) => s.trim())
+          .filter(Boolean),
+      ),
+    ];
+    const unknown = items.filter((i) => !valid.includes(i));
+    if (!items.length || unknown.length)
+      throw new InvalidArgumentError(
+        `${option} expects a comma-separated list of ${valid.join(', ')}; received ${unknown.length ? `unknown "${unknown.join('", "')}"` : 'an empty list'}`,
+      );
+    return items;
+  };
+}
+
+/** One of `valid`. */
+export function oneOf<T extends string>(option: string, valid: readonly T[]): Parser<T> {
+  return (v) => {
+    if (!(valid as readonly string[]).includes(v))
+      throw new InvalidArgumentError(`${option} expects one of ${valid.join(', ')}, received "${v}"`);
+    return v as T;
+  };
+}
+
+/**
+ * Parses argv with a command's definition; a refused argument ends the process with USAGE_ERROR (commander
+ * has printed why), --help and --version with 0.
+ */
+export function parseOrExit(program: Command, argv: readonly string[] = process.argv): Command {
+  program.exitOverride();
+  try {
+    return program.parse(argv as string[]);
+  } catch (e) {
+    if (!(e instanceof CommanderError)) throw e;
+    process.exit(e.exitCode === 0 ? 0 : USAGE_ERROR);
+  }
+}

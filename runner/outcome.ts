@@ -1,0 +1,38 @@
+/** How a k6 command ended, as our exit code. */
+
+/** Our exit code for a k6 run that ended with 0 but left no result file (a manifest, capacity.json). */
+export const NO_RESULT = 4;
+
+/**
+ * Our exit code when a selected operation was left out of the run (no id of the target's data for it), or
+ * none was left to run: 99, as for an operation that probe-reset could not read (an operation without a
+ * result), whatever k6 ended with for the others (a k6 failure keeps k6's own code).
+ */
+export const NOT_RUN = 99;
+
+/** How a k6 command ended: k6's code, whether the step found its result file, the operations left out. */
+export interface K6Outcome {
+  exitCode: number;
+  wrote: boolean;
+  notRun: readonly { id: string; reason: string }[];
+  summaryExport: string;
+}
+
+/**
+ * Our exit code for a k6 command, with what it says on stderr: k6's own code, except NO_RESULT for a
+ * run that ended with 0 without its result file, and NOT_RUN for a run that left selected operations out.
+ */
+export function exitCodeOf(name: string, r: K6Outcome, say: (line: string) => void = (l) => console.error(l)): number {
+  if (r.exitCode === 99) say(`load: ${name}: k6 exit 99, thresholds crossed (see the table above and ${r.summaryExport})`);
+  else if (r.exitCode !== 0) say(`load: ${name}: k6 exited with ${r.exitCode}`);
+  // k6 ends with 0 when its summary could not be written; the command cannot, having no result.
+  if (r.exitCode === 0 && !r.wrote) return NO_RESULT;
+  if (!r.notRun.length) return r.exitCode;
+  const code = r.exitCode === 0 ? NOT_RUN : r.exitCode;
+  // Each left out for a reason: no id of the target's data for it, or beyond the budget of a partial run.
+  const why = [...new Set(r.notRun.map((n) => (n.reason.startsWith('budget') ? 'beyond the budget' : "no id of the target's data")))];
+  say(
+    `load: ${name}: ${r.notRun.length} selected operation(s) not run (${why.join('; ')}): ${r.notRun.map((n) => n.id).join(', ')} (reasons above and in the result's notRun); exit ${code}`,
+  );
+  return code;
+}

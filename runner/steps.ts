@@ -1,0 +1,207 @@
+/**
+ * Every `npm run load` command: a k6 script (what it spends, what it reads back after k6 ended), or a step of
+ * our own (plan, merge).
+ */
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Plan } from '../load/scripts/common';
+import { durationMs } from '../load/scripts/duration';
+import { shareOf } from '../load/scripts/segment';
+import { writeNotices } from '../load/scripts/probe-plan';
+import type { PacingPlan } from '../load/lib/pacer';
+import { capacityPlan } from '../load/lib/capacity-plan';
+import { formatRate, SHAPES } from '../load/lib/shapes';
+import type { LoadScript } from './bundles';
+import { mergeManifests, segmentDirs, writeMerged } from './merge';
+import { NOT_RUN } from './outcome';
+import { planFor, selectOperations } from './plan';
+import { idsOnTarget, leftToRun, quotaBackAt } from './remote';
+import type { LoadOptions } from './options';
+import { budgetOf, limitProbeNeed, type RequestsPerOperation } from './budget';
+
+/** What a k6 command needs after k6 ended: where this run wrote (its segment's folder in a distributed run). */
+interface K6Context {
+  outDir: string;
+  exitCode: number;
+  startedMs: number;
+}
+
+/** A file this run wrote (not one left by an earlier run), or undefined. */
+function written(c: K6Context, name: string): string | undefined {
+  const f = join(c.outDir, name);
+  return existsSync(f) && statSync(f).mtimeMs >= c.startedMs - 1000 ? f : undefined;
+}
+
+export interface K6Step {
+  kind: 'k6';
+  about: string;
+  bundle: LoadScript;
+  /** Probes spend a window of the app quota of every operation: refused on remote targets unless confirmed. */
+  spendsQuota: boolean;
+  /** Takes only its execution segment's operations and writes under <reports>/segment-<from>-<to> (runnerPlan). */
+  splitsBySegment: boolean;
+  /** Reads what the run wrote; false when the file it must write is missing (the command then fails). */
+  after?: (c: K6Context) => boolean;
+  /** What the step adds to the run plan. */
+  planExtras?: (o: LoadOptions) => Partial<Plan>;
+  /** Says what the run will do before k6 starts (and what in its plan would go wrong); may mark the plan as told. */
+  preflight?: (plan: Plan, o: LoadOptions) => void;
+  /** Most requests the step sends to one operation, by its limit: the run's budget is planned with it (runner/budget.ts). */
+  requestsPerOperation?: RequestsPerOperation;
+}
+export interface OwnStep {
+  kind: 'own';
+  about: string;
+  run(inputs: string[], o: LoadOptions): Promise<number>;
+}
+
+function printManifest(c: K6Context): boolean {
+  const f = written(c, 'limits.json');
+  if (!f) {
+    console.error(
+      `load: the probe wrote no manifest in ${c.outDir} (k6 exit ${c.exitCode}): no result for any operation; k6's messages above say why`,
+    );
+    return false;
+  }
+  const m = JSON.parse(readFileSync(f, 'utf8')) as { durationMs: number; requests: number };
+  console.log(`load: manifest ${f} (${m.requests} requests in ${m.durationMs} ms)`);
+  return true;
+}
+
+function printCapacity(c: K6Context): boolean {
+  const f = written(c, 'capacity.json');
+  if (!f) {
+    console.error(`load: capacity wrote no result in ${c.outDir} (k6 exit ${c.exitCode}); k6's messages above say why`);
+    return false;
+  }
+  const r = JSON.parse(readFileSync(f, 'utf8')) as { verdict: string; operations: { verdict: string }[] };
+  const failed = r.operations.filter((o) => o.verdict !== 'passed').length;
+  console.log(
+    `load: capacity ${r.verdict}: ${r.operations.length - failed} of ${r.operations.length} operations within their thresholds; result ${f}, JUnit ${join(c.outDir, 'capacity-junit.xml')}`,
+  );
+  return true;
+}
+
+/** The capacity plan (load/lib/capacity-plan.ts, the one the k6 script runs), and each limit it would overrun. */
+function printCapacityPlan(plan: Plan): void {
+  const fraction = plan.fraction ?? SHAPES.average.fraction;
+  const duration = plan.duration ?? SHAPES.average.duration;
+  const c = capacityPlan(
+    plan.operations.map((op) => ({ id: op.id, family: op.family, limit: op.catalogueLimit })),
+    { windowMs: plan.windowMs, fraction, durationMs: durationMs(duration) },
+  );
+  const rates = c.operations.map((o) => o.perSecond);
+  console.log(
+    `load: capacity plan: ${c.operations.length} operations at ${fraction * 100} % of their limits per ${plan.windowMs} ms window for ${duration} (${formatRate(Math.min(...rates))} to ${formatRate(Math.max(...rates))}, exact: k6 rate per timeUnit); setup asks ${Object.keys(c.tokenCalls).length} token(s), one per family, on the token endpoint's own bucket`,
+  );
+  for (const w of c.warnings) console.error(`load: capacity plan over a limit: ${w}`);
+}
+
+/** Every `npm run load` command. A new k6 script is one entry here plus its name in LOAD_SCRIPTS. */
+export const COMMANDS: Record<string, K6Step | OwnStep> = {
+  'probe-limits': {
+    kind: 'k6',
+    bundle: 'probe-limits',
+    requestsPerOperation: limitProbeNeed,
+    spendsQuota: true,
+    splitsBySegment: true,
+    about: 'exhaust each bucket, record its limit',
+    after: printManifest,
+  },
+  'probe-reset': {
+    kind: 'k6',
+    bundle: 'probe-reset',
+    spendsQuota: true,
+    splitsBySegment: true,
+    about: 'identify each limiter (algorithm, burst, sustained rate, window, pacing); exit 99 for an operation without a result',
+    after: printManifest,
+    preflight: (plan, o) => {
+      // The runner probes its segment's share of the operations (load/scripts/common.ts runnerPlan).
+      const segment = o.executionSegment ?? process.env.LOAD_SEGMENT;
+      for (const line of writeNotices({ ...plan, operations: shareOf(plan.operations, segment) })) console.log(`load: ${line}`);
+      plan.writesAnnounced = true;
+    },
+    planExtras: (o) => ({
+      ...(o.probeWaitMs !== undefined ? { probeWaitMs: o.probeWaitMs } : {}),
+      ...(o.probeMaxMs !== undefined ? { probeMaxMs: o.probeMaxMs } : {}),
+    }),
+  },
+  'verify-pacing': {
+    kind: 'k6',
+    bundle: 'verify-pacing',
+    spendsQuota: true,
+    splitsBySegment: false,
+    about: 'run each operation at the pacing of the probe-reset manifest: 0 429s and >= 90 % of the measured rate, else exit 99',
+    after: (c) => {
+      const f = written(c, 'pacing.json');
+      if (f) console.log(`load: pacing verdicts ${f}`);
+      else console.error(`load: verify-pacing wrote no verdicts in ${c.outDir} (k6 exit ${c.exitCode}); k6's messages above say why`);
+      return f !== undefined;
+    },
+    planExtras: (o) => ({ pacing: readPacing(o.manifest ?? join(o.reportsDir, 'limits.json')) }),
+  },
+  smoke: { kind: 'k6', bundle: 'smoke', spendsQuota: false, splitsBySegment: false, about: 'one valid call per operation' },
+  capacity: {
+    kind: 'k6',
+    bundle: 'capacity',
+    spendsQuota: false,
+    splitsBySegment: false,
+    about: 'arrival rate at a share of each limit, thresholds',
+    after: printCapacity,
+    preflight: printCapacityPlan,
+  },
+  plan: {
+    kind: 'own',
+    about: 'print the run plan (PLAN) for a remote target, e.g. for a k6-operator ConfigMap',
+    async run(_inputs, o) {
+      if (o.target === 'mock')
+        throw new Error('plan is for a remote target: pass --target <url> (the embedded mock gets its plan at run time)');
+      const baseUrl = o.target === 'sandbox' ? process.env.BASE_URL : o.target;
+      if (!baseUrl) throw new Error('--target sandbox needs BASE_URL (the base URL of the deployment)');
+      const ops = selectOperations(o, false);
+      // stdout holds the plan alone: the search for ids speaks on stderr.
+      const budget = budgetOf(o, false, 0);
+      const targetIds = await idsOnTarget(o, { baseUrl, ops, budget }, (line) => console.error(line));
+      if (!leftToRun(ops, targetIds)) return NOT_RUN;
+      const plan = planFor(o, baseUrl, ops, { limits: {}, budget, targetIds });
+      const back = quotaBackAt(plan, targetIds, Date.now());
+      if (back)
+        console.error(
+          `load: the id search called ${back.ids.join(', ')}, which the plan runs too: start a probe after ${new Date(back.atMs).toISOString()} (the advertised reset), so it starts from a full bucket`,
+        );
+      process.stdout.write(`${JSON.stringify(plan)}\n`);
+      return targetIds.notRun.length ? NOT_RUN : 0;
+    },
+  },
+  merge: {
+    kind: 'own',
+    about: 'merge the manifests of a distributed probe (runner folders segment-*)',
+    async run(inputs, o) {
+      const sources = inputs.length ? inputs : segmentDirs(o.reportsDir);
+      const r = mergeManifests(sources);
+      const file = writeMerged(r, o.reportsDir);
+      console.log(`load: merged ${r.manifest.operations.length} operations from ${r.sources.length} runners into ${file}`);
+      return 0;
+    },
+  },
+};
+
+/** The pacing of each fingerprinted operation of a probe-reset manifest. */
+export function readPacing(file: string): Record<string, PacingPlan> {
+  if (!existsSync(file))
+    throw new Error(
+      `verify-pacing needs a probe-reset manifest: ${file} does not exist (run \`npm run load -- probe-reset\` first, or pass --manifest <file>)`,
+    );
+  const m = JSON.parse(readFileSync(file, 'utf8')) as { operations: (Partial<PacingPlan> & { id: string })[] };
+  const out: Record<string, PacingPlan> = {};
+  for (const e of m.operations)
+    if (e.pacing && e.algorithm)
+      out[e.id] = {
+        algorithm: e.algorithm,
+        burst: e.burst ?? null,
+        sustainedPerSecond: e.sustainedPerSecond ?? null,
+        windowMs: e.windowMs ?? null,
+        pacing: e.pacing,
+      };
+  return out;
+}

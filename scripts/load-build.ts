@@ -1,0 +1,17 @@
+/**
+ * `npm run load:build [-- --bundle-dir <dir>]`: bundles each k6 script of load/scripts into
+ * <dir>/<name>.js (default LOAD_BUNDLE_DIR, else dist/load).
+ */
+import { Command } from 'commander';
+import { parseOrExit } from '../clients/cli-options';
+import { buildLoadScripts } from '../runner/bundles';
+
+const { bundleDir } = parseOrExit(
+  new Command().name('npm run load:build --').option('--bundle-dir <dir>', 'bundle directory (default LOAD_BUNDLE_DIR, else dist/load)'),
+).opts<{ bundleDir?: string }>();
+buildLoadScripts(bundleDir)
+  .then(({ files, ms }) => console.log(`load:build: ${files.length} bundles in ${ms.toFixed(0)} ms → ${files.join(', ')}`))
+  .catch((e: Error) => {
+    console.error(`load:build failed: ${e.message}`);
+    process.exit(1);
+  });
