@@ -8,6 +8,8 @@ import { DEFAULT_APPS, startMock, type MockOptions, DRIFT_MODES } from '../mock'
 import { HEADER_FAMILIES, LIMITER_ALGORITHMS, parseHeaderSpec, parseLimiterSpec } from '../mock/limiter-algorithms';
 import { DEFAULT_REQUEST_MODE, parseRequestMode } from '../mock/request-violations';
 import { DEFAULT_WINDOW_MS, parseErrorStatuses, parseVendorOperations } from '../catalogue';
+import { DEFAULT_SEED } from '../fixtures';
+import { parseOrExit } from '../clients/cli-options';
 
 const int = (name: string) => (v: string) => {
   const n = Number(v);
@@ -15,46 +17,48 @@ const int = (name: string) => (v: string) => {
   return n;
 };
 
-const program = new Command()
-  .name('npm run mock --')
-  .description('Run the embedded mock of the Distributor Commerce API on 127.0.0.1')
-  .option('--port <n>', 'port to listen on (0 = any free port)', int('--port'), 4010)
-  .option('--window-ms <n>', 'rate-limit window in ms (spec: 60000)', int('--window-ms'), DEFAULT_WINDOW_MS)
-  .option('--seed <n>', 'faker seed of the fixtures', int('--seed'), 1)
-  .option('--control', 'serve the /__mock control API', false)
-  .option('--drift <ids>', `comma-separated drift modes (${DRIFT_MODES.length} known; see mock/drift/index.ts)`, '')
-  .option('--reset-unit <unit>', 'X-RateLimit-Reset as "epoch" or "seconds"', 'epoch')
-  .option(
-    '--token-get <mode>',
-    'token by GET with query parameters: "accept" (how the distributor\'s clients ask) or "reject" (405)',
-    'accept',
-  )
-  .option('--limits <json>', 'per-operation limit overrides as JSON, e.g. {"orders.create":5}')
-  .option('--vendor-operations <list>', 'vendor operations, e.g. "GET /orders/search, GET /orders/{orderNumber}"')
-  .option('--openapi <file>', 'generate response bodies from an OpenAPI document')
-  .option(
-    '--limiter <spec>',
-    `rate-limit algorithm (${LIMITER_ALGORITHMS.join(', ')}), per operation too: "token-bucket,orders.create=sliding-log"`,
-  )
-  .option('--count-refused', 'a refused call consumes quota too', false)
-  .option(
-    '--headers <spec>',
-    `rate-limit headers (${HEADER_FAMILIES.join(', ')}), per operation too: "x-ratelimit,orders.create=ietf"`,
-    'x-ratelimit',
-  )
-  .option('--refusal-status <code>', 'status of a refused call: 429 (default), or e.g. 503 as nginx limit_req answers by default', '429')
-  .option(
-    '--strict-document',
-    "follow the published document alone where the distributor's generated client disagrees with it (deals.details without vendorName, shipToAddress as an array, a date-time for a date): refuse the client's form",
-    false,
-  )
-  .option(
-    '--requests <mode>',
-    'a request breaking a document constraint (IM-* header, query parameter, body schema): "strict" refuses it with 400, "warn" serves it, logs each violation with the IM-CorrelationID and lists them in the sl-violations response header',
-    DEFAULT_REQUEST_MODE,
-  )
-  .option('--log', 'log every request', false)
-  .parse();
+// A value that does not parse ends the command with exit 2, naming the option.
+const program = parseOrExit(
+  new Command()
+    .name('npm run mock --')
+    .description('Run the embedded mock of the Distributor Commerce API on 127.0.0.1')
+    .option('--port <n>', 'port to listen on (0 = any free port)', int('--port'), 4010)
+    .option('--window-ms <n>', 'rate-limit window in ms (spec: 60000)', int('--window-ms'), DEFAULT_WINDOW_MS)
+    .option('--seed <n>', 'faker seed of the fixtures', int('--seed'), DEFAULT_SEED)
+    .option('--control', 'serve the /__mock control API', false)
+    .option('--drift <ids>', `comma-separated drift modes (${DRIFT_MODES.length} known; see mock/drift/index.ts)`, '')
+    .option('--reset-unit <unit>', 'X-RateLimit-Reset as "epoch" or "seconds"', 'epoch')
+    .option(
+      '--token-get <mode>',
+      'token by GET with query parameters: "accept" (how the distributor\'s clients ask) or "reject" (405)',
+      'accept',
+    )
+    .option('--limits <json>', 'per-operation limit overrides as JSON, e.g. {"orders.create":5}')
+    .option('--vendor-operations <list>', 'vendor operations, e.g. "GET /orders/search, GET /orders/{orderNumber}"')
+    .option('--openapi <file>', 'generate response bodies from an OpenAPI document')
+    .option(
+      '--limiter <spec>',
+      `rate-limit algorithm (${LIMITER_ALGORITHMS.join(', ')}), per operation too: "token-bucket,orders.create=sliding-log"`,
+    )
+    .option('--count-refused', 'a refused call consumes quota too', false)
+    .option(
+      '--headers <spec>',
+      `rate-limit headers (${HEADER_FAMILIES.join(', ')}), per operation too: "x-ratelimit,orders.create=ietf"`,
+      'x-ratelimit',
+    )
+    .option('--refusal-status <code>', 'status of a refused call: 429 (default), or e.g. 503 as nginx limit_req answers by default', '429')
+    .option(
+      '--strict-document',
+      "follow the published document alone where the distributor's generated client disagrees with it (deals.details without vendorName, shipToAddress as an array, a date-time for a date): refuse the client's form",
+      false,
+    )
+    .option(
+      '--requests <mode>',
+      'a request breaking a document constraint (IM-* header, query parameter, body schema): "strict" refuses it with 400, "warn" serves it, logs each violation with the IM-CorrelationID and lists them in the sl-violations response header',
+      DEFAULT_REQUEST_MODE,
+    )
+    .option('--log', 'log every request', false),
+);
 
 const o = program.opts<{
   port: number;

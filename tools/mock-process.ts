@@ -6,6 +6,8 @@
 import { spawn } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { DEFAULT_WINDOW_MS } from '../catalogue';
+import { DEFAULT_SEED } from '../fixtures';
 import type { RunningMock } from '../mock/server';
 import { bundledCli } from './harness-bin';
 
@@ -32,7 +34,7 @@ export async function spawnMock(o: MockProcessOptions = {}): Promise<Omit<Runnin
   // The harness's own test run hands a prebuilt bundle of the mock.
   const bundle = bundledCli('mock');
   const entry = bundle ? [bundle] : tsxEntry();
-  const args = [...entry, '--port', '0', '--window-ms', String(o.windowMs ?? 60_000), '--seed', String(o.seed ?? 1)];
+  const args = [...entry, '--port', '0', '--window-ms', String(o.windowMs ?? DEFAULT_WINDOW_MS), '--seed', String(o.seed ?? DEFAULT_SEED)];
   if (o.limits) args.push('--limits', JSON.stringify(o.limits));
   if (o.control) args.push('--control');
   if (o.openapi) args.push('--openapi', o.openapi);
