@@ -5,9 +5,10 @@
  */
 import { spawn } from 'node:child_process';
 import { createRequire } from 'node:module';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { pathToFileURL } from 'node:url';
 import { DEFAULT_WINDOW_MS } from '../catalogue';
 import { DEFAULT_SEED } from '../fixtures';
+import { MOCK_MAIN } from '../mock/main';
 import type { RunningMock } from '../mock/server';
 import { bundledCli } from './harness-bin';
 
@@ -27,7 +28,7 @@ export interface MockProcessOptions {
 /** tsx as an import hook rather than its CLI: one process, which close() stops directly. */
 function tsxEntry(): string[] {
   const require = createRequire(import.meta.url);
-  return ['--import', pathToFileURL(require.resolve('tsx')).href, fileURLToPath(new URL('../scripts/mock.ts', import.meta.url))];
+  return ['--import', pathToFileURL(require.resolve('tsx')).href, MOCK_MAIN];
 }
 
 export async function spawnMock(o: MockProcessOptions = {}): Promise<Omit<RunningMock, 'app'>> {
