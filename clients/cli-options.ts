@@ -23,12 +23,12 @@ export function integer(option: string, min = 0, max = Number.MAX_SAFE_INTEGER):
   };
 }
 
-/** A number in (0, 1]: a share such as `--fraction 0.5`. */
-export function share(option: string): Parser<number> {
+/** A number above zero: a share such as `--fraction 0.5` (above 1 runs past the limits, as a test of them may). */
+export function positive(option: string): Parser<number> {
   return (v) => {
     const n = Number(v);
-    if (v.trim() === '' || !Number.isFinite(n) || n <= 0 || n > 1)
-      throw new InvalidArgumentError(`${option} expects a share above 0 and at most 1 (e.g. 0.5), received "${v}"`);
+    if (v.trim() === '' || !Number.isFinite(n) || n <= 0)
+      throw new InvalidArgumentError(`${option} expects a number above 0 (e.g. 0.5), received "${v}"`);
     return n;
   };
 }

@@ -39,7 +39,7 @@ export interface LoadOptions {
   openapi?: string;
   /** capacity: duration per operation, k6 syntax (checked). */
   duration?: string;
-  /** capacity: share of each limit used as the arrival rate, in (0, 1]. */
+  /** capacity: share of each limit used as the arrival rate, above 0 (above 1: past the limits). */
   fraction?: number;
   executionSegment?: string;
   executionSegmentSequence?: string;

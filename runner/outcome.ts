@@ -30,9 +30,15 @@ export function exitCodeOf(name: string, r: K6Outcome, say: (line: string) => vo
   if (!r.notRun.length) return r.exitCode;
   const code = r.exitCode === 0 ? NOT_RUN : r.exitCode;
   // Each left out for a reason: no id of the target's data for it, or beyond the budget of a partial run.
-  const why = [...new Set(r.notRun.map((n) => (n.reason.startsWith('budget') ? 'beyond the budget' : "no id of the target's data")))];
+  const budget = r.notRun.filter((n) => n.reason.startsWith('budget')).length;
+  const why =
+    budget === 0
+      ? "no id of the target's data for them"
+      : budget === r.notRun.length
+        ? 'beyond the budget'
+        : "no id of the target's data or beyond the budget";
   say(
-    `load: ${name}: ${r.notRun.length} selected operation(s) not run (${why.join('; ')}): ${r.notRun.map((n) => n.id).join(', ')} (reasons above and in the result's notRun); exit ${code}`,
+    `load: ${name}: ${r.notRun.length} selected operation(s) not run, ${why}: ${r.notRun.map((n) => n.id).join(', ')} (reasons above and in the result's notRun); exit ${code}`,
   );
   return code;
 }

@@ -6,7 +6,7 @@
  */
 import { Command, InvalidArgumentError } from 'commander';
 import { allOperations, ENVIRONMENTS, parseErrorStatuses } from '../catalogue';
-import { duration, integer, listOf, oneOf, parseOrExit, share } from '../clients/cli-options';
+import { duration, integer, listOf, oneOf, parseOrExit, positive } from '../clients/cli-options';
 import { durationMs } from '../load/scripts/duration';
 import { COMMANDS } from '../runner/steps';
 import { runLoad } from '../runner/run';
@@ -89,7 +89,7 @@ function loadProgram(): Command {
     )
     .option('--partial', 'run what --budget covers when short; the operations left out are "not run: budget" (exit 99)', d.partial)
     .option('--duration <d>', 'capacity: duration per operation, k6 syntax (default 1m)', duration('--duration'))
-    .option('--fraction <f>', 'capacity: share of each limit used as the arrival rate (default 0.5)', share('--fraction'))
+    .option('--fraction <f>', 'capacity: share of each limit used as the arrival rate (default 0.5)', positive('--fraction'))
     .option('--allow-quota-spend', 'allow probes against a non-mock target (they spend the app quota for a window)', d.allowQuotaSpend)
     .option('--allow-production', 'allow a production target', d.allowProduction)
     .option('--reports-dir <dir>', 'where manifests, results and JUnit files go', d.reportsDir)

@@ -113,11 +113,11 @@ test.describe('npm run load exit codes', () => {
     });
     expect(left.code).toBe(NOT_RUN);
     expect(left.said).toEqual([
-      "load: probe-limits: 2 selected operation(s) not run (no id of the target's data): orders.details, quotes.details (reasons above and in the result's notRun); exit 99",
+      "load: probe-limits: 2 selected operation(s) not run, no id of the target's data for them: orders.details, quotes.details (reasons above and in the result's notRun); exit 99",
     ]);
     const budget = mapped({ notRun: [{ id: 'orders.details', reason: 'budget: its probe needs 52 requests' }] });
     expect(budget.code).toBe(NOT_RUN);
-    expect(budget.said[0]).toMatch(/not run \(beyond the budget\): orders\.details/);
+    expect(budget.said[0]).toMatch(/not run, beyond the budget: orders\.details/);
     const failed = mapped({ exitCode: 107, notRun: [{ id: 'orders.details', ...noId }] });
     expect(failed.code).toBe(107);
     expect(failed.said[1]).toMatch(/not run.*exit 107$/);
