@@ -1,16 +1,28 @@
-/** probe-limits: exhausts every selected operation's bucket in parallel and records its limit. */
+/**
+ * probe-limits: exhausts every selected operation's bucket in parallel and records its limit. An operation
+ * whose limit was not measured (no refusal within its limit plus two calls: the window rolled over during the
+ * exhaustion, the target advertised a larger limit than the plan's, or it refused otherwise) fails the
+ * `probe_unmeasured` threshold, so k6 exits 99: a probe is never silently short.
+ */
+import { Counter } from 'k6/metrics';
+import { analyseLimit } from '../lib/probe';
 import { runnerPlan } from './common';
 import { runProbe, probeSummary, type ProbeResult } from './probe';
+
+const probeUnmeasured = new Counter('probe_unmeasured');
 
 export const options = {
   vus: 1,
   iterations: 1,
   setupTimeout: __ENV.SETUP_TIMEOUT ?? '10m',
   summaryTrendStats: ['avg', 'p(50)', 'p(95)', 'max'],
+  thresholds: { probe_unmeasured: ['count==0'] },
 };
 
 export function setup(): ProbeResult {
-  return runProbe(runnerPlan());
+  const r = runProbe(runnerPlan());
+  probeUnmeasured.add(r.probes.filter((pr) => analyseLimit(pr.samples).observedLimit === null).length);
+  return r;
 }
 
 export default function (): void {

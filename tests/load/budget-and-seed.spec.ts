@@ -68,6 +68,25 @@ test.describe('npm run load budget', () => {
     expect(m.operations.map((o) => [o.id, o.observedLimit])).toEqual(ops.map((op) => [op.id, limitFor(op, {})]));
     expect(m.requests).toBe(ops.map((op) => limitFor(op, {}) + 1).reduce((a, b) => a + b, 0));
   });
+
+  test('should run what a short budget covers with --partial, the rest not run: budget, exit 99', async () => {
+    const dir = test.info().outputPath();
+    const r = await load(dir, ['probe-limits', '--ops', 'catalog.search,catalog.details', '--budget', '100', '--partial']);
+    expect(r.code, r.stderr).toBe(99);
+    expect(r.stderr).toContain('load: catalog.details not run: budget: its probe needs 62 requests');
+    const m = JSON.parse(readFileSync(`${dir}/reports/limits.json`, 'utf8')) as {
+      operations: { id: string; observedLimit: number | null }[];
+      notRun?: { id: string; reason: string }[];
+    };
+    expect(m.operations.map((o) => [o.id, o.observedLimit])).toEqual([['catalog.search', 60]]);
+    expect(m.notRun?.map((n) => n.id)).toEqual(['catalog.details']);
+  });
+
+  test('should refuse a short budget on the embedded mock too, unless --partial', async () => {
+    const r = await load(test.info().outputPath(), ['probe-limits', '--ops', 'catalog.search,catalog.details', '--budget', '100']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('probe-limits needs 124 requests for its 2 operations');
+  });
 });
 
 test.describe('npm run load seed', () => {
