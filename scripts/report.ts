@@ -3,16 +3,18 @@
  * Builds reports/index.html and, with a baseline, reports/diff.json.
  */
 import { Command } from 'commander';
+import { parseOrExit } from '../clients/cli-options';
 import { buildReport } from '../reporting/build-report';
 
-const o = new Command()
-  .name('npm run report --')
-  .option('--out <dir>', 'reports directory', 'reports')
-  .option('--summary <file>', 'summary.json to render (default <out>/summary.json)')
-  .option('--baseline <file>', 'an older summary.json to compare with')
-  .option('--fail-on-change', 'exit 1 when behaviour changed since the baseline', false)
-  .parse()
-  .opts<{ out: string; summary?: string; baseline?: string; failOnChange: boolean }>();
+// An unknown option ends the command with exit 2, naming it.
+const o = parseOrExit(
+  new Command()
+    .name('npm run report --')
+    .option('--out <dir>', 'reports directory', 'reports')
+    .option('--summary <file>', 'summary.json to render (default <out>/summary.json)')
+    .option('--baseline <file>', 'an older summary.json to compare with')
+    .option('--fail-on-change', 'exit 1 when behaviour changed since the baseline', false),
+).opts<{ out: string; summary?: string; baseline?: string; failOnChange: boolean }>();
 
 buildReport({ reportsDir: o.out, ...(o.summary ? { summaryFile: o.summary } : {}), ...(o.baseline ? { baseline: o.baseline } : {}) })
   .then((r) => {

@@ -6,6 +6,7 @@ import { test, expect } from '@playwright/test';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { load } from './run';
+import { DEFAULT_WINDOW_MS } from '../../catalogue';
 import { writeNotices } from '../../load/scripts/probe-plan';
 import type { Plan, PlannedOperation } from '../../load/scripts/common';
 
@@ -51,7 +52,7 @@ test.describe('probe-reset and write operations', () => {
     const plan = {
       baseUrl: 'http://127.0.0.1:1',
       environment: 'production',
-      windowMs: 60_000,
+      windowMs: DEFAULT_WINDOW_MS,
       outDir: '/tmp',
       budget: 5000,
       operations: [op('orders.create', 'POST'), op('catalog.priceAndAvailability', 'POST'), op('catalog.search', 'GET')],

@@ -13,6 +13,7 @@ import { spawnMock } from '../../tools/mock-process';
 import { startProxy, type CountingTarget } from '../contracts/support/targets';
 import { load, type Ran } from './run';
 import { quotaWait } from '../../runner/remote';
+import { mockCredentials } from '../../runner/plan';
 import { askAgainAtMs, refusalWait, RESET_MARGIN_MS } from '../../runner/target-ids';
 
 /** A seed other than the default one (1): the target's deals, parts and invoices are not the plan's defaults. */
@@ -20,7 +21,9 @@ const SEED = 7;
 /** Small limits: a probe of each operation is a handful of calls (L+1). */
 const LIMITS = { 'deals.details': 4, 'catalog.details': 5, 'deals.search': 6 };
 /** The mock's reseller demo app; KNOWN_IDS empty unless a test gives it. */
-const APP = { RESELLER_CLIENT_ID: 'demo-reseller', RESELLER_CLIENT_SECRET: 'demo-reseller-secret', KNOWN_IDS: '' };
+const { RESELLER_CLIENT_ID, RESELLER_CLIENT_SECRET } = mockCredentials();
+/** The embedded mock's reseller demo app (its one home: mock/context.ts DEFAULT_APPS), and no known ids. */
+const APP = { RESELLER_CLIENT_ID, RESELLER_CLIENT_SECRET, KNOWN_IDS: '' };
 /** The documented exit code of a run that left a selected operation out (README, Load and capacity). */
 const NOT_RUN_EXIT = 99;
 

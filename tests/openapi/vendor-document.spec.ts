@@ -11,7 +11,7 @@
  */
 import { test, expect } from '@playwright/test';
 import { operationsFor, fillPath, IM_HEADER_CONSTRAINTS, type Operation } from '../../catalogue';
-import { knownIds, requestFor } from '../../fixtures';
+import { knownIds, requestFor, DEFAULT_SEED } from '../../fixtures';
 import { IM_HEADER_VARIABLES } from '../../clients/config';
 import { newCorrelationId } from '../../clients/http';
 import { signatureHeaders } from '../../clients/webhook-signature';
@@ -79,7 +79,7 @@ function wrappedAsArrays(c: OpenApiContract, operationId: string, body: unknown)
 /** The document's request for an operation, with the mock's ids where the operation needs one. */
 function documentRequest(c: OpenApiContract, op: Operation) {
   const documented = c.documentedPath(op.id) as { method: string; path: string };
-  const ours = requestFor(op, 1, 0, knownIds(1));
+  const ours = requestFor(op, DEFAULT_SEED, 0, knownIds(DEFAULT_SEED));
   const params = c.parameters(op.id);
   // Path parameters in the document's spelling, filled by position with the mock's ids.
   const pathNames = [...documented.path.matchAll(/\{([^}]+)\}/g)].map((m) => m[1] as string);
