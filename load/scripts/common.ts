@@ -1,5 +1,5 @@
 /**
- * What every k6 script shares: the run plan (built by scripts/load.ts from the catalogue and the
+ * What every k6 script shares: the run plan (built by runner/plan.ts from the catalogue and the
  * fixtures, passed as __ENV.PLAN), tokens from the shared token logic, and request building.
  */
 import http from 'k6/http';
