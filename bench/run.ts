@@ -11,13 +11,17 @@ import { knownIds, requestBody, validQuery } from '../fixtures';
 import { imHeadersFrom } from '../clients/config';
 import { K6_DOUBLE_BIN } from '../tools/k6-node';
 import { bundledCli, k6DoubleBin } from '../tools/harness-bin';
-import { startServer, cpuSeconds, rssMb, type Server } from '../bench/proc';
-import { probeFiguresStand, unresolvedProbes } from '../bench/probe-figures';
-import { formatSummary, sourceMapOf, summariseProfile, type CpuProfile, type ProfileSummary } from '../bench/profile';
-import { writeLargeOpenApi } from '../bench/openapi-doc';
-import { countInstructions, hasCallgrind, type InstructionCount } from '../bench/instructions';
+import { startServer, cpuSeconds, rssMb, type Server } from './proc';
+import { probeFiguresStand, unresolvedProbes } from './probe-figures';
+import { formatSummary, sourceMapOf, summariseProfile, type CpuProfile, type ProfileSummary } from './profile';
+import { writeLargeOpenApi } from './openapi-doc';
+import { countInstructions, hasCallgrind, type InstructionCount } from './instructions';
 import { loadOpenApi } from '../openapi/import';
 import { buildLoadScripts } from '../runner/bundles';
+import { DEFAULT_APPS } from '../mock/context';
+
+/** The reseller demo app the benchmark's token comes from. */
+const RESELLER_APP = DEFAULT_APPS.find((a) => a.family === 'reseller') as (typeof DEFAULT_APPS)[number];
 
 /** The run's settings, read from its command line by scripts/bench.ts. */
 export interface Settings {
@@ -117,7 +121,12 @@ async function token(base: string): Promise<string> {
   const r = await fetch(`${base}/oauth/oauth20/token`, {
     method: 'POST',
     headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    body: 'grant_type=client_credentials&client_id=demo-reseller&client_secret=demo-reseller-secret',
+    // The mock's reseller demo app, from its one home.
+    body: new URLSearchParams({
+      grant_type: 'client_credentials',
+      client_id: RESELLER_APP.clientId,
+      client_secret: RESELLER_APP.clientSecret,
+    }).toString(),
   });
   return ((await r.json()) as { access_token: string }).access_token;
 }
