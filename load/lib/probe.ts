@@ -53,6 +53,22 @@ export function analyseLimit(samples: readonly Sample[]): LimitAnalysis {
   };
 }
 
+/**
+ * Why a limit probe measured no limit, from its samples: the window rolled over during the exhaustion (Remaining
+ * rose), with the call and the time it took to get there; else none of its calls was refused. Null when measured.
+ */
+export function unmeasuredReason(samples: readonly Sample[], windowMs: number): string | null {
+  if (analyseLimit(samples).observedLimit !== null) return null;
+  const first = samples[0];
+  for (let i = 1; i < samples.length; i++) {
+    const a = samples[i - 1]?.remaining;
+    const b = samples[i]?.remaining;
+    if (a !== null && a !== undefined && b !== null && b !== undefined && b > a && first)
+      return `the window rolled over during the exhaustion: Remaining rose from ${a} to ${b} at call ${i + 1}, ${Math.round((samples[i]?.tMs ?? 0) - first.tMs)} ms after the first, within a window of ${windowMs} ms; probe fewer operations at once (--ops) or a longer window`;
+  }
+  return `none of its ${samples.length} calls was refused (the target advertised no lower limit, or does not refuse)`;
+}
+
 /** Most requests a limit probe may send to one operation of a given limit: the limit plus two (one 429, one margin). */
 export function limitProbeRequests(limit: number): number {
   return limit + 2;

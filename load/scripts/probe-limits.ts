@@ -5,11 +5,13 @@
  * `probe_unmeasured` threshold, so k6 exits 99: a probe is never silently short.
  */
 import { Counter } from 'k6/metrics';
-import { analyseLimit } from '../lib/probe';
+import { unmeasuredReason } from '../lib/probe';
 import { runnerPlan } from './common';
 import { runProbe, probeSummary, type ProbeResult } from './probe';
 
 const probeUnmeasured = new Counter('probe_unmeasured');
+/** k6's console (its types leave it out). */
+declare const console: { log(message: string): void };
 
 export const options = {
   vus: 1,
@@ -20,8 +22,14 @@ export const options = {
 };
 
 export function setup(): ProbeResult {
-  const r = runProbe(runnerPlan());
-  probeUnmeasured.add(r.probes.filter((pr) => analyseLimit(pr.samples).observedLimit === null).length);
+  const plan = runnerPlan();
+  const r = runProbe(plan);
+  for (const pr of r.probes) {
+    const why = unmeasuredReason(pr.samples, plan.windowMs);
+    if (why === null) continue;
+    probeUnmeasured.add(1);
+    console.log(`probe-limits: ${pr.op.id}: limit not measured: ${why}`);
+  }
   return r;
 }
 

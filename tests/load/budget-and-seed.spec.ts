@@ -87,6 +87,13 @@ test.describe('npm run load budget', () => {
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('probe-limits needs 124 requests for its 2 operations');
   });
+
+  test('should exit 99 naming an operation whose limit it did not measure (its window shorter than its exhaustion)', async () => {
+    // 501 calls one after another cannot fit in a 200 ms window: the window rolls over during the exhaustion.
+    const r = await load(test.info().outputPath(), ['probe-limits', '--ops', 'renewals.search', '--window-ms', '200']);
+    expect(r.code, r.stderr).toBe(99);
+    expect(r.stdout + r.stderr).toMatch(/probe-limits: renewals\.search: limit not measured: the window rolled over during the exhaustion/);
+  });
 });
 
 test.describe('npm run load seed', () => {
