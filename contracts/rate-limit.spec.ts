@@ -14,8 +14,8 @@ import {
 } from '../catalogue';
 import { evidenceOf, type ApiResponse } from '../clients/http';
 import { test, expect, blocked, harnessConfig, label, notRun, selectedOperations, type Session } from './support/test';
-import { countingOrder, headerInt, startsNewWindow } from './support/rate-limit-sequence';
-import { MAX_CONCURRENCY, describePace, paceMs, spendBucket } from './support/pacing';
+import { countingOrder, headerInt, resetAtMs, startsNewWindow } from './support/rate-limit-sequence';
+import { MAX_CONCURRENCY, describePace, neededMs, spendBucket, type Spent } from './support/pacing';
 import { recordFinding } from './support/findings';
 import { writeObserved } from './support/annotations';
 
@@ -89,26 +89,57 @@ function notSpentInOneWindow(op: Operation, pace: string, why: string): never {
   blocked(test.info(), `the bucket of ${op.id} (${env}) could not be spent within one window: ${pace}; ${why}`);
 }
 
+/** An attempt to spend the bucket that an answer of a new window ended. */
+interface Attempt {
+  first: ApiResponse;
+  spent: Spent;
+}
+
+/** Waits `ms` of real time. */
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/**
+ * Before starting over after a window rolled over mid-way: when the calls left cannot be spent in what
+ * is left of the current window at the pace the first attempt showed, waits for a fresh window once
+ * (when one window, measured between the two Resets, is long enough and the test has the time), else
+ * ends the check blocked with the arithmetic. Resolves true when it waited (the caller calls again).
+ */
+async function beforeStartingOver(op: Operation, first: ApiResponse, previous: Attempt, waited: boolean): Promise<boolean> {
+  const calls = (intOf(first, 'remaining') as number) + 1;
+  const leftMs = (resetAtMs(first) ?? Infinity) - RESET_PRECISION_MS - Date.now();
+  const needMs = neededMs(calls, previous.spent);
+  if (needMs <= leftMs) return false;
+  // One window: from the previous attempt's reset to the next one.
+  const [from, to] = [resetAtMs(previous.first), resetAtMs(first)];
+  const windowMs = from === undefined || to === undefined ? undefined : to - from;
+  const pace = `first attempt ${describePace(previous.spent.calls, previous.spent)}, until a new window began`;
+  const waitMs = leftMs + 2 * RESET_PRECISION_MS;
+  if (!waited && windowMs !== undefined && needMs <= windowMs - RESET_PRECISION_MS && Date.now() + waitMs + needMs < exhaustionDeadlineMs) {
+    await sleep(waitMs);
+    return true;
+  }
+  notSpentInOneWindow(
+    op,
+    pace,
+    `at that pace the ${calls} calls left need ${needMs} ms, more than the ${Math.round(leftMs)} ms left${waited ? ' of a fresh window' : ` (one window: ${windowMs ?? 'unknown'} ms)`}`,
+  );
+}
+
 /**
  * Spends the bucket until the first 429: at most Remaining(first) + 2 calls after the first, sent at the
  * pace the window needs (contracts/support/pacing.ts). A 429 is returned whatever its body (the body is
- * another check). When an answer counts in a new window, starts again once; a second time, or when the
- * test's time runs out, the check ends blocked with the arithmetic.
+ * another check). When an answer counts in a new window, starts over once (in a fresh window when the
+ * rest of the current one is too short); a second time, or when the test's time runs out, the check ends
+ * blocked with the arithmetic.
  */
-async function exhaust(session: Session, op: Operation, attempt = 0): Promise<Exhaustion> {
+async function exhaust(session: Session, op: Operation, previous?: Attempt, waited = false): Promise<Exhaustion> {
   const first = await session.call(op, env);
   expect(first.status, `the first call of the exhaustion must succeed; ${evidenceOf(first)}`).toBeLessThan(300);
   const r0 = mustInt(first, 'remaining', COUNT_FACT);
+  if (previous && !session.target.control && (await beforeStartingOver(op, first, previous, waited)))
+    return exhaust(session, op, previous, true);
   const timeLeftMs = timeLeftOf(session, first);
   const leftAtStart = timeLeftMs();
-  const needMs = paceMs(r0 + 1, first.durationMs, MAX_CONCURRENCY);
-  if (attempt > 0 && needMs > leftAtStart) {
-    notSpentInOneWindow(
-      op,
-      describePace(r0 + 1, { latencyMs: Math.round(first.durationMs), concurrency: MAX_CONCURRENCY, elapsedMs: 0 }, leftAtStart),
-      `even at ${MAX_CONCURRENCY} at once the calls need ${needMs} ms, more than a fresh window leaves`,
-    );
-  }
   const spent = await spendBucket(() => callKeepingRefusals(session, op), {
     first,
     maxCalls: r0 + 2,
@@ -117,7 +148,7 @@ async function exhaust(session: Session, op: Operation, attempt = 0): Promise<Ex
   });
   const pace = `${describePace(spent.calls, spent, leftAtStart)}; ${spent.pastFirst429} call(s) sent past the first 429 (at most ${MAX_CONCURRENCY - 1})`;
   writeObserved(test.info(), { pace });
-  if (spent.stop === 'new-window' && attempt === 0) return exhaust(session, op, 1);
+  if (spent.stop === 'new-window' && !previous) return exhaust(session, op, { first, spent });
   if (spent.stop === 'new-window') notSpentInOneWindow(op, pace, 'an answer counted in a new window again after starting over');
   if (spent.stop === 'deadline') notSpentInOneWindow(op, pace, `the test's time ran out (${TIMEOUT_MARGIN_MS} ms kept before its timeout)`);
   const all = [first, ...spent.answers];

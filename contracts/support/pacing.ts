@@ -159,11 +159,24 @@ export async function spendBucket(send: SendCall, o: PaceOptions): Promise<Spent
   };
 }
 
-/** The arithmetic of an exhaustion, for its evidence and for a check blocked by it. */
-export function describePace(calls: number, s: Pick<Spent, 'latencyMs' | 'concurrency' | 'elapsedMs'>, timeLeftMs: number): string {
+/**
+ * Wall time `calls` more calls need at the pace a previous exhaustion of the bucket showed: its
+ * throughput when it reached MAX_CONCURRENCY (more at once would not go faster), else its latency
+ * spread over MAX_CONCURRENCY.
+ */
+export function neededMs(calls: number, previous: Spent): number {
+  if (previous.concurrency >= MAX_CONCURRENCY && previous.calls > 0) return Math.ceil((calls * previous.elapsedMs) / previous.calls);
+  return paceMs(calls, previous.latencyMs, MAX_CONCURRENCY);
+}
+
+/** The arithmetic of an exhaustion, for its evidence and for a check blocked by it (`timeLeftMs` at its start, when known). */
+export function describePace(calls: number, s: Pick<Spent, 'latencyMs' | 'concurrency' | 'elapsedMs'>, timeLeftMs?: number): string {
   const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
-  const left = Number.isFinite(timeLeftMs)
-    ? `${seconds(Math.max(0, timeLeftMs))} to the advertised reset`
-    : 'no window rolls over (frozen clock)';
-  return `${calls} calls at ${s.latencyMs} ms each, at most ${s.concurrency} at once (cap ${MAX_CONCURRENCY}): ${seconds(paceMs(calls, s.latencyMs, Math.max(1, s.concurrency)))} planned, ${seconds(s.elapsedMs)} spent; ${left} at the start`;
+  const left =
+    timeLeftMs === undefined
+      ? ''
+      : Number.isFinite(timeLeftMs)
+        ? `; ${seconds(Math.max(0, timeLeftMs))} to the advertised reset at the start`
+        : '; no window rolls over (frozen clock)';
+  return `${calls} calls at ${s.latencyMs} ms each, at most ${s.concurrency} at once (cap ${MAX_CONCURRENCY}): ${seconds(paceMs(calls, s.latencyMs, Math.max(1, s.concurrency)))} planned, ${seconds(s.elapsedMs)} spent${left}`;
 }

@@ -30,7 +30,7 @@ function resetToleranceMs(reset: number): number {
 }
 
 /** The advertised reset of an answer as epoch ms (the one reset-unit rule), or undefined without an integer Reset. */
-function resetAtMs(res: ApiResponse): number | undefined {
+export function resetAtMs(res: ApiResponse): number | undefined {
   const reset = headerInt(res, 'reset');
   return reset === undefined ? undefined : (advertisedResetMs(reset, res.receivedAtMs ?? res.sentAtMs ?? 0) ?? undefined);
 }
