@@ -79,4 +79,6 @@ export interface LimitsManifestEntry {
   resetUnit: 'epoch' | 'seconds' | 'unknown';
   resetErrorMs: number | null;
   requestsSpent: number;
+  /** Why observedLimit is null though a 429 came (the window rolled over before the bucket was spent). */
+  inconclusive?: string;
 }

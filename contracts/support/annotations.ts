@@ -61,6 +61,8 @@ export interface Observation {
   /** Calls the limiter allowed in one window, and requests sent to learn it. */
   allowed?: number;
   requests?: number;
+  /** How an exhaustion spent the bucket: calls, latency, concurrency, time to the reset, calls past the first 429. */
+  pace?: string;
 }
 
 export interface OpenApiValidation {
@@ -162,6 +164,7 @@ const PAYLOAD_SCHEMAS = {
       correlationId: str,
       allowed: num,
       requests: num,
+      pace: str,
     },
   },
   [ANNOTATION.openapiValidation]: {

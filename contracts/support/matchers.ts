@@ -5,6 +5,7 @@ import { expect as base } from '@playwright/test';
 import type { ApiResponse } from '../../clients/http';
 import { evidenceOf } from '../../clients/http';
 import { schemaErrors } from './ajv';
+import { headerInt, headerInvariantProblem, remainingSequenceProblem } from './rate-limit-sequence';
 
 const HEADERS = ['x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset'] as const;
 const INT = /^-?\d+$/;
@@ -43,38 +44,6 @@ export function resetProblem(reset: number, fromMs: number, toMs: number, window
 export const REMAINING_SEQUENCE_FACT =
   'X-RateLimit-Remaining is the number of requests the app can still send: one less per accepted call, and no call is accepted after Remaining 0';
 
-const headerInt = (res: ApiResponse, h: string): number | undefined => {
-  const v = res.headers[h];
-  return v !== undefined && INT.test(v.trim()) ? Number(v) : undefined;
-};
-
-/**
- * The first break of the Remaining count-down over consecutive answers of one bucket (an exhaustion,
- * oldest first), naming the two calls by IM-CorrelationID; null when it holds. Pairs across a window
- * boundary (Reset moved) are not compared.
- */
-export function remainingSequenceProblem(seq: readonly ApiResponse[]): string | null {
-  for (let i = 1; i < seq.length; i++) {
-    const a = seq[i - 1] as ApiResponse;
-    const b = seq[i] as ApiResponse;
-    if (a.status >= 300 || (b.status >= 300 && b.status !== 429)) continue;
-    const ra = headerInt(a, 'x-ratelimit-remaining');
-    const rb = headerInt(b, 'x-ratelimit-remaining');
-    const resetA = headerInt(a, 'x-ratelimit-reset');
-    const resetB = headerInt(b, 'x-ratelimit-reset');
-    if (resetA !== undefined && resetB !== undefined && resetA !== resetB) continue;
-    const ids = `IM-CorrelationID ${a.correlationId} and IM-CorrelationID ${b.correlationId}`;
-    if (ra === undefined) return `IM-CorrelationID ${a.correlationId} answered ${a.status} without an integer X-RateLimit-Remaining`;
-    if (b.status === 429) continue;
-    if (ra === 0)
-      return `IM-CorrelationID ${a.correlationId} answered Remaining 0, then IM-CorrelationID ${b.correlationId} answered ${b.status}`;
-    if (rb === undefined) return `IM-CorrelationID ${b.correlationId} answered ${b.status} without an integer X-RateLimit-Remaining`;
-    if (rb !== ra - 1)
-      return `Remaining ${ra} then ${rb}: ${ra > rb ? `lowered by ${ra - rb}` : ra === rb ? 'unchanged' : `raised by ${rb - ra}`} between ${ids}`;
-  }
-  return null;
-}
-
 /** The fact the X-RateLimit-Limit of a 429 keeps. */
 export const LIMIT_ON_429_FACT = 'the X-RateLimit-Limit of a 429 is the limit the endpoint advertised and enforced in that window';
 
@@ -86,10 +55,10 @@ export const LIMIT_ON_429_FACT = 'the X-RateLimit-Limit of a 429 is the limit th
 export function limitOn429Problem(seq: readonly ApiResponse[]): string | null {
   const refused = seq[seq.length - 1];
   if (!refused || refused.status !== 429) return null;
-  const onRefusal = headerInt(refused, 'x-ratelimit-limit');
+  const onRefusal = headerInt(refused, 'limit');
   const accepted = seq.filter((r) => r.status < 300);
-  const advertiser = [...accepted].reverse().find((r) => headerInt(r, 'x-ratelimit-limit') !== undefined);
-  const advertised = advertiser ? headerInt(advertiser, 'x-ratelimit-limit') : undefined;
+  const advertiser = [...accepted].reverse().find((r) => headerInt(r, 'limit') !== undefined);
+  const advertised = advertiser ? headerInt(advertiser, 'limit') : undefined;
   if (onRefusal === undefined || advertised === undefined || onRefusal === advertised) return null;
   return (
     `X-RateLimit-Limit ${onRefusal} on the 429 (IM-CorrelationID ${refused.correlationId}), ` +
@@ -113,7 +82,26 @@ export const expect = base.extend({
     };
   },
 
-  /** Over one bucket's answers, oldest first: Remaining one less per accepted call, nothing accepted after 0. */
+  /**
+   * Over accepted answers of one bucket sent one after the other (oldest first): Limit constant, Remaining
+   * one less per call, Reset stable within a window.
+   */
+  toKeepRateLimitHeaderInvariants(seq: readonly ApiResponse[]) {
+    const problem =
+      seq.length < 2 ? (['two answers or more', `only ${seq.length}: nothing to compare`] as const) : headerInvariantProblem(seq);
+    const pass = problem === null;
+    const last = seq[seq.length - 1];
+    return {
+      pass,
+      name: 'toKeepRateLimitHeaderInvariants',
+      message: () =>
+        pass
+          ? 'Expected the rate-limit headers to break an invariant'
+          : `Broken fact: ${problem[0]}\nExpected: over ${seq.length} calls in a row, Limit constant, Remaining one less per call, Reset stable within a window\nReceived: ${problem[1]}${last ? `\nLast: ${evidenceOf(last)}` : ''}`,
+    };
+  },
+
+  /** Over one bucket's answers, in any order: Remaining one less per counted call, nothing accepted after 0. */
   toCountDownRemaining(seq: readonly ApiResponse[]) {
     const problem = seq.length < 2 ? `only ${seq.length} answer(s): nothing to compare` : remainingSequenceProblem(seq);
     const pass = problem === null;
@@ -225,6 +213,7 @@ declare module '@playwright/test' {
     toBeJsonResponse(): R;
     toHaveStatusIn(low: number, high: number): R;
     toCountDownRemaining(): R;
+    toKeepRateLimitHeaderInvariants(): R;
     toNameTheAdvertisedLimitOn429(): R;
   }
 }

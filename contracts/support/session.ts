@@ -45,6 +45,11 @@ export interface CallOptions {
   omitHeaders?: readonly string[];
   /** Query parameters not to send (a documented one the distributor's client cannot send). */
   omitQuery?: readonly string[];
+  /**
+   * Told of an answer refusing the call's token before the call is repeated with a new one: the target may
+   * have counted the refused call (its Remaining says), so a check counting calls reads it.
+   */
+  onTokenRefused?: (refused: ApiResponse) => void;
   /** A request the check breaks on purpose (a header too long, a conflicting form): not validated against OPENAPI before sending. */
   deliberatelyInvalid?: boolean;
 }
@@ -188,6 +193,7 @@ export class Session {
       const early = this.tokens.invalidate(op.family, env, token);
       req.token = await this.token(op.family, env);
       const refused = res;
+      o.onTokenRefused?.(refused);
       res = await this.api.send(req);
       if (early) recordEarlyRefusal(early, refused, res, { family: op.family, environment: env, policyFile: this.config.policyFile });
     }

@@ -29,6 +29,37 @@ export interface LimitAnalysis {
   /** Index of the first 429, or -1. */
   first429: number;
   requestsSpent: number;
+  /**
+   * Why no limit is concluded though a 429 came: the window rolled over (or the bucket refilled) before it
+   * was spent, so the calls allowed span two windows; null otherwise.
+   */
+  inconclusive: string | null;
+}
+
+/** A Reset in whole seconds names the end of its window within a second, either way. */
+const RESET_PRECISION_MS = 1_000;
+
+/**
+ * The first sample before `upTo` that counts in a later window than the one before it: its advertised
+ * reset (the one reset-unit rule) is more than a second later and its Remaining higher; -1 when none.
+ */
+function newWindowAt(samples: readonly Sample[], upTo: number): number {
+  for (let i = 1; i < upTo; i++) {
+    const a = samples[i - 1] as Sample;
+    const b = samples[i] as Sample;
+    const resetA = advertisedResetMs(a.reset, a.tMs);
+    const resetB = advertisedResetMs(b.reset, b.tMs);
+    if (resetA === null || resetB === null || a.remaining === null || b.remaining === null) continue;
+    if (resetB - resetA > RESET_PRECISION_MS && b.remaining > a.remaining) return i;
+  }
+  return -1;
+}
+
+/** Why `allowed` calls before the 429 at `upTo` measure no limit (they span two windows), or null. */
+function spanOfTwoWindows(samples: readonly Sample[], upTo: number, allowed: number): string | null {
+  const at = newWindowAt(samples, upTo);
+  if (at === -1) return null;
+  return `the window rolled over at call ${at + 1} (Remaining ${samples[at - 1]?.remaining} then ${samples[at]?.remaining}), before the bucket was spent: the ${allowed} calls allowed span two windows`;
 }
 
 export function analyseLimit(samples: readonly Sample[]): LimitAnalysis {
@@ -43,13 +74,15 @@ export function analyseLimit(samples: readonly Sample[]): LimitAnalysis {
     const b = samples[i]?.remaining;
     if (a === null || a === undefined || b === null || b === undefined || a - b !== 1) remainingStep = false;
   }
+  const inconclusive = first429 === -1 ? null : spanOfTwoWindows(samples, upTo, allowed);
   return {
     advertisedLimit,
-    observedLimit: first429 === -1 ? null : allowed,
+    observedLimit: first429 === -1 || inconclusive ? null : allowed,
     freshWindow: !!first && first.limit !== null && first.remaining === first.limit - 1,
     remainingStep: upTo > 0 && remainingStep,
     first429,
     requestsSpent: samples.length,
+    inconclusive,
   };
 }
 

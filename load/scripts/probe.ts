@@ -162,6 +162,7 @@ export function manifestOf(r: ProbeResult): FingerprintManifestEntry[] {
       resetUnit: unit,
       resetErrorMs: pr.observedRefillMs !== null && pr.advertisedResetMs !== null ? pr.observedRefillMs - pr.advertisedResetMs : null,
       requestsSpent: a.requestsSpent,
+      ...(a.inconclusive ? { inconclusive: a.inconclusive } : {}),
     };
     if (!pr.result) return base;
     const { timeline: _t, ...fp } = pr.result;
@@ -184,6 +185,7 @@ function table(entries: FingerprintManifestEntry[], plan: Pick<Plan, 'notRun'>):
   const notes = entries.flatMap((e) => [
     ...(e.pacing ? [`  ${e.id}: pace ${e.pacing.schedule}`] : []),
     ...(e.verdict ? [`  ${e.id}: NO RESULT: ${e.verdict}`] : []),
+    ...(e.inconclusive ? [`  ${e.id}: NO LIMIT: ${e.inconclusive}`] : []),
   ]);
   notes.push(...notRunLines(plan));
   return [head, ...rows, ...notes].join('\n');

@@ -57,6 +57,12 @@ export const DRIFT_MODES = [
     breaks: 'X-RateLimit-Remaining counts the requests left (no call is accepted after 0)',
     kind: 'failure',
   },
+  {
+    id: 'headers.sandbox-frozen',
+    group: 'headers',
+    breaks: 'X-RateLimit-Remaining counts the requests left (in the sandbox too: its headers never count down)',
+    kind: 'failure',
+  },
   { id: 'headers.reset-in-past', group: 'headers', breaks: 'X-RateLimit-Reset is when the counter resets (future)', kind: 'failure' },
   { id: 'headers.reset-not-integer', group: 'headers', breaks: 'X-RateLimit-Reset is an integer', kind: 'failure' },
   { id: '429.no-errors', group: '429', breaks: 'the 429 body has errors[]', kind: 'failure' },

@@ -14,6 +14,7 @@ import { HEADER_DRIFT } from './headers';
 import { parseDrift, type DriftEffect, type DriftId } from './index';
 import { LIMIT_DRIFT } from './limits';
 import { ROUTING_DRIFT } from './routing';
+import { SANDBOX_FROZEN_DRIFT } from './sandbox-frozen';
 import { SHAPE_DRIFT } from './shapes';
 import { TOKEN_DRIFT } from './tokens';
 import { TOO_MANY_DRIFT } from './too-many';
@@ -23,6 +24,7 @@ import { WEBHOOK_DRIFT } from './webhooks';
 export const DRIFT_EFFECTS: Readonly<Record<DriftId, DriftEffect>> = {
   ...TOKEN_DRIFT,
   ...HEADER_DRIFT,
+  ...SANDBOX_FROZEN_DRIFT,
   ...TOO_MANY_DRIFT,
   ...LIMIT_DRIFT,
   ...AUTH_DRIFT,

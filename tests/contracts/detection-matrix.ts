@@ -53,6 +53,9 @@ const validCallCheck = (operation: string, environment?: EnvironmentName): Check
   operation,
   ...(environment ? { environment } : {}),
 });
+/** The header invariants over calls in a row, in one family and environment. */
+const remainingStep = (family: 'reseller' | 'vendor', env: EnvironmentName) =>
+  new RegExp(`decrease X-RateLimit-Remaining by exactly 1 per call.*\\(${family}, ${env}\\)`);
 /** The whole exhaustion of a bucket, Remaining call by call. */
 const REMAINING_SEQUENCE = /lower X-RateLimit-Remaining by exactly one per accepted call/;
 const ERROR_429 = /429 with the spec's error body/;
@@ -80,8 +83,15 @@ export const DETECTIONS = {
     grep: new RegExp(`${authGroup('sandbox').source}|rate-limit headers on 4xx`),
     mustFail: [{ check: 'auth', environment: 'sandbox' }, { check: 'headers-4xx' }],
   },
-  'headers.remaining-not-decreasing': { grep: /decrease X-RateLimit-Remaining/, mustFail: [{ check: 'remaining-step' }] },
-  'headers.remaining-rising': { grep: /decrease X-RateLimit-Remaining/, mustFail: [{ check: 'remaining-step' }] },
+  'headers.remaining-not-decreasing': {
+    grep: remainingStep('reseller', 'production'),
+    mustFail: [{ check: 'remaining-step', environment: 'production' }],
+  },
+  'headers.remaining-rising': {
+    grep: remainingStep('vendor', 'production'),
+    mustFail: [{ check: 'remaining-step', environment: 'production' }],
+  },
+  'headers.sandbox-frozen': { grep: remainingStep('reseller', 'sandbox'), mustFail: [{ check: 'remaining-step', environment: 'sandbox' }] },
   'headers.remaining-step-two': { grep: REMAINING_SEQUENCE, mustFail: [{ check: 'remaining-sequence' }] },
   'headers.remaining-after-zero': { grep: REMAINING_SEQUENCE, mustFail: [{ check: 'remaining-sequence' }] },
   'headers.reset-in-past': { grep: validCall('orders.details', 'production'), mustFail: [validCallCheck('orders.details', 'production')] },

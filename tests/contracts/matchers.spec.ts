@@ -2,6 +2,7 @@
 import { test, expect as base } from '@playwright/test';
 import type { ApiResponse } from '../../clients/http';
 import { expect } from '../../contracts/support/matchers';
+import { countingOrder } from '../../contracts/support/rate-limit-sequence';
 
 const SENT = 1_800_000_000_400;
 
@@ -60,10 +61,10 @@ test.describe('toHaveStatusIn', () => {
 
 test.describe('toCountDownRemaining', () => {
   const RESET = String(Math.floor(SENT / 1000) + 30);
-  /** An exhaustion: one answer per entry, `429` for a refusal, else the Remaining it advertises. */
+  /** An exhaustion sent one call after another: one answer per entry, `429` for a refusal, else the Remaining it advertises. */
   const bucket = (...steps: (number | '429' | 'absent')[]): ApiResponse[] =>
     steps.map((s, i) => {
-      const a = answer(Number(RESET));
+      const a = answer(Number(RESET), SENT + i * 100, SENT + i * 100 + 80);
       const headers: Record<string, string> = { ...a.headers, 'x-ratelimit-reset': RESET };
       if (s === 'absent') delete headers['x-ratelimit-remaining'];
       else headers['x-ratelimit-remaining'] = s === '429' ? '0' : String(s);
@@ -106,6 +107,74 @@ test.describe('toCountDownRemaining', () => {
       /IM-CorrelationID c1 answered 200 without an integer X-RateLimit-Remaining/,
     );
     base(() => expect(bucket(3)).toCountDownRemaining()).toThrow(/only 1 answer\(s\): nothing to compare/);
+  });
+});
+
+test.describe('toCountDownRemaining over calls sent at once', () => {
+  const RESET = String(Math.floor(SENT / 1000) + 30);
+  /** A call sent at `sentAt` and answered at `receivedAt` (ms after SENT), with its Remaining. */
+  const call = (remaining: number, sentAt: number, receivedAt: number, id: string, status = 200): ApiResponse => {
+    const a = answer(Number(RESET), SENT + sentAt, SENT + receivedAt);
+    return { ...a, status, headers: { ...a.headers, 'x-ratelimit-remaining': String(remaining) }, correlationId: id };
+  };
+
+  test('should read answers of calls in flight together in the order the target counted them, not the order they came', () => {
+    // First alone, then three at once answered out of order, then the refusal.
+    const seq = [call(3, 0, 10, 'c0'), call(1, 20, 30, 'c1'), call(0, 20, 31, 'c2'), call(2, 20, 32, 'c3'), call(0, 40, 50, 'c4', 429)];
+    expect(seq).toCountDownRemaining();
+  });
+
+  test('should still catch a skip, a freeze and a rise among calls sent at once', () => {
+    base(() => expect([call(4, 0, 10, 'c0'), call(1, 20, 30, 'c1'), call(3, 20, 31, 'c2')]).toCountDownRemaining()).toThrow(
+      /Remaining 3 then 1: lowered by 2 between IM-CorrelationID c2 and IM-CorrelationID c1/,
+    );
+    base(() => expect([call(4, 0, 10, 'c0'), call(3, 20, 30, 'c1'), call(3, 20, 31, 'c2')]).toCountDownRemaining()).toThrow(
+      /Remaining 3 then 3: unchanged between IM-CorrelationID c1 and IM-CorrelationID c2/,
+    );
+    // c2 was sent after c1 was answered: it was counted after it, whatever their Remaining.
+    base(() => expect([call(2, 0, 10, 'c0'), call(1, 20, 30, 'c1'), call(3, 40, 50, 'c2')]).toCountDownRemaining()).toThrow(
+      /Remaining 1 then 3: raised by 2 between IM-CorrelationID c1 and IM-CorrelationID c2/,
+    );
+  });
+
+  test('should count a call refused for its token when its Remaining says the target counted it, and not otherwise', () => {
+    // Counted: the 401 says 2, its repetition 1.
+    const counted = [call(3, 0, 10, 'c0'), call(2, 20, 30, 'r1', 401), call(1, 40, 50, 'c1'), call(0, 60, 70, 'c2')];
+    expect(counted).toCountDownRemaining();
+    expect(countingOrder(counted)).toMatchObject({ countedRefusals: 1, unknownRefusals: 0 });
+    // Not counted: the 401 repeats the Remaining of an accepted call.
+    const notCounted = [call(3, 0, 10, 'c0'), call(2, 20, 30, 'r1', 401), call(2, 40, 50, 'c1'), call(1, 60, 70, 'c2')];
+    expect(notCounted).toCountDownRemaining();
+    expect(countingOrder(notCounted)).toMatchObject({ countedRefusals: 0, unknownRefusals: 0 });
+  });
+});
+
+test.describe('toKeepRateLimitHeaderInvariants', () => {
+  const RESET = Math.floor(SENT / 1000) + 30;
+  const calls = (...steps: [remaining: number, reset?: number, limit?: number][]): ApiResponse[] =>
+    steps.map(([remaining, reset = RESET, limit = 60], i) => {
+      const a = answer(reset, SENT + i * 100, SENT + i * 100 + 80);
+      const headers = {
+        'x-ratelimit-limit': String(limit),
+        'x-ratelimit-remaining': String(remaining),
+        'x-ratelimit-reset': String(reset),
+      };
+      return { ...a, headers, correlationId: `c${i}` };
+    });
+
+  test('should pass a count-down with one Reset and one Limit, and across a new window', () => {
+    expect(calls([59], [58], [57], [56])).toKeepRateLimitHeaderInvariants();
+    expect(calls([2], [1], [59, RESET + 60], [58, RESET + 60])).toKeepRateLimitHeaderInvariants();
+  });
+
+  test('should fail a Reset that moves within a window, a Limit that changes and a Remaining that freezes', () => {
+    base(() => expect(calls([59], [58, RESET + 1])).toKeepRateLimitHeaderInvariants()).toThrow(
+      /Reset is when the counter resets[\s\S]*X-RateLimit-Reset \d+ then \d+ \(1000 ms apart\)/,
+    );
+    base(() => expect(calls([59], [58, RESET, 61])).toKeepRateLimitHeaderInvariants()).toThrow(
+      /X-RateLimit-Limit 60 \(IM-CorrelationID c0\) then 61/,
+    );
+    base(() => expect(calls([59], [59], [59])).toKeepRateLimitHeaderInvariants()).toThrow(/Remaining 59 then 59: unchanged/);
   });
 });
 

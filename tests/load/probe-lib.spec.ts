@@ -37,6 +37,22 @@ test.describe('probe decisions', () => {
     expect(analyseLimit([s(200, 2), s(200, 1), s(429, 0)]).freshWindow).toBe(false);
   });
 
+  test('should conclude no limit when the window rolled over before the bucket was spent, and say so', () => {
+    const at = (tMs: number, status: number, remaining: number, reset: number): Sample => ({ tMs, status, limit: 5, remaining, reset });
+    // Epoch Reset: the second window starts at the third call; the 429 then ends a bucket spent across two windows.
+    const rolled = analyseLimit([
+      at(0, 200, 4, 1_800_000_002),
+      at(1, 200, 3, 1_800_000_002),
+      at(2, 200, 4, 1_800_000_004),
+      at(3, 429, 0, 1_800_000_004),
+    ]);
+    expect(rolled.observedLimit).toBeNull();
+    expect(rolled.inconclusive).toMatch(/the window rolled over at call 3 \(Remaining 3 then 4\), before the bucket was spent/);
+    // A Reset read as seconds to wait moves with every call within a window: not a new window.
+    const seconds = analyseLimit([at(0, 200, 4, 2), at(900, 200, 3, 2), at(1_500, 200, 2, 1), at(1_600, 429, 0, 1)]);
+    expect(seconds).toMatchObject({ observedLimit: 3, inconclusive: null });
+  });
+
   test('should read Reset as epoch seconds or seconds to wait', () => {
     expect(detectResetUnit(1_800_000_000)).toBe('epoch');
     expect(detectResetUnit(42)).toBe('seconds');

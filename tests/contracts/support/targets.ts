@@ -2,7 +2,7 @@
  * Loopback targets for the certify end-to-end tests: small proxies in front of a mock that change
  * one thing a real gateway may do differently, and count every request on the server side.
  */
-import { createServer, request as httpRequest, type IncomingHttpHeaders, type Server } from 'node:http';
+import { createServer, request as httpRequest, type IncomingHttpHeaders, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 export type ProxyMode =
@@ -13,7 +13,21 @@ export type ProxyMode =
   /** Answers each 429 of the upstream with a plain-text body (headers kept). */
   | 'plain-text-429'
   /** Answers every request itself with 503 and a JSON error body: every check fails. */
-  | 'fail-all';
+  | 'fail-all'
+  /**
+   * Refuses a token with 401 on its use after REFUSE_TOKEN_AFTER_USES, long before its expires_in, as a
+   * gateway that loses its token cache does: the call still reaches the upstream, whose limiter counts it,
+   * and the 401 keeps its rate-limit headers.
+   */
+  | 'refuse-tokens-early';
+
+/** Calls a token serves before the 'refuse-tokens-early' proxy refuses it (fewer than a GET limit of 60). */
+export const REFUSE_TOKEN_AFTER_USES = 40;
+
+export interface ProxyOptions {
+  /** Added before each request is forwarded: a remote deployment's round trip. Default 0. */
+  delayMs?: number;
+}
 
 export interface CountingTarget {
   url: string;
@@ -31,12 +45,27 @@ function keptHeaders(h: IncomingHttpHeaders, mode: ProxyMode): IncomingHttpHeade
   return Object.fromEntries(Object.entries(h).filter(([k]) => !RATE_LIMIT_HEADER.test(k)));
 }
 
+/** Tells, per call, whether the 'refuse-tokens-early' proxy refuses its token (each bearer's use after the limit). */
+function tokenRefusals(mode: ProxyMode): (req: IncomingMessage) => boolean {
+  const uses = new Map<string, number>();
+  return (req) => {
+    const bearer = req.headers.authorization;
+    if (mode !== 'refuse-tokens-early' || !bearer) return false;
+    const n = (uses.get(bearer) ?? 0) + 1;
+    uses.set(bearer, n);
+    return n === REFUSE_TOKEN_AFTER_USES + 1;
+  };
+}
+
 /** Starts a proxy on 127.0.0.1 in front of `upstream` (not needed for `fail-all`). */
-export async function startProxy(mode: ProxyMode, upstream?: string): Promise<CountingTarget> {
+export async function startProxy(mode: ProxyMode, upstream?: string, opts: ProxyOptions = {}): Promise<CountingTarget> {
   const seen: string[] = [];
   const up = upstream ? new URL(upstream) : undefined;
-  const server: Server = createServer((req, res) => {
+  const refuses = tokenRefusals(mode);
+  const server: Server = createServer(async (req, res) => {
     seen.push(`${req.method} ${req.url}`);
+    if (opts.delayMs) await new Promise((r) => setTimeout(r, opts.delayMs));
+    const refuse = refuses(req);
     if (mode === 'fail-all' || !up) {
       req.resume();
       res
@@ -48,6 +77,14 @@ export async function startProxy(mode: ProxyMode, upstream?: string): Promise<Co
       { host: up.hostname, port: up.port, method: req.method, path: req.url, headers: { ...req.headers, host: up.host } },
       (upRes) => {
         const status = upRes.statusCode ?? 502;
+        if (refuse) {
+          upRes.resume();
+          const { 'content-type': _ct, 'content-length': _cl, ...rest } = upRes.headers;
+          res
+            .writeHead(401, { ...rest, 'content-type': 'application/json' })
+            .end(JSON.stringify({ errors: [{ field: null, message: 'invalid token' }] }));
+          return;
+        }
         if (mode === 'plain-text-429' && status === 429) {
           upRes.resume();
           const { 'content-type': _ct, 'content-length': _cl, ...rest } = upRes.headers;

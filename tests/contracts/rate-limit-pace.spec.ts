@@ -1,0 +1,102 @@
+/**
+ * The exhaustion checks at a remote deployment's pace, with time compressed: a proxy that adds 20 ms to
+ * every request in front of the mock at a 2 s window and its limit of 500 is the arithmetic of 150 ms and
+ * the published minute. And a gateway that refuses a token long before its expires_in, in the middle of
+ * an exhaustion: the refused call is counted by the limiter, and the checks read that from its Remaining.
+ * Certify runs against a loopback proxy in front of the mock (a URL target: a live clock, no control API).
+ */
+import { test, expect } from '@playwright/test';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { startMock } from '../../mock';
+import { startProxy, type ProxyMode, type ProxyOptions } from './support/targets';
+import { MOCK_APPS_ENV, certify, type CertifyRun } from './support/run-certify';
+
+const URL_TARGET = { ...MOCK_APPS_ENV, PROBE_LIMITS: '1', FAMILIES: 'reseller', ENVIRONMENTS: 'production', REQUEST_BUDGET: '20000' };
+
+/** Certify with `args` against a proxy of that kind in front of a fresh mock at `windowMs`. */
+async function certifyBehind(
+  mode: ProxyMode,
+  windowMs: number,
+  args: string[],
+  opts: ProxyOptions = {},
+  env: Record<string, string> = {},
+): Promise<CertifyRun> {
+  const mock = await startMock({ windowMs });
+  const proxy = await startProxy(mode, mock.url, opts);
+  try {
+    return await certify({ ...URL_TARGET, TARGET: proxy.url, ...env }, args);
+  } finally {
+    await proxy.close();
+    await mock.close();
+  }
+}
+
+/** The reasons a run's checks were blocked for their window (JUnit keeps each skipped test's reason). */
+const windowReasons = (r: CertifyRun): string[] =>
+  readFileSync(join(r.out, 'junit.xml'), 'utf8').match(/could not be spent within one window[^"<]*/g) ?? [];
+
+test('should pass or block with the arithmetic, never fail, every exhaustion check behind 20 ms per request at a 2 s window', async () => {
+  test.setTimeout(300_000);
+  const r = await certifyBehind('pass-through', 2_000, ['--workers', '1', '-g', '@rate-limit'], { delayMs: 20 });
+  const tests = r.summary().tests;
+  const byStatus = (s: string) => tests.filter((t) => t.status === s).map((t) => t.title);
+  test.info().annotations.push({
+    type: 'exhaustions at 20 ms and a 2 s window',
+    description: `${byStatus('passed').length} passed, ${byStatus('blocked').length} blocked, ${byStatus('failed').length} failed in ${r.seconds.toFixed(1)} s`,
+  });
+  expect(byStatus('failed'), r.stdout.slice(-3000)).toEqual([]);
+  // The 500-limit bucket among them: sent at once enough to be spent within the window (or blocked, saying why).
+  const spent500 = tests.find((t) => /orders\.vendorRequiredInfo has spent/.test(t.title));
+  expect(['passed', 'blocked']).toContain(spent500?.status);
+  const reasons = windowReasons(r);
+  expect(reasons.length, 'every blocked check says why').toBeGreaterThanOrEqual(byStatus('blocked').length);
+  for (const reason of reasons) expect(reason).toMatch(/\d+ calls at \d+ ms each, at most \d+ at once \(cap 32\)/);
+  test.info().annotations.push({ type: 'blocked', description: reasons.join('\n') });
+  expect(byStatus('passed').length).toBeGreaterThan(5);
+});
+
+test('should count an exhaustion right when the target refuses a token before its expires_in and counts the refused call', async () => {
+  test.setTimeout(180_000);
+  const r = await certifyBehind('refuse-tokens-early', 60_000, [
+    '--workers',
+    '1',
+    '-g',
+    'advertised number|lower X-RateLimit-Remaining by exactly one|60 calls per window',
+  ]);
+  const tests = r.summary().tests;
+  expect(
+    tests.map((t) => t.status),
+    r.stdout.slice(-3000),
+  ).toEqual(['passed', 'passed', 'passed']);
+  expect(r.findings().find((f) => f.id.startsWith('token.refused-early'))?.observed, 'the refusal is a finding').toBe('refused-early');
+});
+
+const EVERY_FAMILY_AND_ENVIRONMENT = { FAMILIES: 'reseller,vendor', ENVIRONMENTS: 'production,sandbox' };
+
+/** Rounds of the repeated certification (CERTIFY_REPEAT): each runs two certifications at once. */
+const ROUNDS = Number(process.env.CERTIFY_REPEAT ?? 0);
+
+test('should pass every certification of the mock at a 2 s window behind a forwarding proxy, two at once', async () => {
+  test.skip(!(ROUNDS > 0), 'long (a minute per round on two cores): set CERTIFY_REPEAT=<rounds> to run it');
+  test.setTimeout(ROUNDS * 300_000);
+  const verdicts: string[] = [];
+  for (let i = 0; i < ROUNDS; i++) {
+    const runs = await Promise.all(
+      [0, 1].map(() =>
+        certifyBehind('pass-through', 2_000, ['--workers', '1'], {}, EVERY_FAMILY_AND_ENVIRONMENT).then((r) => ({ r, s: r.summary() })),
+      ),
+    );
+    for (const { r, s } of runs) {
+      const failed = s.tests.filter((t) => t.status === 'failed');
+      verdicts.push(
+        `${s.verdict} (${s.totals.passed} passed, ${s.totals.blocked} blocked, ${failed.length} failed, ${r.seconds.toFixed(1)} s)`,
+      );
+      expect(
+        failed.map((t) => `${t.title}\n${t.error ?? ''}`),
+        r.stdout.slice(-2000),
+      ).toEqual([]);
+    }
+  }
+  test.info().annotations.push({ type: 'certifications', description: verdicts.join('\n') });
+});
