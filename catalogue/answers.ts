@@ -4,7 +4,7 @@
  * search its items must match, and which 2xx statuses the document gives besides the catalogue's
  * `successStatus`, each with the schema of its answer. Field names are the document's. Pure data.
  */
-import type { OperationId } from './operations';
+import { idSources, type IdName, type OperationId } from './operations';
 
 /**
  * A path into a JSON value; `*` stands for every entry of a list (`['*', 'ingramPartNumber']`: that
@@ -20,12 +20,13 @@ export interface Echo {
   readonly answered: ValuePath;
 }
 
-/** A documented query filter of a search and the field of each listed item it filters on. */
+/**
+ * A documented query filter of a search, by the id it filters on: the search lists that id (idSources
+ * names the list and the field of its entries), and each item it lists for the filter carries the value.
+ */
 export interface SearchFilter {
   readonly query: string;
-  /** The list in the answer, and the field of its entries. */
-  readonly items: string;
-  readonly field: string;
+  readonly id: IdName;
 }
 
 export interface AnswerFacts {
@@ -42,7 +43,7 @@ const path = (name: string): Echo['asked'] => ({ in: 'path', name });
 const query = (name: string): Echo['asked'] => ({ in: 'query', name });
 const body = (...at: string[]): Echo['asked'] => ({ in: 'body', at });
 const echo = (asked: Echo['asked'], ...answered: string[]): Echo => ({ asked, answered });
-const filter = (q: string, items: string, field: string = q): SearchFilter => ({ query: q, items, field });
+const filter = (query: string, id: IdName): SearchFilter => ({ query, id });
 
 const NOTHING: AnswerFacts = { echoes: [], filters: [], otherSuccess: {} };
 const about = (...echoes: Echo[]): AnswerFacts => ({ ...NOTHING, echoes });
@@ -69,20 +70,20 @@ export const ANSWER_FACTS: { readonly [K in OperationId]: AnswerFacts } = {
   },
   'orders.details': about(echo(path('orderNumber'), 'ingramOrderNumber')),
   // Published: 204 when no order matches.
-  'orders.search': { ...search(filter('ingramOrderNumber', 'orders')), otherSuccess: { 204: null } },
+  'orders.search': { ...search(filter('ingramOrderNumber', 'orderNumber')), otherSuccess: { 204: null } },
   'orders.cancel': NOTHING,
-  'quotes.search': search(filter('quoteNumber', 'quotes')),
+  'quotes.search': search(filter('quoteNumber', 'quoteNumber')),
   'quotes.details': about(echo(path('quoteNumber'), 'quoteNumber')),
   'quotes.validate': about(echo(query('quoteNumber'), 'quoteNumber')),
   // Not in the published document: no answer field is a fact.
   'quoteToOrder.create': NOTHING,
-  'invoices.search': search(filter('invoiceNumber', 'invoices')),
+  'invoices.search': search(filter('invoiceNumber', 'invoiceNumber')),
   'invoices.details': about(echo(path('invoiceNumber'), 'invoiceNumber')),
   'renewals.search': NOTHING,
   'renewals.details': about(echo(path('renewalId'), 'renewalId')),
-  'deals.search': search(filter('dealId', 'deals')),
+  'deals.search': search(filter('dealId', 'dealId')),
   'deals.details': about(echo(path('dealId'), 'dealId')),
-  'returns.search': search(filter('caseRequestNumber', 'returnsClaims')),
+  'returns.search': search(filter('caseRequestNumber', 'caseRequestNumber')),
   'returns.details': about(echo(path('caseRequestNumber'), 'caseRequestNumber')),
   'returns.create': NOTHING,
   'freight.estimate': NOTHING,
@@ -106,3 +107,6 @@ export function valuesAt(json: unknown, at: ValuePath): string[] {
   }
   return level.flatMap((v) => (typeof v === 'string' ? [v] : typeof v === 'number' && Number.isFinite(v) ? [String(v)] : []));
 }
+
+/** The list and the field of a search answer a filter applies to. */
+export const filteredField = (f: SearchFilter): { readonly items: string; readonly field: string } => idSources[f.id];

@@ -2,7 +2,16 @@
  * Whether an answer is about what was asked, with the documented status (catalogue/answers.ts): pure
  * comparisons of a request sent and its answer, each with both values for the evidence.
  */
-import { ANSWER_FACTS, isOperationId, schemaId, valuesAt, type Echo, type Operation, type SearchFilter } from '../../catalogue';
+import {
+  ANSWER_FACTS,
+  filteredField,
+  isOperationId,
+  schemaId,
+  valuesAt,
+  type Echo,
+  type Operation,
+  type SearchFilter,
+} from '../../catalogue';
 
 /** The parts of the request that was sent (path parameters by name, query, JSON body). */
 export interface SentRequest {
@@ -50,7 +59,8 @@ export const searchFilters = (op: Operation): readonly SearchFilter[] => (isOper
 
 /** The items of a search answer whose filtered field is present and differs from the value asked for. */
 export function itemsNotMatching(f: SearchFilter, value: string, answer: unknown): string[] {
-  return valuesAt(answer, [f.items, '*', f.field]).filter((v) => v !== value);
+  const { items, field } = filteredField(f);
+  return valuesAt(answer, [items, '*', field]).filter((v) => v !== value);
 }
 
 /** What the document says of a 2xx status of an operation. */
