@@ -154,7 +154,7 @@ const defs: readonly FindingDefinition[] = [
     id: 'writes.created-visible',
     kind: 'gap',
     statement:
-      'Published document: order create v7 and quote create answer a confirmation and process the request asynchronously (Order Status and Quote Status webhooks); when the created order or quote is found by search and details is not shown.',
+      'Published document: order create v7 and quote create answer a confirmation and process the request asynchronously (Order Status and Quote Status webhooks); return create answers the case request number; when the created order, quote or return is found by search and details is not shown.',
     observedValues: ['visible', 'not-visible'],
   },
   {

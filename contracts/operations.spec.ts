@@ -150,6 +150,27 @@ for (const env of cfg.environments) {
   );
 
   test(
+    `should find a created return with returns.details by the case request number the create answer gave (${env})`,
+    { tag: ['@operations', '@returns'] },
+    async ({ session }) => {
+      label(test.info(), 'returns.create', env, 'created-return-details');
+      const [create, details] = selectedForWrite(session, ['returns.create', 'returns.details']);
+      const res = await session.call(create, env);
+      expect(res, `Broken fact: ${create.id} accepts a valid return\nReceived: ${evidenceOf(res)}`).toHaveStatusIn(200, 299);
+      const caseNumber = at(res.json, idSources.caseRequestNumber.createdBy?.path ?? []);
+      if (typeof caseNumber !== 'string')
+        notRun(test.info(), `${create.id} answered no case request number to look for: ${evidenceOf(res)}`);
+      let last = '';
+      const found = await lookFor(async () => {
+        const read = await session.call(details, env, { params: { caseRequestNumber: caseNumber } });
+        last = `returns.details → ${evidenceOf(read)}`;
+        return read.status < 300 ? caseNumber : undefined;
+      });
+      recordVisibility(session, env, create, found, `return ${caseNumber}: ${last}`);
+    },
+  );
+
+  test(
     `should record whether a call missing a required header is refused (${env})`,
     { tag: ['@operations', '@headers'] },
     async ({ session }) => {

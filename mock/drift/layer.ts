@@ -17,6 +17,7 @@ import { parseDrift, type DriftEffect, type DriftId } from './index';
 import { LIMIT_DRIFT } from './limits';
 import { MODIFY_IGNORED_DRIFT } from './modify-ignored';
 import { OTHER_KEY_DRIFT } from './other-key';
+import { RETURN_UNKNOWN_DRIFT } from './return-unknown';
 import { ROUTING_DRIFT } from './routing';
 import { SEARCH_NOT_SERVED_DRIFT } from './search-not-served';
 import { SHAPE_DRIFT } from './shapes';
@@ -41,6 +42,7 @@ export const DRIFT_EFFECTS: Readonly<Record<DriftId, DriftEffect>> = {
   ...UNDOCUMENTED_STATUS_DRIFT,
   ...CANCEL_IGNORED_DRIFT,
   ...MODIFY_IGNORED_DRIFT,
+  ...RETURN_UNKNOWN_DRIFT,
   ...SEARCH_NOT_SERVED_DRIFT,
 };
 

@@ -129,6 +129,7 @@ export const DETECTIONS = {
     mustFail: [validCallCheck('invoices.details', 'sandbox')],
   },
   'writes.cancel-ignored': { grep: /cancelled order back as cancelled.*\(production\)/, mustFail: [{ check: 'cancel-read-back' }] },
+  'writes.return-unknown': { grep: /created return with returns\.details.*\(sandbox\)/, mustFail: [{ check: 'created-return-details' }] },
   'writes.modify-ignored': { grep: /modified order's notes back.*\(sandbox\)/, mustFail: [{ check: 'modify-read-back' }] },
   'routing.sandbox-search-not-served': {
     grep: validCall('deals.search', 'sandbox'),

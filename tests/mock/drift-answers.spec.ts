@@ -106,3 +106,13 @@ test('routing.sandbox-search-not-served: the sandbox answers deal search 404, pr
     expect((await call('GET', '/sandbox/resellers/v6/deals/search')).status).toBe(sandbox);
   });
 });
+
+test('writes.return-unknown: a created return is unknown to return details by the number its create answer gave', async () => {
+  const create = requestFor(operationById('returns.create'), 1, 0, IDS).body;
+  await conformingThenDrift('writes.return-unknown', { conforming: 200, drift: 404 }, async (call, status) => {
+    const r = await call('POST', '/resellers/v6/returns/create', create);
+    expect(r.status).toBe(200);
+    const n = (r.json.returnsClaims as { caseRequestNumber: string }[])[0]?.caseRequestNumber;
+    expect((await call('GET', `/resellers/v6/returns/${n}`)).status).toBe(status);
+  });
+});
