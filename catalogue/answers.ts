@@ -3,6 +3,8 @@
  * both forms): which request value comes back in which answer field, which documented filters of a
  * search its items must match, and which 2xx statuses the document gives besides the catalogue's
  * `successStatus`, each with the schema of its answer. Field names are the document's. Pure data.
+ * The two forms of the document give the same 2xx statuses for every operation they share and the seed
+ * shows none: where an operation is not in the document, its status is a finding (status.success-not-shown).
  */
 import { idSources, type IdName, type OperationId } from './operations';
 
