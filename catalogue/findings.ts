@@ -154,8 +154,22 @@ const defs: readonly FindingDefinition[] = [
     id: 'writes.created-visible',
     kind: 'gap',
     statement:
-      'Published document: order create v7 and quote create answer a confirmation and process the request asynchronously (Order Status and Quote Status webhooks); when the created order or quote is found by search and details is not shown.',
+      'Published document: order create v7 and quote create answer a confirmation and process the request asynchronously (Order Status and Quote Status webhooks); return create answers the case request number; when the created order, quote or return is found by search and details is not shown.',
     observedValues: ['visible', 'not-visible'],
+  },
+  {
+    id: 'writes.read-back',
+    kind: 'gap',
+    statement:
+      'Published document: a cancelled order reads back Canceled (CANCELLED in the search filter), a modified order reads back its new notes; when a cancel or a modify takes effect is not shown.',
+    observedValues: ['changed', 'unchanged', 'unreadable'],
+  },
+  {
+    id: 'status.success-not-shown',
+    kind: 'gap',
+    statement:
+      'The vendor family (a placeholder in the seed) and quote to order (absent from the published document): the success status is not shown; the catalogue assumes one.',
+    observedValues: ['200', '201', '202', '203', '204', '206', '207'],
   },
 ];
 

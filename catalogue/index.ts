@@ -1,4 +1,5 @@
 export * from './operations';
+export * from './answers';
 export * from './schemas';
 export * from './tokens';
 export * from './environments';

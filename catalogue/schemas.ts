@@ -603,6 +603,11 @@ export const businessSchemas: readonly JsonSchema[] = [
   ),
   /** Published: 200 without a body; the mock answers an empty JSON object. */
   named('webhook-ack-response', obj({})),
+  /** Published: the 201 answer of order create v7 and quote create, in the shape of their status webhook. */
+  named(
+    'webhook-event-answer',
+    obj({ ...fields(['topic', 'event', 'eventTimeStamp', 'eventId', 'eventType']), resource: arr({ type: 'object' }) }),
+  ),
   /** Published (v7): the v6 request with a quote, vendor attributes and richer lines. Ours: customerOrderNumber required. */
   named(
     'order-create-v7-request',

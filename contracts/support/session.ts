@@ -32,6 +32,7 @@ import { recordEarlyRefusal } from './token-refusals';
 import { SilenceAwareApiClient, SilenceWatch } from './silent-target';
 import { blocked, notRun } from './outcomes';
 import type { Target } from './target';
+import type { SentRequest } from './answer-facts';
 
 export interface CallOptions {
   token?: string | null;
@@ -165,13 +166,20 @@ export class Session {
   }
 
   /** The request a call sends: the operation's valid request (with these ids), with the call's own parts over it. */
-  private requestOf(op: Operation, env: EnvironmentName, o: CallOptions, ids: Ids, token: string | undefined): ApiRequest {
+  private requestOf(
+    op: Operation,
+    env: EnvironmentName,
+    o: CallOptions,
+    ids: Ids,
+    token: string | undefined,
+  ): { req: ApiRequest; params: Record<string, string> } {
     const valid = this.request(op, 0, ids);
+    const params = { ...this.ids(), ...valid.params, ...(o.params ?? {}) };
     const req: ApiRequest = {
       operationId: op.id,
       ...(o.deliberatelyInvalid || o.omitHeaders?.length ? { deliberatelyInvalid: true } : {}),
       method: op.method,
-      path: this.pathOf(op, env, { ...valid.params, ...(o.params ?? {}) }),
+      path: this.pathOf(op, env, params),
       query: withoutKeys({ ...valid.query, ...(o.query ?? {}) }, o.omitQuery),
       ...(token ? { token } : {}),
       ...(o.headers || valid.headers ? { headers: { ...(valid.headers ?? {}), ...(o.headers ?? {}) } } : {}),
@@ -179,14 +187,20 @@ export class Session {
     };
     if (op.jsonBody) req.json = o.body ?? valid.body ?? {};
     if (op.webhook) req.headers = { ...req.headers, ...this.webhookHeaders(req.json, o.headers) };
-    return req;
+    return { req, params };
   }
 
   /** Calls an operation with a valid request unless told otherwise; token defaults to the family's. */
   async call(op: Operation, env: EnvironmentName, o: CallOptions = {}): Promise<ApiResponse> {
+    return (await this.exchange(op, env, o)).res;
+  }
+
+  /** As `call`, with the parts of the request that was sent (for checks that compare an answer with its request). */
+  async exchange(op: Operation, env: EnvironmentName, o: CallOptions = {}): Promise<{ sent: SentRequest; res: ApiResponse }> {
     const token = o.token === null ? undefined : (o.token ?? (await this.token(op.family, env)));
     const { ids, used } = await this.idsFor(op, env, o);
-    const req = this.requestOf(op, env, o, ids, token);
+    const { req, params } = this.requestOf(op, env, o, ids, token);
+    const sent: SentRequest = { params, query: req.query ?? {}, ...(req.json !== undefined ? { body: req.json } : {}) };
     let res = await this.api.send(req);
     if (res.status === 401 && token && o.token === undefined) {
       // One re-fetch after a 401: the cached token may have expired on the target's side.
@@ -198,12 +212,12 @@ export class Session {
       if (early) recordEarlyRefusal(early, refused, res, { family: op.family, environment: env, policyFile: this.config.policyFile });
     }
     // A 429 under test is returned as it came (its body is judged by the check, not classified here).
-    if (res.status === 429 && o.allow429) return res;
+    if (res.status === 429 && o.allow429) return { sent, res };
     if (res.status === 429) res = await this.waitOutLimit(res, req);
     if (res.status === 404 && used.length) this.notFoundWithIds(op, env, res, used);
     // A 5xx, an HTML page or broken JSON is classified (server-error, malformed-body) with its evidence.
     assertUsable(res);
-    return res;
+    return { sent, res };
   }
 
   /**

@@ -12,7 +12,7 @@ import type { AnswerTransform } from './answer';
 
 export interface DriftMode {
   readonly id: string;
-  readonly group: 'tokens' | 'headers' | '429' | 'limits' | 'auth' | 'routing' | 'webhooks' | 'shapes' | 'findings';
+  readonly group: 'tokens' | 'headers' | '429' | 'limits' | 'auth' | 'routing' | 'webhooks' | 'shapes' | 'findings' | 'answers' | 'writes';
   /** The fact it breaks, in the spec's words. */
   readonly breaks: string;
   readonly kind: 'failure' | 'finding';
@@ -95,6 +95,43 @@ export const DRIFT_MODES = [
   { id: 'shapes.field-renamed', group: 'shapes', breaks: 'published field names (ingramPartNumber, ingramOrderNumber)', kind: 'failure' },
   { id: 'shapes.pna-object', group: 'shapes', breaks: 'price and availability answers a top-level array', kind: 'failure' },
   { id: 'orders.created-unknown', group: 'shapes', breaks: 'a created order number is known to order details', kind: 'failure' },
+  {
+    id: 'answers.other-key',
+    group: 'answers',
+    breaks: 'a lookup answers about the key asked for (the part, order, quote, invoice, renewal, deal or return number)',
+    kind: 'failure',
+  },
+  { id: 'answers.filter-ignored', group: 'answers', breaks: "a search's documented filter: every item listed matches it", kind: 'failure' },
+  {
+    id: 'status.accepted-undocumented',
+    group: 'answers',
+    breaks: 'each operation answers its documented success status (200, not 202)',
+    kind: 'failure',
+  },
+  {
+    id: 'writes.cancel-ignored',
+    group: 'writes',
+    breaks: 'a cancelled order reads back Canceled (the mock cancels at once)',
+    kind: 'failure',
+  },
+  {
+    id: 'writes.return-unknown',
+    group: 'writes',
+    breaks: 'a created return is known to return details (the mock creates at once)',
+    kind: 'failure',
+  },
+  {
+    id: 'writes.modify-ignored',
+    group: 'writes',
+    breaks: 'a modified order reads back its new notes (the mock modifies at once)',
+    kind: 'failure',
+  },
+  {
+    id: 'routing.sandbox-search-not-served',
+    group: 'routing',
+    breaks: 'the sandbox serves the same operations (deal search)',
+    kind: 'failure',
+  },
   {
     id: 'finding.missing-header-accepted',
     group: 'findings',

@@ -9,15 +9,22 @@ import type { Clock } from '../clock';
 import type { LeniencyId, MockLayer, Readings } from '../layer';
 import { Answer, type AnswerTransform } from './answer';
 import { AUTH_DRIFT } from './auth';
+import { CANCEL_IGNORED_DRIFT } from './cancel-ignored';
+import { FILTER_IGNORED_DRIFT } from './filter-ignored';
 import { FINDING_DRIFT } from './findings';
 import { HEADER_DRIFT } from './headers';
 import { parseDrift, type DriftEffect, type DriftId } from './index';
 import { LIMIT_DRIFT } from './limits';
+import { MODIFY_IGNORED_DRIFT } from './modify-ignored';
+import { OTHER_KEY_DRIFT } from './other-key';
+import { RETURN_UNKNOWN_DRIFT } from './return-unknown';
 import { ROUTING_DRIFT } from './routing';
 import { SANDBOX_FROZEN_DRIFT } from './sandbox-frozen';
+import { SEARCH_NOT_SERVED_DRIFT } from './search-not-served';
 import { SHAPE_DRIFT } from './shapes';
 import { TOKEN_DRIFT } from './tokens';
 import { TOO_MANY_DRIFT } from './too-many';
+import { UNDOCUMENTED_STATUS_DRIFT } from './undocumented-status';
 import { WEBHOOK_DRIFT } from './webhooks';
 
 /** Every mode's effect: the compiler asks for the entry of a new mode. */
@@ -32,6 +39,13 @@ export const DRIFT_EFFECTS: Readonly<Record<DriftId, DriftEffect>> = {
   ...WEBHOOK_DRIFT,
   ...SHAPE_DRIFT,
   ...FINDING_DRIFT,
+  ...OTHER_KEY_DRIFT,
+  ...FILTER_IGNORED_DRIFT,
+  ...UNDOCUMENTED_STATUS_DRIFT,
+  ...CANCEL_IGNORED_DRIFT,
+  ...MODIFY_IGNORED_DRIFT,
+  ...RETURN_UNKNOWN_DRIFT,
+  ...SEARCH_NOT_SERVED_DRIFT,
 };
 
 export class DriftLayer implements MockLayer {

@@ -38,8 +38,7 @@ const tokenGroup = (family: 'reseller' | 'vendor', env: 'production' | 'sandbox'
 const authGroup = (env: 'production' | 'sandbox') => new RegExp(`refuse every operation without a valid token.*\\(${env}\\)`);
 /** The operations whose answers carry the fields shapes.field-renamed renames. */
 const VALID_CALL = /valid (catalog\.search|orders\.details) call/;
-const validCall = (op: 'catalog.search' | 'orders.details', env: 'production' | 'sandbox') =>
-  new RegExp(`valid ${op.replace('.', '\\.')} call.*\\(${env}\\)`);
+const validCall = (op: string, env: 'production' | 'sandbox') => new RegExp(`valid ${op.replace('.', '\\.')} call.*\\(${env}\\)`);
 /** Every rate-limit check except the two on the 429 answer (four modes each select those already). */
 const RATE_LIMIT_BUT_429 = /^(?!.*should answer 429).*@rate-limit/;
 const tokenCheck = (check: string, family: 'reseller' | 'vendor', environment: EnvironmentName): CheckRef => ({
@@ -130,6 +129,22 @@ export const DETECTIONS = {
   'shapes.field-renamed': { grep: VALID_CALL, mustFail: [validCallCheck('catalog.search'), validCallCheck('orders.details')] },
   'shapes.pna-object': { grep: /valid catalog\.priceAndAvailability call/, mustFail: [validCallCheck('catalog.priceAndAvailability')] },
   'orders.created-unknown': { grep: /created order with orders\.details/, mustFail: [{ check: 'created-order-details' }] },
+  'answers.other-key': { grep: validCall('catalog.details', 'production'), mustFail: [validCallCheck('catalog.details', 'production')] },
+  'answers.filter-ignored': {
+    grep: /deals\.search filtered by .*\(production\)/,
+    mustFail: [{ check: 'search-filter', operation: 'deals.search', environment: 'production' }],
+  },
+  'status.accepted-undocumented': {
+    grep: validCall('invoices.details', 'sandbox'),
+    mustFail: [validCallCheck('invoices.details', 'sandbox')],
+  },
+  'writes.cancel-ignored': { grep: /cancelled order back as cancelled.*\(production\)/, mustFail: [{ check: 'cancel-read-back' }] },
+  'writes.return-unknown': { grep: /created return with returns\.details.*\(sandbox\)/, mustFail: [{ check: 'created-return-details' }] },
+  'writes.modify-ignored': { grep: /modified order's notes back.*\(sandbox\)/, mustFail: [{ check: 'modify-read-back' }] },
+  'routing.sandbox-search-not-served': {
+    grep: validCall('deals.search', 'sandbox'),
+    mustFail: [validCallCheck('deals.search', 'sandbox')],
+  },
   'finding.missing-header-accepted': {
     grep: /missing a required header/,
     finding: { id: 'headers.required-missing', observed: 'accepted' },

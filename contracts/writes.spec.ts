@@ -1,0 +1,82 @@
+/**
+ * Writes read back: a cancel or a modify acknowledged is looked for in the order's details (creates are
+ * read back in operations.spec.ts). The published document gives the state a cancelled order reads back
+ * in (orderStatus Canceled; CANCELLED in the search filter) and the notes a modify sets, not when either
+ * takes effect: what the reads show is a finding (writes.read-back), a broken fact on the embedded mock.
+ */
+import type { EnvironmentName, Operation } from '../catalogue';
+import { evidenceOf, type ApiResponse } from '../clients/http';
+import { valueAt } from '../clients/ids';
+import { createOrder, lookFor, recordReadBack, selectedForWrite, type ReadBack } from './support/read-back';
+import { test, expect, harnessConfig, label, notRun, type Session } from './support/test';
+
+const cfg = harnessConfig();
+
+/** The document's spellings of a cancelled order's status: Canceled (details), CANCELLED (search filter, header level). */
+const CANCELLED = /^cancel+ed$/i;
+
+/** A fresh order's number, or the check is not run (orders.create is not selected) or fails (no number). */
+async function freshOrder(session: Session, env: EnvironmentName): Promise<string> {
+  const created = await createOrder(session, env);
+  if (!created) notRun(test.info(), 'orders.create is not selected');
+  expect(created.orderNumber, `Broken fact: a created order has a number\nReceived: ${evidenceOf(created.res)}`).toBeTruthy();
+  return created.orderNumber as string;
+}
+
+/**
+ * Reads the order's details until `judge` sees the change (bounded): what the last read showed, with its
+ * evidence. An answer without the field is unreadable, never a failure.
+ */
+async function readBack(
+  session: Session,
+  env: EnvironmentName,
+  details: Operation,
+  orderNumber: string,
+  judge: (details: unknown) => ReadBack,
+): Promise<{ seen: ReadBack; evidence: string }> {
+  let last: { seen: ReadBack; res?: ApiResponse } = { seen: 'unreadable' };
+  await lookFor(async () => {
+    const res = await session.call(details, env, { params: { orderNumber } });
+    last = { seen: res.status < 300 ? judge(res.json) : 'unreadable', res };
+    return last.seen === 'unchanged' ? undefined : last.seen;
+  });
+  return { seen: last.seen, evidence: `orders.details ${orderNumber} → ${last.res ? evidenceOf(last.res) : 'not called'}` };
+}
+
+for (const env of cfg.environments) {
+  test(
+    `should read a cancelled order back as cancelled in orders.details (${env})`,
+    { tag: ['@operations', '@orders', '@writes'] },
+    async ({ session }) => {
+      label(test.info(), 'orders.cancel', env, 'cancel-read-back');
+      const [cancel, details] = selectedForWrite(session, ['orders.cancel', 'orders.details']);
+      const orderNumber = await freshOrder(session, env);
+      const res = await session.call(cancel, env, { params: { orderNumber } });
+      expect(res, `Broken fact: ${cancel.id} cancels a fresh order (${env})\nReceived: ${evidenceOf(res)}`).toHaveStatusIn(200, 299);
+      const { seen, evidence } = await readBack(session, env, details, orderNumber, (json) => {
+        const status = valueAt(json, ['orderStatus']);
+        return typeof status !== 'string' ? 'unreadable' : CANCELLED.test(status) ? 'changed' : 'unchanged';
+      });
+      recordReadBack(session, env, cancel, seen, `cancelled ${orderNumber}; ${evidence}`);
+    },
+  );
+
+  test(
+    `should read a modified order's notes back in orders.details (${env})`,
+    { tag: ['@operations', '@orders', '@writes'] },
+    async ({ session }) => {
+      label(test.info(), 'orders.modify', env, 'modify-read-back');
+      const [modify, details] = selectedForWrite(session, ['orders.modify', 'orders.details']);
+      const orderNumber = await freshOrder(session, env);
+      const body = session.validBody(modify) as { notes?: string };
+      const notes = `${body.notes ?? 'Modified'} ${Date.now() % 1_000_000}`;
+      const res = await session.call(modify, env, { params: { orderNumber }, body: { ...body, notes } });
+      expect(res, `Broken fact: ${modify.id} modifies a fresh order (${env})\nReceived: ${evidenceOf(res)}`).toHaveStatusIn(200, 299);
+      const { seen, evidence } = await readBack(session, env, details, orderNumber, (json) => {
+        const read = valueAt(json, ['notes']);
+        return typeof read !== 'string' ? 'unreadable' : read === notes ? 'changed' : 'unchanged';
+      });
+      recordReadBack(session, env, modify, seen, `notes "${notes}" sent to ${orderNumber}; ${evidence}`);
+    },
+  );
+}
