@@ -24,6 +24,8 @@ import { longestWaitMs, writeNotices } from '../load/scripts/probe-plan';
 import type { PacingPlan } from '../load/lib/pacer';
 import { capacityPlan } from '../load/lib/capacity-plan';
 import { formatRate, SHAPES } from '../load/lib/shapes';
+import { closeCapacityContext, keepCapacitySamples, runCapacityComparison } from '../reporting/capacity-runs';
+import { DEFAULT_PERF_THRESHOLD_SPEC, parsePerfThreshold } from '../reporting/perf-compare';
 
 export const K6_HELP = [
   'k6 was not found: set K6_BIN to the k6 binary or put k6 on PATH (k6 v0.46 or later, v1.x included).',
@@ -155,6 +157,7 @@ export interface LoadOptions {
   refusedStatus?: string;
   probeMaxMs?: string;
   manifest?: string;
+  perfThreshold?: string;
 }
 
 /** What a k6 command needs after k6 ended: where this run wrote (its segment's folder in a distributed run). */
@@ -282,8 +285,16 @@ export const COMMANDS: Record<string, K6Step | OwnStep> = {
     spendsQuota: false,
     splitsBySegment: false,
     about: 'arrival rate at a share of each limit, thresholds',
-    after: printCapacity,
-    preflight: printCapacityPlan,
+    // Every request kept (k6's JSON output, gzip) with the run's context, for `npm run load -- compare`.
+    after: (c) => (closeCapacityContext(c.outDir), printCapacity(c)),
+    preflight: (plan, o) => (printCapacityPlan(plan), keepCapacitySamples(plan, o)),
+  },
+  compare: {
+    kind: 'own',
+    about:
+      'compare two capacity runs: <baseline folder> [current folder, default --reports-dir]; exit 1 on a regression beyond --perf-threshold',
+    run: (inputs, o) =>
+      runCapacityComparison(inputs, o.reportsDir, { threshold: parsePerfThreshold(o.perfThreshold ?? DEFAULT_PERF_THRESHOLD_SPEC) }),
   },
   plan: {
     kind: 'own',
@@ -760,6 +771,7 @@ async function main(): Promise<number> {
     .option('--probe-max-ms <n>', 'probe-reset: longest fingerprint of one operation (default 25 windows)')
     .option('--reads-only', 'only the read operations (a probe of a create/modify/cancel operation creates resources)', false)
     .option('--manifest <file>', 'verify-pacing: the probe-reset manifest with the pacings (default <reports-dir>/limits.json)')
+    .option('--perf-threshold <spec>', 'compare: a change counts beyond this, e.g. "20%,5ms,1pt"', DEFAULT_PERF_THRESHOLD_SPEC)
     .option('--bundle-dir <dir>', 'bundle directory (default LOAD_BUNDLE_DIR, else dist/load)')
     .option('--skip-build', 'use the bundles already in the bundle directory', false)
     .option('--openapi <file>', 'embedded mock: answer with bodies from this OpenAPI document (default: OPENAPI)', process.env.OPENAPI)

@@ -7,7 +7,8 @@ import { Command, InvalidArgumentError } from 'commander';
 import { DEFAULT_APPS, startMock, type MockOptions, DRIFT_MODES } from '../mock';
 import { HEADER_FAMILIES, LIMITER_ALGORITHMS, parseHeaderSpec, parseLimiterSpec } from '../mock/limiter-algorithms';
 import { DEFAULT_REQUEST_MODE, parseRequestMode } from '../mock/request-violations';
-import { DEFAULT_WINDOW_MS, parseErrorStatuses, parseVendorOperations } from '../catalogue';
+import { allOperations, DEFAULT_WINDOW_MS, parseErrorStatuses, parseVendorOperations } from '../catalogue';
+import { parseLatencySpec } from '../mock/latency';
 
 const int = (name: string) => (v: string) => {
   const n = Number(v);
@@ -53,6 +54,10 @@ const program = new Command()
     'a request breaking a document constraint (IM-* header, query parameter, body schema): "strict" refuses it with 400, "warn" serves it, logs each violation with the IM-CorrelationID and lists them in the sl-violations response header',
     DEFAULT_REQUEST_MODE,
   )
+  .option(
+    '--latency <spec>',
+    'an added latency per operation: a fixed delay, optionally a uniform (±) or exponential (+exp()) jitter, e.g. "orders.search=20ms,catalog.details=5ms±2ms"',
+  )
   .option('--log', 'log every request', false)
   .parse();
 
@@ -73,6 +78,7 @@ const o = program.opts<{
   refusalStatus: string;
   strictDocument: boolean;
   requests: string;
+  latency?: string;
   log: boolean;
 }>();
 
@@ -126,6 +132,11 @@ async function optionsOf(f: Flags): Promise<MockOptions> {
     ...rateLimitOptionsOf(f),
   };
   if (f.vendorOperations) opts.vendorOperations = parseVendorOperations(f.vendorOperations);
+  if (f.latency)
+    opts.latency = parseLatencySpec(
+      f.latency,
+      allOperations(opts.vendorOperations).map((op) => op.id),
+    );
   if (f.openapi) {
     // Loaded only when asked for, so the mock starts without the OpenAPI parser.
     const { createBodyGenerator } = await import('../openapi/mock-bodies');
@@ -154,6 +165,15 @@ function printBanner(url: string, f: Flags, opts: MockOptions): void {
   );
   if (opts.requests === 'warn')
     console.log('  --requests warn: requests breaking a document constraint are served; each violation logged and listed in sl-violations');
+  if (opts.latency)
+    console.log(
+      `  added latency: ${Object.entries(opts.latency)
+        .map(
+          ([id, l]) =>
+            `${id} ${l.fixedMs} ms${l.jitter ? (l.jitter.kind === 'uniform' ? ` ±${l.jitter.spreadMs} ms` : ` + exp(${l.jitter.meanMs} ms)`) : ''}`,
+        )
+        .join(', ')}`,
+    );
   if (f.control) console.log(`  control API: ${url}/__mock (reset, clock, limits, drift, webhooks, config)`);
 }
 
