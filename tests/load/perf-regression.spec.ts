@@ -34,7 +34,8 @@ test.describe('performance regression between two capacity runs', () => {
       ['slower', ['--mock-args', '--latency orders.search=20ms']],
     ] as const) {
       const r = await load(dir, [...CAPACITY, ...extra, '--reports-dir', runDir(name)]);
-      expect(r.code, `${name}: ${r.stderr}`).toBe(0);
+      // 99: a capacity threshold crossed (a busy machine may fall short of the achieved rate); the requests are kept all the same.
+      expect([0, 99], `${name}: ${r.stderr}`).toContain(r.code);
     }
   });
 
