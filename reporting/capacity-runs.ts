@@ -12,7 +12,7 @@ import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'no
 import { cpus, loadavg, platform } from 'node:os';
 import { dirname, join } from 'node:path';
 import { readRunSamples, type RequestSample, type RunSamples } from './capacity-samples';
-import { compareRuns, type CompareOptions, type PerfComparison } from './perf-compare';
+import { compareRuns, type CompareOptions, type PerfComparison, type PerfThreshold } from './perf-compare';
 
 export const SAMPLES_FILE = 'capacity-samples.json.gz';
 export const CONTEXT_FILE = 'capacity-context.json';
@@ -180,9 +180,8 @@ export function comparisonLines(c: CapacityRunComparison): string[] {
     `${s.baseline.toFixed(1)}→${s.current.toFixed(1)} ms (${ms(s.change)} [${ms(s.interval[0])}, ${ms(s.interval[1])}])`;
   const rate = (s: PerfComparison['operations'][number]['errorRate']) =>
     `${(s.baseline * 100).toFixed(1)}→${(s.current * 100).toFixed(1)} %`;
-  const t = c.threshold;
   return [
-    `capacity comparison: ${c.baseline.samplesFile} → ${c.current.samplesFile}; a change counts beyond ${t.relative * 100} % and ${t.absoluteMs} ms (latency), ${t.ratePoints * 100} points (rates); ${c.confidence * 100} % intervals, ${c.resamples} block-bootstrap resamples, seed ${c.seed}`,
+    `capacity comparison: ${c.baseline.samplesFile} → ${c.current.samplesFile}; ${thresholdWords(c.threshold)}; ${c.confidence * 100} % intervals, ${c.resamples} block-bootstrap resamples, seed ${c.seed}`,
     ...c.operations.map(
       (op) =>
         `  ${op.id}: ${op.verdict.toUpperCase()}${op.verdict === 'not enough data' ? ` (about ${neededOf(op)} requests per run would decide)` : ''}; median ${stat(op.median)}, p95 ${stat(op.p95)}, errors ${rate(op.errorRate)}, 429s ${rate(op.rate429)}; requests ${op.requests.baseline}/${op.requests.current}`,
@@ -192,6 +191,11 @@ export function comparisonLines(c: CapacityRunComparison): string[] {
     ...c.operations.flatMap((op) => op.regressions.map((r) => `  regression: ${op.id} ${r}`)),
     `capacity comparison: ${c.verdict.toUpperCase()}`,
   ];
+}
+
+/** The margins in words. */
+export function thresholdWords(t: PerfThreshold): string {
+  return `a change counts beyond ${t.median.relative * 100} % and ${t.median.absoluteMs} ms (median), ${t.p95.relative * 100} % and ${t.p95.absoluteMs} ms (p95), ${t.ratePoints * 100} points (error and 429 rates)`;
 }
 
 /** The requests per run that would decide an operation's undecided statistics ("many more" when none would). */

@@ -4,7 +4,7 @@
  * other (chart.js, inlined by the page).
  */
 import type { CapacityRunComparison } from './capacity-runs';
-import { neededOf } from './capacity-runs';
+import { neededOf, thresholdWords } from './capacity-runs';
 import type { Change, OperationComparison } from './perf-compare';
 
 const signed = (v: number, digits = 1) => `${v >= 0 ? '+' : ''}${v.toFixed(digits)}`;
@@ -35,8 +35,7 @@ export function perfSection(c: CapacityRunComparison | undefined, esc: (s: unkno
       return `<tr class="perf" data-verdict="${esc(op.verdict)}"><td><code>${esc(op.id)}</code><div class="id">${esc(op.requests.baseline)} / ${esc(op.requests.current)} requests</div></td><td>${verdict}</td><td>${latencyCell(op.median)}</td><td>${latencyCell(op.p95)}</td><td>${rateCell(op.errorRate)}</td><td>${rateCell(op.rate429)}</td><td><div class="chart perf-chart"><canvas id="perf-${i}"></canvas></div></td></tr>`;
     })
     .join('\n');
-  const t = c.threshold;
-  const html = `<section id="performance"><h2>Performance since the baseline capacity run: ${esc(c.verdict.toUpperCase())}</h2><p>${esc(c.baseline.samplesFile)} → ${esc(c.current.samplesFile)}. A change counts beyond ${esc(t.relative * 100)} % and ${esc(t.absoluteMs)} ms (latency) and ${esc(t.ratePoints * 100)} points (error and 429 rates); intervals at ${esc(c.confidence * 100)} % from ${esc(c.resamples)} block-bootstrap resamples (seed ${esc(c.seed)}), latency intervals widened by ${esc(c.resolutionMs)} ms of timing resolution. The gate fails only where a whole interval lies beyond the threshold.</p><table id="perf-table"><thead><tr><th>operation</th><th>verdict</th><th>median</th><th>p95</th><th>errors</th><th>429s</th><th>latency distributions (baseline, current)</th></tr></thead><tbody>
+  const html = `<section id="performance"><h2>Performance since the baseline capacity run: ${esc(c.verdict.toUpperCase())}</h2><p>${esc(c.baseline.samplesFile)} → ${esc(c.current.samplesFile)}. ${esc(thresholdWords(c.threshold))}; intervals at ${esc(c.confidence * 100)} % from ${esc(c.resamples)} block-bootstrap resamples (seed ${esc(c.seed)}), latency intervals widened by ${esc(c.resolutionMs)} ms of timing resolution. The gate fails only where a whole interval lies beyond the threshold.</p><table id="perf-table"><thead><tr><th>operation</th><th>verdict</th><th>median</th><th>p95</th><th>errors</th><th>429s</th><th>latency distributions (baseline, current)</th></tr></thead><tbody>
 ${rows}
 </tbody></table></section>`;
   const data = JSON.stringify(c.distributions).replace(/</g, '\\u003c');

@@ -771,7 +771,11 @@ async function main(): Promise<number> {
     .option('--probe-max-ms <n>', 'probe-reset: longest fingerprint of one operation (default 25 windows)')
     .option('--reads-only', 'only the read operations (a probe of a create/modify/cancel operation creates resources)', false)
     .option('--manifest <file>', 'verify-pacing: the probe-reset manifest with the pacings (default <reports-dir>/limits.json)')
-    .option('--perf-threshold <spec>', 'compare: a change counts beyond this, e.g. "20%,5ms,1pt"', DEFAULT_PERF_THRESHOLD_SPEC)
+    .option(
+      '--perf-threshold <spec>',
+      'compare: margins a change must exceed (median %, ms; p95:%, p95:ms; rate points)',
+      DEFAULT_PERF_THRESHOLD_SPEC,
+    )
     .option('--bundle-dir <dir>', 'bundle directory (default LOAD_BUNDLE_DIR, else dist/load)')
     .option('--skip-build', 'use the bundles already in the bundle directory', false)
     .option('--openapi <file>', 'embedded mock: answer with bodies from this OpenAPI document (default: OPENAPI)', process.env.OPENAPI)

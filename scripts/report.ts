@@ -1,6 +1,6 @@
 /**
  * `npm run report [-- --summary <file>] [--baseline <older summary.json>] [--capacity-baseline <older run>]
- *   [--perf-threshold 20%,5ms,1pt] [--fail-on-change] [--out <dir>]`
+ *   [--perf-threshold 20%,5ms,p95:50%,p95:20ms,1pt] [--fail-on-change] [--out <dir>]`
  * Builds reports/index.html and, with a baseline, reports/diff.json (with the capacity comparison when both runs kept
  * their requests).
  */

@@ -59,8 +59,17 @@ test.describe('the comparison of two runs', () => {
   });
 
   test('should read a threshold and refuse a malformed one with the expected form', () => {
-    expect(parsePerfThreshold('10%,2ms')).toEqual({ relative: 0.1, absoluteMs: 2, ratePoints: 0 });
-    expect(DEFAULT_PERF_THRESHOLD).toEqual({ relative: 0.2, absoluteMs: 5, ratePoints: 0.01 });
-    expect(() => parsePerfThreshold('10')).toThrow(/takes a percentage, milliseconds and rate points, e.g. "20%,5ms,1pt"; received "10"/);
+    expect(parsePerfThreshold('10%,2ms,p95:30%')).toEqual({
+      median: { relative: 0.1, absoluteMs: 2 },
+      p95: { relative: 0.3, absoluteMs: 0 },
+      ratePoints: 0,
+    });
+    expect(DEFAULT_PERF_THRESHOLD).toEqual({
+      median: { relative: 0.2, absoluteMs: 5 },
+      p95: { relative: 0.5, absoluteMs: 20 },
+      ratePoints: 0.01,
+    });
+    expect(() => parsePerfThreshold('10')).toThrow(/takes margins like "20%,5ms,p95:50%,p95:20ms,1pt" .*; received "10"/);
+    expect(() => parsePerfThreshold('p95:1pt')).toThrow(/received "p95:1pt"/);
   });
 });
