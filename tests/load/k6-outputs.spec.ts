@@ -75,7 +75,8 @@ test.describe('the k6 file outputs', () => {
       k6(['run', '-q', '--address', '', '--out', `json=${test.info().outputPath('missing', 'c.json.gz')}`, '-e', `URL=${url}`, script]),
     ]);
     expect(key.code).toBe(255);
-    expect(key.stderr).toMatch(/unknown key "colour" as argument for csv output/);
+    // k6 logs in logfmt, its quotes escaped.
+    expect(key.stderr).toMatch(/could not create the 'csv' output: unknown key \\?"colour\\?" as argument for csv output/);
     expect(format.code).toBe(255);
     expect(format.stderr).toMatch(/weekday does not belong to TimeFormat values/);
     expect(folder.code).toBe(255);

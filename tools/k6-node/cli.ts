@@ -125,7 +125,7 @@ async function run(argv: string[]): Promise<number> {
   try {
     outputs = parseOutputs(a.outs);
   } catch (e) {
-    log(`ERRO[k6-node] ${(e as Error).message}`);
+    log(`ERRO[k6-node] could not create the 'csv' output: ${(e as Error).message}`);
     return USAGE_ERROR;
   }
   for (const o of outputs.ignored) log(`k6-node: output "${o}" is not available in the test double; ignored (k6 sends it)`);

@@ -4,8 +4,9 @@
  * name writes to stdout. JSON: one `Metric` line the first time a metric is seen, then one `Point` line
  * per sample (`data.time`, `data.value`, `data.tags`). CSV: `metric_name,timestamp,metric_value`, one
  * column per indexable system tag enabled by default (sorted), `extra_tags` (`k=v&k=v`) and `metadata`;
- * `timeFormat` unix (default), unix_nano or rfc3339; `saveInterval` accepted. k6 refuses an unknown CSV
- * key and an argument that is not `key=value`; the double refuses them with the same words.
+ * `timeFormat` unix (default), unix_milli, unix_micro, unix_nano, rfc3339 or rfc3339_nano; `fileName` and
+ * `saveInterval` (k6 v0.48 to v2.2). k6 v2 refuses an unknown CSV key (the deprecated `file_name` and
+ * `save_interval` too) and a pair without a value; the double refuses them with the same words.
  */
 import { gzipSync } from 'node:zlib';
 import type { MetricType, Tags } from './modules/state';
@@ -28,7 +29,7 @@ export const CSV_TAG_COLUMNS = [
   'url',
 ] as const;
 
-const CSV_TIME_FORMATS = ['unix', 'unix_nano', 'rfc3339'] as const;
+const CSV_TIME_FORMATS = ['unix', 'unix_milli', 'unix_micro', 'unix_nano', 'rfc3339', 'rfc3339_nano'] as const;
 type CsvTimeFormat = (typeof CSV_TIME_FORMATS)[number];
 
 /** One file output of the run. */
@@ -40,14 +41,14 @@ function csvOutput(arg: string): FileOutput {
   const out: { kind: 'csv'; file: string; timeFormat: CsvTimeFormat } = { kind: 'csv', file: 'file.csv', timeFormat: 'unix' };
   for (const pair of arg.split(',')) {
     const i = pair.indexOf('=');
-    if (i < 0) throw new Error(`couldn't parse "${arg}" as argument for csv output`);
-    const [key, value] = [pair.slice(0, i), pair.slice(i + 1)];
-    if (key === 'fileName' || key === 'file_name') out.file = value;
+    const [key, value] = i < 0 ? [pair, ''] : [pair.slice(0, i), pair.slice(i + 1)];
+    if (!value) throw new Error(`couldn't parse "${arg}" as argument for csv output`);
+    if (key === 'fileName') out.file = value;
     else if (key === 'timeFormat') {
       if (!(CSV_TIME_FORMATS as readonly string[]).includes(value))
         throw new Error(`${value} does not belong to TimeFormat values (${CSV_TIME_FORMATS.join(', ')})`);
       out.timeFormat = value as CsvTimeFormat;
-    } else if (key !== 'saveInterval' && key !== 'save_interval') throw new Error(`unknown key "${key}" as argument for csv output`);
+    } else if (key !== 'saveInterval') throw new Error(`unknown key "${key}" as argument for csv output`);
   }
   return out;
 }
@@ -83,10 +84,14 @@ function csvField(s: string): string {
   return s === '' || !/[",\r\n]|^[ \t]/.test(s) ? s : `"${s.replace(/"/g, '""')}"`;
 }
 
+/** A sample's time as k6 writes it (the double's clock has millisecond resolution). */
 function csvTime(t: number, f: CsvTimeFormat): string {
+  const units: Partial<Record<CsvTimeFormat, bigint>> = { unix_milli: 1n, unix_micro: 1000n, unix_nano: 1_000_000n };
   if (f === 'unix') return String(Math.floor(t / 1000));
-  if (f === 'unix_nano') return (BigInt(t) * 1_000_000n).toString();
-  return new Date(Math.floor(t / 1000) * 1000).toISOString().replace('.000Z', 'Z');
+  const unit = units[f];
+  if (unit !== undefined) return (BigInt(t) * unit).toString();
+  const iso = new Date(t).toISOString();
+  return f === 'rfc3339' ? iso.replace(/\.\d+Z$/, 'Z') : iso.replace(/\.?0*Z$/, 'Z');
 }
 
 function csvRow(metric: string, value: number, tags: Tags, t: number, f: CsvTimeFormat): string {
