@@ -14,6 +14,8 @@ import { dirname, join } from 'node:path';
 import { readRunSamples, type RequestSample, type RunSamples } from './capacity-samples';
 import { compareRuns, type CompareOptions, type PerfComparison, type PerfThreshold } from './perf-compare';
 
+/** The exit code of a comparison that found a regression beyond the threshold (k6's thresholds-crossed code). */
+export const REGRESSION_EXIT = 99;
 export const SAMPLES_FILE = 'capacity-samples.json.gz';
 export const CONTEXT_FILE = 'capacity-context.json';
 /** The comparison, written in the current run's folder. */
@@ -165,6 +167,11 @@ export async function compareCapacityRuns(baselineRun: string, currentRun: strin
     RunSamples,
   ];
   const comparison = compareRuns(a, b, o);
+  // Nothing compared must not read as "passed".
+  if (!comparison.operations.length)
+    throw new Error(
+      `the runs share no operation with requests to compare (baseline: ${[...a.keys()].join(', ') || 'none'}; current: ${[...b.keys()].join(', ') || 'none'}): run capacity with the same --ops on both`,
+    );
   return {
     ...comparison,
     baseline: { samplesFile: fa, context: ca },
@@ -207,7 +214,8 @@ export function neededOf(op: PerfComparison['operations'][number]): string {
 
 /**
  * `npm run load -- compare <baseline run> [current run]` (current default: the reports folder): prints the
- * comparison, writes it as JSON in the current run's folder. Exit 0 passed, 1 a regression beyond the threshold.
+ * comparison, writes it as JSON in the current run's folder. Exit 0 passed, 99 a regression beyond the threshold (as
+ * `npm run load` exits when k6's thresholds are crossed).
  */
 export async function runCapacityComparison(inputs: readonly string[], reportsDir: string, o: CompareOptions): Promise<number> {
   const [baseline, current = reportsDir] = inputs;
@@ -220,5 +228,5 @@ export async function runCapacityComparison(inputs: readonly string[], reportsDi
   const file = join(dirname(c.current.samplesFile), PERF_DIFF_FILE);
   writeFileSync(file, JSON.stringify(c, null, 2));
   console.log(`capacity comparison: figures in ${file}`);
-  return c.verdict === 'failed' ? 1 : 0;
+  return c.verdict === 'failed' ? REGRESSION_EXIT : 0;
 }

@@ -292,7 +292,7 @@ export const COMMANDS: Record<string, K6Step | OwnStep> = {
   compare: {
     kind: 'own',
     about:
-      'compare two capacity runs: <baseline folder> [current folder, default --reports-dir]; exit 1 on a regression beyond --perf-threshold',
+      'compare two capacity runs: <baseline folder> [current folder, default --reports-dir]; exit 99 on a regression beyond --perf-threshold',
     run: (inputs, o) =>
       runCapacityComparison(inputs, o.reportsDir, { threshold: parsePerfThreshold(o.perfThreshold ?? DEFAULT_PERF_THRESHOLD_SPEC) }),
   },

@@ -71,7 +71,7 @@ test.describe('performance regression between two capacity runs', () => {
 
   test('should call the operation made 20 ms slower, and only it, slower with an interval containing +20 ms', async () => {
     const r = await load(dir, ['compare', runDir('baseline'), runDir('slower')]);
-    expect(r.code, r.stdout + r.stderr).toBe(1);
+    expect(r.code, r.stdout + r.stderr).toBe(99);
     expect(r.stdout).toMatch(/regression: orders\.search median \+2\d\.\d ms/);
     expect(r.stdout).toContain('capacity comparison: FAILED');
     const c = JSON.parse(readFileSync(join(runDir('slower'), 'capacity-diff.json'), 'utf8')) as CapacityRunComparison;
@@ -88,6 +88,7 @@ test.describe('performance regression between two capacity runs', () => {
     expect(none.code).toBe(1);
     expect(none.stderr).toMatch(/compare takes a baseline run/);
     const empty = await load(dir, ['compare', dir, runDir('same')]);
+    expect(empty.code).toBe(1);
     expect(empty.stderr).toMatch(/no raw requests of a capacity run in .*: expected one of capacity-samples\.json\.gz/);
   });
 });

@@ -7,13 +7,13 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { buildReport } from '../../reporting/build-report';
-import type { CapacityRunComparison } from '../../reporting/capacity-runs';
+import { compareCapacityRuns, type CapacityRunComparison } from '../../reporting/capacity-runs';
 import { sampleSummary } from './sample';
 
 const CHROMIUM = '/usr/bin/chromium';
 
 /** A reports folder with a summary and a capacity run's raw requests (k6 JSON lines, gzip): `ms(i)` per request. */
-function runWith(root: string, name: string, ms: (id: string, i: number) => number): string {
+function runWith(root: string, name: string, ms: (id: string, i: number) => number, ids = ['orders.search', 'catalog.details']): string {
   const dir = join(root, name);
   mkdirSync(join(dir, 'load'), { recursive: true });
   writeFileSync(join(dir, 'summary.json'), JSON.stringify(sampleSummary()));
@@ -24,7 +24,7 @@ function runWith(root: string, name: string, ms: (id: string, i: number) => numb
       metric: 'http_req_duration',
     }),
   ];
-  for (const id of ['orders.search', 'catalog.details'])
+  for (const id of ids)
     for (let i = 0; i < 300; i++)
       lines.push(
         JSON.stringify({
@@ -60,6 +60,15 @@ test.describe('the performance section of the report', () => {
       ['catalog.details', 'no change detected'],
       ['orders.search', 'slower'],
     ]);
+  });
+
+  test('should refuse to compare runs that share no operation, rather than pass on nothing', async () => {
+    const dir = mkdtempSync(test.info().outputPath('perf-'));
+    const old = runWith(dir, 'old', () => 2, ['orders.search']);
+    const now = runWith(dir, 'new', () => 2, ['catalog.details']);
+    await expect(compareCapacityRuns(join(old, 'load'), join(now, 'load'))).rejects.toThrow(
+      /share no operation .*baseline: orders\.search; current: catalog\.details/,
+    );
   });
 
   test('should draw both latency distributions of each operation with its verdict', async () => {
