@@ -13,10 +13,10 @@ import type { FastifyInstance } from 'fastify';
 import { uniformFloat64 } from 'pure-rand/distribution/uniformFloat64';
 import { xoroshiro128plus } from 'pure-rand/generator/xoroshiro128plus';
 
-export type Jitter = { kind: 'uniform'; spreadMs: number } | { kind: 'exponential'; meanMs: number };
+type Jitter = { kind: 'uniform'; spreadMs: number } | { kind: 'exponential'; meanMs: number };
 
 /** One operation's added latency. */
-export interface OperationLatency {
+interface OperationLatency {
   fixedMs: number;
   jitter?: Jitter;
 }

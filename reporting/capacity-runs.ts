@@ -15,11 +15,11 @@ import { readRunSamples, type RequestSample, type RunSamples } from './capacity-
 import { compareRuns, type CompareOptions, type PerfComparison, type PerfThreshold } from './perf-compare';
 
 /** The exit code of a comparison that found a regression beyond the threshold (k6's thresholds-crossed code). */
-export const REGRESSION_EXIT = 99;
-export const SAMPLES_FILE = 'capacity-samples.json.gz';
-export const CONTEXT_FILE = 'capacity-context.json';
+const REGRESSION_EXIT = 99;
+const SAMPLES_FILE = 'capacity-samples.json.gz';
+const CONTEXT_FILE = 'capacity-context.json';
 /** The comparison, written in the current run's folder. */
-export const PERF_DIFF_FILE = 'capacity-diff.json';
+const PERF_DIFF_FILE = 'capacity-diff.json';
 /** The file names a run's raw requests may have, in the order looked for. */
 const SAMPLE_NAMES = [SAMPLES_FILE, 'capacity-samples.csv.gz', 'capacity-samples.json', 'capacity-samples.csv'];
 
@@ -36,7 +36,7 @@ export interface CapacityContext {
 }
 
 /** The part of the run plan the context keeps (the plan holds no secrets). */
-export interface ContextPlan {
+interface ContextPlan {
   environment: string;
   windowMs: number;
   fraction?: number;
@@ -116,7 +116,7 @@ function contextOf(samplesFile: string): CapacityContext | null {
 }
 
 /** Each operation's latencies in both runs, counted in the same bins (for the report page's overlaid distributions). */
-export interface Distribution {
+interface Distribution {
   id: string;
   binStartsMs: number[];
   baseline: number[];

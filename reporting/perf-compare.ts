@@ -20,7 +20,7 @@ import { uniformInt } from 'pure-rand/distribution/uniformInt';
 import type { RequestSample, RunSamples } from './capacity-samples';
 
 /** A latency change counts beyond both `relative` × the baseline's value and `absoluteMs`. */
-export interface LatencyMargin {
+interface LatencyMargin {
   /** Share of the baseline's value, e.g. 0.2 for 20 %. */
   relative: number;
   /** Milliseconds. */
@@ -43,23 +43,23 @@ export interface PerfThreshold {
  */
 export const DEFAULT_PERF_THRESHOLD_SPEC = '20%,5ms,p95:50%,p95:20ms,1pt';
 /** The bootstrap's seed: the same runs compare to the same figures. */
-export const DEFAULT_PERF_SEED = 1;
+const DEFAULT_PERF_SEED = 1;
 /** Bootstrap resamples per operation. */
-export const DEFAULT_RESAMPLES = 1000;
+const DEFAULT_RESAMPLES = 1000;
 /** The intervals' confidence. */
-export const CONFIDENCE = 0.95;
+const CONFIDENCE = 0.95;
 /**
  * The timing resolution of a latency change, added to both ends of its interval. A process that waited for a slow
  * answer is woken later than one that never slept, by a scheduling delay that grows with the machine's load (0.2 to
  * 0.6 ms measured on a busy 2-core host): a mock made 20 ms slower measured 20.2 to 20.6 ms slower. The bootstrap
  * sees only the sampling noise within each run; this is the part of the run-to-run difference it cannot see.
  */
-export const TIMING_RESOLUTION_MS = 1;
+const TIMING_RESOLUTION_MS = 1;
 /** Requests per run below which a statistic is not judged: ten beyond the quantile (20 for the median, 200 for p95). */
 const MIN_TAIL = 10;
 
-export type StatVerdict = 'slower' | 'faster' | 'no change detected' | 'not enough data';
-export type RateVerdict = 'more' | 'fewer' | 'no change detected' | 'not enough data';
+type StatVerdict = 'slower' | 'faster' | 'no change detected' | 'not enough data';
+type RateVerdict = 'more' | 'fewer' | 'no change detected' | 'not enough data';
 
 export interface Change<V> {
   baseline: number;

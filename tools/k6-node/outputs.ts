@@ -12,7 +12,7 @@ import { gzipSync } from 'node:zlib';
 import type { MetricType, Tags } from './modules/state';
 
 /** k6's default system tags that get a CSV column (vu and iter are not indexable; ip and ocsp_status are off). */
-export const CSV_TAG_COLUMNS = [
+const CSV_TAG_COLUMNS = [
   'check',
   'error',
   'error_code',
