@@ -62,6 +62,17 @@ export function listOf(option: string, valid: readonly string[]): Parser<string[
   };
 }
 
+/** A value read by `parse`, whose error (an Error naming the option) becomes commander's refusal. */
+export function parsedBy<T>(parse: (value: string) => T): Parser<T> {
+  return (v) => {
+    try {
+      return parse(v);
+    } catch (e) {
+      throw new InvalidArgumentError((e as Error).message);
+    }
+  };
+}
+
 /** One of `valid`. */
 export function oneOf<T extends string>(option: string, valid: readonly T[]): Parser<T> {
   return (v) => {

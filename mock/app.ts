@@ -21,6 +21,8 @@ import { registerControlRoutes } from './control';
 import { registerErrorHandlers, ROUTE_HELPERS } from './error-handlers';
 import { createMockContext } from './mock-context';
 import { DEFAULT_BODY_LIMIT, resolveOptions, type MockOptions } from './options';
+import { DEFAULT_SEED } from '../fixtures';
+import { registerLatency } from './latency';
 import { holdTickShape } from './tick-shape';
 import { registerTokenRoutes } from './token-routes';
 
@@ -57,6 +59,7 @@ export async function buildMockApp(opts: MockOptions = {}): Promise<FastifyInsta
     done(null, payload);
   });
   layer.register(app, ctx.clock);
+  registerLatency(app, opts.latency ?? {}, opts.seed ?? DEFAULT_SEED);
 
   registerTokenRoutes(app, ctx, ROUTE_HELPERS);
   registerBusinessRoutes(app, {

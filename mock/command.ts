@@ -8,7 +8,8 @@ import { Command, InvalidArgumentError } from 'commander';
 import { DEFAULT_APPS, startMock, type MockOptions, DRIFT_MODES } from '.';
 import { HEADER_FAMILIES, LIMITER_ALGORITHMS, parseHeaderSpec, parseLimiterSpec } from './limiter-algorithms';
 import { DEFAULT_REQUEST_MODE, parseRequestMode } from './request-violations';
-import { DEFAULT_WINDOW_MS, parseErrorStatuses, parseVendorOperations } from '../catalogue';
+import { allOperations, DEFAULT_WINDOW_MS, parseErrorStatuses, parseVendorOperations } from '../catalogue';
+import { parseLatencySpec } from './latency';
 import { DEFAULT_SEED } from '../fixtures';
 import { parseOrExit } from '../clients/cli-options';
 
@@ -58,6 +59,10 @@ export function mockProgram(): Command {
       'a request breaking a document constraint (IM-* header, query parameter, body schema): "strict" refuses it with 400, "warn" serves it, logs each violation with the IM-CorrelationID and lists them in the sl-violations response header',
       DEFAULT_REQUEST_MODE,
     )
+    .option(
+      '--latency <spec>',
+      'an added latency per operation: a fixed delay, optionally a uniform (±) or exponential (+exp()) jitter, e.g. "orders.search=20ms,catalog.details=5ms±2ms"',
+    )
     .option('--log', 'log every request', false);
 }
 
@@ -79,6 +84,7 @@ export interface MockFlags {
   refusalStatus: string;
   strictDocument: boolean;
   requests: string;
+  latency?: string;
   log: boolean;
 }
 
@@ -132,12 +138,27 @@ async function optionsOf(f: Flags): Promise<MockOptions> {
     ...rateLimitOptionsOf(f),
   };
   if (f.vendorOperations) opts.vendorOperations = parseVendorOperations(f.vendorOperations);
+  if (f.latency)
+    opts.latency = parseLatencySpec(
+      f.latency,
+      allOperations(opts.vendorOperations).map((op) => op.id),
+    );
   if (f.openapi) {
     // Loaded only when asked for, so the mock starts without the OpenAPI parser.
     const { createBodyGenerator } = await import('../openapi/mock-bodies');
     opts.responseBody = await createBodyGenerator(f.openapi, f.seed);
   }
   return opts;
+}
+
+/** The added latencies as the banner says them: `orders.search 20 ms ±2 ms`. */
+function latencyWords(latency: NonNullable<MockOptions['latency']>): string {
+  return Object.entries(latency)
+    .map(([id, l]) => {
+      const jitter = !l.jitter ? '' : l.jitter.kind === 'uniform' ? ` ±${l.jitter.spreadMs} ms` : ` + exp(${l.jitter.meanMs} ms)`;
+      return `${id} ${l.fixedMs} ms${jitter}`;
+    })
+    .join(', ');
 }
 
 /** What the mock serves and how to call it. */
@@ -160,6 +181,7 @@ function printBanner(url: string, f: Flags, opts: MockOptions): void {
   );
   if (opts.requests === 'warn')
     console.log('  --requests warn: requests breaking a document constraint are served; each violation logged and listed in sl-violations');
+  if (opts.latency) console.log(`  added latency: ${latencyWords(opts.latency)}`);
   if (f.control) console.log(`  control API: ${url}/__mock (reset, clock, limits, drift, webhooks, config)`);
 }
 

@@ -2,6 +2,7 @@
  * The mock's options (`buildMockApp`, `startMock`), their defaults, and what they resolve to: the
  * settings the control API may change, and the layer over the conforming mock (its drift modes).
  */
+import type { LatencyOptions } from './latency';
 import type { RequestMode } from './request-violations';
 import { DEFAULT_WINDOW_MS, GUIDANCE_TOKEN_LIFETIME_S, SAMPLE_EXPIRES_IN_S, type VendorOperationSpec } from '../catalogue';
 import type { Clock } from './clock';
@@ -81,6 +82,8 @@ export interface MockOptions {
    * refuses it with 400; 'warn' serves it and reports each violation (mock/request-violations.ts).
    */
   requests?: RequestMode;
+  /** An added latency per operation id (a fixed delay and a jitter; latency.ts). Default none. */
+  latency?: LatencyOptions;
   /** Told one line per violation served in 'warn' mode. Default the Fastify logger (warn; silent unless `logger`); `npm run mock` prints them. */
   onRequestViolation?: (line: string) => void;
 }

@@ -17,6 +17,9 @@ import { redact } from '../clients/redact';
 import { diffRuns, type RunDiff } from './diff';
 import { renderRateLimitSection, type FingerprintRow, type FingerprintTimeline } from './rate-limit-section';
 import { capacitySection, type CapacityResult } from './capacity-section';
+import { compareCapacityRuns, samplesFileOf, type CapacityRunComparison } from './capacity-runs';
+import type { CompareOptions } from './perf-compare';
+import { perfSection } from './perf-section';
 
 export interface BuildReportOptions {
   /** Directory with summary.json (and load/). Default reports. */
@@ -27,12 +30,18 @@ export interface BuildReportOptions {
   baseline?: string;
   /** Output HTML; default <reportsDir>/index.html. */
   outFile?: string;
+  /** The baseline capacity run (folder or raw-requests file); default the `load/` folder beside `baseline`, when it has one. */
+  capacityBaseline?: string;
+  /** How the capacity runs are compared (threshold, seed). */
+  compare?: CompareOptions;
 }
 
 export interface BuildReportResult {
   htmlPath: string;
   diffPath?: string;
   diff?: RunDiff;
+  /** The two capacity runs compared, when both kept their requests. */
+  performance?: CapacityRunComparison;
 }
 
 interface Timeline {
@@ -197,7 +206,7 @@ export function renderReport(
   limits: LimitsManifestEntry[] | undefined,
   timeline: Timeline | undefined,
   diff: RunDiff | undefined,
-  load: { capacity?: CapacityResult } = {},
+  load: { capacity?: CapacityResult; performance?: CapacityRunComparison } = {},
 ): string {
   const chartJs = chartJsSource();
   const rows = operationRows(summary, limits);
@@ -210,6 +219,7 @@ export function renderReport(
     ? ''
     : '<p class="note">No probe run found (reports/load/probe-timeline.json): run <code>npm run load -- probe-reset</code> to measure limits and reset timing.</p>';
   const json = JSON.stringify(chartData).replace(/</g, '\\u003c');
+  const perf = perfSection(load.performance, esc);
   const limiters = renderRateLimitSection(limits as FingerprintRow[] | undefined, timeline as FingerprintTimeline | undefined, esc);
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>Certification: ${esc(summary.target)} — ${esc(summary.verdict)}</title>
@@ -225,6 +235,7 @@ ${diffHtml}
 ${rows}
 </tbody></table>${evidence}</section>
 ${capacitySection(load.capacity, esc)}
+${perf.html}
 <section><h2>Findings ledger: where the spec conflicts or is silent, what this target does</h2><table id="findings"><thead><tr><th>finding</th><th>spec statement</th><th>observed</th><th>evidence</th><th>policy</th></tr></thead><tbody>
 ${ledger}
 </tbody></table></section>
@@ -234,10 +245,44 @@ ${limiters.html}
 <script id="chart-data" type="application/json">${json}</script>
 <script>${chartJs.replace(/<\/script/gi, '<\\/script')}</script>
 <script>${limiters.script}</script>
+<script>${perf.script}</script>
 <script>
 ${CHARTS_SCRIPT}</script>
 </body></html>
 `;
+}
+
+/**
+ * The capacity runs compared: this run's (`<reports>/load`) and the baseline's (`capacityBaseline`, else the `load/`
+ * folder beside the baseline summary). None when the baseline kept no requests; an error when it was named but
+ * this run kept none.
+ */
+async function capacityComparison(o: BuildReportOptions, dir: string): Promise<CapacityRunComparison | undefined> {
+  const baseline = o.capacityBaseline ?? (o.baseline ? join(dirname(o.baseline), 'load') : undefined);
+  if (!baseline) return undefined;
+  try {
+    samplesFileOf(baseline);
+  } catch (e) {
+    if (o.capacityBaseline) throw e;
+    return undefined;
+  }
+  return compareCapacityRuns(baseline, join(dir, 'load'), o.compare);
+}
+
+/** The behaviour diff against a baseline summary (its probe manifest sits beside it, as this run's does). */
+function behaviourDiff(baseline: string, summary: RunSummary, limits: LimitsManifestEntry[] | undefined): RunDiff {
+  const base = readJson<RunSummary>(baseline);
+  if (!base) throw new Error(`baseline ${baseline} does not exist; give an older reports/summary.json`);
+  const baseLimits = readJson<{ operations: LimitsManifestEntry[] }>(join(dirname(baseline), 'load', 'limits.json'))?.operations;
+  return diffRuns(base, summary, { ...(baseLimits ? { before: baseLimits } : {}), ...(limits ? { after: limits } : {}) });
+}
+
+/** reports/diff.json: the behaviour diff, and the capacity comparison's figures for CI under `performance`. */
+function writeDiff(dir: string, diff: RunDiff | undefined, performance: CapacityRunComparison | undefined): string {
+  const file = join(dir, 'diff.json');
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(file, redact(JSON.stringify({ ...(diff ?? {}), ...(performance ? { performance } : {}) }, null, 2)));
+  return file;
 }
 
 export async function buildReport(o: BuildReportOptions = {}): Promise<BuildReportResult> {
@@ -248,20 +293,14 @@ export async function buildReport(o: BuildReportOptions = {}): Promise<BuildRepo
   const findings = readJson<Finding[]>(join(dir, 'findings.json')) ?? summary.findings;
   const limits = readJson<{ operations: LimitsManifestEntry[] }>(join(dir, 'load', 'limits.json'))?.operations;
   const timeline = readJson<Timeline>(join(dir, 'load', 'probe-timeline.json'));
-  let diff: RunDiff | undefined;
-  let diffPath: string | undefined;
-  if (o.baseline) {
-    const base = readJson<RunSummary>(o.baseline);
-    if (!base) throw new Error(`baseline ${o.baseline} does not exist; give an older reports/summary.json`);
-    // The baseline's probe manifest sits beside its summary, as this run's does.
-    const baseLimits = readJson<{ operations: LimitsManifestEntry[] }>(join(dirname(o.baseline), 'load', 'limits.json'))?.operations;
-    diff = diffRuns(base, summary, { ...(baseLimits ? { before: baseLimits } : {}), ...(limits ? { after: limits } : {}) });
-    diffPath = join(dir, 'diff.json');
-    mkdirSync(dir, { recursive: true });
-    writeFileSync(diffPath, redact(JSON.stringify(diff, null, 2)));
-  }
+  const diff = o.baseline ? behaviourDiff(o.baseline, summary, limits) : undefined;
+  const performance = await capacityComparison(o, dir);
+  const diffPath = diff || performance ? writeDiff(dir, diff, performance) : undefined;
   const htmlPath = o.outFile ?? join(dir, 'index.html');
   const capacity = readJson<CapacityResult>(join(dir, 'load', 'capacity.json'));
-  writeFileSync(htmlPath, renderReport(summary, findings, limits, timeline, diff, capacity ? { capacity } : {}));
-  return { htmlPath, ...(diffPath ? { diffPath } : {}), ...(diff ? { diff } : {}) };
+  writeFileSync(
+    htmlPath,
+    renderReport(summary, findings, limits, timeline, diff, { ...(capacity ? { capacity } : {}), ...(performance ? { performance } : {}) }),
+  );
+  return { htmlPath, ...(diffPath ? { diffPath } : {}), ...(diff ? { diff } : {}), ...(performance ? { performance } : {}) };
 }

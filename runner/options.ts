@@ -6,6 +6,7 @@ import type { EnvironmentName } from '../catalogue';
 import { DEFAULT_WINDOW_MS } from '../catalogue';
 import { DEFAULT_SEED } from '../fixtures';
 import { durationMs } from '../load/scripts/duration';
+import type { PerfThreshold } from '../reporting/perf-compare';
 
 /** k6's longest run unless --max-duration says otherwise. */
 export const DEFAULT_MAX_DURATION = '30m';
@@ -56,6 +57,8 @@ export interface LoadOptions {
   refusedStatuses?: number[];
   probeMaxMs?: number;
   manifest?: string;
+  /** compare: the margins a change must exceed to count (default DEFAULT_PERF_THRESHOLD). */
+  perfThreshold?: PerfThreshold;
 }
 
 /** A run's options with every default: the base the command line overrides (and the tests' starting point). */

@@ -10,6 +10,8 @@ import { shareOf } from '../load/scripts/segment';
 import { writeNotices } from '../load/scripts/probe-plan';
 import type { PacingPlan } from '../load/lib/pacer';
 import { capacityPlan } from '../load/lib/capacity-plan';
+import { closeCapacityContext, keepCapacitySamples, runCapacityComparison } from '../reporting/capacity-runs';
+import { DEFAULT_PERF_THRESHOLD } from '../reporting/perf-compare';
 import { formatRate, SHAPES } from '../load/lib/shapes';
 import type { LoadScript } from './bundles';
 import { mergeManifests, segmentDirs, writeMerged } from './merge';
@@ -147,8 +149,15 @@ export const COMMANDS: Record<string, K6Step | OwnStep> = {
     spendsQuota: false,
     splitsBySegment: false,
     about: 'arrival rate at a share of each limit, thresholds',
-    after: printCapacity,
-    preflight: printCapacityPlan,
+    // Every request kept (k6's JSON output, gzip) with the run's context, for `npm run load -- compare`.
+    after: (c) => (closeCapacityContext(c.outDir), printCapacity(c)),
+    preflight: (plan, o) => (printCapacityPlan(plan), keepCapacitySamples(plan, o)),
+  },
+  compare: {
+    kind: 'own',
+    about:
+      'compare two capacity runs: <baseline folder> [current folder, default --reports-dir]; exit 99 on a regression beyond --perf-threshold',
+    run: (inputs, o) => runCapacityComparison(inputs, o.reportsDir, { threshold: o.perfThreshold ?? DEFAULT_PERF_THRESHOLD }),
   },
   plan: {
     kind: 'own',

@@ -6,7 +6,8 @@
  */
 import { Command, InvalidArgumentError } from 'commander';
 import { allOperations, ENVIRONMENTS, parseErrorStatuses } from '../catalogue';
-import { duration, integer, listOf, oneOf, parseOrExit, positive } from '../clients/cli-options';
+import { duration, integer, listOf, oneOf, parseOrExit, parsedBy, positive } from '../clients/cli-options';
+import { DEFAULT_PERF_THRESHOLD_SPEC, parsePerfThreshold } from '../reporting/perf-compare';
 import { durationMs } from '../load/scripts/duration';
 import { COMMANDS } from '../runner/steps';
 import { runLoad } from '../runner/run';
@@ -118,6 +119,11 @@ function loadProgram(): Command {
     .option('--probe-max-ms <n>', 'probe-reset: longest fingerprint of one operation (default 25 windows)', integer('--probe-max-ms', 1))
     .option('--reads-only', 'only the read operations (a probe of a create/modify/cancel operation creates resources)', false)
     .option('--manifest <file>', 'verify-pacing: the probe-reset manifest with the pacings (default <reports-dir>/limits.json)')
+    .option(
+      '--perf-threshold <spec>',
+      `compare: margins a change must exceed (median %, ms; p95:%, p95:ms; rate points; default ${DEFAULT_PERF_THRESHOLD_SPEC})`,
+      parsedBy((v) => parsePerfThreshold(v)),
+    )
     .option('--bundle-dir <dir>', 'bundle directory (default LOAD_BUNDLE_DIR, else dist/load)')
     .option('--skip-build', 'use the bundles already in the bundle directory', d.skipBuild)
     .option('--openapi <file>', 'embedded mock: answer with bodies from this OpenAPI document (default: OPENAPI)', process.env.OPENAPI);

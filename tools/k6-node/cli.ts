@@ -1,12 +1,15 @@
 /**
  * The k6 double's command line: the subset of `k6 run` the harness uses, with k6's exit codes.
- *   k6 run [-q|--quiet] [--summary-export f] [-o|--out json=f] [-e|--env K=V]
+ *   k6 run [-q|--quiet] [--summary-export f] [-o|--out json=f|csv=f] [-e|--env K=V]
  *          [--execution-segment s] [--execution-segment-sequence q] [--include-system-env-vars[=false]]
  *          [-a|--address host:port] script.js
  *   k6 version
  * A test double (see README.md), never a load engine.
  */
 import { createServer, type Server } from 'node:net';
+import { existsSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import { parseOutputs } from './outputs';
 import { runBundle, EXIT } from './runtime';
 
 /** k6 exits with -1 (255) on command-line errors. */
@@ -118,11 +121,19 @@ async function run(argv: string[]): Promise<number> {
   }
   // Whoever reads this run's output learns that no load engine produced it.
   log('k6-node: the harness test double of k6 (tools/k6-node), not a load engine: measure with k6');
-  let jsonOut: string | undefined;
-  for (const o of a.outs) {
-    const [type, arg] = [o.split('=')[0], o.slice(o.indexOf('=') + 1)];
-    if (type === 'json' && o.includes('=')) jsonOut = arg;
-    else log(`k6-node: output "${o}" is not available in the test double; ignored (k6 sends it)`);
+  let outputs: ReturnType<typeof parseOutputs>;
+  try {
+    outputs = parseOutputs(a.outs);
+  } catch (e) {
+    log(`ERRO[k6-node] could not create the 'csv' output: ${(e as Error).message}`);
+    return USAGE_ERROR;
+  }
+  for (const o of outputs.ignored) log(`k6-node: output "${o}" is not available in the test double; ignored (k6 sends it)`);
+  // k6 opens its output files before the run starts and creates no folder.
+  const unopened = outputs.files.find((f) => f.file !== '-' && !existsSync(dirname(resolve(f.file))));
+  if (unopened) {
+    log(`ERRO[k6-node] open ${unopened.file}: no such file or directory`);
+    return USAGE_ERROR;
   }
   if (/^(true|1)$/i.test(process.env.K6_WEB_DASHBOARD ?? ''))
     log('k6-node: K6_WEB_DASHBOARD is a k6 feature (v0.49+); the test double ignores it');
@@ -137,7 +148,7 @@ async function run(argv: string[]): Promise<number> {
     env,
     log,
     ...(a.summaryExport ? { summaryExport: a.summaryExport } : {}),
-    ...(jsonOut ? { jsonOut } : {}),
+    outputs: outputs.files,
     ...(a.executionSegment ? { executionSegment: a.executionSegment } : {}),
     ...(a.executionSegmentSequence ? { executionSegmentSequence: a.executionSegmentSequence } : {}),
   });

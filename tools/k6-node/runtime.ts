@@ -13,6 +13,7 @@ import { contextTags, execution, metrics, record, resetState, sampleListeners, v
 import { TestAbort } from './modules/execution';
 import { parseDuration } from '../../catalogue/duration';
 import { k6SegmentSequence, parseSegment, scheduleOf, MAX_ITERATIONS, type ScenarioConfig, type Schedule } from './executors';
+import { OutputWriter, type FileOutput } from './outputs';
 import { DEFAULT_TREND_STATS, evaluateThresholds, legacyExport, summaryMetrics, type ThresholdResult } from './summary';
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -48,8 +49,8 @@ export interface RunOptions {
   executionSegmentSequence?: string;
   /** `--summary-export` file. */
   summaryExport?: string;
-  /** `--out json=<file>`: every sample as k6's JSON lines. */
-  jsonOut?: string;
+  /** `--out json=…` / `--out csv=…`: every sample, as k6 writes them (outputs.ts). */
+  outputs?: readonly FileOutput[];
   /** Errors and notices (default process.stderr). */
   log?: (line: string) => void;
 }
@@ -268,20 +269,22 @@ function runTeardown(mod: ScriptModule, data: unknown): void {
   }
 }
 
-/** `--out json`: every sample from now on, as k6's JSON lines. */
-function jsonLinesOfSamples(): string[] {
-  const jsonLines: string[] = [];
-  sampleListeners.push((metric, type, value, tags, t) =>
-    jsonLines.push(JSON.stringify({ metric, type: 'Point', data: { time: new Date(t).toISOString(), value, tags }, metricType: type })),
+/** `--out json` / `--out csv`: every sample from now on, each output's lines (thresholds by metric for JSON's Metric lines). */
+function outputWriters(outputs: readonly FileOutput[], o: ScriptOptions): OutputWriter[] {
+  const thresholds = Object.fromEntries(
+    Object.entries(o.thresholds ?? {}).map(([m, list]) => [m, list.map((t) => (typeof t === 'string' ? t : t.threshold))]),
   );
-  return jsonLines;
+  const writers = outputs.map((out) => new OutputWriter(out, thresholds));
+  if (writers.length)
+    sampleListeners.push((metric, type, value, tags, t) => writers.forEach((w) => w.sample(metric, type, value, tags, t)));
+  return writers;
 }
 
 /**
  * Writes a file as k6 does, relative to `cwd`: k6 creates no folder, so a file in a missing one is not written
  * and is added to `unwritten`. The path written, or undefined.
  */
-function fileSaver(cwd: string, unwritten: string[]): (name: string, content: string) => string | undefined {
+function fileSaver(cwd: string, unwritten: string[]): (name: string, content: string | Buffer) => string | undefined {
   return (name, content) => {
     const p = resolve(cwd, name);
     if (!existsSync(dirname(p))) {
@@ -337,7 +340,7 @@ function endOfTest(
   mod: ScriptModule,
   data: unknown,
   durationMs: number,
-  jsonLines: string[],
+  writers: readonly OutputWriter[],
   opts: RunOptions,
   log: (line: string) => void,
 ): RunResult {
@@ -361,14 +364,14 @@ function endOfTest(
     log(
       `ERRO[k6-node] failed to handle the end-of-test summary: Could not save some summary information:\n\t- ${unwritten.join('\n\t- ')}`,
     );
-  // k6's JSON output in a missing folder: the run ends with k6's command-line error code.
-  if (opts.jsonOut && !save(opts.jsonOut, jsonLines.join('\n') + '\n')) {
-    log(`ERRO[k6-node] open ${opts.jsonOut}: no such file or directory`);
-    return { exitCode: EXIT.usage, stdout, files, setupData: data, thresholds, metrics: summary };
-  }
+  // The file outputs (their folders were checked before the run, as k6 opens them before it starts); `-` is stdout.
+  let out = stdout;
+  for (const w of writers)
+    if (w.output.file === '-') out = w.content().toString() + out;
+    else save(w.output.file, w.content());
   const failed = thresholds.filter((t) => !t.ok);
   for (const t of failed) log(`ERRO[k6-node] thresholds on metrics '${t.metric}' have been crossed: ${t.expression} (${t.actual})`);
-  return { exitCode: failed.length ? EXIT.thresholdsFailed : EXIT.ok, stdout, files, setupData: data, thresholds, metrics: summary };
+  return { exitCode: failed.length ? EXIT.thresholdsFailed : EXIT.ok, stdout: out, files, setupData: data, thresholds, metrics: summary };
 }
 
 export async function runBundle(bundle: string, opts: RunOptions): Promise<RunResult> {
@@ -379,12 +382,12 @@ export async function runBundle(bundle: string, opts: RunOptions): Promise<RunRe
   const g = globalThis as unknown as { __ENV: Record<string, string>; __k6node: unknown };
   g.__ENV = { ...opts.env };
   g.__k6node = { requestSync, sleepSync, record, execution, phase: () => phase };
-  const jsonLines = opts.jsonOut ? jsonLinesOfSamples() : [];
   const empty = { stdout: '', files: [], setupData: undefined, thresholds: [], metrics: {} };
   const started = Date.now();
   try {
     const mod = await loadScript(bundle);
     const o = mod.options ?? {};
+    const writers = outputWriters(opts.outputs ?? [], o);
     const segment = parseSegment(opts.executionSegment);
     const schedules = schedulesOf(o, segment);
     execution.test.options = {
@@ -396,7 +399,7 @@ export async function runBundle(bundle: string, opts: RunOptions): Promise<RunRe
     const data = runSetup(mod, o);
     runScenarios(mod, schedules, opts.env, data, log);
     runTeardown(mod, data);
-    return endOfTest(mod, data, Date.now() - started, jsonLines, opts, log);
+    return endOfTest(mod, data, Date.now() - started, writers, opts, log);
   } catch (e) {
     if (!(e instanceof RunError)) throw e;
     log(`ERRO[k6-node] ${e.message}`);
