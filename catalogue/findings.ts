@@ -99,6 +99,13 @@ const defs: readonly FindingDefinition[] = [
     observedValues: ['prefix-rule', 'table-literal', 'both', 'neither'],
   },
   {
+    id: 'webhooks.invalid-event',
+    kind: 'gap',
+    statement:
+      'Published document: the webhook calls answer "200 OK" or "500 Internal Server Error"; their event schemas (OrderStatusAsyncNotificationRequest, AvailabilityAsyncNotificationRequest) require no field and type eventId as a string; whether the service refuses an event its schema refuses is not shown.',
+    observedValues: ['refused', 'accepted'],
+  },
+  {
     id: 'webhooks.push',
     kind: 'gap',
     statement: 'Events 2: which side sends event payloads, signing, delivery and retries are not shown.',

@@ -378,7 +378,9 @@ export const HANDLERS: Record<OperationId, Handler> = {
     if (typeof body.quoteNumber === 'string' && body.quoteNumber && !quote) return notFound(`Quote ${body.quoteNumber}`);
     const asked = arrayOf(body.lines);
     const lines = asked.length || !quote ? state.linesOf(asked) : quote.lines.map((l) => ({ ...l }));
-    const o = state.createOrder(String(body.customerOrderNumber), lines, nowMs, typeof body.notes === 'string' ? body.notes : '');
+    // The document requires no field: an order without a customer order number is created with an empty one.
+    const customerOrderNumber = typeof body.customerOrderNumber === 'string' ? body.customerOrderNumber : '';
+    const o = state.createOrder(customerOrderNumber, lines, nowMs, typeof body.notes === 'string' ? body.notes : '');
     // The answer confirms the request; the order is found by its customer order number (orders.search).
     return ok({
       quoteNumber: quote?.quoteNumber ?? '',
@@ -391,7 +393,8 @@ export const HANDLERS: Record<OperationId, Handler> = {
   'quotes.create': ({ body, state, nowMs }) => {
     const endUser = body.endUserInfo && typeof body.endUserInfo === 'object' ? (body.endUserInfo as Rec) : {};
     const q = state.createQuote({
-      quoteName: String(body.quoteName),
+      // The document requires no field: a quote without a name is created with an empty one.
+      quoteName: typeof body.quoteName === 'string' ? body.quoteName : '',
       endUserName: typeof endUser.companyName === 'string' ? endUser.companyName : '',
       lines: state.linesOf(arrayOf(body.products)),
       nowMs,

@@ -112,7 +112,10 @@ export const DETECTIONS = {
     grep: validCall('orders.details', 'sandbox'),
     mustFail: [validCallCheck('orders.details', 'sandbox')],
   },
-  'webhooks.invalid-accepted': { grep: /reject an invalid webhooks/, mustFail: [{ check: 'invalid-event' }] },
+  'webhooks.invalid-accepted': {
+    grep: /whether a webhooks\.orderStatus event its schema refuses/,
+    finding: { id: 'webhooks.invalid-event', observed: 'accepted' },
+  },
   'finding.webhook-signature-ignored': {
     grep: /wrong x-hub-signature is refused/,
     finding: { id: 'webhooks.signature', observed: 'not-verified' },
