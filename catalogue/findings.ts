@@ -99,6 +99,13 @@ const defs: readonly FindingDefinition[] = [
     observedValues: ['prefix-rule', 'table-literal', 'both', 'neither'],
   },
   {
+    id: 'shapes.not-published',
+    kind: 'gap',
+    statement:
+      'Vendor family endpoints: "The concrete operation paths, methods and payloads are only shown as a placeholder path"; no document gives the shape of their answers. Certify records what the target answered (status, content type, top-level keys) and judges the shape only against a supplied OPENAPI document that gives the path.',
+    observedValues: ['json-object', 'json-array', 'other'],
+  },
+  {
     id: 'webhooks.invalid-event',
     kind: 'gap',
     statement:

@@ -733,8 +733,12 @@ export interface Operation {
   readonly readOnly: boolean;
   /** True for the two webhook operations. */
   readonly webhook: boolean;
-  /** `$id` of the JSON Schema of a successful response body. */
-  readonly responseSchema: string;
+  /**
+   * `$id` of the JSON Schema of a successful response body; absent where neither the seed nor the published
+   * document gives the shape (the vendor family): certify then records what the target answered (finding
+   * shapes.not-published) and judges the shape only against a supplied OPENAPI document that has it.
+   */
+  readonly responseSchema?: string;
   /** `$id` of the JSON Schema of the request body, when `jsonBody`. */
   readonly requestSchema?: string;
   /** Required request headers (published). */
@@ -806,7 +810,7 @@ export interface VendorOperationSpec {
 /**
  * ASSUMPTION: the spec shows the vendor family only as a placeholder path under /vendors/v1.
  * These three read-only operations are our default list; users replace it with their own
- * (VENDOR_OPERATIONS, see .env.example). The vendor responses use one generic schema.
+ * (VENDOR_OPERATIONS, see .env.example). No document gives their answers' shape: they have no response schema.
  */
 export const DEFAULT_VENDOR_OPERATIONS: readonly VendorOperationSpec[] = [
   { id: 'vendor.orders.search', method: 'GET', path: '/orders/search' },
@@ -833,7 +837,6 @@ export function vendorOperations(specs: readonly VendorOperationSpec[] = DEFAULT
       jsonBody,
       readOnly: s.method === 'GET',
       webhook: false,
-      responseSchema: schemaId('vendor-generic-response'),
       requiredHeaders: [],
       queryParams: [],
       successStatus: 200,

@@ -674,7 +674,6 @@ export const businessSchemas: readonly JsonSchema[] = [
   ),
   /** Published: the quote number at once; the quote is processed asynchronously (the Quote Status webhook follows). */
   named('quote-create-response', obj({ quoteNumber: id, message: str }, ['quoteNumber'])),
-  named('vendor-generic-response', obj({ operation: id, items: arr({ type: 'object' }) }, ['operation', 'items'])),
 ];
 
 /** Every schema of the catalogue, for registering once in one Ajv instance. */

@@ -95,6 +95,12 @@ export const DRIFT_MODES = [
   { id: 'shapes.pna-object', group: 'shapes', breaks: 'price and availability answers a top-level array', kind: 'failure' },
   { id: 'orders.created-unknown', group: 'shapes', breaks: 'a created order number is known to order details', kind: 'failure' },
   {
+    id: 'finding.vendor-list-answer',
+    group: 'shapes',
+    breaks: 'silent: a vendor operation answers a top-level list (no document gives its shape)',
+    kind: 'finding',
+  },
+  {
     id: 'finding.missing-header-accepted',
     group: 'findings',
     breaks: 'silent: a call missing a required IM-* header is accepted',

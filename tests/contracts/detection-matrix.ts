@@ -112,6 +112,10 @@ export const DETECTIONS = {
     grep: validCall('orders.details', 'sandbox'),
     mustFail: [validCallCheck('orders.details', 'sandbox')],
   },
+  'finding.vendor-list-answer': {
+    grep: /valid vendor\.catalog\.search call.*\(production\)/,
+    finding: { id: 'shapes.not-published', observed: 'json-array' },
+  },
   'webhooks.invalid-accepted': {
     grep: /whether a webhooks\.orderStatus event its schema refuses/,
     finding: { id: 'webhooks.invalid-event', observed: 'accepted' },

@@ -33,8 +33,11 @@ test.describe('mock operations', () => {
         });
         expect(r.statusCode, `${op.id} ${env}: ${r.body}`).toBe(op.successStatus);
         expect(r.headers['content-type']).toContain('application/json');
-        const validate = ajv.getSchema(op.responseSchema);
-        expect(validate?.(JSON.parse(r.body)), `${op.id}: ${JSON.stringify(validate?.errors)}`).toBe(true);
+        const answer: unknown = JSON.parse(r.body);
+        // No document gives a vendor answer's shape: the mock's own placeholder names the operation and lists items.
+        if (!op.responseSchema) expect(answer, op.id).toEqual({ operation: op.id, items: expect.any(Array) });
+        const validate = op.responseSchema ? ajv.getSchema(op.responseSchema) : undefined;
+        if (op.responseSchema) expect(validate?.(answer), `${op.id}: ${JSON.stringify(validate?.errors)}`).toBe(true);
       }
     }
     await a.close();
