@@ -3,9 +3,13 @@
  *
  * The seed spec shows only the token response and the 429 error body. The business shapes follow
  * the field names and types of the distributor's published OpenAPI document (names and types are
- * facts); the schemas are written here, not copied. Published answers declare almost no required
- * fields: ours require the few a client cannot do without (ids, paging, the lists), marked where
- * that is our reading. Extra fields are allowed everywhere (a target may send more).
+ * facts); the schemas are written here, not copied. Extra fields are allowed everywhere (a target may send more).
+ *
+ * Requests (what the mock validates with): nothing required that neither published form requires, null
+ * wherever either form allows it (tests/openapi/request-schemas.spec.ts holds them to both forms).
+ * Answers: the published ones declare no required field; these require the few a client cannot do
+ * without (ids, paging, the lists), which no document states (see page() and the `required` lists).
+ * The vendor family's answers have no schema: no document gives them (finding shapes.not-published).
  */
 export type JsonSchema = Record<string, unknown>;
 
