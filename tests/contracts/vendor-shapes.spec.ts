@@ -11,12 +11,12 @@ import type { AddressInfo } from 'node:net';
 import { startMock, type RunningMock } from '../../mock';
 import { MOCK_APPS_ENV, certify } from './support/run-certify';
 
-/** The vendor deployment's answer to each successful vendor business call. */
-const VENDOR_BODY = JSON.stringify({ orders: [] });
+/** The vendor deployment's answer to each successful vendor business call, unless a test asks for another. */
+const VENDOR_BODY = { orders: [] };
 const VENDOR_CALLS = /\/vendors\/v1\//;
 
-/** A proxy in front of the mock that answers every successful vendor business call with VENDOR_BODY. */
-async function vendorDeployment(upstream: string): Promise<{ url: string; close: () => Promise<void> }> {
+/** A proxy in front of the mock that answers every successful vendor business call with `body`. */
+async function vendorDeployment(upstream: string, body: unknown = VENDOR_BODY): Promise<{ url: string; close: () => Promise<void> }> {
   const up = new URL(upstream);
   const server: Server = createServer((req, res) => {
     const fwd = httpRequest(
@@ -29,7 +29,7 @@ async function vendorDeployment(upstream: string): Promise<{ url: string; close:
         }
         a.resume();
         const { 'content-length': _length, ...headers } = a.headers;
-        res.writeHead(status, { ...headers, 'content-type': 'application/json' }).end(VENDOR_BODY);
+        res.writeHead(status, { ...headers, 'content-type': 'application/json' }).end(JSON.stringify(body));
       },
     );
     fwd.on('error', () => res.writeHead(502).end());
@@ -72,27 +72,33 @@ test.afterEach(async () => {
 const ENV = { ...MOCK_APPS_ENV, FAMILIES: 'vendor' };
 const VALID_VENDOR_CALLS = ['-g', 'valid vendor\\.'];
 
-test('should certify a vendor deployment answering another body shape, recording the shape as not published with the keys it saw', async () => {
-  test.setTimeout(180_000);
-  const r = await certify({ ...ENV, TARGET: target.url }, VALID_VENDOR_CALLS);
-  const s = r.summary();
-  expect(s.totals.failed, r.stdout.slice(-3000)).toBe(0);
-  expect(r.status, r.stderr.slice(-2000)).toBe(0);
-  const found = r.findings().filter((f) => f.id.startsWith('shapes.not-published@vendor/'));
-  // Each vendor call answered is recorded; details needs an order number the deployment lists none of (not run).
-  const answered = s.operations.filter((o) => o.id.startsWith('vendor.') && o.checks['valid-call'] === 'passed');
-  expect(answered.map((o) => `${o.id} ${o.environment}`).sort()).toEqual([
-    'vendor.catalog.search production',
-    'vendor.catalog.search sandbox',
-    'vendor.orders.search production',
-    'vendor.orders.search sandbox',
-  ]);
-  expect(found.map((f) => `${f.operationId} ${f.environment}`).sort()).toEqual(answered.map((o) => `${o.id} ${o.environment}`).sort());
-  for (const f of found) {
-    expect(f.observed).toBe('json-object');
-    expect(f.evidence).toMatch(/→ 200, content-type application\/json, top-level keys: orders$/);
-  }
-});
+for (const [body, keys] of [
+  [VENDOR_BODY, 'orders'],
+  [{ result: { items: [] }, status: 'ok' }, 'result, status'],
+] as const) {
+  test(`should certify a vendor deployment answering ${JSON.stringify(body)}, recording the shape as not published with the keys it saw`, async () => {
+    test.setTimeout(180_000);
+    const other = await vendorDeployment(mock.url, body);
+    const r = await certify({ ...ENV, TARGET: other.url }, VALID_VENDOR_CALLS).finally(() => other.close());
+    const s = r.summary();
+    expect(s.totals.failed, r.stdout.slice(-3000)).toBe(0);
+    expect(r.status, r.stderr.slice(-2000)).toBe(0);
+    const found = r.findings().filter((f) => f.id.startsWith('shapes.not-published@vendor/'));
+    // Each vendor call answered is recorded; details needs an order number the deployment lists none of (not run).
+    const answered = s.operations.filter((o) => o.id.startsWith('vendor.') && o.checks['valid-call'] === 'passed');
+    expect(answered.map((o) => `${o.id} ${o.environment}`).sort()).toEqual([
+      'vendor.catalog.search production',
+      'vendor.catalog.search sandbox',
+      'vendor.orders.search production',
+      'vendor.orders.search sandbox',
+    ]);
+    expect(found.map((f) => `${f.operationId} ${f.environment}`).sort()).toEqual(answered.map((o) => `${o.id} ${o.environment}`).sort());
+    for (const f of found) {
+      expect(f.observed).toBe('json-object');
+      expect(f.evidence).toMatch(new RegExp(`→ 200, content-type application/json, top-level keys: ${keys}$`));
+    }
+  });
+}
 
 test('should certify the shape an OPENAPI document gives for a vendor path: passes when the answer has it, fails when it does not', async () => {
   test.setTimeout(240_000);
@@ -106,4 +112,13 @@ test('should certify the shape an OPENAPI document gives for a vendor path: pass
   const lacks = await certify({ ...ENV, TARGET: target.url, OPENAPI: documentRequiring('result') }, only);
   expect(lacks.summary().totals.failed, lacks.stdout.slice(-3000)).toBeGreaterThan(0);
   expect(lacks.stdout).toMatch(/must have required property 'result'/);
+});
+
+test('should fail an unpublished vendor shape where the policy makes the finding strict', async () => {
+  test.setTimeout(180_000);
+  const policy = test.info().outputPath('strict-shapes.json');
+  writeFileSync(policy, JSON.stringify({ findings: { 'shapes.not-published': { strict: true } } }));
+  const r = await certify({ ...ENV, TARGET: target.url, POLICY: policy }, ['-g', 'valid vendor\\.catalog\\.search call']);
+  expect(r.summary().totals.failed, r.stdout.slice(-3000)).toBe(2);
+  expect(r.stdout).toMatch(/Policy violation for finding shapes\.not-published@vendor\/(production|sandbox)/);
 });
