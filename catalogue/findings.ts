@@ -102,7 +102,7 @@ const defs: readonly FindingDefinition[] = [
     id: 'shapes.not-published',
     kind: 'gap',
     statement:
-      'Vendor family endpoints: "The concrete operation paths, methods and payloads are only shown as a placeholder path"; no document gives the shape of their answers. Certify records what the target answered (status, content type, top-level keys) and judges the shape only against a supplied OPENAPI document that gives the path.',
+      'Vendor family endpoints: "The concrete operation paths, methods and payloads are only shown as a placeholder path"; quote to order (POST /resellers/v6/q2o/orders, Reseller family endpoints) is absent from the published document. No document gives the shape of these answers: certify records what the target answered (status, content type, top-level keys) and judges the shape only against a supplied OPENAPI document that gives the path.',
     observedValues: ['json-object', 'json-array', 'other'],
   },
   {

@@ -198,10 +198,11 @@ export const HANDLERS: Record<OperationId, Handler> = {
     return q ? ok(view.quoteValidation(q)) : notFound(`Quote ${first(query, 'quoteNumber')}`);
   },
   'quoteToOrder.create': ({ body, state, nowMs }) => {
-    const q = state.quotes.get(String(body.quoteNumber));
-    if (!q) return notFound(`Quote ${String(body.quoteNumber)}`);
+    // No document requires a field: without a quote number no quote is found; without a customer order number it is empty.
+    const q = typeof body.quoteNumber === 'string' ? state.quotes.get(body.quoteNumber) : undefined;
+    if (!q) return notFound(`Quote ${typeof body.quoteNumber === 'string' ? body.quoteNumber : '(none given)'}`);
     const o = state.createOrder(
-      String(body.customerOrderNumber),
+      typeof body.customerOrderNumber === 'string' ? body.customerOrderNumber : '',
       q.lines.map((l) => ({ ...l })),
       nowMs,
     );

@@ -43,6 +43,14 @@ const ALLOWED: readonly { op: string; why: string; body: unknown }[] = [
 ];
 
 test.describe('mock requests the document accepts', () => {
+  test('should look for no quote when quote to order is asked without a quote number (no document requires one): 404, not 400', async () => {
+    const a = await app();
+    const op = operationById('quoteToOrder.create');
+    const r = await a.inject({ method: op.method, url: op.path, headers: { ...authed(await token(a)), ...JSON_CT }, payload: '{}' });
+    expect(r.statusCode, r.body).toBe(404);
+    await a.close();
+  });
+
   for (const mode of ['strict', 'warn'] as const) {
     test(`should serve in ${mode} mode, without a violation, each body the published document allows`, async () => {
       const lines: string[] = [];
