@@ -737,7 +737,7 @@ export interface Operation {
   readonly webhook: boolean;
   /**
    * `$id` of the JSON Schema of a successful response body; absent where neither the seed nor the published
-   * document gives the shape (the vendor family): certify then records what the target answered (finding
+   * document gives the shape (the vendor family, quote to order): certify then records what the target answered (finding
    * shapes.not-published) and judges the shape only against a supplied OPENAPI document that has it.
    */
   readonly responseSchema?: string;

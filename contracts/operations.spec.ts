@@ -66,34 +66,27 @@ function recordVisibility(session: Session, env: EnvironmentName, op: Operation,
   if (session.target.isMock) expect(found, `Broken fact: the mock finds what ${op.id} created\nReceived: ${evidence}`).toBeDefined();
 }
 
+/** The body's kind (the finding's observed value) and what is at its top level, in words. */
+function topLevelOf(body: unknown): { kind: 'json-object' | 'json-array' | 'other'; seen: string } {
+  if (Array.isArray(body)) return { kind: 'json-array', seen: `a list of ${body.length}` };
+  if (!body || typeof body !== 'object') return { kind: 'other', seen: 'no JSON body' };
+  const keys = Object.keys(body).sort();
+  return { kind: 'json-object', seen: `top-level keys: ${keys.join(', ') || 'none'}` };
+}
+
 /**
- * What a target answered where no document gives the shape (the vendor family, without an OPENAPI document that
- * has the path): recorded as the finding shapes.not-published, never judged.
+ * What a target answered where no document gives the shape (the vendor family and quote to order, without an
+ * OPENAPI document that has the path): recorded as the finding shapes.not-published, never judged.
  */
 function recordShapeNotPublished(op: Operation, env: EnvironmentName, res: ApiResponse): void {
-  const body = res.json;
-  const observed = Array.isArray(body) ? 'json-array' : body && typeof body === 'object' ? 'json-object' : 'other';
-  const top =
-    observed === 'json-object'
-      ? `top-level keys: ${
-          Object.keys(body as object)
-            .sort()
-            .join(', ') || 'none'
-        }`
-      : observed === 'json-array'
-        ? `a list of ${(body as unknown[]).length}`
-        : 'no JSON body';
-  recordFinding(
-    'shapes.not-published',
-    observed,
-    `${op.method} ${op.path} → ${res.status}, content-type ${res.headers['content-type'] ?? 'none'}, ${top}`,
-    {
-      environment: env,
-      operationId: op.id,
-      family: op.family,
-      policyFile: cfg.policyFile,
-    },
-  );
+  const { kind, seen } = topLevelOf(res.json);
+  const evidence = `${op.method} ${op.path} → ${res.status}, content-type ${res.headers['content-type'] ?? 'none'}, ${seen}`;
+  recordFinding('shapes.not-published', kind, evidence, {
+    environment: env,
+    operationId: op.id,
+    family: op.family,
+    policyFile: cfg.policyFile,
+  });
 }
 
 function observeShape(res: ApiResponse): void {
