@@ -99,6 +99,20 @@ const defs: readonly FindingDefinition[] = [
     observedValues: ['prefix-rule', 'table-literal', 'both', 'neither'],
   },
   {
+    id: 'shapes.not-published',
+    kind: 'gap',
+    statement:
+      'Vendor family endpoints: "The concrete operation paths, methods and payloads are only shown as a placeholder path"; quote to order (POST /resellers/v6/q2o/orders, Reseller family endpoints) is absent from the published document. No document gives the shape of these answers: certify records what the target answered (status, content type, top-level keys) and judges the shape only against a supplied OPENAPI document that gives the path.',
+    observedValues: ['json-object', 'json-array', 'other'],
+  },
+  {
+    id: 'webhooks.invalid-event',
+    kind: 'gap',
+    statement:
+      'Published document: the webhook calls answer "200 OK" or "500 Internal Server Error"; their event schemas (OrderStatusAsyncNotificationRequest, AvailabilityAsyncNotificationRequest) require no field and type eventId as a string; whether the service refuses an event its schema refuses is not shown.',
+    observedValues: ['refused', 'accepted'],
+  },
+  {
     id: 'webhooks.push',
     kind: 'gap',
     statement: 'Events 2: which side sends event payloads, signing, delivery and retries are not shown.',

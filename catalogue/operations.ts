@@ -197,8 +197,11 @@ export interface BuildContext {
 }
 
 export interface OperationDefinition {
-  /** Schema names (see schemas.ts) of the success answer and of the JSON request body. */
-  readonly response: string;
+  /**
+   * Schema names (see schemas.ts) of the success answer and of the JSON request body. No response schema where
+   * no document gives the answer's shape (quote to order: the seed lists it, the published document does not).
+   */
+  readonly response?: string;
   readonly request?: string;
   /** Published required request headers. */
   readonly headers: readonly (ImHeader | WebhookHeader)[];
@@ -412,7 +415,6 @@ export const DEFINITIONS: { readonly [K in OperationId]: OperationDefinition } =
     source: 'spec',
   },
   'quoteToOrder.create': {
-    response: 'quote-to-order-response',
     request: 'quote-to-order-request',
     headers: BASE_HEADERS,
     query: [],
@@ -425,7 +427,7 @@ export const DEFINITIONS: { readonly [K in OperationId]: OperationDefinition } =
       query: {},
       body: { quoteNumber: idOf(ids, 'quoteNumber'), customerOrderNumber: `PO-Q${world.seed}-${n}` },
     }),
-    // The published document has no quote to order operation: shapes are ours.
+    // The published document has no quote to order operation: its answer is not judged (finding shapes.not-published).
     source: 'assumption',
   },
   'invoices.search': {
@@ -733,8 +735,12 @@ export interface Operation {
   readonly readOnly: boolean;
   /** True for the two webhook operations. */
   readonly webhook: boolean;
-  /** `$id` of the JSON Schema of a successful response body. */
-  readonly responseSchema: string;
+  /**
+   * `$id` of the JSON Schema of a successful response body; absent where neither the seed nor the published
+   * document gives the shape (the vendor family, quote to order): certify then records what the target answered (finding
+   * shapes.not-published) and judges the shape only against a supplied OPENAPI document that has it.
+   */
+  readonly responseSchema?: string;
   /** `$id` of the JSON Schema of the request body, when `jsonBody`. */
   readonly requestSchema?: string;
   /** Required request headers (published). */
@@ -781,7 +787,7 @@ export const resellerOperations: readonly ResellerOperation[] = RESELLER_ROWS.ma
     jsonBody: r.method === 'POST' || r.method === 'PUT',
     readOnly: d.readOnly,
     webhook: r.path.includes('/webhooks/'),
-    responseSchema: schemaId(d.response),
+    ...(d.response ? { responseSchema: schemaId(d.response) } : {}),
     ...(d.request ? { requestSchema: schemaId(d.request) } : {}),
     requiredHeaders: d.headers,
     queryParams: d.query,
@@ -806,7 +812,7 @@ export interface VendorOperationSpec {
 /**
  * ASSUMPTION: the spec shows the vendor family only as a placeholder path under /vendors/v1.
  * These three read-only operations are our default list; users replace it with their own
- * (VENDOR_OPERATIONS, see .env.example). The vendor responses use one generic schema.
+ * (VENDOR_OPERATIONS, see .env.example). No document gives their answers' shape: they have no response schema.
  */
 export const DEFAULT_VENDOR_OPERATIONS: readonly VendorOperationSpec[] = [
   { id: 'vendor.orders.search', method: 'GET', path: '/orders/search' },
@@ -833,7 +839,6 @@ export function vendorOperations(specs: readonly VendorOperationSpec[] = DEFAULT
       jsonBody,
       readOnly: s.method === 'GET',
       webhook: false,
-      responseSchema: schemaId('vendor-generic-response'),
       requiredHeaders: [],
       queryParams: [],
       successStatus: 200,

@@ -31,6 +31,29 @@ function recordVisibility(session: Session, env: EnvironmentName, op: Operation,
   if (session.target.isMock) expect(found, `Broken fact: the mock finds what ${op.id} created\nReceived: ${evidence}`).toBeDefined();
 }
 
+/** The body's kind (the finding's observed value) and what is at its top level, in words. */
+function topLevelOf(body: unknown): { kind: 'json-object' | 'json-array' | 'other'; seen: string } {
+  if (Array.isArray(body)) return { kind: 'json-array', seen: `a list of ${body.length}` };
+  if (!body || typeof body !== 'object') return { kind: 'other', seen: 'no JSON body' };
+  const keys = Object.keys(body).sort();
+  return { kind: 'json-object', seen: `top-level keys: ${keys.join(', ') || 'none'}` };
+}
+
+/**
+ * What a target answered where no document gives the shape (the vendor family and quote to order, without an
+ * OPENAPI document that has the path): recorded as the finding shapes.not-published, never judged.
+ */
+function recordShapeNotPublished(op: Operation, env: EnvironmentName, res: ApiResponse): void {
+  const { kind, seen } = topLevelOf(res.json);
+  const evidence = `${op.method} ${op.path} → ${res.status}, content-type ${res.headers['content-type'] ?? 'none'}, ${seen}`;
+  recordFinding('shapes.not-published', kind, evidence, {
+    environment: env,
+    operationId: op.id,
+    family: op.family,
+    policyFile: cfg.policyFile,
+  });
+}
+
 function observeShape(res: ApiResponse): void {
   const fields = res.json && typeof res.json === 'object' ? Object.keys(res.json as object).sort() : [];
   writeObserved(test.info(), {
@@ -66,7 +89,10 @@ for (const env of cfg.environments) {
           299,
         );
         const schema = expectDocumentedStatus(op, env, res, cfg.policyFile);
-        if (schema !== null) expect.soft(res).toBeJsonResponse();
+        // A shape is judged only where a document gives it: the catalogue (seed or published document) or OPENAPI.
+        const documented = op.responseSchema !== undefined || openapi?.responseSchema(op.id) !== undefined;
+        if (!documented) recordShapeNotPublished(op, env, res);
+        else if (schema !== null) expect.soft(res).toBeJsonResponse();
         if (schema)
           expect
             .soft(res.json)

@@ -45,7 +45,7 @@ export interface BusinessRoute extends BusinessSettings {
   /** The operation's query parameters with those the distributor's client cannot send optional. */
   lenientQuery: { queryParams: readonly QueryParam[] };
   rateRoute: RateRoute;
-  /** Broken document constraints are served (warn mode; webhook events stay refused when invalid, as the spec documents). */
+  /** Broken document constraints are served (warn mode), webhook events included: no document says an invalid event is refused. */
   serveBroken: boolean;
   checks: readonly RequestCheck[];
   /** The limiter key of a caller on this route. */
@@ -62,7 +62,7 @@ function routeOf(s: BusinessSettings, env: EnvironmentName, op: Operation): Busi
     conflict: DOCUMENT_CONFLICTS[op.id],
     lenientQuery: requiredQueryOf(op, false),
     rateRoute: s.ctx.rate.route({ operationId: op.id }),
-    serveBroken: s.warnRequests && !op.webhook,
+    serveBroken: s.warnRequests,
     checks: requestChecksOf(op),
     limiterKey: limiterKeys(s.ctx, `${env}:${op.id}`),
   };

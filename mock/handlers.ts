@@ -198,10 +198,11 @@ export const HANDLERS: Record<OperationId, Handler> = {
     return q ? ok(view.quoteValidation(q)) : notFound(`Quote ${first(query, 'quoteNumber')}`);
   },
   'quoteToOrder.create': ({ body, state, nowMs }) => {
-    const q = state.quotes.get(String(body.quoteNumber));
-    if (!q) return notFound(`Quote ${String(body.quoteNumber)}`);
+    // No document requires a field: without a quote number no quote is found; without a customer order number it is empty.
+    const q = typeof body.quoteNumber === 'string' ? state.quotes.get(body.quoteNumber) : undefined;
+    if (!q) return notFound(`Quote ${typeof body.quoteNumber === 'string' ? body.quoteNumber : '(none given)'}`);
     const o = state.createOrder(
-      String(body.customerOrderNumber),
+      typeof body.customerOrderNumber === 'string' ? body.customerOrderNumber : '',
       q.lines.map((l) => ({ ...l })),
       nowMs,
     );
@@ -378,7 +379,9 @@ export const HANDLERS: Record<OperationId, Handler> = {
     if (typeof body.quoteNumber === 'string' && body.quoteNumber && !quote) return notFound(`Quote ${body.quoteNumber}`);
     const asked = arrayOf(body.lines);
     const lines = asked.length || !quote ? state.linesOf(asked) : quote.lines.map((l) => ({ ...l }));
-    const o = state.createOrder(String(body.customerOrderNumber), lines, nowMs, typeof body.notes === 'string' ? body.notes : '');
+    // The document requires no field: an order without a customer order number is created with an empty one.
+    const customerOrderNumber = typeof body.customerOrderNumber === 'string' ? body.customerOrderNumber : '';
+    const o = state.createOrder(customerOrderNumber, lines, nowMs, typeof body.notes === 'string' ? body.notes : '');
     // The answer confirms the request; the order is found by its customer order number (orders.search).
     return ok({
       quoteNumber: quote?.quoteNumber ?? '',
@@ -391,7 +394,8 @@ export const HANDLERS: Record<OperationId, Handler> = {
   'quotes.create': ({ body, state, nowMs }) => {
     const endUser = body.endUserInfo && typeof body.endUserInfo === 'object' ? (body.endUserInfo as Rec) : {};
     const q = state.createQuote({
-      quoteName: String(body.quoteName),
+      // The document requires no field: a quote without a name is created with an empty one.
+      quoteName: typeof body.quoteName === 'string' ? body.quoteName : '',
       endUserName: typeof endUser.companyName === 'string' ? endUser.companyName : '',
       lines: state.linesOf(arrayOf(body.products)),
       nowMs,

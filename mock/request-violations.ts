@@ -13,9 +13,8 @@
  * a body without the id it should name finds nothing (404).
  *
  * What it still refuses, as `strict` does (the call cannot be served): no or a bad token, a body that is not JSON
- * or too large, a JSON operation called with another Content-Type, a webhook call with a wrong signature or an
- * event its schema refuses (the spec documents that an invalid event is rejected), an unknown route or method, the
- * rate limit. Conflicts between the distributor's client and its document keep their own switch
+ * or too large, a JSON operation called with another Content-Type, a webhook call with a wrong signature, an unknown
+ * route or method, the rate limit. A webhook event its schema refuses is a body like any other: served and noted. Conflicts between the distributor's client and its document keep their own switch
  * (`strictDocument`, mock/document-conflicts.ts).
  */
 import type { FastifyReply } from 'fastify';

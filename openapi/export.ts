@@ -52,7 +52,12 @@ function operationObject(op: Operation): Record<string, unknown> {
     ...(params.length ? { parameters: params } : {}),
     ...(op.requestSchema ? { requestBody: { required: true, content: { 'application/json': { schema: ref(op.requestSchema) } } } } : {}),
     responses: {
-      [status]: { description: 'Success', headers: rateLimitHeaders, content: { 'application/json': { schema: ref(op.responseSchema) } } },
+      // A shape no document gives (the vendor family) is exported without a schema.
+      [status]: {
+        description: 'Success',
+        headers: rateLimitHeaders,
+        content: { 'application/json': op.responseSchema ? { schema: ref(op.responseSchema) } : {} },
+      },
       ...errorResponses(),
     },
   };

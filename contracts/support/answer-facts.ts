@@ -77,7 +77,7 @@ export function statusVerdict(op: Operation, status: number): StatusVerdict {
   if (op.source === 'assumption' || !isOperationId(op.id))
     return { kind: 'unknown', reason: `${op.id} is not in the published document: its success status is not shown` };
   const others = ANSWER_FACTS[op.id].otherSuccess;
-  if (status === op.successStatus) return { kind: 'documented', schema: op.responseSchema };
+  if (status === op.successStatus) return { kind: 'documented', schema: op.responseSchema ?? null };
   if (status in others) {
     const name = others[status];
     return { kind: 'documented', schema: name === null || name === undefined ? null : schemaId(name) };

@@ -90,7 +90,12 @@ export const DRIFT_MODES = [
   { id: 'routing.no-sandbox', group: 'routing', breaks: 'the sandbox serves the same paths under /sandbox', kind: 'failure' },
   { id: 'routing.v61-missing', group: 'routing', breaks: 'order and invoice details are served at v6.1', kind: 'failure' },
   { id: 'routing.non-json-content-type', group: 'routing', breaks: 'responses are JSON', kind: 'failure' },
-  { id: 'webhooks.invalid-accepted', group: 'webhooks', breaks: 'an invalid event is rejected', kind: 'failure' },
+  {
+    id: 'webhooks.invalid-accepted',
+    group: 'webhooks',
+    breaks: 'silent: an event its published schema refuses (eventId a number) is accepted',
+    kind: 'finding',
+  },
   { id: 'finding.webhook-signature-ignored', group: 'findings', breaks: 'silent: a wrong x-hub-signature is accepted', kind: 'finding' },
   { id: 'shapes.field-renamed', group: 'shapes', breaks: 'published field names (ingramPartNumber, ingramOrderNumber)', kind: 'failure' },
   { id: 'shapes.pna-object', group: 'shapes', breaks: 'price and availability answers a top-level array', kind: 'failure' },
@@ -131,6 +136,12 @@ export const DRIFT_MODES = [
     group: 'routing',
     breaks: 'the sandbox serves the same operations (deal search)',
     kind: 'failure',
+  },
+  {
+    id: 'finding.vendor-list-answer',
+    group: 'shapes',
+    breaks: 'silent: a vendor operation answers a top-level list (no document gives its shape)',
+    kind: 'finding',
   },
   {
     id: 'finding.missing-header-accepted',

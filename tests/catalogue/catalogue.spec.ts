@@ -118,7 +118,9 @@ test.describe('catalogue', () => {
     for (const s of allSchemas) expect(meta.validateSchema(s), `${s.$id}: ${meta.errorsText(meta.errors)}`).toBe(true);
     const ids = new Set(allSchemas.map((s) => s.$id));
     for (const o of allOperations()) {
-      expect(ids.has(o.responseSchema), o.responseSchema).toBe(true);
+      // Only the vendor family's answers and quote to order's have no published shape.
+      if (o.responseSchema || (o.family !== 'vendor' && o.id !== 'quoteToOrder.create'))
+        expect(ids.has(o.responseSchema ?? ''), `${o.id}: ${o.responseSchema}`).toBe(true);
       if (o.requestSchema) expect(ids.has(o.requestSchema), o.requestSchema).toBe(true);
     }
   });

@@ -121,7 +121,14 @@ export const DETECTIONS = {
     grep: validCall('orders.details', 'sandbox'),
     mustFail: [validCallCheck('orders.details', 'sandbox')],
   },
-  'webhooks.invalid-accepted': { grep: /reject an invalid webhooks/, mustFail: [{ check: 'invalid-event' }] },
+  'finding.vendor-list-answer': {
+    grep: /valid vendor\.catalog\.search call.*\(production\)/,
+    finding: { id: 'shapes.not-published', observed: 'json-array' },
+  },
+  'webhooks.invalid-accepted': {
+    grep: /whether a webhooks\.orderStatus event its schema refuses/,
+    finding: { id: 'webhooks.invalid-event', observed: 'accepted' },
+  },
   'finding.webhook-signature-ignored': {
     grep: /wrong x-hub-signature is refused/,
     finding: { id: 'webhooks.signature', observed: 'not-verified' },

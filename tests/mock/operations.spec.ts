@@ -33,8 +33,14 @@ test.describe('mock operations', () => {
         });
         expect(r.statusCode, `${op.id} ${env}: ${r.body}`).toBe(op.successStatus);
         expect(r.headers['content-type']).toContain('application/json');
-        const validate = ajv.getSchema(op.responseSchema);
-        expect(validate?.(JSON.parse(r.body)), `${op.id}: ${JSON.stringify(validate?.errors)}`).toBe(true);
+        const answer: unknown = JSON.parse(r.body);
+        // No document gives a vendor answer's shape: the mock's own placeholder names the operation and lists items.
+        if (!op.responseSchema && op.family === 'vendor') expect(answer, op.id).toEqual({ operation: op.id, items: expect.any(Array) });
+        // Nor quote to order's: the mock's own answer names the quote and the created order.
+        if (op.id === 'quoteToOrder.create')
+          expect(answer).toEqual({ quoteNumber: expect.any(String), confirmationNumber: expect.any(String), message: expect.any(String) });
+        const validate = op.responseSchema ? ajv.getSchema(op.responseSchema) : undefined;
+        if (op.responseSchema) expect(validate?.(answer), `${op.id}: ${JSON.stringify(validate?.errors)}`).toBe(true);
       }
     }
     await a.close();

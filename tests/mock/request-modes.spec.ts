@@ -125,17 +125,26 @@ test.describe('mock request modes', () => {
     });
     expect(text.statusCode).toBe(415);
     expect(violationsOf(text.headers).map((v) => v.location.join('.'))).toEqual(['request.header.IM-CorrelationID']);
-    // An invalid webhook event stays refused: the spec documents its rejection.
-    const hook = opById('webhooks.orderStatus');
-    const event = { eventType: 42 };
-    const w = await a.inject({
-      method: hook.method,
-      url: `${familyBase(hook.family, 'production')}${hook.path}`,
-      headers: { ...authed(t), ...JSON_CT, ...webhookHeaders(event) },
-      payload: JSON.stringify(event),
-    });
-    expect(w.statusCode, w.body).toBe(400);
     await a.close();
+  });
+
+  test('should serve in warn mode a webhook event its schema refuses, and report it; strict refuses it', async () => {
+    const hook = opById('webhooks.orderStatus');
+    // The document requires no field of an event and types eventId as a string.
+    const event = { eventId: 42 };
+    for (const requests of ['warn', 'strict'] as const) {
+      const a = await app({ requests, onRequestViolation: () => undefined });
+      const t = await token(a);
+      const w = await a.inject({
+        method: hook.method,
+        url: `${familyBase(hook.family, 'production')}${hook.path}`,
+        headers: { ...authed(t), ...JSON_CT, ...webhookHeaders(event) },
+        payload: JSON.stringify(event),
+      });
+      expect(w.statusCode, `${requests}: ${w.body}`).toBe(requests === 'warn' ? 200 : 400);
+      if (requests === 'warn') expect(violationsOf(w.headers).map((v) => v.location.join('.'))).toEqual(['request.body.eventId']);
+      await a.close();
+    }
   });
 
   test('should answer a conforming call in warn mode without sl-violations and without a log line', async () => {

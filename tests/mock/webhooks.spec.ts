@@ -6,7 +6,7 @@ import { validEvent } from '../../fixtures';
 import { app, token, authed, expectErrorShape, RESELLER_WEBHOOK_SECRET, webhookHeaders } from './helpers';
 
 test.describe('mock webhooks', () => {
-  test('should accept valid events, reject invalid ones with 400, and keep the accepted ones', async () => {
+  test('should accept valid events and one without an eventId (the document requires no field), refuse one its schema refuses with 400, and keep the accepted ones', async () => {
     const a = await app();
     const t = { ...authed(await token(a)), 'content-type': 'application/json' };
     const ev = validEvent('orderStatus');
@@ -17,16 +17,24 @@ test.describe('mock webhooks', () => {
       payload: ev,
     });
     expect(ok.statusCode, ok.body).toBe(200);
-    const bad = await a.inject({
+    // Signed over the empty event id, as an event without one is.
+    const bare = await a.inject({
       method: 'POST',
       url: '/resellers/v1/webhooks/availabilityupdate',
       headers: { ...t, ...webhookHeaders({}) },
       payload: { eventType: 'NOPE' },
     });
+    expect(bare.statusCode, bare.body).toBe(200);
+    const bad = await a.inject({
+      method: 'POST',
+      url: '/resellers/v1/webhooks/availabilityupdate',
+      headers: { ...t, ...webhookHeaders({}) },
+      payload: { eventId: 42, resource: 'none' },
+    });
     expect(bad.statusCode).toBe(400);
     expect(expectErrorShape(bad.body)).toBe(true);
     const kept = JSON.parse((await a.inject({ method: 'GET', url: '/__mock/webhooks' })).body);
-    expect(kept.events).toHaveLength(1);
+    expect(kept.events).toHaveLength(2);
     await a.close();
   });
 

@@ -50,7 +50,7 @@ function deliberateOf(method: string, path: string, h: IncomingHttpHeaders, body
   if (!h[IM_HEADERS.customerNumber.toLowerCase()] && !path.includes('/webhooks/')) return 'missing IM-CustomerNumber';
   const max = IM_HEADER_CONSTRAINTS[IM_HEADERS.correlationId].maxLength ?? 32;
   if ((h[IM_HEADERS.correlationId.toLowerCase()]?.length ?? 0) > max) return 'IM-CorrelationID too long';
-  if (path.includes('/webhooks/') && !/"eventId"/.test(body)) return 'invalid event';
+  if (path.includes('/webhooks/') && !/"eventId":"/.test(body)) return 'invalid event';
   if (method === 'GET' && /\/deals\/[^/?]+(\?|$)/.test(path) && !/[?&]vendorName=/.test(path)) return 'client form: no vendorName';
   if (path.endsWith('/freightestimate') && /"shipToAddress":\[/.test(body)) return 'client form: shipToAddress array';
   if (path.endsWith('/returns/create') && /"invoiceDate":"\d{4}-\d{2}-\d{2}T/.test(body)) return 'client form: invoiceDate date-time';
