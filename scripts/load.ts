@@ -134,8 +134,11 @@ const looksLikeDir = (v: string) => !v.includes('=') && /[/\\]|^\./.test(v);
 
 /** The parsed command line as the run's options (--max-duration in ms; a legacy --out <dir> read as --reports-dir). */
 function optionsOf(program: Command): LoadOptions {
-  const { maxDuration, ...rest } = program.opts<Omit<LoadOptions, 'maxDurationMs'> & { maxDuration: string }>();
-  const o: LoadOptions = { ...rest, maxDurationMs: durationMs(maxDuration) };
+  // Commander names an option's value after its flag: --refused-status is refusedStatus (a list of codes).
+  const { maxDuration, refusedStatus, ...rest } = program.opts<
+    Omit<LoadOptions, 'maxDurationMs' | 'refusedStatuses'> & { maxDuration: string; refusedStatus?: number[] }
+  >();
+  const o: LoadOptions = { ...rest, maxDurationMs: durationMs(maxDuration), ...(refusedStatus ? { refusedStatuses: refusedStatus } : {}) };
   const legacy = o.out.filter(looksLikeDir);
   if (legacy.length) {
     console.error(`load: --out ${legacy[0]} read as the reports directory; use --reports-dir (--out is k6's output now)`);
