@@ -7,7 +7,7 @@
  * folder, every test writes under its own output directory there (testInfo.outputPath), and only the
  * run's reports (gitignored reports/harness-tests/) land in the working tree.
  *
- * The detection matrix runs in the background from the start (contracts/matrix.setup.ts, first in the
+ * The detection matrix runs in the background from the start (contracts/matrix/matrix.setup.ts, first in the
  * project `harness-long`), at a low priority, while the other tests run; its per-mode tests come last
  * (project `detection-matrix`) and judge what it found. The global teardown stops it if it still runs.
  */
@@ -19,14 +19,19 @@ import { OUTPUT_DIR } from './run-dir';
 const CI = !!process.env.CI;
 /** The run's reports (Playwright JSON read by scripts/test-summary.ts, JUnit, detection matrix): gitignored. */
 const REPORTS = fileURLToPath(new URL('../reports/harness-tests/', import.meta.url));
-const MATRIX_TESTS = 'contracts/detection-matrix.spec.ts';
-const MATRIX_START = 'contracts/matrix.setup.ts';
+const MATRIX_TESTS = 'contracts/matrix/detection-matrix.spec.ts';
+const MATRIX_START = 'contracts/matrix/matrix.setup.ts';
 /**
  * Long tests, first in the queue: those that mostly wait on compressed windows in real time (tens of
  * seconds each), and the 10 000-request fuzz (CPU-bound, about 15 s on one core): last in the queue, it
  * ran alone on one core at the end of the run.
  */
-const LONG_TESTS = ['load/fingerprint-e2e.spec.ts', 'load/probes-e2e.spec.ts', 'load/real-limiters.spec.ts', 'mock/bad-input.spec.ts'];
+const LONG_TESTS = [
+  'load/fingerprint/fingerprint-e2e.spec.ts',
+  'load/probes-e2e.spec.ts',
+  'load/real-limiters.spec.ts',
+  'mock/bad-input.spec.ts',
+];
 /**
  * Playwright's record of the last run (`--last-failed`) beside the reports: in the run's temporary folder
  * it would be lost with the folder, and it would keep that folder from being removed. Set in the runner
@@ -47,7 +52,7 @@ export default defineConfig({
     [CI ? 'line' : 'list'],
     ['json', { outputFile: join(REPORTS, 'results.json') }],
     ['junit', { outputFile: join(REPORTS, 'junit.xml') }],
-    ['./contracts/matrix-table-reporter.ts', { outputDir: REPORTS }],
+    ['./contracts/matrix/matrix-table-reporter.ts', { outputDir: REPORTS }],
   ],
   outputDir: OUTPUT_DIR,
   // Output of passing tests is removed; a failing test's files stay in the run folder for inspection.

@@ -5,9 +5,9 @@
 import { test, expect } from '@playwright/test';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { load } from './run';
-import { writeNotices } from '../../load/scripts/probe-plan';
-import type { Plan, PlannedOperation } from '../../load/scripts/common';
+import { load } from '../run';
+import { writeNotices } from '../../../load/scripts/probe-plan';
+import type { Plan, PlannedOperation } from '../../../load/scripts/common';
 
 const OPS = [
   '--ops',

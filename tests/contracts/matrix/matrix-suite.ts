@@ -8,12 +8,12 @@
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { test } from '../../contracts/support/test';
-import { DRIFT_MODES, type DriftId } from '../../mock/drift';
+import { test } from '../../../contracts/support/test';
+import { DRIFT_MODES, type DriftId } from '../../../mock/drift';
 import { grepTitle, modeOfTest } from './detection-matrix';
 import { DRIFT_MODE_ANNOTATION } from './matrix-report';
 
-const CONTRACTS = fileURLToPath(new URL('../../contracts/', import.meta.url));
+const CONTRACTS = fileURLToPath(new URL('../../../contracts/', import.meta.url));
 
 /** The drift mode the embedded mock of this worker serves now. */
 let serving: string | undefined;
