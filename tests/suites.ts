@@ -24,7 +24,8 @@ export const MATRIX_START = 'contracts/matrix/matrix.setup.ts';
 export const MATRIX_TESTS = 'contracts/matrix/detection-matrix.spec.ts';
 /**
  * The long suite's other tests, each with why it is long: by their durations in a full run of both suites
- * together (reports/harness-tests/results.json), they took 134 s of the 399 s of test time.
+ * together (reports/harness-tests/results.json), they took 206 s of the 399 s of test time
+ * (tests/playwright.config.ts gives the fast suite's figures).
  */
 export const LONG_TESTS = [
   // Real time: probes against limiters on compressed windows, through k6 or its double (87 s).
@@ -33,8 +34,12 @@ export const LONG_TESTS = [
   'load/probes-e2e.spec.ts',
   // Real time: the fingerprint behind real rate-limiting libraries and nginx (33 s).
   'load/real-limiters.spec.ts',
+  // Real time: a distributed probe, four runners in turn sharing one app's quota (49 s).
+  'load/distributed.spec.ts',
   // The 10 000-request fuzz of the mock's bad input (CPU-bound).
   'mock/bad-input.spec.ts',
+  // Instructions per request counted under callgrind (CPU-bound: 23 s of one core).
+  'bench/instructions.spec.ts',
 ];
 
 export interface Suite {
