@@ -893,14 +893,3 @@ export function operationsFor(config: OperationsConfig = {}): Operation[] {
 export function allOperations(vendor: readonly VendorOperationSpec[] = DEFAULT_VENDOR_OPERATIONS): Operation[] {
   return operationsFor({ vendorOperations: vendor });
 }
-
-export function operationById(id: string, ops: readonly Operation[] = allOperations()): Operation {
-  const op = ops.find((o) => o.id === id);
-  if (!op) {
-    throw new Error(`unknown operation id "${id}"; known ids: ${ops.map((o) => o.id).join(', ')}`);
-  }
-  return op;
-}
-
-/** The definition of a reseller operation. */
-export const definitionOf = (id: OperationId): OperationDefinition => DEFINITIONS[id];

@@ -671,9 +671,3 @@ export const businessSchemas: readonly JsonSchema[] = [
 
 /** Every schema of the catalogue, for registering once in one Ajv instance. */
 export const allSchemas: readonly JsonSchema[] = [tokenResponseSchema, errorBodySchema, ...businessSchemas];
-
-export function schemaById(sid: string): JsonSchema {
-  const s = allSchemas.find((x) => x.$id === sid);
-  if (!s) throw new Error(`catalogue: no schema with $id ${sid}`);
-  return s;
-}

@@ -5,16 +5,14 @@
  */
 import { test as base } from '@playwright/test';
 import type { OpenApiContract } from '../../openapi/import';
-import { TargetFailure } from '../../clients/http';
 import { expect } from './matchers';
 import { harnessConfig, provideTarget, selectedOperations, type Target } from './target';
 import { openSession, type Session } from './session';
 
-export { expect, TargetFailure };
-export type { Target };
+export { expect };
 export { harnessConfig, selectedOperations };
-export { Session, type CallOptions } from './session';
-export { blocked, label, notRun } from './outcomes';
+export { Session } from './session';
+export { label, notRun } from './outcomes';
 
 interface WorkerFixtures {
   /** The embedded mock's drift modes (comma-separated); default MOCK_DRIFT. */
