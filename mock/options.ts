@@ -5,7 +5,8 @@
 import type { RequestMode } from './request-violations';
 import { DEFAULT_WINDOW_MS, GUIDANCE_TOKEN_LIFETIME_S, SAMPLE_EXPIRES_IN_S, type VendorOperationSpec } from '../catalogue';
 import type { Clock } from './clock';
-import type { MockApp, MockConfig } from './context';
+import type { MockApp } from './apps';
+import type { MockConfig } from './context';
 import { DriftLayer } from './drift/layer';
 import type { MockLayer } from './layer';
 import type { Limiter } from './limiter';

@@ -12,7 +12,7 @@ import { allOperations, familyBase, fillPath, limitFor, parseErrorStatuses, type
 import { knownIds, requestFor, world } from '../fixtures';
 import { ConfigError, imHeadersFrom, webhookSecretFrom } from '../clients/config';
 import { signatureHeaders } from '../clients/webhook-signature';
-import { DEFAULT_APPS } from '../mock/context';
+import { DEFAULT_APPS } from '../mock/apps';
 import { spawnMock, type MockProcessOptions } from '../tools/mock-process';
 import { buildLoadScripts, bundleDir, type LoadScript } from './load-build';
 import { mergeManifests, segmentDirs, writeMerged } from './load-merge';

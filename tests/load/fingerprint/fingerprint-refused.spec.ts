@@ -6,7 +6,8 @@
  */
 import { test, expect } from '@playwright/test';
 import { HEADER_FAMILIES, LIMITER_ALGORITHMS } from '../../../mock/limiter-algorithms';
-import { bucketContradictions, countedLogFit, type Claim } from '../../../load/lib/fingerprint/consistency';
+import { bucketContradictions, countedLogFit } from '../../../load/lib/fingerprint/consistency';
+import type { Claim } from '../../../load/lib/fingerprint/types';
 import { readRateLimitHeaders } from '../../../load/lib/rate-limit-headers';
 import type { Observation } from '../../../load/lib/fingerprint/types';
 import { simulate, type SimOptions } from './fingerprint-sim';
