@@ -6,6 +6,7 @@ export { startMock } from './server';
 export type { RunningMock } from './server';
 export { ManualClock } from './clock';
 export { DRIFT_MODES } from './drift';
+export { DriftLayer } from './drift/layer';
 export { HANDLERS } from './handlers';
 export { signEventId } from './webhooks';
 export { parseRequestMode, VIOLATIONS_HEADER } from './request-violations';

@@ -49,12 +49,13 @@ export async function provideTarget(mockDrift: string, use: (target: Target) => 
       .map((s) => s.trim())
       .filter(Boolean);
     // Loaded only for the embedded mock: a worker against a URL target starts without the server.
-    const { startMock, parseRequestMode } = await import('../../mock');
+    const { startMock, parseRequestMode, DriftLayer } = await import('../../mock');
     mock = await startMock({
       requests: parseRequestMode(cfg.mock.requests, 'MOCK_REQUESTS'),
       windowMs: cfg.mock.windowMs,
       control: true,
-      drift,
+      // Switchable: the detection matrix turns its modes on one after another through the control API.
+      layer: new DriftLayer(drift, true),
       seed: cfg.mock.seed,
       vendorOperations: cfg.vendorOperations,
       ...(cfg.mock.apps ? { apps: cfg.mock.apps as MockApp[] } : {}),
