@@ -19,7 +19,7 @@ const GROUPS: DriftId[][] = process.env.DRIFT_MATRIX_GROUPS
   ? (JSON.parse(process.env.DRIFT_MATRIX_GROUPS) as DriftId[][])
   : selectedModes().map((m) => [m]);
 
-export default defineConfig<object, { mockDrift: string }>({
+export default defineConfig<object, { mockDrift: readonly string[] }>({
   ...certify,
   testDir: '.',
   testMatch: 'matrix-suite.ts',
@@ -36,6 +36,6 @@ export default defineConfig<object, { mockDrift: string }>({
     workers: 1,
     metadata: { driftModes: modes },
     // A project of one mode starts the mock in it; one of several switches it before each test (matrix-suite.ts).
-    use: { mockDrift: modes.length === 1 ? String(modes[0]) : '' },
+    use: { mockDrift: modes.length === 1 ? [String(modes[0])] : [] },
   })),
 });
