@@ -1,6 +1,6 @@
 /** The mock's entry point: what the harness, its commands and its tests use of it. */
 export { buildMockApp } from './app';
-export { DEFAULT_APPS, type MockApp } from './apps';
+export { DEFAULT_APPS } from './apps';
 export type { MockOptions } from './options';
 export { startMock } from './server';
 export type { RunningMock } from './server';
