@@ -18,6 +18,9 @@ const mustNotImport = (folder, forbidden, why) => [
 
 const DATA_FLOWS = 'data flows one way from the catalogue, and nothing imports the mock, the contract suite or the load scripts.';
 
+const MOCK_FORBIDDEN = ['contracts', 'load', 'runner', 'scripts'];
+const MOCK_WHY = 'the mock serves the catalogue; the suite and the probes test it, never the other way round.';
+
 /**
  * What each product folder must not import (tests/ for every one: the harness tests build on the product,
  * never the other way round). catalogue/ has its own, stricter rule below.
@@ -31,11 +34,7 @@ const LAYERS = [
     'the document reader serves the mock, the suite and the CLI, and knows none of them.',
   ],
   ['reporting', ['mock', 'contracts', 'load', 'runner', 'scripts'], 'the report reads run results, never the code that produced them.'],
-  [
-    'mock',
-    ['contracts', 'load', 'runner', 'scripts'],
-    'the mock serves the catalogue; the suite and the probes test it, never the other way round.',
-  ],
+  ['mock', MOCK_FORBIDDEN, MOCK_WHY],
   [
     'load',
     ['mock', 'contracts', 'runner', 'scripts', 'bench'],
@@ -130,6 +129,29 @@ export default tseslint.config(
     files: [`${folder}/**/*.ts`, `${folder}/**/*.mjs`],
     rules: { 'no-restricted-imports': mustNotImport(folder, [...forbidden, 'tests'], why) },
   })),
+  {
+    // The mock's core knows the layer over it by its interface only (mock/layer.ts): the drift layer is handed
+    // to the app from outside (MockOptions.layer), by the entry points that assemble it: the public entry
+    // (mock/index.ts) and the mock's command line (mock/command.ts, which `npm run mock` and the mock's own
+    // process run).
+    files: ['mock/**/*.ts'],
+    ignores: ['mock/drift/**', 'mock/index.ts', 'mock/command.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            ...mustNotImport('mock', [...MOCK_FORBIDDEN, 'tests'], MOCK_WHY)[1].patterns,
+            {
+              group: ['./drift', './drift/**', '../drift', '../drift/**', '**/mock/drift', '**/mock/drift/**'],
+              message:
+                "the mock's core must not import mock/drift/: the drift layer is handed to the app as an option (MockOptions.layer), built by the entry points that assemble it (mock/index.ts exports DriftLayer).",
+            },
+          ],
+        },
+      ],
+    },
+  },
   {
     files: ['contracts/**/*.ts', 'playwright.config.ts'],
     rules: {

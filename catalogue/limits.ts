@@ -1,22 +1,12 @@
 import { DEFINITIONS, isOperationId, type Operation } from './operations';
 
-export { RATE_LIMIT_HEADERS, TOO_MANY_REQUESTS_MESSAGE } from './rules';
+export { RATE_LIMIT_HEADERS } from './rules';
 
 /** Spec, Limits 2: all GET calls, 60 calls per minute per endpoint. */
 export const GET_LIMIT_PER_MINUTE = 60;
 /** The spec's refresh period for GET calls. */
 export const DEFAULT_WINDOW_MS = 60_000;
 
-/**
- * ASSUMPTION: the spec does not give limits for POST, PUT and DELETE (Limits 5: not shown); its
- * samples show 500 and 150. Each definition of the catalogue states its limit; this view lists the
- * non-GET ones.
- */
-export const WRITE_LIMITS: Readonly<Record<string, number>> = Object.fromEntries(
-  Object.entries(DEFINITIONS)
-    .filter(([, d]) => d.limit !== GET_LIMIT_PER_MINUTE || d.request !== undefined)
-    .map(([id, d]) => [id, d.limit]),
-);
 /** ASSUMPTION: a non-GET operation outside the catalogue (e.g. a configured vendor POST). */
 export const DEFAULT_WRITE_LIMIT = 150;
 /** ASSUMPTION: the token endpoints are limited per app like any POST; the spec is silent. */

@@ -899,13 +899,9 @@ export function allOperations(vendor: readonly VendorOperationSpec[] = DEFAULT_V
   return operationsFor({ vendorOperations: vendor });
 }
 
+/** The catalogued operation of an id; an unknown id is an error naming the known ones. */
 export function operationById(id: string, ops: readonly Operation[] = allOperations()): Operation {
   const op = ops.find((o) => o.id === id);
-  if (!op) {
-    throw new Error(`unknown operation id "${id}"; known ids: ${ops.map((o) => o.id).join(', ')}`);
-  }
+  if (!op) throw new Error(`unknown operation id "${id}"; known ids: ${ops.map((o) => o.id).join(', ')}`);
   return op;
 }
-
-/** The definition of a reseller operation. */
-export const definitionOf = (id: OperationId): OperationDefinition => DEFINITIONS[id];

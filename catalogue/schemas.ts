@@ -687,6 +687,7 @@ export const businessSchemas: readonly JsonSchema[] = [
 /** Every schema of the catalogue, for registering once in one Ajv instance. */
 export const allSchemas: readonly JsonSchema[] = [tokenResponseSchema, errorBodySchema, ...businessSchemas];
 
+/** The catalogue's schema of an $id; an unknown $id is an error. */
 export function schemaById(sid: string): JsonSchema {
   const s = allSchemas.find((x) => x.$id === sid);
   if (!s) throw new Error(`catalogue: no schema with $id ${sid}`);

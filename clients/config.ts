@@ -53,7 +53,7 @@ export interface HarnessConfig {
   /** Longest wait for a rate-limit reset in a test that is not about limits. */
   max429WaitMs: number;
   /** The embedded mock's settings; `requests` is MOCK_REQUESTS as given (strict or warn, checked where the mock starts). */
-  mock: { windowMs: number; drift: string[]; apps: unknown[] | undefined; seed: number; requests: string };
+  mock: { windowMs: number; drift: string[]; apps: ConfiguredApp[] | undefined; seed: number; requests: string };
   /** Ids of the target's data given by the user (KNOWN_IDS), used before any discovery. */
   knownIds: Partial<Record<IdName, string>>;
 }
@@ -301,18 +301,45 @@ function deploymentCredentialsFrom(env: NodeJS.ProcessEnv, targetName: string, f
   return { credentials: { ...found }, secondReseller };
 }
 
-/** MOCK_APPS, parsed (checked where the mock starts). */
-function mockAppsFrom(env: NodeJS.ProcessEnv): unknown[] | undefined {
+/** An app the embedded mock lets obtain tokens (MOCK_APPS): the shape of the mock's `apps` option. */
+interface ConfiguredApp {
+  clientId: string;
+  clientSecret: string;
+  family: Family;
+  webhookSecret?: string;
+}
+
+const MOCK_APPS_SHAPE = 'MOCK_APPS must be a JSON array of {"clientId","clientSecret","family":"reseller"|"vendor"[,"webhookSecret"]}';
+
+/** One entry of MOCK_APPS, checked; the error names the entry and what is wrong, never a secret. */
+function configuredApp(entry: unknown, i: number): ConfiguredApp {
+  const e = (typeof entry === 'object' && entry !== null ? entry : {}) as Record<string, unknown>;
+  const text = (k: string) => typeof e[k] === 'string' && (e[k] as string).length > 0;
+  const wrong = [
+    ...['clientId', 'clientSecret'].filter((k) => !text(k)).map((k) => `${k} is not a non-empty string`),
+    ...(e.family === 'reseller' || e.family === 'vendor' ? [] : [`family is ${JSON.stringify(e.family)}`]),
+    ...(e.webhookSecret === undefined || text('webhookSecret') ? [] : ['webhookSecret is not a non-empty string']),
+  ];
+  if (wrong.length) throw new ConfigError(`${MOCK_APPS_SHAPE}; entry ${i}: ${wrong.join(', ')}`);
+  const app: ConfiguredApp = { clientId: e.clientId as string, clientSecret: e.clientSecret as string, family: e.family as Family };
+  return e.webhookSecret === undefined ? app : { ...app, webhookSecret: e.webhookSecret as string };
+}
+
+/** MOCK_APPS, parsed and checked: a JSON array of apps. */
+function mockAppsFrom(env: NodeJS.ProcessEnv): ConfiguredApp[] | undefined {
   if (!env.MOCK_APPS) return undefined;
+  let parsed: unknown;
   try {
-    return JSON.parse(env.MOCK_APPS) as unknown[];
+    parsed = JSON.parse(env.MOCK_APPS);
   } catch {
-    throw new ConfigError('MOCK_APPS must be a JSON array of {"clientId","clientSecret","family"}');
+    throw new ConfigError(`${MOCK_APPS_SHAPE}; received text that is not JSON`);
   }
+  if (!Array.isArray(parsed) || parsed.length === 0) throw new ConfigError(`${MOCK_APPS_SHAPE}; received no array of apps`);
+  return parsed.map(configuredApp);
 }
 
 /** The embedded mock's settings (MOCK_WINDOW_MS, MOCK_DRIFT, MOCK_SEED, MOCK_REQUESTS) with its apps. */
-function mockSettingsFrom(env: NodeJS.ProcessEnv, apps: unknown[] | undefined): HarnessConfig['mock'] {
+function mockSettingsFrom(env: NodeJS.ProcessEnv, apps: ConfiguredApp[] | undefined): HarnessConfig['mock'] {
   return {
     windowMs: num(env, 'MOCK_WINDOW_MS', DEFAULTS.mockWindowMs),
     drift: (env.MOCK_DRIFT ?? '')

@@ -11,11 +11,6 @@ export function registerSecret(value: string | undefined | null): void {
   if (value && value.length >= 4) secrets.add(value);
 }
 
-/** Forgets registered secrets (tests only). */
-export function clearSecrets(): void {
-  secrets.clear();
-}
-
 // Shapes that carry secrets even when the value was never registered (e.g. a token from a target
 // that answered a request we did not expect): bearer headers, token JSON fields, form fields.
 const PATTERNS: ReadonlyArray<[RegExp, string]> = [
@@ -39,16 +34,5 @@ export function redact(text: string): string {
     if (enc !== s) out = out.replace(new RegExp(escapeRegExp(enc), 'g'), REDACTED);
   }
   for (const [re, rep] of PATTERNS) out = out.replace(re, rep);
-  return out;
-}
-
-/** Redacts a header map for evidence: Authorization is always masked. */
-export function redactHeaders(headers: Readonly<Record<string, string | string[] | undefined>>): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const [k, v] of Object.entries(headers)) {
-    if (v === undefined) continue;
-    const value = Array.isArray(v) ? v.join(', ') : v;
-    out[k] = k.toLowerCase() === 'authorization' ? REDACTED : redact(value);
-  }
   return out;
 }

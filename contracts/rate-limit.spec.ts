@@ -13,7 +13,8 @@ import {
   type Operation,
 } from '../catalogue';
 import { evidenceOf, type ApiResponse } from '../clients/http';
-import { test, expect, blocked, harnessConfig, label, notRun, selectedOperations, type Session } from './support/test';
+import { test, expect, harnessConfig, label, notRun, selectedOperations, type Session } from './support/test';
+import { blocked } from './support/outcomes';
 import { countingOrder, headerInt, resetAtMs, startsNewWindow } from './support/rate-limit-sequence';
 import { MAX_CONCURRENCY, describePace, neededMs, spendBucket, type Spent } from './support/pacing';
 import { recordFinding } from './support/findings';

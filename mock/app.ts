@@ -26,10 +26,6 @@ import { registerLatency } from './latency';
 import { holdTickShape } from './tick-shape';
 import { registerTokenRoutes } from './token-routes';
 
-export type { MockApp, MockConfig } from './context';
-export { DEFAULT_APPS } from './context';
-export { DEFAULT_BODY_LIMIT, MIN_WINDOW_MS, type MockOptions, type ResponseBodyHook } from './options';
-
 declare module 'fastify' {
   interface FastifyRequest {
     /** Who the business onRequest step identified (null elsewhere). */

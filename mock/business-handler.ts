@@ -3,7 +3,7 @@
  * sent. Synchronous on purpose: no promise per request on the hot path.
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { BusinessRoute } from './business-route';
+import type { BusinessRoute } from './business-route-types';
 import { errorOf, statusOf } from './errors';
 import type { Outcome } from './handlers';
 import type { MockState, Query } from './resources';

@@ -11,46 +11,15 @@
  * A request runs the steps, it builds none of them.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { ENVIRONMENTS, familyBase, isOperationId, type EnvironmentName, type Operation, type QueryParam } from '../catalogue';
+import { ENVIRONMENTS, familyBase, isOperationId, type EnvironmentName, type Operation } from '../catalogue';
 import { businessHandler } from './business-handler';
 import type { MockContext } from './context';
-import { DOCUMENT_CONFLICTS, requiredQueryOf, type DocumentConflict } from './document-conflicts';
+import { DOCUMENT_CONFLICTS, requiredQueryOf } from './document-conflicts';
 import { methodNotAllowed, send } from './error-handlers';
-import { HANDLERS, type Handler } from './handlers';
-import { compileHeaderRules, type HeaderRules } from './header-rules';
-import type { ResponseBodyHook } from './options';
-import type { RateRoute } from './rate-limit';
-import { requestChecksOf, runRequestChecks, type RequestCheck } from './request-checks';
-
-/** What every business route of an app shares. */
-export interface BusinessSettings {
-  ctx: MockContext;
-  /** Requests breaking a document constraint are served and their violations noted (`requests: 'warn'`). */
-  warnRequests: boolean;
-  /** Only the published document's forms accepted (the setting in force). */
-  strictDocument: () => boolean;
-  reportConflict: (message: string) => void;
-  reportViolation: (line: string) => void;
-  responseBody: ResponseBodyHook | undefined;
-}
-
-/** One operation's route in one environment: what its hooks and handler read. */
-export interface BusinessRoute extends BusinessSettings {
-  env: EnvironmentName;
-  op: Operation;
-  /** The operation's handler (null: a vendor operation, answered generically). */
-  handler: Handler | null;
-  headerRules: HeaderRules;
-  conflict: DocumentConflict | undefined;
-  /** The operation's query parameters with those the distributor's client cannot send optional. */
-  lenientQuery: { queryParams: readonly QueryParam[] };
-  rateRoute: RateRoute;
-  /** Broken document constraints are served (warn mode), webhook events included: no document says an invalid event is refused. */
-  serveBroken: boolean;
-  checks: readonly RequestCheck[];
-  /** The limiter key of a caller on this route. */
-  limiterKey: (who: string) => string;
-}
+import { HANDLERS } from './handlers';
+import { compileHeaderRules } from './header-rules';
+import type { BusinessRoute, BusinessSettings } from './business-route-types';
+import { requestChecksOf, runRequestChecks } from './request-checks';
 
 function routeOf(s: BusinessSettings, env: EnvironmentName, op: Operation): BusinessRoute {
   return {

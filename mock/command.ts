@@ -5,7 +5,10 @@
  * serveMock runs the embedded mock on 127.0.0.1 until interrupted.
  */
 import { Command, InvalidArgumentError } from 'commander';
-import { DEFAULT_APPS, startMock, type MockOptions, DRIFT_MODES } from '.';
+import { DEFAULT_APPS } from './apps';
+import { DriftLayer } from './drift/layer';
+import { DRIFT_MODES } from './drift';
+import { startMock, type MockOptions } from '.';
 import { HEADER_FAMILIES, LIMITER_ALGORITHMS, parseHeaderSpec, parseLimiterSpec } from './limiter-algorithms';
 import { DEFAULT_REQUEST_MODE, parseRequestMode } from './request-violations';
 import { allOperations, DEFAULT_WINDOW_MS, parseErrorStatuses, parseVendorOperations } from '../catalogue';
@@ -128,7 +131,7 @@ async function optionsOf(f: Flags): Promise<MockOptions> {
     windowMs: f.windowMs,
     seed: f.seed,
     control: f.control,
-    drift: f.drift ? listOf(f.drift) : [],
+    layer: new DriftLayer(f.drift ? listOf(f.drift) : [], f.control),
     ...readingsOf(f),
     logger: f.log,
     strictDocument: f.strictDocument,
@@ -171,7 +174,8 @@ function printBanner(url: string, f: Flags, opts: MockOptions): void {
   console.log(
     '  webhook calls: targeturl and x-hub-signature = base64 HMAC-SHA512 of the eventId with the app webhook secret (<client_id>-webhook-secret)',
   );
-  if (opts.drift?.length) console.log(`  drift modes: ${opts.drift.join(', ')}`);
+  const drift = opts.layer?.active() ?? [];
+  if (drift.length) console.log(`  drift modes: ${drift.join(', ')}`);
   if (f.limiter || f.countRefused || f.headers !== 'x-ratelimit')
     console.log(`  rate limiter: ${f.limiter ?? 'fixed'}${f.countRefused ? ', refused calls count' : ''}, headers ${f.headers}`);
   console.log(

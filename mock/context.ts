@@ -1,5 +1,6 @@
 /** What every part of the mock shares: settings that the control API may change, the clock, the limiter, the state. */
-import type { Family, Operation } from '../catalogue';
+import type { Operation } from '../catalogue';
+import type { MockApp } from './apps';
 import type { TokenStore } from './auth';
 import type { Leniency, MockLayer, Readings } from './layer';
 import type { SwitchableClock } from './clock';
@@ -7,24 +8,6 @@ import type { Limiter } from './limiter';
 import type { RateLimits } from './rate-limit';
 import type { MockState } from './resources';
 import type { WebhookOutbox } from './webhooks';
-
-export interface MockApp {
-  clientId: string;
-  clientSecret: string;
-  family: Family;
-  /** Secret used to sign pushed webhook events; default `<clientId>-webhook-secret`. */
-  webhookSecret?: string;
-}
-
-/**
- * Public demo credentials of the mock (not secrets of any real deployment). Here, beside their type, so
- * that what starts the mock in another process (`npm run load`) reads them without loading the server.
- */
-export const DEFAULT_APPS: readonly MockApp[] = [
-  { clientId: 'demo-reseller', clientSecret: 'demo-reseller-secret', family: 'reseller' },
-  { clientId: 'demo-reseller-b', clientSecret: 'demo-reseller-b-secret', family: 'reseller' },
-  { clientId: 'demo-vendor', clientSecret: 'demo-vendor-secret', family: 'vendor' },
-];
 
 /** Mutable settings that the control API may change at run time. */
 export interface MockConfig extends Readings {

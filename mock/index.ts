@@ -1,14 +1,12 @@
-export { buildMockApp, DEFAULT_APPS, DEFAULT_BODY_LIMIT, MIN_WINDOW_MS } from './app';
-export type { MockApp, MockOptions, ResponseBodyHook } from './app';
+/** The mock's entry point: what the harness, its commands and its tests use of it. */
+export { buildMockApp } from './app';
+export type { MockOptions } from './options';
 export { startMock } from './server';
 export type { RunningMock } from './server';
-export { ManualClock, SwitchableClock, systemClock } from './clock';
-export type { Clock } from './clock';
-export { DRIFT_MODES, DRIFT_IDS, parseDrift } from './drift';
-export type { DriftId, DriftMode } from './drift';
-export type { Limiter, Decision, ConsumeOptions } from './limiter';
+export { ManualClock } from './clock';
+export { DRIFT_MODES } from './drift';
+export { DriftLayer } from './drift/layer';
 export { HANDLERS } from './handlers';
-export type { Handler, CallContext, Outcome } from './handlers';
 export { signEventId } from './webhooks';
-export { parseRequestMode, REQUEST_MODES, VIOLATIONS_HEADER } from './request-violations';
-export type { RequestMode, Violation } from './request-violations';
+export { parseRequestMode, VIOLATIONS_HEADER } from './request-violations';
+export type { Violation } from './request-violations';

@@ -74,3 +74,20 @@ export interface MockLayer {
   /** Switches the layer to these ids at run time; throws, naming the known ids, on an unknown one. */
   switchTo(ids: readonly string[]): void;
 }
+
+/**
+ * No layer: the conforming mock (the default of MockOptions.layer). It allows no leniency, keeps the mock's
+ * settings, adds no hook and has no switch to turn on.
+ */
+export const NO_LAYER: MockLayer = {
+  leniency: () => false,
+  settings: (own) => own,
+  register: () => undefined,
+  active: () => [],
+  switchTo(ids) {
+    if (ids.length === 0) return;
+    throw new Error(
+      `expected no drift mode: this mock was built without a layer over it (MockOptions.layer, e.g. new DriftLayer(ids, true) from mock/drift/), received ${ids.join(', ')}`,
+    );
+  },
+};

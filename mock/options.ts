@@ -1,14 +1,16 @@
 /**
  * The mock's options (`buildMockApp`, `startMock`), their defaults, and what they resolve to: the
- * settings the control API may change, and the layer over the conforming mock (its drift modes).
+ * settings the control API may change, and the layer over the conforming mock. The layer is handed in
+ * from outside (the entry points that assemble the app build the drift layer of mock/drift/): the mock's
+ * core knows only its interface (layer.ts).
  */
 import type { LatencyOptions } from './latency';
 import type { RequestMode } from './request-violations';
 import { DEFAULT_WINDOW_MS, GUIDANCE_TOKEN_LIFETIME_S, SAMPLE_EXPIRES_IN_S, type VendorOperationSpec } from '../catalogue';
 import type { Clock } from './clock';
-import type { MockApp, MockConfig } from './context';
-import { DriftLayer } from './drift/layer';
-import type { MockLayer } from './layer';
+import type { MockApp } from './apps';
+import type { MockConfig } from './context';
+import { NO_LAYER, type MockLayer } from './layer';
 import type { Limiter } from './limiter';
 import type { HeaderFamily, LimiterSetOptions, PerOperation } from './limiter-algorithms';
 
@@ -58,8 +60,11 @@ export interface MockOptions {
   refusalStatus?: number;
   /** Serve the /__mock control API. Default false. */
   control?: boolean;
-  /** Drift mode ids (mock/drift/index.ts), on from the start. Default none. */
-  drift?: readonly string[];
+  /**
+   * The layer over the conforming mock: its drift modes (`new DriftLayer(ids, switchable)`, mock/drift/), which
+   * the control API may switch when the layer allows it. Default none (NO_LAYER): the conforming mock.
+   */
+  layer?: MockLayer;
   /** Vendor operations served under /vendors/v1. Default the catalogue's list. */
   vendorOperations?: readonly VendorOperationSpec[];
   /** Largest accepted request body in bytes (413 beyond). Default 1 MiB. */
@@ -106,5 +111,5 @@ export function resolveOptions(opts: MockOptions): { config: MockConfig; layer: 
     strictDocument: opts.strictDocument === true,
     limits: { ...(opts.limits ?? {}) },
   };
-  return { config, layer: new DriftLayer(opts.drift ?? [], opts.control === true) };
+  return { config, layer: opts.layer ?? NO_LAYER };
 }

@@ -10,21 +10,10 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Operation } from '../catalogue';
 import { missingHeadersBody, missingQuery } from './auth';
-import type { BusinessRoute } from './business-route';
+import type { BusinessRoute, Refusal, RequestCheck } from './business-route-types';
 import { entryOf, errorOf, statusOf, type ErrorBody } from './errors';
 import { noteViolations, type RequestPart, type Violation } from './request-violations';
 import { signatureRefusal, webhookSecretOf } from './webhooks';
-
-/** Why a request is not served as it is. */
-export interface Refusal {
-  status: number;
-  body: ErrorBody;
-  /** Where the broken document constraint sits (servable in warn mode); absent: refused in either mode. */
-  part?: RequestPart;
-}
-
-/** One step of the preHandler: a refusal, or null when the request passes it. */
-export type RequestCheck = (req: FastifyRequest, route: BusinessRoute) => Refusal | null;
 
 const documentRefusal = (part: RequestPart, body: ErrorBody): Refusal => ({ status: 400, body, part });
 

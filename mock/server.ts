@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
-import { buildMockApp, type MockOptions } from './app';
+import { buildMockApp } from './app';
+import type { MockOptions } from './options';
 
 export interface RunningMock {
   /** Base URL, e.g. http://127.0.0.1:4010 (no trailing slash). */

@@ -7,7 +7,7 @@
  */
 import { signatureMatches, signEventId } from '../clients/webhook-signature';
 import { WEBHOOK_HEADERS } from '../catalogue';
-import type { MockApp } from './context';
+import type { MockApp } from './apps';
 import { errorOf, type ErrorBody } from './errors';
 
 export interface ReceivedEvent {

@@ -1,8 +1,9 @@
 /**
- * Prints the plain closing line of a harness test run, alone on its line:
- * `N passed, N failed, N skipped`, read from Playwright's JSON report. Each further argument is a
- * step of the CI run as `name=exitCode` (e.g. `check=0 working-tree=1`; a bare number is `check`): a
- * failed step counts as one failed check so it can never hide.
+ * Prints the plain closing line of the harness's test runs, alone on its line:
+ * `N passed, N failed, N skipped`, summed over Playwright's JSON reports (the fast suite's and the long
+ * one's). Arguments: the reports (`*.json`; default the fast suite's), then each step of the CI run as
+ * `name=exitCode` (e.g. `check=0 working-tree=1`): a failed step, or a report that is missing, counts as one
+ * failed check so it can never hide.
  * Exit code 1 when anything failed or no test ran.
  */
 import { readFileSync, existsSync } from 'node:fs';
@@ -10,21 +11,37 @@ import { readFileSync, existsSync } from 'node:fs';
 interface JsonReport {
   stats: { expected: number; unexpected: number; flaky: number; skipped: number };
 }
-
-const [file = 'reports/harness-tests/results.json', ...steps] = process.argv.slice(2);
-if (!existsSync(file)) {
-  console.error(`test summary: expected Playwright's JSON report at ${file}, found none; did npm test start?`);
-  console.log('0 passed, 1 failed, 0 skipped');
-  process.exit(1);
+interface Counts {
+  passed: number;
+  failed: number;
+  skipped: number;
 }
-const { stats } = JSON.parse(readFileSync(file, 'utf8')) as JsonReport;
-const failedSteps = steps
-  .map((s) => (s.includes('=') ? s.split('=') : ['check', s]) as [string, string])
+
+/** One report's counts; a missing report is one failure, said on stderr. */
+function countsOf(file: string): Counts {
+  if (!existsSync(file)) {
+    console.error(`test summary: expected Playwright's JSON report at ${file}, found none; did its suite start? Counted as 1 failed`);
+    return { passed: 0, failed: 1, skipped: 0 };
+  }
+  const { stats } = JSON.parse(readFileSync(file, 'utf8')) as JsonReport;
+  if (stats.flaky > 0) console.error(`${file}: ${stats.flaky} test(s) passed only on a retry (flaky): see the report's flaky list`);
+  return { passed: stats.expected + stats.flaky, failed: stats.unexpected, skipped: stats.skipped };
+}
+
+const args = process.argv.slice(2);
+const reports = args.filter((a) => a.endsWith('.json'));
+const failedSteps = args
+  .filter((a) => !a.endsWith('.json'))
+  .map((s) => s.split('=') as [string, string | undefined])
   .filter(([, rc]) => rc !== '0')
   .map(([name]) => name);
 for (const name of failedSteps) console.error(`${name} failed: counted as 1 failed`);
-if (stats.flaky > 0) console.error(`${stats.flaky} test(s) passed only on a retry (flaky): see the report's flaky list`);
-const passed = stats.expected + stats.flaky;
-const failed = stats.unexpected + failedSteps.length;
-console.log(`${passed} passed, ${failed} failed, ${stats.skipped} skipped`);
-process.exit(failed > 0 || passed === 0 ? 1 : 0);
+const total = (reports.length ? reports : ['reports/harness-tests/results.json'])
+  .map(countsOf)
+  .reduce((a, b) => ({ passed: a.passed + b.passed, failed: a.failed + b.failed, skipped: a.skipped + b.skipped }), {
+    passed: 0,
+    failed: failedSteps.length,
+    skipped: 0,
+  });
+console.log(`${total.passed} passed, ${total.failed} failed, ${total.skipped} skipped`);
+process.exit(total.failed > 0 || total.passed === 0 ? 1 : 0);

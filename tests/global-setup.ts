@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { buildLoadScripts } from '../runner/bundles';
 import { spawnSync } from 'node:child_process';
 import { buildCliBundles, k6UnderTest } from './cli-bundles';
-import { matrixDir, stopMatrixRun } from './contracts/matrix-runner';
+import { matrixDir, stopMatrixRun } from './contracts/matrix/matrix-runner';
 import { OUTPUT_DIR, RUN_DIR } from './run-dir';
 
 export default async function globalSetup(): Promise<() => void> {

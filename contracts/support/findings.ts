@@ -10,7 +10,7 @@ import { readPolicy } from '../../clients/config-files';
 import { redact } from '../../clients/redact';
 import { writeFinding } from './annotations';
 
-export type { Policy, PolicyEntry } from '../../catalogue/policy';
+export type { Policy } from '../../catalogue/policy';
 
 const policies = new Map<string, Policy>();
 /** The policy named by POLICY (checked at start-up against its schema), read once per process; {} without one. */

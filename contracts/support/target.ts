@@ -5,7 +5,7 @@
 import { operationsFor, type Operation } from '../../catalogue';
 import { loadConfig, type HarnessConfig } from '../../clients/config';
 import { registerSecret } from '../../clients/redact';
-import type { MockApp, RunningMock } from '../../mock';
+import type { RunningMock } from '../../mock';
 
 export interface Target {
   config: HarnessConfig;
@@ -39,28 +39,30 @@ export function selectedOperations(cfg: HarnessConfig = harnessConfig()): Operat
 }
 
 /** Starts the target (the embedded mock, or none for a URL target), hands it to `use`, then stops it. */
-export async function provideTarget(mockDrift: string, use: (target: Target) => Promise<void>): Promise<void> {
+/** The embedded mock's drift modes as the configuration gives them (MOCK_DRIFT); none without a configuration. */
+export function configuredDrift(): readonly string[] {
+  return config instanceof Error ? [] : config.mock.drift;
+}
+
+export async function provideTarget(mockDrift: readonly string[], use: (target: Target) => Promise<void>): Promise<void> {
   const cfg = harnessConfig();
   let mock: RunningMock | undefined;
   let baseUrl = cfg.baseUrl;
   if (cfg.kind === 'mock') {
-    const drift = mockDrift
-      .split(',')
-      .map((s) => s.trim())
-      .filter(Boolean);
     // Loaded only for the embedded mock: a worker against a URL target starts without the server.
-    const { startMock, parseRequestMode } = await import('../../mock');
+    const { startMock, parseRequestMode, DriftLayer } = await import('../../mock');
     mock = await startMock({
       requests: parseRequestMode(cfg.mock.requests, 'MOCK_REQUESTS'),
       windowMs: cfg.mock.windowMs,
       control: true,
-      drift,
+      // Switchable: the detection matrix turns its modes on one after another through the control API.
+      layer: new DriftLayer(mockDrift, true),
       seed: cfg.mock.seed,
       vendorOperations: cfg.vendorOperations,
-      ...(cfg.mock.apps ? { apps: cfg.mock.apps as MockApp[] } : {}),
+      ...(cfg.mock.apps ? { apps: cfg.mock.apps } : {}),
     });
     baseUrl = mock.url;
-    for (const a of (cfg.mock.apps ?? []) as MockApp[]) registerSecret(a.clientSecret);
+    for (const a of cfg.mock.apps ?? []) registerSecret(a.clientSecret);
   }
   for (const c of Object.values(cfg.credentials)) registerSecret(c?.clientSecret);
   registerSecret(cfg.secondReseller?.clientSecret);

@@ -5,20 +5,18 @@
  */
 import { test as base } from '@playwright/test';
 import type { OpenApiContract } from '../../openapi/import';
-import { TargetFailure } from '../../clients/http';
 import { expect } from './matchers';
-import { harnessConfig, provideTarget, selectedOperations, type Target } from './target';
+import { configuredDrift, harnessConfig, provideTarget, selectedOperations, type Target } from './target';
 import { openSession, type Session } from './session';
 
-export { expect, TargetFailure };
-export type { Target };
+export { expect };
 export { harnessConfig, selectedOperations };
-export { Session, type CallOptions } from './session';
-export { blocked, label, notRun } from './outcomes';
+export { Session } from './session';
+export { label, notRun } from './outcomes';
 
 interface WorkerFixtures {
-  /** The embedded mock's drift modes (comma-separated); default MOCK_DRIFT. */
-  mockDrift: string;
+  /** The embedded mock's drift modes; default MOCK_DRIFT (the harness configuration). */
+  mockDrift: readonly string[];
   target: Target;
   session: Session;
   /** The user's OpenAPI document (OPENAPI=<file>), when given. */
@@ -26,7 +24,7 @@ interface WorkerFixtures {
 }
 
 export const test = base.extend<object, WorkerFixtures>({
-  mockDrift: [process.env.MOCK_DRIFT ?? '', { option: true, scope: 'worker' }],
+  mockDrift: [configuredDrift(), { option: true, scope: 'worker' }],
 
   target: [async ({ mockDrift }, use) => provideTarget(mockDrift, use), { scope: 'worker' }],
 

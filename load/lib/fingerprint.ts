@@ -7,13 +7,4 @@
  */
 export { Fingerprinter } from './fingerprint/fingerprinter';
 export { pacingFor } from './fingerprint/pacing';
-export type {
-  Algorithm,
-  BottleneckConfig,
-  FingerprintConfig,
-  K6ArrivalRate,
-  Observation,
-  Pacing,
-  RateLimitFingerprint,
-  TimelinePoint,
-} from './fingerprint/types';
+export type { Algorithm, FingerprintConfig, Pacing, RateLimitFingerprint, TimelinePoint } from './fingerprint/types';

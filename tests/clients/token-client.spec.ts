@@ -140,4 +140,24 @@ test.describe('token client', () => {
         .requestBudget,
     ).toBe(300);
   });
+
+  test('should parse MOCK_APPS into checked apps, and refuse a malformed entry naming it and never its secret', () => {
+    const app = { clientId: 'x-reseller', clientSecret: 'x-reseller-secret', family: 'reseller' };
+    expect(loadConfig({ MOCK_APPS: JSON.stringify([app]) }).mock.apps).toEqual([app]);
+    expect(loadConfig({}).mock.apps).toBeUndefined();
+    expect(() => loadConfig({ MOCK_APPS: 'not json' })).toThrow(/MOCK_APPS must be a JSON array .*not JSON/);
+    expect(() => loadConfig({ MOCK_APPS: '{}' })).toThrow(/MOCK_APPS must be a JSON array .*no array of apps/);
+    const wrong = () => loadConfig({ MOCK_APPS: JSON.stringify([app, { ...app, family: 'partner', clientId: '' }]) });
+    expect(wrong).toThrow(ConfigError);
+    expect(wrong).toThrow(/entry 1: clientId is not a non-empty string, family is "partner"/);
+    expect(wrong).not.toThrow(/x-reseller-secret/);
+  });
+
+  test('should read MOCK_DRIFT once into the list of modes', () => {
+    expect(loadConfig({ MOCK_DRIFT: ' token.type-not-bearer, ,shapes.pna-object ' }).mock.drift).toEqual([
+      'token.type-not-bearer',
+      'shapes.pna-object',
+    ]);
+    expect(loadConfig({}).mock.drift).toEqual([]);
+  });
 });

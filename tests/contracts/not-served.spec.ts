@@ -5,12 +5,13 @@
  * production, which serves it, passes.
  */
 import { test, expect } from '@playwright/test';
-import { startMock, type RunningMock } from '../../mock';
+import { DriftLayer, startMock, type RunningMock } from '../../mock';
+import { DEFAULT_WINDOW_MS } from '../../catalogue';
 import { MOCK_APPS_ENV, certify } from './support/run-certify';
 
 let mock: RunningMock;
 test.beforeEach(async () => {
-  mock = await startMock({ seed: 7, windowMs: 60_000, drift: ['routing.sandbox-search-not-served'] });
+  mock = await startMock({ seed: 7, windowMs: DEFAULT_WINDOW_MS, layer: new DriftLayer(['routing.sandbox-search-not-served'], false) });
 });
 test.afterEach(async () => {
   await mock.close();

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { buildMockApp, type MockOptions } from '../../mock';
+import { buildMockApp, DriftLayer, type MockOptions } from '../../mock';
 import { signatureHeaders } from '../../clients/webhook-signature';
 import { NO_RECEIVER_TARGET_URL } from '../../catalogue';
 
@@ -8,8 +8,9 @@ export const RESELLER = 'grant_type=client_credentials&client_id=demo-reseller&c
 export const RESELLER_B = 'grant_type=client_credentials&client_id=demo-reseller-b&client_secret=demo-reseller-b-secret';
 export const VENDOR = 'grant_type=client_credentials&client_id=demo-vendor&client_secret=demo-vendor-secret';
 
-export async function app(opts: MockOptions = {}): Promise<FastifyInstance> {
-  return buildMockApp({ control: true, ...opts });
+/** The mock with its control API, and a drift layer the control API may switch (`drift`: the modes on at start). */
+export async function app(opts: MockOptions = {}, drift: readonly string[] = []): Promise<FastifyInstance> {
+  return buildMockApp({ control: true, layer: new DriftLayer(drift, true), ...opts });
 }
 
 export async function token(a: FastifyInstance, form = RESELLER, path = '/oauth/oauth20/token'): Promise<string> {

@@ -240,7 +240,7 @@ test.describe('mock operations', () => {
       headers: { ...bearer(tok), ...IM, [IM_HEADERS.customerContact]: '' },
     });
     expect(JSON.parse(missingContact.body).errors[0].field).toBe(IM_HEADERS.customerContact);
-    const accepted = await app({ drift: ['finding.missing-header-accepted'] });
+    const accepted = await app({}, ['finding.missing-header-accepted']);
     const ok = await accepted.inject({ method: 'GET', url: '/resellers/v6/catalog', headers: bearer(await token(accepted)) });
     expect(ok.statusCode).toBe(200);
     await Promise.all([a.close(), accepted.close()]);
@@ -281,7 +281,7 @@ test.describe('mock operations', () => {
       headers: { ...authed(tok), [IM_HEADERS.correlationId]: 'f'.repeat(32) },
     });
     expect(ok.statusCode, '32 characters are allowed').toBe(200);
-    const lenient = await app({ drift: ['finding.header-constraint-ignored'] });
+    const lenient = await app({}, ['finding.header-constraint-ignored']);
     const r = await lenient.inject({
       method: 'GET',
       url: '/resellers/v6/catalog',

@@ -103,7 +103,7 @@ test.describe('mock webhooks', () => {
       expect(expectErrorShape(r.body)).toBe(true);
       expect(JSON.parse(r.body).errors[0].field).toBe('x-hub-signature');
     }
-    const accepted = await app({ drift: ['finding.webhook-signature-ignored'] });
+    const accepted = await app({}, ['finding.webhook-signature-ignored']);
     const r = await accepted.inject({
       method: 'POST',
       url,

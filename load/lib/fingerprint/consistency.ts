@@ -21,17 +21,7 @@
  */
 import { perSecond, type Lab } from './lab';
 import type { Readings } from './readings';
-import type { Algorithm, Observation } from './types';
-
-/** What a measurement says: the fields the pacing is made from. */
-export interface Claim {
-  algorithm: Algorithm;
-  burst: number | null;
-  /** Calls per ms. */
-  rate: number | null;
-  windowMs: number | null;
-  refusedCallsCount: boolean | null;
-}
+import type { Claim, Observation } from './types';
 
 /** Poll gaps a window must span at least. */
 const MIN_WINDOW_GAPS = 4;

@@ -8,7 +8,8 @@
  * then together (a volley, sent in one batch), `record()` each outcome, `result()` at the end.
  */
 import { Lab, Runner, Stalled, Stop, type Experiment } from './lab';
-import { countedLogFit, inconsistencies, type Claim } from './consistency';
+import { countedLogFit, inconsistencies } from './consistency';
+import type { Claim } from './types';
 import { coordinate } from './coordinator';
 import { cautiousPacing, pacingFor } from './pacing';
 import { cautiousClaim, claimOf, noReadings, refillFloorPerSecond, resetMovesOf, type Readings } from './readings';

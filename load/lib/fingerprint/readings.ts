@@ -1,10 +1,9 @@
 /** From the experiments' readings to the named algorithm, burst, rate and window. */
-import type { Claim } from './consistency';
 import type { ExhaustionReading } from './exhaustion';
 import type { ReopenedBucket, RefillRate } from './refill-sampling';
 import type { RefusedCallReading } from './refused-call';
 import type { SplitReading } from './split';
-import type { Algorithm, Observation } from './types';
+import type { Algorithm, Claim, Observation } from './types';
 
 /**
  * What the experiments read, one record per measurement: the coordinator fills it, the functions below read it.

@@ -107,3 +107,13 @@ export interface Drain {
   refusedMs: number | null;
   refusedFirst: boolean;
 }
+
+/** What a measurement says: the fields the pacing is made from. */
+export interface Claim {
+  algorithm: Algorithm;
+  burst: number | null;
+  /** Calls per ms. */
+  rate: number | null;
+  windowMs: number | null;
+  refusedCallsCount: boolean | null;
+}

@@ -7,15 +7,6 @@ import { createServer as createTcpServer, type AddressInfo, type Socket } from '
 
 export type FaultKind =
   'never-answers' | 'resets-connections' | 'server-errors' | 'malformed-json' | 'html-error' | 'huge-body' | 'slow-drip';
-export const FAULT_KINDS: readonly FaultKind[] = [
-  'never-answers',
-  'resets-connections',
-  'server-errors',
-  'malformed-json',
-  'html-error',
-  'huge-body',
-  'slow-drip',
-];
 
 export interface FaultyTarget {
   url: string;

@@ -4,7 +4,7 @@ import { ManualClock } from '../../../mock';
 import { app, token, authed } from '../helpers';
 
 test('should freeze X-RateLimit-Remaining at Limit - 1 in the sandbox only, and leave the limiter and production as they were', async () => {
-  const a = await app({ clock: new ManualClock(1_800_000_000_000), limits: { 'catalog.search': 3 }, drift: ['headers.sandbox-frozen'] });
+  const a = await app({ clock: new ManualClock(1_800_000_000_000), limits: { 'catalog.search': 3 } }, ['headers.sandbox-frozen']);
   const t = authed(await token(a));
   const remaining = async (url: string) => {
     const r = await a.inject({ method: 'GET', url, headers: t });

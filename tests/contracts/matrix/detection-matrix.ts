@@ -4,8 +4,8 @@
  * check, operation, environment) or the finding that must be recorded. Keyed by drift id: a mode
  * without a detection, or a detection of no mode, does not compile.
  */
-import type { EnvironmentName } from '../../catalogue';
-import { DRIFT_MODES, type DriftId } from '../../mock/drift';
+import type { EnvironmentName } from '../../../catalogue';
+import { DRIFT_MODES, type DriftId } from '../../../mock/drift';
 
 /** A check by the labels the suite records for it (contracts/support/outcomes.ts `label`); absent parts match any. */
 export interface CheckRef {

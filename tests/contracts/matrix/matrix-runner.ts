@@ -9,8 +9,8 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { closeSync, existsSync, mkdirSync, openSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { DriftId } from '../../mock/drift';
-import { inBackground } from '../cli-bundles';
+import type { DriftId } from '../../../mock/drift';
+import { inBackground } from '../../cli-bundles';
 import { grepTitle, groupModes } from './detection-matrix';
 import { MATRIX_REPORT, type JsonReport } from './matrix-report';
 
@@ -18,7 +18,7 @@ const PID = 'run.pid';
 /** Created exclusively by the one caller that starts the run. */
 const LOCK = 'run.lock';
 const LOG = 'run.log';
-const CONFIG = 'tests/contracts/matrix.config.ts';
+const CONFIG = 'tests/contracts/matrix/matrix.config.ts';
 
 /** The matrix run's folder inside a harness run folder. */
 export const matrixDir = (runDir: string): string => join(runDir, 'detection-matrix');

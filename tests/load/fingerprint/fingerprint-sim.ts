@@ -1,10 +1,10 @@
 /** Drives the fingerprint experiments against the mock's limiter algorithms on a manual clock. */
-import { ManualClock } from '../../mock/clock';
-import { createLimiter, rateLimitHeaders, type HeaderFamily, type LimiterAlgorithm } from '../../mock/limiter-algorithms';
-import { Fingerprinter, type Algorithm, type FingerprintConfig } from '../../load/lib/fingerprint';
-import { Lab, Runner, type Experiment } from '../../load/lib/fingerprint/lab';
-import type { Observation } from '../../load/lib/fingerprint/types';
-import { readRateLimitHeaders } from '../../load/lib/rate-limit-headers';
+import { ManualClock } from '../../../mock/clock';
+import { createLimiter, rateLimitHeaders, type HeaderFamily, type LimiterAlgorithm } from '../../../mock/limiter-algorithms';
+import { Fingerprinter, type Algorithm, type FingerprintConfig } from '../../../load/lib/fingerprint';
+import { Lab, Runner, type Experiment } from '../../../load/lib/fingerprint/lab';
+import type { Observation } from '../../../load/lib/fingerprint/types';
+import { readRateLimitHeaders } from '../../../load/lib/rate-limit-headers';
 
 /** The algorithm a fingerprint should name for each of the mock's limiters. */
 export const EXPECTED: Record<LimiterAlgorithm, Algorithm> = {

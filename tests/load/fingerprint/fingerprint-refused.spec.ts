@@ -5,10 +5,11 @@
  * name an algorithm without doubt (a token bucket's burst then rate draws 429s from it).
  */
 import { test, expect } from '@playwright/test';
-import { HEADER_FAMILIES, LIMITER_ALGORITHMS } from '../../mock/limiter-algorithms';
-import { bucketContradictions, countedLogFit, type Claim } from '../../load/lib/fingerprint/consistency';
-import { readRateLimitHeaders } from '../../load/lib/rate-limit-headers';
-import type { Observation } from '../../load/lib/fingerprint/types';
+import { HEADER_FAMILIES, LIMITER_ALGORITHMS } from '../../../mock/limiter-algorithms';
+import { bucketContradictions, countedLogFit } from '../../../load/lib/fingerprint/consistency';
+import type { Claim } from '../../../load/lib/fingerprint/types';
+import { readRateLimitHeaders } from '../../../load/lib/rate-limit-headers';
+import type { Observation } from '../../../load/lib/fingerprint/types';
 import { simulate, type SimOptions } from './fingerprint-sim';
 
 /** As `npm run load -- probe-reset --window-ms 2000 --probe-wait-ms 6000 --probe-max-ms 40000` configures one operation. */

@@ -1,6 +1,6 @@
 /** Starts the detection matrix run in the background; the matrix tests run after the rest of the harness. */
 import { test as setup } from '@playwright/test';
-import { RUN_DIR } from '../run-dir';
+import { RUN_DIR } from '../../run-dir';
 import { selectedModes } from './detection-matrix';
 import { matrixDir, startMatrixRun } from './matrix-runner';
 

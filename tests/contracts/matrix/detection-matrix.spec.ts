@@ -7,8 +7,8 @@
  * matrix-table-reporter.ts writes reports/harness-tests/detection-matrix.md.
  */
 import { test, expect } from '@playwright/test';
-import { DRIFT_MODES } from '../../mock/drift';
-import { RUN_DIR } from '../run-dir';
+import { DRIFT_MODES } from '../../../mock/drift';
+import { RUN_DIR } from '../../run-dir';
 import { selectedModes } from './detection-matrix';
 import { entriesByMode, judgeMode, type MatrixEntry } from './matrix-report';
 import { matrixDir, readReport, runState, startMatrixRun } from './matrix-runner';

@@ -8,12 +8,12 @@
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { test } from '../../contracts/support/test';
-import { DRIFT_MODES, type DriftId } from '../../mock/drift';
+import { test } from '../../../contracts/support/test';
+import { DRIFT_MODES, type DriftId } from '../../../mock/drift';
 import { grepTitle, modeOfTest } from './detection-matrix';
 import { DRIFT_MODE_ANNOTATION } from './matrix-report';
 
-const CONTRACTS = fileURLToPath(new URL('../../contracts/', import.meta.url));
+const CONTRACTS = fileURLToPath(new URL('../../../contracts/', import.meta.url));
 
 /** The drift mode the embedded mock of this worker serves now. */
 let serving: string | undefined;
@@ -24,7 +24,8 @@ test.beforeEach(async ({ mockDrift, target, session }, testInfo) => {
   const mode = modeOfTest(modes, title);
   if (mode === undefined) throw new Error(`no drift mode of this project (${modes.join(', ')}) selects "${title}"`);
   testInfo.annotations.push({ type: DRIFT_MODE_ANNOTATION, description: mode });
-  serving ??= mockDrift;
+  // One mode (a project of one mode starts the mock in it) or none.
+  serving ??= mockDrift[0] ?? '';
   if (mode !== serving) {
     if (!target.control) throw new Error('the detection matrix switches drift modes through the mock control API: none here');
     await target.control('POST', '/reset');

@@ -4,27 +4,27 @@
  * (DRIFT_MATRIX_GROUPS, JSON, set by matrix-runner.ts; without it, one project per mode that
  * DRIFT_MATRIX_MODES selects). The suite runs through matrix-suite.ts, which switches the mock to each
  * test's mode; the runner judges Playwright's JSON report (REPORTS_DIR/matrix-results.json).
- * By hand: `TARGET=mock npx playwright test -c tests/contracts/matrix.config.ts` (report in
+ * By hand: `TARGET=mock npx playwright test -c tests/contracts/matrix/matrix.config.ts` (report in
  * reports/detection-matrix/; the verdicts are the detection-matrix tests' job).
  */
 import { defineConfig } from '@playwright/test';
 import { fileURLToPath } from 'node:url';
-import certify from '../../playwright.config';
-import type { DriftId } from '../../mock/drift';
+import certify from '../../../playwright.config';
+import type { DriftId } from '../../../mock/drift';
 import { DETECTIONS, selectedModes } from './detection-matrix';
 import { MATRIX_REPORT } from './matrix-report';
 
-const REPORTS_DIR = process.env.REPORTS_DIR ?? fileURLToPath(new URL('../../reports/detection-matrix', import.meta.url));
+const REPORTS_DIR = process.env.REPORTS_DIR ?? fileURLToPath(new URL('../../../reports/detection-matrix', import.meta.url));
 const GROUPS: DriftId[][] = process.env.DRIFT_MATRIX_GROUPS
   ? (JSON.parse(process.env.DRIFT_MATRIX_GROUPS) as DriftId[][])
   : selectedModes().map((m) => [m]);
 
-export default defineConfig<object, { mockDrift: string }>({
+export default defineConfig<object, { mockDrift: readonly string[] }>({
   ...certify,
   testDir: '.',
   testMatch: 'matrix-suite.ts',
   outputDir: `${REPORTS_DIR}/test-output`,
-  globalSetup: fileURLToPath(new URL('../../contracts/support/global-setup.ts', import.meta.url)),
+  globalSetup: fileURLToPath(new URL('../../../contracts/support/global-setup.ts', import.meta.url)),
   reporter: [['dot'], ['json', { outputFile: `${REPORTS_DIR}/${MATRIX_REPORT}` }]],
   projects: GROUPS.map((modes) => ({
     // Short: Playwright names each test's output folder after its project (a joined list of 19 modes
@@ -36,6 +36,6 @@ export default defineConfig<object, { mockDrift: string }>({
     workers: 1,
     metadata: { driftModes: modes },
     // A project of one mode starts the mock in it; one of several switches it before each test (matrix-suite.ts).
-    use: { mockDrift: modes.length === 1 ? String(modes[0]) : '' },
+    use: { mockDrift: modes.length === 1 ? [String(modes[0])] : [] },
   })),
 });

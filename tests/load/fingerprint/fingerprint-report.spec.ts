@@ -1,9 +1,9 @@
 /** The report's rate-limit section and the run diff of a changed algorithm. */
 import { test, expect } from '@playwright/test';
-import { allowedRefusedSeries, renderRateLimitSection, type FingerprintRow } from '../../reporting/rate-limit-section';
-import { diffRuns } from '../../reporting/diff';
-import type { LimitsManifestEntry } from '../../catalogue';
-import { sampleSummary } from '../reporting/sample';
+import { allowedRefusedSeries, renderRateLimitSection, type FingerprintRow } from '../../../reporting/rate-limit-section';
+import { diffRuns } from '../../../reporting/diff';
+import type { LimitsManifestEntry } from '../../../catalogue';
+import { sampleSummary } from '../../reporting/sample';
 
 const esc = (s: unknown) => String(s).replace(/</g, '&lt;');
 

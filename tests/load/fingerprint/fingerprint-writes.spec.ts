@@ -5,10 +5,10 @@
 import { test, expect } from '@playwright/test';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { load } from './run';
-import { DEFAULT_WINDOW_MS } from '../../catalogue';
-import { writeNotices } from '../../load/scripts/probe-plan';
-import type { Plan, PlannedOperation } from '../../load/scripts/common';
+import { load } from '../run';
+import { DEFAULT_WINDOW_MS } from '../../../catalogue';
+import { writeNotices } from '../../../load/scripts/probe-plan';
+import type { Plan, PlannedOperation } from '../../../load/scripts/common';
 
 const OPS = [
   '--ops',

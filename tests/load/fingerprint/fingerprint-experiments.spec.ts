@@ -3,16 +3,16 @@
  * sends and the reading it returns, with only the experiments it needs before it.
  */
 import { test, expect } from '@playwright/test';
-import { drain, margin, type Lab } from '../../load/lib/fingerprint/lab';
-import { burstVolley } from '../../load/lib/fingerprint/burst-volley';
-import { exhaustion } from '../../load/lib/fingerprint/exhaustion';
-import { firstWindowAfterPause, firstWindowRate } from '../../load/lib/fingerprint/first-window-rate';
-import { refillRate, sampleRefill, settleReopening } from '../../load/lib/fingerprint/refill-sampling';
-import { refusedCalls } from '../../load/lib/fingerprint/refused-call';
-import { reopening } from '../../load/lib/fingerprint/reopening';
-import { split } from '../../load/lib/fingerprint/split';
-import { refineWindow } from '../../load/lib/fingerprint/window-refine';
-import type { Drain } from '../../load/lib/fingerprint/types';
+import { drain, margin, type Lab } from '../../../load/lib/fingerprint/lab';
+import { burstVolley } from '../../../load/lib/fingerprint/burst-volley';
+import { exhaustion } from '../../../load/lib/fingerprint/exhaustion';
+import { firstWindowAfterPause, firstWindowRate } from '../../../load/lib/fingerprint/first-window-rate';
+import { refillRate, sampleRefill, settleReopening } from '../../../load/lib/fingerprint/refill-sampling';
+import { refusedCalls } from '../../../load/lib/fingerprint/refused-call';
+import { reopening } from '../../../load/lib/fingerprint/reopening';
+import { split } from '../../../load/lib/fingerprint/split';
+import { refineWindow } from '../../../load/lib/fingerprint/window-refine';
+import type { Drain } from '../../../load/lib/fingerprint/types';
 import { runAlone } from './fingerprint-sim';
 
 /** Exhaustion, reopening and sampling: what the later experiments start from (`pause`: the sampling told of the reopening's pause). */

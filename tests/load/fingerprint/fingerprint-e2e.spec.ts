@@ -10,13 +10,13 @@
 import { test, expect } from '@playwright/test';
 import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { allOperations } from '../../catalogue';
-import { randomLimits } from '../../runner/plan';
-import type { FingerprintManifestEntry } from '../../load/scripts/probe';
-import type { VerifyResult } from '../../load/scripts/verify-pacing';
-import { run } from './run';
-import { runWithStalls } from './stall-injector';
-import { cliArgs, k6UnderTest } from '../cli-bundles';
+import { allOperations } from '../../../catalogue';
+import { randomLimits } from '../../../runner/plan';
+import type { FingerprintManifestEntry } from '../../../load/scripts/probe';
+import type { VerifyResult } from '../../../load/scripts/verify-pacing';
+import { run } from '../run';
+import { runWithStalls } from '../stall-injector';
+import { cliArgs, k6UnderTest } from '../../cli-bundles';
 
 const WINDOW_MS = 2000;
 const SEED = 92;

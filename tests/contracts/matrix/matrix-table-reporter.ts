@@ -5,7 +5,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Reporter, TestCase, TestResult } from '@playwright/test/reporter';
-import { DRIFT_MODES } from '../../mock/drift';
+import { DRIFT_MODES } from '../../../mock/drift';
 import { matrixMarkdown, type MatrixRow } from './matrix-report';
 
 export default class MatrixTableReporter implements Reporter {

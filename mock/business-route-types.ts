@@ -1,0 +1,55 @@
+/**
+ * What a business route holds, resolved once when it is registered (business-route.ts), and what its
+ * request checks answer (request-checks.ts): the types its steps share, apart from the steps themselves.
+ */
+import type { FastifyRequest } from 'fastify';
+import type { EnvironmentName, Operation, QueryParam } from '../catalogue';
+import type { MockContext } from './context';
+import type { DocumentConflict } from './document-conflicts';
+import type { ErrorBody } from './errors';
+import type { Handler } from './handlers';
+import type { HeaderRules } from './header-rules';
+import type { ResponseBodyHook } from './options';
+import type { RateRoute } from './rate-limit';
+import type { RequestPart } from './request-violations';
+
+/** What every business route of an app shares. */
+export interface BusinessSettings {
+  ctx: MockContext;
+  /** Requests breaking a document constraint are served and their violations noted (`requests: 'warn'`). */
+  warnRequests: boolean;
+  /** Only the published document's forms accepted (the setting in force). */
+  strictDocument: () => boolean;
+  reportConflict: (message: string) => void;
+  reportViolation: (line: string) => void;
+  responseBody: ResponseBodyHook | undefined;
+}
+
+/** One operation's route in one environment: what its hooks and handler read. */
+export interface BusinessRoute extends BusinessSettings {
+  env: EnvironmentName;
+  op: Operation;
+  /** The operation's handler (null: a vendor operation, answered generically). */
+  handler: Handler | null;
+  headerRules: HeaderRules;
+  conflict: DocumentConflict | undefined;
+  /** The operation's query parameters with those the distributor's client cannot send optional. */
+  lenientQuery: { queryParams: readonly QueryParam[] };
+  rateRoute: RateRoute;
+  /** Broken document constraints are served (warn mode), webhook events included: no document says an invalid event is refused. */
+  serveBroken: boolean;
+  checks: readonly RequestCheck[];
+  /** The limiter key of a caller on this route. */
+  limiterKey: (who: string) => string;
+}
+
+/** Why a request is not served as it is. */
+export interface Refusal {
+  status: number;
+  body: ErrorBody;
+  /** Where the broken document constraint sits (servable in warn mode); absent: refused in either mode. */
+  part?: RequestPart;
+}
+
+/** One step of the preHandler: a refusal, or null when the request passes it. */
+export type RequestCheck = (req: FastifyRequest, route: BusinessRoute) => Refusal | null;

@@ -1,0 +1,79 @@
+/**
+ * The harness's two suites, one Playwright configuration each, built here so they agree on everything but
+ * their tests and reports:
+ *
+ * - the fast suite (`npm test`, playwright.config.ts): a developer's inner loop, within two minutes on two
+ *   quiet cores;
+ * - the long suite (`npm run test:long`, playwright.long.config.ts): what mostly waits on compressed windows
+ *   in real time or runs thousands of requests. CI (.ci/run) runs both.
+ *
+ * Hermetic: the load scripts and command lines are bundled once per run (global-setup.ts) into the run's
+ * temporary folder, every test writes under its own output directory there (testInfo.outputPath), and only
+ * the runs' reports (gitignored reports/harness-tests/) land in the working tree.
+ */
+import { defineConfig, type PlaywrightTestConfig, type ReporterDescription } from '@playwright/test';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { OUTPUT_DIR } from './run-dir';
+
+/** Both suites' reports (Playwright JSON read by scripts/test-summary.ts, JUnit): gitignored. */
+const REPORTS = fileURLToPath(new URL('../reports/harness-tests/', import.meta.url));
+
+/** The detection matrix: its background run's start, and the per-mode judgments of what it found. */
+export const MATRIX_START = 'contracts/matrix/matrix.setup.ts';
+export const MATRIX_TESTS = 'contracts/matrix/detection-matrix.spec.ts';
+/**
+ * The long suite's other tests, each with why it is long: by their durations in a full run of both suites
+ * together (reports/harness-tests/results.json), they took 206 s of the 399 s of test time
+ * (tests/playwright.config.ts gives the fast suite's figures).
+ */
+export const LONG_TESTS = [
+  // Real time: probes against limiters on compressed windows, through k6 or its double (87 s).
+  'load/fingerprint/fingerprint-e2e.spec.ts',
+  // Real time: the probes' limits and refill times, end to end (12 s).
+  'load/probes-e2e.spec.ts',
+  // Real time: the fingerprint behind real rate-limiting libraries and nginx (33 s).
+  'load/real-limiters.spec.ts',
+  // Real time: a distributed probe, four runners in turn sharing one app's quota (49 s).
+  'load/distributed.spec.ts',
+  // The 10 000-request fuzz of the mock's bad input (CPU-bound).
+  'mock/bad-input.spec.ts',
+  // Instructions per request counted under callgrind (CPU-bound: 23 s of one core).
+  'bench/instructions.spec.ts',
+];
+
+export interface Suite {
+  /** Reports' folder under reports/harness-tests/ ('' for the fast suite, where CI and habits look). */
+  reportDir: string;
+  projects: NonNullable<PlaywrightTestConfig['projects']>;
+  workers: number;
+  reporters?: ReporterDescription[];
+}
+
+/** One suite's configuration: the common settings, its projects and its reports. */
+export function suiteConfig(suite: Suite): PlaywrightTestConfig {
+  const reports = join(REPORTS, suite.reportDir);
+  // Playwright's record of the last run (`--last-failed`) beside the reports: in the run's temporary folder it
+  // would be lost with the folder, and it would keep that folder from being removed. Set in the runner only;
+  // the global setup takes it out of the environment the workers and their child runs inherit.
+  if (!process.env.TEST_WORKER_INDEX) process.env.PLAYWRIGHT_LAST_RUN_OUTPUT_FILE ||= join(reports, 'last-run.json');
+  const CI = !!process.env.CI;
+  return defineConfig({
+    testDir: '.',
+    forbidOnly: CI,
+    fullyParallel: true,
+    workers: suite.workers,
+    timeout: 120_000,
+    globalSetup: './global-setup.ts',
+    reporter: [
+      [CI ? 'line' : 'list'],
+      ['json', { outputFile: join(reports, 'results.json') }],
+      ['junit', { outputFile: join(reports, 'junit.xml') }],
+      ...(suite.reporters ?? []).map(([name, opts]): ReporterDescription => [name, { outputDir: reports, ...opts }]),
+    ],
+    outputDir: OUTPUT_DIR,
+    // Output of passing tests is removed; a failing test's files stay in the run folder for inspection.
+    preserveOutput: 'failures-only',
+    projects: suite.projects,
+  });
+}
