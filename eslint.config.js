@@ -130,12 +130,12 @@ export default tseslint.config(
     rules: { 'no-restricted-imports': mustNotImport(folder, [...forbidden, 'tests'], why) },
   })),
   {
-    // The mock's core knows the layer over it by its interface only (mock/layer.ts): the drift layer is handed
+    // The mock's core knows the layer over it by its interface only (mock/layer/mock-layer.ts): the drift layer is handed
     // to the app from outside (MockOptions.layer), by the entry points that assemble it: the public entry
-    // (mock/index.ts) and the mock's command line (mock/command.ts, which `npm run mock` and the mock's own
+    // (mock/index.ts) and the mock's command line (mock/app/command.ts, which `npm run mock` and the mock's own
     // process run).
     files: ['mock/**/*.ts'],
-    ignores: ['mock/drift/**', 'mock/index.ts', 'mock/command.ts'],
+    ignores: ['mock/drift/**', 'mock/index.ts', 'mock/app/command.ts'],
     rules: {
       'no-restricted-imports': [
         'error',

@@ -5,7 +5,7 @@
 import { createServer } from 'node:http';
 import { executionAsyncResource } from 'node:async_hooks';
 
-// Node's tick-object shape held, as the mock holds it (mock/tick-shape.ts): a full collection at an idle
+// Node's tick-object shape held, as the mock holds it (mock/limits/tick-shape.ts): a full collection at an idle
 // moment would otherwise put every nextTick of this server on V8's slow path, a ceiling lowered by luck.
 let heldTick;
 process.nextTick(() => (heldTick ??= executionAsyncResource()));

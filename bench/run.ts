@@ -18,7 +18,7 @@ import { writeLargeOpenApi } from './openapi-doc';
 import { countInstructions, hasCallgrind, type InstructionCount } from './instructions';
 import { loadOpenApi } from '../openapi/import';
 import { buildLoadScripts } from '../runner/bundles';
-import { DEFAULT_APPS } from '../mock/apps';
+import { DEFAULT_APPS } from '../mock/app/apps';
 
 /** The reseller demo app the benchmark's token comes from. */
 const RESELLER_APP = DEFAULT_APPS.find((a) => a.family === 'reseller') as (typeof DEFAULT_APPS)[number];

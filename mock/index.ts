@@ -1,12 +1,12 @@
 /** The mock's entry point: what the harness, its commands and its tests use of it. */
-export { buildMockApp } from './app';
-export type { MockOptions } from './options';
-export { startMock } from './server';
-export type { RunningMock } from './server';
-export { ManualClock } from './clock';
+export { buildMockApp } from './app/app';
+export type { MockOptions } from './app/options';
+export { startMock } from './app/server';
+export type { RunningMock } from './app/server';
+export { ManualClock } from './app/clock';
 export { DRIFT_MODES } from './drift';
-export { DriftLayer } from './drift/layer';
-export { HANDLERS } from './handlers';
-export { signEventId } from './webhooks';
-export { parseRequestMode, VIOLATIONS_HEADER } from './request-violations';
-export type { Violation } from './request-violations';
+export { DriftLayer } from './drift/drift-layer';
+export { HANDLERS } from './api/handlers';
+export { signEventId } from './api/webhooks';
+export { parseRequestMode, VIOLATIONS_HEADER } from './checks/request-violations';
+export type { Violation } from './checks/request-violations';

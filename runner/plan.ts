@@ -3,7 +3,7 @@ import { allOperations, familyBase, fillPath, limitFor, type EnvironmentName, ty
 import { knownIds, requestFor, world } from '../fixtures';
 import { imHeadersFrom, webhookSecretFrom } from '../clients/config';
 import { signatureHeaders } from '../clients/webhook-signature';
-import { DEFAULT_APPS } from '../mock/apps';
+import { DEFAULT_APPS } from '../mock/app/apps';
 import { DEFAULT_WINDOW_MS } from '../catalogue';
 import type { NotRun, Plan, PlannedOperation } from '../load/scripts/common';
 import type { TargetIds } from './target-ids';

@@ -8,8 +8,8 @@ import { createRequire } from 'node:module';
 import { pathToFileURL } from 'node:url';
 import { DEFAULT_WINDOW_MS } from '../catalogue';
 import { DEFAULT_SEED } from '../fixtures';
-import { MOCK_MAIN } from '../mock/main';
-import type { RunningMock } from '../mock/server';
+import { MOCK_MAIN } from '../mock/app/main';
+import type { RunningMock } from '../mock/app/server';
 import { bundledCli } from './harness-bin';
 
 export interface MockProcessOptions {

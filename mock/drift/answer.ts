@@ -4,7 +4,7 @@
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { RATE_LIMIT_HEADERS } from '../../catalogue/rules';
-import type { Decision } from '../limiter';
+import type { Decision } from '../limits/limiter';
 
 /** The rate-limit header names as Fastify stores them (lower case). */
 export const HDR = {

@@ -5,9 +5,9 @@
  *
  * Drift is a layer over the conforming mock (layer.ts): each mode is one entry of a group file here,
  * either a transform of the mock's answers, a leniency the mock is asked for at one of its decision
- * points (mock/layer.ts names them), or the other reading of one of its settings.
+ * points (mock/layer/mock-layer.ts names them), or the other reading of one of its settings.
  */
-import type { LeniencyId, Readings } from '../layer';
+import type { LeniencyId, Readings } from '../layer/mock-layer';
 import type { AnswerTransform } from './answer';
 
 export interface DriftMode {

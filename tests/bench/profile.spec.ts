@@ -26,7 +26,7 @@ test('should rank frames by their samples, leave idle time out and sum the time 
     frame(3, 'writev'),
     frame(4, 'end', 'node:_http_outgoing', 1033),
     frame(5, 'Reply.header', 'file:///project/node_modules/fastify/lib/reply.js', 272),
-    frame(6, 'consume', 'file:///project/mock/limiter.ts', 51),
+    frame(6, 'consume', 'file:///project/mock/limits/limiter.ts', 51),
     frame(7, '(garbage collector)'),
     frame(8, 'routing', 'file:///project/node_modules/@scope/router/index.js', 9),
   ];
@@ -36,7 +36,7 @@ test('should rank frames by their samples, leave idle time out and sum the time 
   expect(s.top.map((f) => [f.frame, f.kind, f.selfPct])).toEqual([
     ['writev', 'native', 30],
     ['end node:_http_outgoing:1034', 'node', 20],
-    ['consume mock/limiter.ts:52', 'project', 20],
+    ['consume mock/limits/limiter.ts:52', 'project', 20],
     ['Reply.header fastify/lib/reply.js:273', 'fastify', 10],
     ['(garbage collector)', 'gc', 10],
     ['routing @scope/router/index.js:10', '@scope/router', 10],

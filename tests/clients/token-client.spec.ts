@@ -138,7 +138,7 @@ test.describe('token client', () => {
     expect(
       loadConfig({ TARGET: 'https://api.example.com', FAMILIES: 'reseller', RESELLER_CLIENT_ID: 'a', RESELLER_CLIENT_SECRET: 'b' })
         .requestBudget,
-    ).toBe(300);
+    ).toBe(400);
   });
 
   test('should parse MOCK_APPS into checked apps, and refuse a malformed entry naming it and never its secret', () => {

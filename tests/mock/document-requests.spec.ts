@@ -5,7 +5,7 @@
 import { test, expect } from '@playwright/test';
 import { operationById } from '../../catalogue';
 import { requestFor } from '../../fixtures';
-import { VIOLATIONS_HEADER } from '../../mock/request-violations';
+import { VIOLATIONS_HEADER } from '../../mock/checks/request-violations';
 import { app, token, authed } from './helpers';
 
 const JSON_CT = { 'content-type': 'application/json' };

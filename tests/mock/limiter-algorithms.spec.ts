@@ -1,5 +1,5 @@
 import { test, expect } from '@playwright/test';
-import { ManualClock } from '../../mock/clock';
+import { ManualClock } from '../../mock/app/clock';
 import {
   createLimiter,
   LIMITER_ALGORITHMS,
@@ -8,7 +8,7 @@ import {
   rateLimitHeaders,
   type AlgorithmDecision,
   type LimiterAlgorithm,
-} from '../../mock/limiter-algorithms';
+} from '../../mock/limits/limiter-algorithms';
 import { app, authed, token } from './helpers';
 
 const W = 1000;

@@ -4,7 +4,7 @@ import { allOperations, familyBase, fillPath, type Operation } from '../../catal
 import { knownIds, requestFor } from '../../fixtures';
 import { createAjv } from '../../clients/ajv';
 import { parseRequestMode, VIOLATIONS_HEADER, type Violation } from '../../mock';
-import { MAX_VIOLATIONS_HEADER_LENGTH, violationsHeaderValue } from '../../mock/request-violations';
+import { MAX_VIOLATIONS_HEADER_LENGTH, violationsHeaderValue } from '../../mock/checks/request-violations';
 import { certify } from '../contracts/support/run-certify';
 import { app, token, authed, bearer, IM, expectErrorShape, webhookHeaders } from './helpers';
 

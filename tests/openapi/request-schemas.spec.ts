@@ -18,7 +18,7 @@ const FORMS = [
   { variable: 'VENDOR_OPENAPI_JSON', form: 'JSON', file: process.env.VENDOR_OPENAPI_JSON },
 ] as const;
 
-/** Served by mock/document-conflicts.ts, not by the schema: the JSON form's (and the client's) one-element array. */
+/** Served by mock/checks/document-conflicts.ts, not by the schema: the JSON form's (and the client's) one-element array. */
 const SERVED_ELSEWHERE: Readonly<Record<string, readonly string[]>> = { 'freight.estimate': ['/shipToAddress'] };
 
 type Schema = Parameters<typeof stricterThanDocument>[0];

@@ -3,7 +3,7 @@
  * on a manual clock: deterministic timelines, no sockets, no real waits.
  */
 import { test, expect } from '@playwright/test';
-import { HEADER_FAMILIES, LIMITER_ALGORITHMS, type HeaderFamily } from '../../../mock/limiter-algorithms';
+import { HEADER_FAMILIES, LIMITER_ALGORITHMS, type HeaderFamily } from '../../../mock/limits/limiter-algorithms';
 import { pacingFor } from '../../../load/lib/fingerprint';
 import { readRateLimitHeaders, retryAfterAt } from '../../../load/lib/rate-limit-headers';
 import { unexplainedRefusals } from '../../../load/lib/fingerprint/consistency';

@@ -6,7 +6,7 @@
 import { allOperations, familyBase } from '../../../catalogue';
 import { startMock, type RunningMock } from '../../../mock';
 import { mockCredentials } from '../../../runner/plan';
-import type { Limiter } from '../../../mock/limiter';
+import type { Limiter } from '../../../mock/limits/limiter';
 import type { RouteLimiter } from './gateway';
 import type { NginxRoute } from './nginx';
 

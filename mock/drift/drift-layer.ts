@@ -1,12 +1,12 @@
 /**
  * The drift layer over the mock: the modes switched on, applied where a layer may act
- * (mock/layer.ts). Answer transforms run in one onSend hook, after the mock wrote its rate-limit
+ * (mock/layer/mock-layer.ts). Answer transforms run in one onSend hook, after the mock wrote its rate-limit
  * headers; the hook is registered only when a mode is on at start or may be switched on later (the
  * control API), so a conforming mock pays nothing for drift.
  */
 import type { FastifyInstance } from 'fastify';
-import type { Clock } from '../clock';
-import type { LeniencyId, MockLayer, Readings } from '../layer';
+import type { Clock } from '../app/clock';
+import type { LeniencyId, MockLayer, Readings } from '../layer/mock-layer';
 import { Answer, type AnswerTransform } from './answer';
 import { AUTH_DRIFT } from './auth';
 import { CANCEL_IGNORED_DRIFT } from './cancel-ignored';

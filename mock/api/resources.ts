@@ -3,7 +3,7 @@
  * created returns live until `reset`. The `view` functions project the world's records onto the
  * published answer shapes.
  */
-import { SAMPLE_ADDRESS } from '../catalogue';
+import { SAMPLE_ADDRESS } from '../../catalogue';
 import {
   lineOf,
   round2,
@@ -17,7 +17,7 @@ import {
   type Quote,
   type Renewal,
   type ReturnCase,
-} from '../fixtures';
+} from '../../fixtures';
 
 export type Query = Record<string, string | string[] | undefined>;
 

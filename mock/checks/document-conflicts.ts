@@ -11,8 +11,8 @@
  *   (`2026-01-01T00:00:00.000Z`). Accepted as its date part.
  */
 import type { FastifyRequest } from 'fastify';
-import type { Operation, QueryParam } from '../catalogue';
-import { errorOf, type ErrorBody } from './errors';
+import type { Operation, QueryParam } from '../../catalogue';
+import { errorOf, type ErrorBody } from '../app/errors';
 
 export interface DocumentConflict {
   /** The document's required query parameters the client cannot send (optional unless strict). */

@@ -1,17 +1,17 @@
 /** The mock's shared context (context.ts) built from its options. */
-import { DEFAULT_SEED } from '../fixtures';
-import { DEFAULT_VENDOR_OPERATIONS, limitFor, operationsFor, type Operation } from '../catalogue';
-import { TokenStore } from './auth';
+import { DEFAULT_SEED } from '../../fixtures';
+import { DEFAULT_VENDOR_OPERATIONS, limitFor, operationsFor, type Operation } from '../../catalogue';
+import { TokenStore } from '../checks/auth';
 import { SwitchableClock, systemClock } from './clock';
 import { DEFAULT_APPS } from './apps';
 import type { MockConfig, MockContext } from './context';
-import type { MockLayer } from './layer';
-import type { Limiter } from './limiter';
-import { FixedWindow, LimiterSet } from './limiter-algorithms';
+import type { MockLayer } from '../layer/mock-layer';
+import type { Limiter } from '../limits/limiter';
+import { FixedWindow, LimiterSet } from '../limits/limiter-algorithms';
 import type { MockOptions } from './options';
-import { RateLimits } from './rate-limit';
-import { MockState } from './resources';
-import { WebhookOutbox } from './webhooks';
+import { RateLimits } from '../limits/rate-limit';
+import { MockState } from '../api/resources';
+import { WebhookOutbox } from '../api/webhooks';
 
 /** The limiter given, or the algorithms asked for, or the spec's fixed window. */
 function limiterOf(opts: MockOptions, clock: SwitchableClock, windowMs: number): Limiter {

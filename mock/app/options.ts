@@ -4,15 +4,15 @@
  * from outside (the entry points that assemble the app build the drift layer of mock/drift/): the mock's
  * core knows only its interface (layer.ts).
  */
-import type { LatencyOptions } from './latency';
-import type { RequestMode } from './request-violations';
-import { DEFAULT_WINDOW_MS, GUIDANCE_TOKEN_LIFETIME_S, SAMPLE_EXPIRES_IN_S, type VendorOperationSpec } from '../catalogue';
+import type { LatencyOptions } from '../routes/latency';
+import type { RequestMode } from '../checks/request-violations';
+import { DEFAULT_WINDOW_MS, GUIDANCE_TOKEN_LIFETIME_S, SAMPLE_EXPIRES_IN_S, type VendorOperationSpec } from '../../catalogue';
 import type { Clock } from './clock';
 import type { MockApp } from './apps';
 import type { MockConfig } from './context';
-import { NO_LAYER, type MockLayer } from './layer';
-import type { Limiter } from './limiter';
-import type { HeaderFamily, LimiterSetOptions, PerOperation } from './limiter-algorithms';
+import { NO_LAYER, type MockLayer } from '../layer/mock-layer';
+import type { Limiter } from '../limits/limiter';
+import type { HeaderFamily, LimiterSetOptions, PerOperation } from '../limits/limiter-algorithms';
 
 export type ResponseBodyHook = (
   operationId: string,
@@ -75,7 +75,7 @@ export interface MockOptions {
   logger?: boolean;
   /**
    * Follow the published document alone where the distributor's generated client disagrees with it
-   * (mock/document-conflicts.ts). Default false: both forms accepted, each client form reported.
+   * (mock/checks/document-conflicts.ts). Default false: both forms accepted, each client form reported.
    */
   strictDocument?: boolean;
   /** Told of every client form accepted against the document. Default the Fastify logger (warn). */
@@ -84,7 +84,7 @@ export interface MockOptions {
   allowRemoteWebhookTargets?: boolean;
   /**
    * A request that breaks a document constraint (header, query parameter, body schema): 'strict' (default)
-   * refuses it with 400; 'warn' serves it and reports each violation (mock/request-violations.ts).
+   * refuses it with 400; 'warn' serves it and reports each violation (mock/checks/request-violations.ts).
    */
   requests?: RequestMode;
   /** An added latency per operation id (a fixed delay and a jitter; latency.ts). Default none. */

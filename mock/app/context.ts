@@ -1,13 +1,13 @@
 /** What every part of the mock shares: settings that the control API may change, the clock, the limiter, the state. */
-import type { Operation } from '../catalogue';
+import type { Operation } from '../../catalogue';
 import type { MockApp } from './apps';
-import type { TokenStore } from './auth';
-import type { Leniency, MockLayer, Readings } from './layer';
+import type { TokenStore } from '../checks/auth';
+import type { Leniency, MockLayer, Readings } from '../layer/mock-layer';
 import type { SwitchableClock } from './clock';
-import type { Limiter } from './limiter';
-import type { RateLimits } from './rate-limit';
-import type { MockState } from './resources';
-import type { WebhookOutbox } from './webhooks';
+import type { Limiter } from '../limits/limiter';
+import type { RateLimits } from '../limits/rate-limit';
+import type { MockState } from '../api/resources';
+import type { WebhookOutbox } from '../api/webhooks';
 
 /** Mutable settings that the control API may change at run time. */
 export interface MockConfig extends Readings {

@@ -3,10 +3,10 @@
  * routes, and the published required headers.
  */
 import type { FastifyRequest } from 'fastify';
-import type { Family, Operation } from '../catalogue';
-import type { Clock } from './clock';
-import type { Leniency } from './layer';
-import { entryOf, type ErrorBody, type ErrorCodeName } from './errors';
+import type { Family, Operation } from '../../catalogue';
+import type { Clock } from '../app/clock';
+import type { Leniency } from '../layer/mock-layer';
+import { entryOf, type ErrorBody, type ErrorCodeName } from '../app/errors';
 
 export interface TokenRecord {
   clientId: string;

@@ -3,15 +3,15 @@
  * request checks answer (request-checks.ts): the types its steps share, apart from the steps themselves.
  */
 import type { FastifyRequest } from 'fastify';
-import type { EnvironmentName, Operation, QueryParam } from '../catalogue';
-import type { MockContext } from './context';
-import type { DocumentConflict } from './document-conflicts';
-import type { ErrorBody } from './errors';
-import type { Handler } from './handlers';
-import type { HeaderRules } from './header-rules';
-import type { ResponseBodyHook } from './options';
-import type { RateRoute } from './rate-limit';
-import type { RequestPart } from './request-violations';
+import type { EnvironmentName, Operation, QueryParam } from '../../catalogue';
+import type { MockContext } from '../app/context';
+import type { DocumentConflict } from '../checks/document-conflicts';
+import type { ErrorBody } from '../app/errors';
+import type { Handler } from '../api/handlers';
+import type { HeaderRules } from '../checks/header-rules';
+import type { ResponseBodyHook } from '../app/options';
+import type { RateRoute } from '../limits/rate-limit';
+import type { RequestPart } from '../checks/request-violations';
 
 /** What every business route of an app shares. */
 export interface BusinessSettings {

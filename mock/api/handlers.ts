@@ -3,9 +3,9 @@
  * needs. Each gets the validated request and the mock's state, and returns the answer or a coded
  * error. Limits, authentication, required headers and body schemas ran before (business-route.ts, request-checks.ts).
  */
-import type { OperationId } from '../catalogue';
-import { round2 } from '../fixtures';
-import type { ErrorCodeName } from './errors';
+import type { OperationId } from '../../catalogue';
+import { round2 } from '../../fixtures';
+import type { ErrorCodeName } from '../app/errors';
 import { all, first, MockState, paged, view, type Query } from './resources';
 
 export interface CallContext {

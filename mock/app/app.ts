@@ -14,17 +14,17 @@
  * setting to its other reading, and register hooks of its own after the mock's.
  */
 import Fastify, { type FastifyInstance } from 'fastify';
-import type { AuthResult } from './auth';
-import { registerBodyParsers, setLazyValidatorCompiler } from './body-parsing';
-import { registerBusinessRoutes } from './business-route';
-import { registerControlRoutes } from './control';
-import { registerErrorHandlers, ROUTE_HELPERS } from './error-handlers';
-import { createMockContext } from './mock-context';
+import type { AuthResult } from '../checks/auth';
+import { registerBodyParsers, setLazyValidatorCompiler } from '../routes/body-parsing';
+import { registerBusinessRoutes } from '../routes/business-route';
+import { registerControlRoutes } from '../routes/control';
+import { registerErrorHandlers, ROUTE_HELPERS } from '../routes/error-handlers';
+import { createMockContext } from './build-context';
 import { DEFAULT_BODY_LIMIT, resolveOptions, type MockOptions } from './options';
-import { DEFAULT_SEED } from '../fixtures';
-import { registerLatency } from './latency';
-import { holdTickShape } from './tick-shape';
-import { registerTokenRoutes } from './token-routes';
+import { DEFAULT_SEED } from '../../fixtures';
+import { registerLatency } from '../routes/latency';
+import { holdTickShape } from '../limits/tick-shape';
+import { registerTokenRoutes } from '../routes/token-routes';
 
 declare module 'fastify' {
   interface FastifyRequest {

@@ -5,9 +5,9 @@
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { randomBytes } from 'node:crypto';
-import { ENVIRONMENTS, environmentRoot, tokenEndpoints, TOKEN_LIMIT, type Family } from '../catalogue';
-import type { MockContext } from './context';
-import { errorOf, statusOf, type ErrorCodeName } from './errors';
+import { ENVIRONMENTS, environmentRoot, tokenEndpoints, TOKEN_LIMIT, type Family } from '../../catalogue';
+import type { MockContext } from '../app/context';
+import { errorOf, statusOf, type ErrorCodeName } from '../app/errors';
 
 export type RouteHelpers = {
   notFound: (req: FastifyRequest, reply: FastifyReply) => FastifyReply;

@@ -1,5 +1,5 @@
 /** The apps that may obtain tokens from the mock, and its demo apps. */
-import type { Family } from '../catalogue';
+import type { Family } from '../../catalogue';
 
 export interface MockApp {
   clientId: string;

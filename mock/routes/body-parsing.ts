@@ -2,7 +2,7 @@
 import type { FastifyInstance } from 'fastify';
 import formbody from '@fastify/formbody';
 import type { ValidateFunction } from 'ajv';
-import { createAjv } from '../clients/ajv';
+import { createAjv } from '../../clients/ajv';
 
 /** Form and JSON parsers; broken JSON is a 400 (the error handler's malformedJson). */
 export async function registerBodyParsers(app: FastifyInstance, bodyLimit: number): Promise<void> {

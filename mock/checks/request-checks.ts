@@ -5,15 +5,15 @@
  * operation needs, and a conforming request runs them without allocating.
  *
  * A refusal with a `part` is a broken document constraint: refused with 400 (strict), or noted and served
- * (warn, mock/request-violations.ts). A refusal without one is refused in either mode.
+ * (warn, mock/checks/request-violations.ts). A refusal without one is refused in either mode.
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { Operation } from '../catalogue';
+import type { Operation } from '../../catalogue';
 import { missingHeadersBody, missingQuery } from './auth';
-import type { BusinessRoute, Refusal, RequestCheck } from './business-route-types';
-import { entryOf, errorOf, statusOf, type ErrorBody } from './errors';
+import type { BusinessRoute, Refusal, RequestCheck } from '../routes/business-route-types';
+import { entryOf, errorOf, statusOf, type ErrorBody } from '../app/errors';
 import { noteViolations, type RequestPart, type Violation } from './request-violations';
-import { signatureRefusal, webhookSecretOf } from './webhooks';
+import { signatureRefusal, webhookSecretOf } from '../api/webhooks';
 
 const documentRefusal = (part: RequestPart, body: ErrorBody): Refusal => ({ status: 400, body, part });
 

@@ -15,10 +15,10 @@
  * What it still refuses, as `strict` does (the call cannot be served): no or a bad token, a body that is not JSON
  * or too large, a JSON operation called with another Content-Type, a webhook call with a wrong signature, an unknown
  * route or method, the rate limit. A webhook event its schema refuses is a body like any other: served and noted. Conflicts between the distributor's client and its document keep their own switch
- * (`strictDocument`, mock/document-conflicts.ts).
+ * (`strictDocument`, mock/checks/document-conflicts.ts).
  */
 import type { FastifyReply } from 'fastify';
-import type { ErrorBody } from './errors';
+import type { ErrorBody } from '../app/errors';
 
 export const REQUEST_MODES = ['strict', 'warn'] as const;
 export type RequestMode = (typeof REQUEST_MODES)[number];
@@ -38,7 +38,7 @@ export interface Violation {
   /** `['request', part, ...name or path]`, e.g. `['request', 'header', 'IM-CorrelationID']`, `['request', 'body', 'lines', '0', 'quantity']`. */
   location: string[];
   severity: 'Error';
-  /** The id of the error the strict mode answers with (mock/errors.ts): missingHeader, invalidHeader, missingQuery, invalidBody. */
+  /** The id of the error the strict mode answers with (mock/app/errors.ts): missingHeader, invalidHeader, missingQuery, invalidBody. */
   code: string;
   message: string;
 }

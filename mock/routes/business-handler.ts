@@ -4,10 +4,10 @@
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { BusinessRoute } from './business-route-types';
-import { errorOf, statusOf } from './errors';
-import type { Outcome } from './handlers';
-import type { MockState, Query } from './resources';
-import { webhookSecretOf } from './webhooks';
+import { errorOf, statusOf } from '../app/errors';
+import type { Outcome } from '../api/handlers';
+import type { MockState, Query } from '../api/resources';
+import { webhookSecretOf } from '../api/webhooks';
 
 const JSON_TYPE = 'application/json; charset=utf-8';
 /** Serialised fixture objects of the seeded world (immutable), so the hot path skips JSON.stringify. */

@@ -1,20 +1,21 @@
 /**
  * The mock's command line, read by `npm run mock` (scripts/mock.ts) and by the mock's own process
- * (mock/main.ts, which tools/mock-process.ts starts): `npm run mock -- --port 4010 [--window-ms 60000] [--seed 1] [--control] [--drift a,b] [--reset-unit seconds] [--openapi <file>] [--requests strict|warn]
+ * (mock/app/main.ts, which tools/mock-process.ts starts): `npm run mock -- --port 4010 [--window-ms 60000] [--seed 1] [--control] [--drift a,b] [--reset-unit seconds] [--openapi <file>] [--requests strict|warn]
  *   [--limiter fixed|sliding-log|sliding-counter|token-bucket|leaky-bucket|<op>=<algorithm>,...] [--count-refused] [--headers x-ratelimit|ietf|none|<op>=<family>,...]`
  * serveMock runs the embedded mock on 127.0.0.1 until interrupted.
  */
 import { Command, InvalidArgumentError } from 'commander';
 import { DEFAULT_APPS } from './apps';
-import { DriftLayer } from './drift/layer';
-import { DRIFT_MODES } from './drift';
-import { startMock, type MockOptions } from '.';
-import { HEADER_FAMILIES, LIMITER_ALGORITHMS, parseHeaderSpec, parseLimiterSpec } from './limiter-algorithms';
-import { DEFAULT_REQUEST_MODE, parseRequestMode } from './request-violations';
-import { allOperations, DEFAULT_WINDOW_MS, parseErrorStatuses, parseVendorOperations } from '../catalogue';
-import { parseLatencySpec } from './latency';
-import { DEFAULT_SEED } from '../fixtures';
-import { parseOrExit } from '../clients/cli-options';
+import { DriftLayer } from '../drift/drift-layer';
+import { DRIFT_MODES } from '../drift';
+import { startMock } from './server';
+import type { MockOptions } from './options';
+import { HEADER_FAMILIES, LIMITER_ALGORITHMS, parseHeaderSpec, parseLimiterSpec } from '../limits/limiter-algorithms';
+import { DEFAULT_REQUEST_MODE, parseRequestMode } from '../checks/request-violations';
+import { allOperations, DEFAULT_WINDOW_MS, parseErrorStatuses, parseVendorOperations } from '../../catalogue';
+import { parseLatencySpec } from '../routes/latency';
+import { DEFAULT_SEED } from '../../fixtures';
+import { parseOrExit } from '../../clients/cli-options';
 
 const int = (name: string) => (v: string) => {
   const n = Number(v);
@@ -148,7 +149,7 @@ async function optionsOf(f: Flags): Promise<MockOptions> {
     );
   if (f.openapi) {
     // Loaded only when asked for, so the mock starts without the OpenAPI parser.
-    const { createBodyGenerator } = await import('../openapi/mock-bodies');
+    const { createBodyGenerator } = await import('../../openapi/mock-bodies');
     opts.responseBody = await createBodyGenerator(f.openapi, f.seed);
   }
   return opts;

@@ -9,10 +9,10 @@
  * its decision, nothing it has to build.
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { RATE_LIMIT_HEADERS } from '../catalogue/rules';
-import type { Clock } from './clock';
-import { errorOf } from './errors';
-import type { Leniency } from './layer';
+import { RATE_LIMIT_HEADERS } from '../../catalogue/rules';
+import type { Clock } from '../app/clock';
+import { errorOf } from '../app/errors';
+import type { Leniency } from '../layer/mock-layer';
 import type { ConsumeOptions, Decision, Limiter } from './limiter';
 import { rateLimitHeaders, type HeaderFamily, type PerOperation } from './limiter-algorithms';
 

@@ -5,8 +5,8 @@
  * named there, and allocates nothing unless it breaks a rule.
  */
 import type { FastifyRequest } from 'fastify';
-import { headerCheck, IM_HEADER_CONSTRAINTS, type HeaderConstraint, type Operation } from '../catalogue';
-import { entryOf, type ErrorBody } from './errors';
+import { headerCheck, IM_HEADER_CONSTRAINTS, type HeaderConstraint, type Operation } from '../../catalogue';
+import { entryOf, type ErrorBody } from '../app/errors';
 
 /** What a request's headers break: the required headers it lacks (empty values count as missing) and the refusal of the values that break a constraint. */
 export interface HeaderFaults {

@@ -11,15 +11,15 @@
  * A request runs the steps, it builds none of them.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { ENVIRONMENTS, familyBase, isOperationId, type EnvironmentName, type Operation } from '../catalogue';
+import { ENVIRONMENTS, familyBase, isOperationId, type EnvironmentName, type Operation } from '../../catalogue';
 import { businessHandler } from './business-handler';
-import type { MockContext } from './context';
-import { DOCUMENT_CONFLICTS, requiredQueryOf } from './document-conflicts';
+import type { MockContext } from '../app/context';
+import { DOCUMENT_CONFLICTS, requiredQueryOf } from '../checks/document-conflicts';
 import { methodNotAllowed, send } from './error-handlers';
-import { HANDLERS } from './handlers';
-import { compileHeaderRules } from './header-rules';
+import { HANDLERS } from '../api/handlers';
+import { compileHeaderRules } from '../checks/header-rules';
 import type { BusinessRoute, BusinessSettings } from './business-route-types';
-import { requestChecksOf, runRequestChecks } from './request-checks';
+import { requestChecksOf, runRequestChecks } from '../checks/request-checks';
 
 function routeOf(s: BusinessSettings, env: EnvironmentName, op: Operation): BusinessRoute {
   return {

@@ -5,10 +5,10 @@
  * `x-hub-signature` header made with the app's webhook secret over the event id. We sign with
  * HMAC-SHA512, base64-encoded, over the event id string (clients/webhook-signature.ts).
  */
-import { signatureMatches, signEventId } from '../clients/webhook-signature';
-import { WEBHOOK_HEADERS } from '../catalogue';
-import type { MockApp } from './apps';
-import { errorOf, type ErrorBody } from './errors';
+import { signatureMatches, signEventId } from '../../clients/webhook-signature';
+import { WEBHOOK_HEADERS } from '../../catalogue';
+import type { MockApp } from '../app/apps';
+import { errorOf, type ErrorBody } from '../app/errors';
 
 export interface ReceivedEvent {
   operationId: string;
