@@ -16,7 +16,8 @@
  */
 import { Command, InvalidArgumentError } from 'commander';
 import { integer, parseOrExit } from '../clients/cli-options';
-import { runBench, type Settings } from '../bench/run';
+import { runBench } from '../bench/run';
+import type { Settings } from '../bench/settings';
 
 /** Seconds of load: a number above zero (0.3 for a smoke run). */
 function positiveSeconds(v: string): number {

@@ -3,7 +3,8 @@ import { run } from '../load/run';
 import { cliArgs } from '../cli-bundles';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { GOALS, type Spread } from '../../bench/run';
+import { GOALS } from '../../bench/settings';
+import type { Spread } from '../../bench/spread';
 import { startServer } from '../../bench/proc';
 
 test('should run the smallest benchmark, print every figure and write bench.json with median and range (figures are not gated)', async () => {

@@ -1,0 +1,140 @@
+/** The figures of the harness's own tools: certify's wall time, bundling, the probe's efficiency and the OpenAPI import. */
+import { spawnSync } from 'node:child_process';
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { K6_DOUBLE_BIN } from '../tools/k6-node';
+import { bundledCli, k6DoubleBin } from '../tools/harness-bin';
+import { loadOpenApi } from '../openapi/import';
+import { buildLoadScripts } from '../runner/bundles';
+import { probeFiguresStand, unresolvedProbes } from './probe-figures';
+import { writeLargeOpenApi } from './openapi-doc';
+import type { Progress, Settings } from './settings';
+import { spread, type Spread } from './spread';
+
+const TSX = 'node_modules/tsx/dist/cli.mjs';
+/**
+ * A command line as Node's arguments: its TypeScript through tsx, as `npm run` starts it. The smoke run
+ * inside the harness tests takes the bundles their global setup built (HARNESS_BIN): its figures mean
+ * little, and tsx would cost each child about a second of CPU on a machine the other tests share.
+ */
+const cli = (name: 'certify' | 'load', cfg: Settings): string[] => {
+  const bundle = cfg.smoke ? bundledCli(name) : undefined;
+  return bundle ? [bundle] : [TSX, `scripts/${name}.ts`];
+};
+
+/** The smoke run certifies one check: it proves the figure is produced, not its size. */
+const SMOKE_CERTIFY_GREP = 'reseller token requests as documented \\(production\\)';
+
+function certifyWallTime(cfg: Settings, work: string) {
+  const out = join(work, 'certify');
+  const started = Date.now();
+  const c = spawnSync(process.execPath, [...cli('certify', cfg), ...(cfg.smoke ? ['-g', SMOKE_CERTIFY_GREP] : [])], {
+    env: { ...process.env, REPORTS_DIR: out, CI: '' },
+    encoding: 'utf8',
+  });
+  const wallS = (Date.now() - started) / 1000;
+  const summary = JSON.parse(readFileSync(join(out, 'summary.json'), 'utf8')) as {
+    durationMs: number;
+    timings: Record<string, number>;
+    verdict: string;
+  };
+  return {
+    wallS,
+    suiteS: summary.durationMs / 1000,
+    verdict: summary.verdict,
+    perFileS: Object.fromEntries(Object.entries(summary.timings).map(([k, v]) => [k, v / 1000])),
+    exit: c.status,
+  };
+}
+
+function probeEfficiency(cfg: Settings, work: string, bundleDir: string) {
+  const out = join(work, 'load');
+  const ops = cfg.smoke ? ['--ops', 'catalog.search'] : [];
+  const p = spawnSync(
+    process.execPath,
+    [
+      ...cli('load', cfg),
+      'probe-reset',
+      '--window-ms',
+      String(cfg.probeWindowMs),
+      '--random-limits',
+      '11',
+      '--reports-dir',
+      out,
+      '--bundle-dir',
+      bundleDir,
+      '--skip-build',
+      ...ops,
+    ],
+    // The k6 test double, driven like k6: the figure is the probe's requests, not a load engine's speed.
+    { encoding: 'utf8', env: { ...process.env, K6_BIN: cfg.smoke ? k6DoubleBin() : K6_DOUBLE_BIN } },
+  );
+  if (!probeFiguresStand(p.status, existsSync(join(out, 'limits.json'))))
+    // The probe's table (stdout) says which operation had no result and why; stderr says how k6 ended.
+    throw new Error(`probe-reset exited ${p.status}:\n${p.stdout.slice(-2000)}\n${p.stderr.slice(-1000)}`);
+  const manifest = JSON.parse(readFileSync(join(out, 'limits.json'), 'utf8')) as {
+    operations: {
+      id: string;
+      advertisedLimit: number;
+      resetErrorMs: number | null;
+      windowMs: number | null;
+      verdict?: string | null;
+      uncertain?: string[] | null;
+    }[];
+    durationMs: number;
+    requests: number;
+  };
+  const unresolved = unresolvedProbes(manifest.operations);
+  const timeline = JSON.parse(readFileSync(join(out, 'probe-timeline.json'), 'utf8')) as {
+    operations: { samples: { status: number }[] }[];
+  };
+  // Requests of the exhaustion phase (up to the first 429) versus the bound L+1.
+  const exhaustion = timeline.operations.map((o) => o.samples.findIndex((x) => x.status === 429) + 1).reduce((a, b) => a + b, 0);
+  const resetErrors = manifest.operations.map((e) => e.resetErrorMs ?? NaN);
+  return {
+    exit: p.status,
+    unresolved,
+    operations: manifest.operations.length,
+    requests: manifest.requests,
+    durationMs: manifest.durationMs,
+    windowMs: cfg.probeWindowMs,
+    exhaustionRequests: exhaustion,
+    exhaustionBoundLPlus1: manifest.operations.reduce((a, e) => a + e.advertisedLimit + 1, 0),
+    pollRequests: manifest.requests - exhaustion,
+    maxAbsWindowErrorMs: Math.max(...manifest.operations.map((e) => Math.abs((e.windowMs ?? NaN) - cfg.probeWindowMs))),
+    resetErrorMs: { min: Math.min(...resetErrors), max: Math.max(...resetErrors) },
+  };
+}
+
+async function bundleTimes(cfg: Settings, bundleDir: string): Promise<Spread> {
+  const ms: number[] = [];
+  for (let i = 0; i < cfg.figureRounds; i++) ms.push((await buildLoadScripts(bundleDir)).ms);
+  return spread(ms);
+}
+
+async function openApiImportTimes(cfg: Settings, work: string) {
+  const file = join(work, 'big-openapi.yaml');
+  writeLargeOpenApi(file);
+  const ms: number[] = [];
+  await loadOpenApi(file); // warm-up: the parser's own modules load once
+  for (let i = 0; i < cfg.figureRounds; i++) {
+    const started = performance.now();
+    await loadOpenApi(file);
+    ms.push(performance.now() - started);
+  }
+  return { sizeMb: statSync(file).size / 1024 / 1024, ms: spread(ms) };
+}
+
+/** The figures of the harness's own tools: certify, bundling, the probe and the OpenAPI import. */
+export async function measureTools(cfg: Settings, work: string, progress: Progress) {
+  progress('certify wall time on the embedded mock');
+  const certify = certifyWallTime(cfg, work);
+  progress('bundle times');
+  const bundleDir = join(work, 'bundles');
+  const bundleMs = await bundleTimes(cfg, bundleDir);
+  progress(`probe efficiency (probe-reset in the k6 test double, window ${cfg.probeWindowMs} ms, random limits)`);
+  const probe = probeEfficiency(cfg, work, bundleDir);
+  progress('OpenAPI import of a 1 MB document');
+  const openapiImport = await openApiImportTimes(cfg, work);
+  return { certify, probe, bundleMs, openapiImport };
+}
