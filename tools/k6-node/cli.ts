@@ -10,7 +10,8 @@ import { createServer, type Server } from 'node:net';
 import { existsSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { parseOutputs } from './outputs';
-import { runBundle, EXIT } from './runtime';
+import { runBundle } from './runtime';
+import { EXIT } from './run-result';
 
 /** k6 exits with -1 (255) on command-line errors. */
 const USAGE_ERROR = 255;

@@ -1,0 +1,49 @@
+/** What a run is given and what it ends with: its options, its result, k6's exit codes and the error that ends a run with one. */
+import type { FileOutput } from './outputs';
+import type { summaryMetrics, ThresholdResult } from './summary';
+
+/** k6's exit codes (errext/exitcodes). */
+export const EXIT = {
+  ok: 0,
+  thresholdsFailed: 99,
+  setupTimeout: 100,
+  invalidConfig: 104,
+  scriptException: 107,
+  scriptAborted: 108,
+  usage: 255,
+} as const;
+
+export interface RunOptions {
+  /** __ENV of the script. */
+  env: Record<string, string>;
+  /** Directory relative file names of handleSummary are written to. Default the process cwd. */
+  cwd?: string;
+  /** `--execution-segment`, e.g. `0:1/3`. */
+  executionSegment?: string;
+  /** `--execution-segment-sequence`, e.g. `0,1/3,2/3,1`. */
+  executionSegmentSequence?: string;
+  /** `--summary-export` file. */
+  summaryExport?: string;
+  /** `--out json=…` / `--out csv=…`: every sample, as k6 writes them (outputs.ts). */
+  outputs?: readonly FileOutput[];
+  /** Errors and notices (default process.stderr). */
+  log?: (line: string) => void;
+}
+
+export interface RunResult {
+  exitCode: number;
+  stdout: string;
+  files: string[];
+  setupData: unknown;
+  thresholds: ThresholdResult[];
+  metrics: ReturnType<typeof summaryMetrics>;
+}
+
+export class RunError extends Error {
+  constructor(
+    message: string,
+    readonly exitCode: number,
+  ) {
+    super(message);
+  }
+}
