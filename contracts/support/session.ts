@@ -23,7 +23,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { advertisedResetMs, intHeader, WEBHOOK_HEADERS } from '../../catalogue/rules';
 import { signatureHeaders } from '../../clients/webhook-signature';
-import type { OpenApiContract } from '../../openapi/import';
+import type { OpenApiContract } from '../../openapi/import/openapi-contract';
 import { RUN_DIR_ENV, SharedRequestBudget } from './run-budget';
 import { IdResolver, describeId, type ResolvedId } from '../../clients/ids';
 import { writeCorrelationId, writeIdSource } from './annotations';

@@ -4,7 +4,7 @@
  * from here; what each fixture does lives in target.ts, session.ts and outcomes.ts.
  */
 import { test as base } from '@playwright/test';
-import type { OpenApiContract } from '../../openapi/import';
+import type { OpenApiContract } from '../../openapi/import/openapi-contract';
 import { expect } from './matchers';
 import { configuredDrift, harnessConfig, provideTarget, selectedOperations, type Target } from './target';
 import { openSession, type Session } from './session';

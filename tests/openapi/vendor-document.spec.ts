@@ -15,7 +15,8 @@ import { knownIds, requestFor, DEFAULT_SEED } from '../../fixtures';
 import { IM_HEADER_VARIABLES } from '../../clients/config';
 import { newCorrelationId } from '../../clients/http';
 import { signatureHeaders } from '../../clients/webhook-signature';
-import { loadOpenApi, type OpenApiContract } from '../../openapi/import';
+import { loadOpenApi } from '../../openapi/import';
+import type { OpenApiContract } from '../../openapi/import/openapi-contract';
 import { buildMockApp } from '../../mock';
 
 /** The published forms, by the variable that names each. */
