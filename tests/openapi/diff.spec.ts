@@ -6,7 +6,8 @@
 import { test, expect } from '@playwright/test';
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { diffFiles, type DocumentDiff } from '../../openapi/diff';
+import { diffFiles } from '../../openapi/diff';
+import type { DocumentDiff } from '../../openapi/diff/diff-shapes';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
