@@ -7,7 +7,7 @@
  *   preHandler  the request checks (request-checks.ts): authentication (auth.ts), required headers and query
  *               parameters, Content-Type, the body checked against the published request schema (route
  *               schema, attachValidation), the webhook signature
- *   handler     the operation's handler (handlers.ts) on the mock's state (resources.ts), business-handler.ts
+ *   handler     the operation's handler (api/handlers/) on the mock's state (api/state.ts), business-handler.ts
  *   onSend      X-RateLimit headers from the decision and the final status
  *
  * A layer over the mock (options.ts, layer.ts) may make it lenient at named decision points, switch a

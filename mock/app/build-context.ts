@@ -10,7 +10,7 @@ import type { Limiter } from '../limits/limiter';
 import { FixedWindow, LimiterSet } from '../limits/limiter-algorithms';
 import type { MockOptions } from './options';
 import { RateLimits } from '../limits/rate-limit';
-import { MockState } from '../api/resources';
+import { MockState } from '../api/state';
 import { WebhookOutbox } from '../api/webhooks';
 
 /** The limiter given, or the algorithms asked for, or the spec's fixed window. */
