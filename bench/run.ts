@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { median } from '../catalogue/statistics';
 import { knownIds, requestBody, validQuery } from '../fixtures';
-import { imHeadersFrom } from '../clients/config';
+import { imHeadersFrom } from '../clients/config-headers';
 import { K6_DOUBLE_BIN } from '../tools/k6-node';
 import { bundledCli, k6DoubleBin } from '../tools/harness-bin';
 import { startServer, cpuSeconds, rssMb, type Server } from './proc';

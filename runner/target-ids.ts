@@ -9,7 +9,10 @@
  */
 import type { APIRequestContext } from '@playwright/test';
 import { allOperations, familyBase, fillPath, idSources, type EnvironmentName, type IdName, type Ids, type Operation } from '../catalogue';
-import { appCredentialsFrom, imHeadersFrom, httpLimitsFrom, knownIdsFrom } from '../clients/config';
+import { appCredentialsFrom } from '../clients/config-credentials';
+import { imHeadersFrom } from '../clients/config-headers';
+import { knownIdsFrom } from '../clients/config-target';
+import { httpLimitsFrom } from '../clients/config-values';
 import { ApiClient, RequestBudget, type ApiRequest, type ApiResponse } from '../clients/http';
 import { IdResolver, describeId, setKnownIds, type MissingId, type ResolvedId } from '../clients/ids';
 import { redact, registerSecret } from '../clients/redact';

@@ -5,7 +5,7 @@
 import { type APIRequestContext, type TestInfo, test as base } from '@playwright/test';
 import { knownIds, requestFor, DEFAULT_SEED } from '../../fixtures';
 import { familyBase, fillPath, type EnvironmentName, type Family, type IdName, type Ids, type Operation } from '../../catalogue';
-import type { HarnessConfig } from '../../clients/config';
+import type { HarnessConfig } from '../../clients/harness-config';
 import {
   ApiClient,
   RequestBudget,

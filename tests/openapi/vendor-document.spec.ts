@@ -12,7 +12,7 @@
 import { test, expect } from '@playwright/test';
 import { operationsFor, fillPath, IM_HEADER_CONSTRAINTS, type Operation } from '../../catalogue';
 import { knownIds, requestFor, DEFAULT_SEED } from '../../fixtures';
-import { IM_HEADER_VARIABLES } from '../../clients/config';
+import { IM_HEADER_VARIABLES } from '../../clients/config-headers';
 import { newCorrelationId } from '../../clients/http';
 import { signatureHeaders } from '../../clients/webhook-signature';
 import { loadOpenApi, type OpenApiContract } from '../../openapi/import';
