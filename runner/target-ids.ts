@@ -17,7 +17,8 @@ import { ApiClient, RequestBudget, type ApiRequest, type ApiResponse } from '../
 import { IdResolver, describeId, setKnownIds, type MissingId, type ResolvedId } from '../clients/ids';
 import { redact, registerSecret } from '../clients/redact';
 import { TokenClient, tokenTransport } from '../clients/token-client';
-import { DEFAULT_SEED, requestFor } from '../fixtures';
+import { requestFor } from '../fixtures';
+import { DEFAULT_SEED } from '../fixtures/build-world';
 import type { NotRun } from '../load/scripts/common';
 import { readRateLimitHeaders } from '../load/lib/rate-limit-headers';
 

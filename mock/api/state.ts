@@ -2,19 +2,9 @@
  * The mock's business state: starts from the seeded fixture world; created and changed orders and
  * created returns live until `reset`.
  */
-import {
-  lineOf,
-  totalOf,
-  world,
-  type Deal,
-  type Invoice,
-  type Line,
-  type Order,
-  type Product,
-  type Quote,
-  type Renewal,
-  type ReturnCase,
-} from '../../fixtures';
+import { world } from '../../fixtures';
+import { lineOf, totalOf } from '../../fixtures/lines';
+import type { Deal, Invoice, Line, Order, Product, Quote, Renewal, ReturnCase } from '../../fixtures/world-types';
 
 /** How long a created quote stays active (ours: the document does not say). */
 const QUOTE_LIFETIME_MS = 30 * 24 * 3600 * 1000;

@@ -21,7 +21,7 @@ import { registerControlRoutes } from '../routes/control';
 import { registerErrorHandlers, ROUTE_HELPERS } from '../routes/error-handlers';
 import { createMockContext } from './build-context';
 import { DEFAULT_BODY_LIMIT, resolveOptions, type MockOptions } from './options';
-import { DEFAULT_SEED } from '../../fixtures';
+import { DEFAULT_SEED } from '../../fixtures/build-world';
 import { registerLatency } from '../routes/latency';
 import { holdTickShape } from '../limits/tick-shape';
 import { registerTokenRoutes } from '../routes/token-routes';

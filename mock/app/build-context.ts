@@ -1,5 +1,5 @@
 /** The mock's shared context (context.ts) built from its options. */
-import { DEFAULT_SEED } from '../../fixtures';
+import { DEFAULT_SEED } from '../../fixtures/build-world';
 import { DEFAULT_VENDOR_OPERATIONS, limitFor, operationsFor, type Operation } from '../../catalogue';
 import { TokenStore } from '../checks/auth';
 import { SwitchableClock, systemClock } from './clock';

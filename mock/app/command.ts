@@ -14,7 +14,7 @@ import { HEADER_FAMILIES, LIMITER_ALGORITHMS, parseHeaderSpec, parseLimiterSpec 
 import { DEFAULT_REQUEST_MODE, parseRequestMode } from '../checks/request-violations';
 import { allOperations, DEFAULT_WINDOW_MS, parseErrorStatuses, parseVendorOperations } from '../../catalogue';
 import { parseLatencySpec } from '../routes/latency';
-import { DEFAULT_SEED } from '../../fixtures';
+import { DEFAULT_SEED } from '../../fixtures/build-world';
 import { parseOrExit } from '../../clients/cli-options';
 
 const int = (name: string) => (v: string) => {

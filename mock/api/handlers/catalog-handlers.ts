@@ -1,5 +1,5 @@
 /** The catalogue operations: price and availability, search, details (also by vendor reference), and the freight estimate. */
-import { round2 } from '../../../fixtures';
+import { round2 } from '../../../fixtures/lines';
 import { all, first, paged } from '../query';
 import type { MockState } from '../state';
 import { view } from '../views/view';

@@ -1,5 +1,5 @@
 /** The invoice, renewal, deal and return operations: searches, details, and return requests. */
-import { round2 } from '../../../fixtures';
+import { round2 } from '../../../fixtures/lines';
 import { all, first, paged } from '../query';
 import { view } from '../views/view';
 import { arrayOf, cachedView, eq, fixed, has, notFound, ok, type HandlerTable, type Rec } from './handler';

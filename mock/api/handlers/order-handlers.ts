@@ -1,5 +1,5 @@
 /** The order operations: create (v6.1 and v7), modify, details, search, cancel, vendor-required information, and orders from quotes. */
-import { round2 } from '../../../fixtures';
+import { round2 } from '../../../fixtures/lines';
 import { all, first, paged } from '../query';
 import { view } from '../views/view';
 import { arrayOf, created, eq, notFound, ok, type HandlerTable, type Rec } from './handler';

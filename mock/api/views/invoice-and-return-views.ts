@@ -1,5 +1,6 @@
 /** Invoices and returns as published answers: summaries and details. */
-import { round2, type Invoice, type ReturnCase } from '../../../fixtures';
+import { round2 } from '../../../fixtures/lines';
+import type { Invoice, ReturnCase } from '../../../fixtures/world-types';
 import { ADDRESS, link } from './view-parts';
 
 export const invoiceAndReturnViews = {

@@ -1,5 +1,6 @@
 /** Orders and quotes as published answers: summaries, details, created order lines and quote validation. */
-import { round2, type Order, type Quote } from '../../../fixtures';
+import { round2 } from '../../../fixtures/lines';
+import type { Order, Quote } from '../../../fixtures/world-types';
 import { ADDRESS, link } from './view-parts';
 
 export const orderViews = {

@@ -1,5 +1,5 @@
 /** The catalogue's records as published answers: price and availability, product summaries and details, vendor-required information. */
-import type { Product } from '../../../fixtures';
+import type { Product } from '../../../fixtures/world-types';
 import { link } from './view-parts';
 
 export const productViews = {

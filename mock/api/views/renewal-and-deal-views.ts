@@ -1,5 +1,6 @@
 /** Renewals and deals as published answers: summaries and details. */
-import { round2, type Deal, type Renewal } from '../../../fixtures';
+import { round2 } from '../../../fixtures/lines';
+import type { Deal, Renewal } from '../../../fixtures/world-types';
 import { ADDRESS, link } from './view-parts';
 
 export const renewalAndDealViews = {
