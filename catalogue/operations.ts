@@ -5,7 +5,7 @@
  * and for k6 bundles alike.
  *
  * Adding an operation: one row in SPEC_TABLE_ROWS or DOCUMENT_ROWS, one entry in DEFINITIONS (the compiler asks for
- * it), one handler in mock/api/handlers.ts (the compiler asks for that too).
+ * it), one handler in mock/api/handlers/ (the compiler asks for that too).
  */
 import { IM_HEADERS, NO_RECEIVER_TARGET_URL, WEBHOOK_HEADERS, type ImHeader, type WebhookHeader } from './rules';
 import { schemaId } from './schemas';

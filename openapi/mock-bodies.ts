@@ -2,7 +2,7 @@
  * Response bodies for the mock from an OpenAPI document: examples first, otherwise values generated
  * from the schemas, seeded so the same document and seed give the same bodies.
  */
-import { seededFaker } from '../fixtures';
+import { seededFaker } from '../fixtures/build-world';
 import { loadOpenApi } from './import';
 
 type Schema = {

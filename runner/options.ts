@@ -4,7 +4,7 @@
  */
 import type { EnvironmentName } from '../catalogue';
 import { DEFAULT_WINDOW_MS } from '../catalogue';
-import { DEFAULT_SEED } from '../fixtures';
+import { DEFAULT_SEED } from '../fixtures/build-world';
 import { durationMs } from '../load/scripts/duration';
 import type { PerfThreshold } from '../reporting/perf-compare';
 

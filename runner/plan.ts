@@ -1,7 +1,8 @@
 /** The run plan the k6 scripts read (PLAN): the operations, their requests and limits, from the catalogue and the fixtures. */
 import { allOperations, familyBase, fillPath, limitFor, type EnvironmentName, type Operation } from '../catalogue';
 import { knownIds, requestFor, world } from '../fixtures';
-import { imHeadersFrom, webhookSecretFrom } from '../clients/config';
+import { webhookSecretFrom } from '../clients/config-credentials';
+import { imHeadersFrom } from '../clients/config-headers';
 import { signatureHeaders } from '../clients/webhook-signature';
 import { DEFAULT_APPS } from '../mock/app/apps';
 import { DEFAULT_WINDOW_MS } from '../catalogue';

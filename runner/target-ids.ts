@@ -9,12 +9,16 @@
  */
 import type { APIRequestContext } from '@playwright/test';
 import { allOperations, familyBase, fillPath, idSources, type EnvironmentName, type IdName, type Ids, type Operation } from '../catalogue';
-import { appCredentialsFrom, imHeadersFrom, httpLimitsFrom, knownIdsFrom } from '../clients/config';
+import { appCredentialsFrom } from '../clients/config-credentials';
+import { imHeadersFrom } from '../clients/config-headers';
+import { knownIdsFrom } from '../clients/config-target';
+import { httpLimitsFrom } from '../clients/config-values';
 import { ApiClient, RequestBudget, type ApiRequest, type ApiResponse } from '../clients/http';
 import { IdResolver, describeId, setKnownIds, type MissingId, type ResolvedId } from '../clients/ids';
 import { redact, registerSecret } from '../clients/redact';
 import { TokenClient, tokenTransport } from '../clients/token-client';
-import { DEFAULT_SEED, requestFor } from '../fixtures';
+import { requestFor } from '../fixtures';
+import { DEFAULT_SEED } from '../fixtures/build-world';
 import type { NotRun } from '../load/scripts/common';
 import { readRateLimitHeaders } from '../load/lib/rate-limit-headers';
 

@@ -7,7 +7,8 @@
 import { spawnSync } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { existsSync, rmSync } from 'node:fs';
-import { loadConfig, checkConfigFiles, ConfigError, imHeaderDefaultsUsed } from '../clients/config';
+import { loadConfig, checkConfigFiles, ConfigError } from '../clients/config';
+import { imHeaderDefaultsUsed } from '../clients/config-headers';
 import { redact, registerSecret } from '../clients/redact';
 import { buildReport } from '../reporting/build-report';
 

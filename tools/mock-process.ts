@@ -7,7 +7,7 @@ import { spawn } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { pathToFileURL } from 'node:url';
 import { DEFAULT_WINDOW_MS } from '../catalogue';
-import { DEFAULT_SEED } from '../fixtures';
+import { DEFAULT_SEED } from '../fixtures/build-world';
 import { MOCK_MAIN } from '../mock/app/main';
 import type { RunningMock } from '../mock/app/server';
 import { bundledCli } from './harness-bin';

@@ -3,9 +3,10 @@
  * ids from the target, the request budget, and what to do about a 401, a 429 or a 404.
  */
 import { type APIRequestContext, type TestInfo, test as base } from '@playwright/test';
-import { knownIds, requestFor, DEFAULT_SEED } from '../../fixtures';
+import { knownIds, requestFor } from '../../fixtures';
+import { DEFAULT_SEED } from '../../fixtures/build-world';
 import { familyBase, fillPath, type EnvironmentName, type Family, type IdName, type Ids, type Operation } from '../../catalogue';
-import type { HarnessConfig } from '../../clients/config';
+import type { HarnessConfig } from '../../clients/harness-config';
 import {
   ApiClient,
   RequestBudget,

@@ -3,7 +3,8 @@
  * (a compressed window, the drift modes MOCK_DRIFT names, its control API).
  */
 import { operationsFor, type Operation } from '../../catalogue';
-import { loadConfig, type HarnessConfig } from '../../clients/config';
+import { loadConfig } from '../../clients/config';
+import type { HarnessConfig } from '../../clients/harness-config';
 import { registerSecret } from '../../clients/redact';
 import type { RunningMock } from '../../mock';
 

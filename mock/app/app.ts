@@ -7,7 +7,7 @@
  *   preHandler  the request checks (request-checks.ts): authentication (auth.ts), required headers and query
  *               parameters, Content-Type, the body checked against the published request schema (route
  *               schema, attachValidation), the webhook signature
- *   handler     the operation's handler (handlers.ts) on the mock's state (resources.ts), business-handler.ts
+ *   handler     the operation's handler (api/handlers/) on the mock's state (api/state.ts), business-handler.ts
  *   onSend      X-RateLimit headers from the decision and the final status
  *
  * A layer over the mock (options.ts, layer.ts) may make it lenient at named decision points, switch a
@@ -21,7 +21,7 @@ import { registerControlRoutes } from '../routes/control';
 import { registerErrorHandlers, ROUTE_HELPERS } from '../routes/error-handlers';
 import { createMockContext } from './build-context';
 import { DEFAULT_BODY_LIMIT, resolveOptions, type MockOptions } from './options';
-import { DEFAULT_SEED } from '../../fixtures';
+import { DEFAULT_SEED } from '../../fixtures/build-world';
 import { registerLatency } from '../routes/latency';
 import { holdTickShape } from '../limits/tick-shape';
 import { registerTokenRoutes } from '../routes/token-routes';

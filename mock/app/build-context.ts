@@ -1,5 +1,5 @@
 /** The mock's shared context (context.ts) built from its options. */
-import { DEFAULT_SEED } from '../../fixtures';
+import { DEFAULT_SEED } from '../../fixtures/build-world';
 import { DEFAULT_VENDOR_OPERATIONS, limitFor, operationsFor, type Operation } from '../../catalogue';
 import { TokenStore } from '../checks/auth';
 import { SwitchableClock, systemClock } from './clock';
@@ -7,10 +7,11 @@ import { DEFAULT_APPS } from './apps';
 import type { MockConfig, MockContext } from './context';
 import type { MockLayer } from '../layer/mock-layer';
 import type { Limiter } from '../limits/limiter';
-import { FixedWindow, LimiterSet } from '../limits/limiter-algorithms';
+import { FixedWindow } from '../limits/limiter-algorithms';
+import { LimiterSet } from '../limits/limiter-set';
 import type { MockOptions } from './options';
 import { RateLimits } from '../limits/rate-limit';
-import { MockState } from '../api/resources';
+import { MockState } from '../api/state';
 import { WebhookOutbox } from '../api/webhooks';
 
 /** The limiter given, or the algorithms asked for, or the spec's fixed window. */

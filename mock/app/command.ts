@@ -10,11 +10,13 @@ import { DriftLayer } from '../drift/drift-layer';
 import { DRIFT_MODES } from '../drift';
 import { startMock } from './server';
 import type { MockOptions } from './options';
-import { HEADER_FAMILIES, LIMITER_ALGORITHMS, parseHeaderSpec, parseLimiterSpec } from '../limits/limiter-algorithms';
+import { LIMITER_ALGORITHMS } from '../limits/limiter-algorithms';
+import { parseHeaderSpec, parseLimiterSpec } from '../limits/per-operation-specs';
+import { HEADER_FAMILIES } from '../limits/rate-limit-headers';
 import { DEFAULT_REQUEST_MODE, parseRequestMode } from '../checks/request-violations';
 import { allOperations, DEFAULT_WINDOW_MS, parseErrorStatuses, parseVendorOperations } from '../../catalogue';
 import { parseLatencySpec } from '../routes/latency';
-import { DEFAULT_SEED } from '../../fixtures';
+import { DEFAULT_SEED } from '../../fixtures/build-world';
 import { parseOrExit } from '../../clients/cli-options';
 
 const int = (name: string) => (v: string) => {

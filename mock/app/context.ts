@@ -6,7 +6,7 @@ import type { Leniency, MockLayer, Readings } from '../layer/mock-layer';
 import type { SwitchableClock } from './clock';
 import type { Limiter } from '../limits/limiter';
 import type { RateLimits } from '../limits/rate-limit';
-import type { MockState } from '../api/resources';
+import type { MockState } from '../api/state';
 import type { WebhookOutbox } from '../api/webhooks';
 
 /** Mutable settings that the control API may change at run time. */

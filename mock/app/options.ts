@@ -12,7 +12,9 @@ import type { MockApp } from './apps';
 import type { MockConfig } from './context';
 import { NO_LAYER, type MockLayer } from '../layer/mock-layer';
 import type { Limiter } from '../limits/limiter';
-import type { HeaderFamily, LimiterSetOptions, PerOperation } from '../limits/limiter-algorithms';
+import type { LimiterSetOptions } from '../limits/limiter-set';
+import type { PerOperation } from '../limits/per-operation-specs';
+import type { HeaderFamily } from '../limits/rate-limit-headers';
 
 export type ResponseBodyHook = (
   operationId: string,

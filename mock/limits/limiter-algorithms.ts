@@ -13,10 +13,6 @@ import type { ConsumeOptions, Decision } from './limiter';
 
 export const LIMITER_ALGORITHMS = ['fixed', 'sliding-log', 'sliding-counter', 'token-bucket', 'leaky-bucket'] as const;
 export type LimiterAlgorithm = (typeof LIMITER_ALGORITHMS)[number];
-
-export const HEADER_FAMILIES = ['x-ratelimit', 'ietf', 'none'] as const;
-export type HeaderFamily = (typeof HEADER_FAMILIES)[number];
-
 export interface AlgorithmDecision extends Decision {
   /** Refused calls: ms until a call would be allowed (if no other call comes). */
   retryAfterMs?: number;
@@ -210,105 +206,5 @@ export function createLimiter(algorithm: LimiterAlgorithm, clock: Clock, windowM
       return new TokenBucket(clock, windowMs, o);
     case 'leaky-bucket':
       return new LeakyBucket(clock, windowMs, o);
-  }
-}
-
-/** Parses `--limiter fixed` or `--limiter orders.create=token-bucket,catalog.search=sliding-log`. */
-/** A choice made for every operation, with exceptions per operation id: `default,op=value,...`. */
-export interface PerOperation<T extends string> {
-  default?: T;
-  byOperation: Record<string, T>;
-}
-
-/** Parses `value` or `value,<op>=value,...` against the allowed values, naming the flag in its errors. */
-function parsePerOperation<T extends string>(spec: string, allowed: readonly T[], flag: string, what: string): PerOperation<T> {
-  const out: PerOperation<T> = { byOperation: {} };
-  for (const part of spec
-    .split(',')
-    .map((s) => s.trim())
-    .filter(Boolean)) {
-    const eq = part.lastIndexOf('=');
-    const [op, name] = eq === -1 ? [undefined, part] : [part.slice(0, eq), part.slice(eq + 1)];
-    if (!(allowed as readonly string[]).includes(name))
-      throw new Error(`${flag}: unknown ${what} "${name}" in "${part}"; expected one of ${allowed.join(', ')}`);
-    if (op === undefined) out.default = name as T;
-    else out.byOperation[op] = name as T;
-  }
-  return out;
-}
-
-export const parseLimiterSpec = (spec: string): PerOperation<LimiterAlgorithm> =>
-  parsePerOperation(spec, LIMITER_ALGORITHMS, '--limiter', 'algorithm');
-
-/** `--headers x-ratelimit` or per operation: `x-ratelimit,orders.create=ietf,invoices.details=none`. */
-export const parseHeaderSpec = (spec: string): PerOperation<HeaderFamily> =>
-  parsePerOperation(spec, HEADER_FAMILIES, '--headers', 'family');
-
-export interface HeaderContext {
-  /** Time of the response, epoch ms. */
-  nowMs: number;
-  /** The HTTP status sent (headers on a 429 say Remaining 0). */
-  status: number;
-  windowMs: number;
-  /** X-RateLimit-Reset as an epoch second (default) or seconds to wait. */
-  resetUnit?: 'epoch' | 'seconds';
-}
-
-const ceilS = (ms: number): number => Math.max(0, Math.ceil(ms / 1000));
-
-/**
- * The rate-limit response headers of a decision in one family:
- * - `x-ratelimit`: X-RateLimit-Limit / -Remaining / -Reset (Reset = quota fully back).
- * - `ietf`: the IETF httpapi fields `RateLimit-Policy: "default";q=L;w=S` and
- *   `RateLimit: "default";r=R;t=S`, plus `Retry-After` (delta seconds) on a 429.
- * - `none`: nothing (nginx limit_req and many gateways).
- */
-export function rateLimitHeaders(d: AlgorithmDecision, family: HeaderFamily, ctx: HeaderContext): Record<string, string> {
-  const remaining = ctx.status === 429 ? 0 : d.remaining;
-  if (family === 'none') return {};
-  if (family === 'x-ratelimit') {
-    const reset = ctx.resetUnit === 'seconds' ? ceilS(d.windowEndMs - ctx.nowMs) : Math.ceil(d.windowEndMs / 1000);
-    return { 'X-RateLimit-Limit': String(d.limit), 'X-RateLimit-Remaining': String(remaining), 'X-RateLimit-Reset': String(reset) };
-  }
-  const h: Record<string, string> = {
-    'RateLimit-Policy': `"default";q=${d.limit};w=${ceilS(ctx.windowMs)}`,
-    RateLimit: `"default";r=${remaining};t=${ceilS(d.windowEndMs - ctx.nowMs)}`,
-  };
-  if (ctx.status === 429) h['Retry-After'] = String(Math.max(1, ceilS(d.retryAfterMs ?? d.windowEndMs - ctx.nowMs)));
-  return h;
-}
-
-export interface LimiterSetOptions extends LimiterOptions {
-  /** Algorithm of operations without their own. Default 'fixed'. */
-  default?: LimiterAlgorithm;
-  /** Algorithm per operation id. */
-  byOperation?: Readonly<Record<string, LimiterAlgorithm>>;
-}
-
-/** One limiter per algorithm in use, each operation routed to its own algorithm. */
-export class LimiterSet {
-  private readonly limiters = new Map<LimiterAlgorithm, Limiter>();
-  constructor(
-    private readonly clock: Clock,
-    readonly windowMs: number,
-    private readonly o: LimiterSetOptions = {},
-  ) {}
-
-  algorithmOf(operationId: string | undefined): LimiterAlgorithm {
-    return (operationId !== undefined ? this.o.byOperation?.[operationId] : undefined) ?? this.o.default ?? 'fixed';
-  }
-
-  consume(key: string, limit: number, opts?: ConsumeOptions): AlgorithmDecision {
-    const algorithm = this.algorithmOf(opts?.operationId);
-    let l = this.limiters.get(algorithm);
-    if (!l) {
-      l = createLimiter(algorithm, this.clock, this.windowMs, { countRefused: this.o.countRefused ?? false });
-      this.limiters.set(algorithm, l);
-    }
-    return l.consume(key, limit, opts);
-  }
-
-  reset(): void {
-    for (const l of this.limiters.values()) l.reset();
   }
 }

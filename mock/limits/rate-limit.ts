@@ -14,7 +14,8 @@ import type { Clock } from '../app/clock';
 import { errorOf } from '../app/errors';
 import type { Leniency } from '../layer/mock-layer';
 import type { ConsumeOptions, Decision, Limiter } from './limiter';
-import { rateLimitHeaders, type HeaderFamily, type PerOperation } from './limiter-algorithms';
+import type { PerOperation } from './per-operation-specs';
+import { rateLimitHeaders, type HeaderFamily } from './rate-limit-headers';
 
 // Lower case, as Fastify stores reply headers: it lower-cases every name it is given, which for these
 // constants would be a new string per header and request.

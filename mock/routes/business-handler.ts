@@ -1,12 +1,13 @@
 /**
- * The handler of a business route: the operation's handler (handlers.ts) on the mock's state, its outcome
+ * The handler of a business route: the operation's handler (api/handlers/) on the mock's state, its outcome
  * sent. Synchronous on purpose: no promise per request on the hot path.
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { BusinessRoute } from './business-route-types';
 import { errorOf, statusOf } from '../app/errors';
-import type { Outcome } from '../api/handlers';
-import type { MockState, Query } from '../api/resources';
+import type { Outcome } from '../api/handlers/handler';
+import type { Query } from '../api/query';
+import type { MockState } from '../api/state';
 import { webhookSecretOf } from '../api/webhooks';
 
 const JSON_TYPE = 'application/json; charset=utf-8';

@@ -7,7 +7,7 @@ import type { EnvironmentName, Operation, QueryParam } from '../../catalogue';
 import type { MockContext } from '../app/context';
 import type { DocumentConflict } from '../checks/document-conflicts';
 import type { ErrorBody } from '../app/errors';
-import type { Handler } from '../api/handlers';
+import type { Handler } from '../api/handlers/handler';
 import type { HeaderRules } from '../checks/header-rules';
 import type { ResponseBodyHook } from '../app/options';
 import type { RateRoute } from '../limits/rate-limit';

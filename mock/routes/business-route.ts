@@ -16,7 +16,7 @@ import { businessHandler } from './business-handler';
 import type { MockContext } from '../app/context';
 import { DOCUMENT_CONFLICTS, requiredQueryOf } from '../checks/document-conflicts';
 import { methodNotAllowed, send } from './error-handlers';
-import { HANDLERS } from '../api/handlers';
+import { HANDLERS } from '../api/handlers/by-operation';
 import { compileHeaderRules } from '../checks/header-rules';
 import type { BusinessRoute, BusinessSettings } from './business-route-types';
 import { requestChecksOf, runRequestChecks } from '../checks/request-checks';

@@ -1,6 +1,8 @@
 import { test, expect } from '@playwright/test';
 import { allOperations, familyBase, fillPath, ENVIRONMENTS, IM_HEADERS } from '../../catalogue';
-import { buildWorld, knownIds, requestFor, type Product } from '../../fixtures';
+import { knownIds, requestFor } from '../../fixtures';
+import { buildWorld } from '../../fixtures/build-world';
+import type { Product } from '../../fixtures/world-types';
 import { createAjv } from '../../clients/ajv';
 import { app, token, authed, bearer, IM, VENDOR, RESELLER, expectErrorShape, webhookHeaders } from './helpers';
 

@@ -5,7 +5,8 @@
  * A manual clock: deterministic timelines, no sockets, no real waits.
  */
 import { test, expect } from '@playwright/test';
-import { HEADER_FAMILIES, LIMITER_ALGORITHMS } from '../../../mock/limits/limiter-algorithms';
+import { LIMITER_ALGORITHMS } from '../../../mock/limits/limiter-algorithms';
+import { HEADER_FAMILIES } from '../../../mock/limits/rate-limit-headers';
 import { EXPECTED, simulate } from './fingerprint-sim';
 
 test.describe('rate-limit fingerprint across the phase of aligned windows', () => {

@@ -5,7 +5,8 @@
  * name an algorithm without doubt (a token bucket's burst then rate draws 429s from it).
  */
 import { test, expect } from '@playwright/test';
-import { HEADER_FAMILIES, LIMITER_ALGORITHMS } from '../../../mock/limits/limiter-algorithms';
+import { LIMITER_ALGORITHMS } from '../../../mock/limits/limiter-algorithms';
+import { HEADER_FAMILIES } from '../../../mock/limits/rate-limit-headers';
 import { bucketContradictions, countedLogFit } from '../../../load/lib/fingerprint/consistency';
 import type { Claim } from '../../../load/lib/fingerprint/types';
 import { readRateLimitHeaders } from '../../../load/lib/rate-limit-headers';

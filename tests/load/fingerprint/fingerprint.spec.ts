@@ -3,7 +3,8 @@
  * on a manual clock: deterministic timelines, no sockets, no real waits.
  */
 import { test, expect } from '@playwright/test';
-import { HEADER_FAMILIES, LIMITER_ALGORITHMS, type HeaderFamily } from '../../../mock/limits/limiter-algorithms';
+import { LIMITER_ALGORITHMS } from '../../../mock/limits/limiter-algorithms';
+import { HEADER_FAMILIES, type HeaderFamily } from '../../../mock/limits/rate-limit-headers';
 import { pacingFor } from '../../../load/lib/fingerprint';
 import { readRateLimitHeaders, retryAfterAt } from '../../../load/lib/rate-limit-headers';
 import { unexplainedRefusals } from '../../../load/lib/fingerprint/consistency';

@@ -1,0 +1,30 @@
+/** Number and flag variables, the configuration's defaults, and the HTTP limits that use them. */
+import { ConfigError } from './config-error';
+
+export const DEFAULTS = {
+  // A certification of both families and environments of a deployment without PROBE_LIMITS sends about 310.
+  requestBudget: 400,
+  requestTimeoutMs: 10_000,
+  maxBodyBytes: 5 * 1024 * 1024,
+  max429WaitMs: 65_000,
+  mockWindowMs: 2_000,
+} as const;
+
+export function num(env: NodeJS.ProcessEnv, name: string, def: number): number {
+  const v = env[name];
+  if (v === undefined || v === '') return def;
+  const n = Number(v);
+  if (!Number.isFinite(n) || n < 0) throw new ConfigError(`${name} must be a non-negative number, received "${v}"`);
+  return n;
+}
+
+export function flag(env: NodeJS.ProcessEnv, name: string): boolean {
+  return ['1', 'true', 'yes'].includes((env[name] ?? '').toLowerCase());
+}
+/** REQUEST_TIMEOUT_MS and MAX_BODY_BYTES (defaults in DEFAULTS). */
+export function httpLimitsFrom(env: NodeJS.ProcessEnv): { requestTimeoutMs: number; maxBodyBytes: number } {
+  return {
+    requestTimeoutMs: num(env, 'REQUEST_TIMEOUT_MS', DEFAULTS.requestTimeoutMs),
+    maxBodyBytes: num(env, 'MAX_BODY_BYTES', DEFAULTS.maxBodyBytes),
+  };
+}
