@@ -8,12 +8,12 @@
  * (nearly) empty; it stops once 20 to 40 calls came back (see `steady`), or at 20 drains.
  * A full bucket, empty drains longer than two calls of the refill, then calls back is a weighted sliding
  * counter's next aligned window, which refills at the true rate: it is timed there and then, polls keeping
- * the counter empty (first-window-rate.ts), and the sampling ends.
+ * the counter empty (first-window-after-pause.ts), and the sampling ends.
  * Reading: window-like (with the drains that show it: a full bucket, the last empty drain, the next full
  * bucket) or a continuous refill (its rate between empty buckets, and any pause before it started).
  */
 import { Stop, drain, perSecond, type Lab, type Experiment } from './lab';
-import { firstWindowAfterPause, type PauseEnd } from './first-window-rate';
+import { firstWindowAfterPause, type PauseEnd } from './first-window-after-pause';
 import type { Drain } from './types';
 
 export interface Sample {
