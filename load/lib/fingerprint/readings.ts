@@ -1,6 +1,7 @@
 /** From the experiments' readings to the named algorithm, burst, rate and window. */
 import type { ExhaustionReading } from './exhaustion';
-import type { ReopenedBucket, RefillRate } from './refill-sampling';
+import type { RefillRate } from './refill-rate';
+import type { ReopenedBucket } from './reopening-settle';
 import type { RefusedCallReading } from './refused-call';
 import type { SplitReading } from './split';
 import type { Algorithm, Claim, Observation } from './types';
