@@ -40,6 +40,8 @@ export const LONG_TESTS = [
   'mock/bad-input.spec.ts',
   // Instructions per request counted under callgrind (CPU-bound: 23 s of one core).
   'bench/instructions.spec.ts',
+  // The smallest benchmark and the CPU profiles, end to end (CPU-bound: 30 s of test time, both cores busy).
+  'bench/bench.spec.ts',
 ];
 
 export interface Suite {
