@@ -1,4 +1,4 @@
-/** The embedded mock's settings from the environment, its apps (MOCK_APPS) checked. */
+/** The embedded mock's configuration from the environment, its apps (MOCK_APPS) checked. */
 import type { Family } from '../catalogue';
 import { ConfigError } from './config-error';
 import { DEFAULTS, num } from './config-values';
@@ -33,8 +33,8 @@ export function mockAppsFrom(env: NodeJS.ProcessEnv): ConfiguredApp[] | undefine
   return parsed.map(configuredApp);
 }
 
-/** The embedded mock's settings (MOCK_WINDOW_MS, MOCK_DRIFT, MOCK_SEED, MOCK_REQUESTS) with its apps. */
-export function mockSettingsFrom(env: NodeJS.ProcessEnv, apps: ConfiguredApp[] | undefined): HarnessConfig['mock'] {
+/** The embedded mock's configuration (MOCK_WINDOW_MS, MOCK_DRIFT, MOCK_SEED, MOCK_REQUESTS) with its apps. */
+export function mockConfigFrom(env: NodeJS.ProcessEnv, apps: ConfiguredApp[] | undefined): HarnessConfig['mock'] {
   return {
     windowMs: num(env, 'MOCK_WINDOW_MS', DEFAULTS.mockWindowMs),
     drift: (env.MOCK_DRIFT ?? '')

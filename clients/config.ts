@@ -5,7 +5,7 @@
 import { ConfigError } from './config-error';
 import { deploymentCredentialsFrom, mockCredentialsFrom, webhookSecretFrom } from './config-credentials';
 import { headersFrom, imHeadersFrom } from './config-headers';
-import { mockAppsFrom, mockSettingsFrom } from './config-mock';
+import { mockAppsFrom, mockConfigFrom } from './config-mock';
 import { environmentsFrom, familiesFrom, knownIdsFrom, targetFrom } from './config-target';
 import { DEFAULTS, flag, httpLimitsFrom, num } from './config-values';
 import type { HarnessConfig } from './harness-config';
@@ -41,7 +41,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): HarnessConfig 
     ...httpLimitsFrom(env),
     max429WaitMs: num(env, 'MAX_429_WAIT_MS', DEFAULTS.max429WaitMs),
     knownIds: knownIdsFrom(env),
-    mock: mockSettingsFrom(env, mockApps),
+    mock: mockConfigFrom(env, mockApps),
   };
 }
 
