@@ -5,7 +5,7 @@ import { pathToFileURL } from 'node:url';
 import { startServer, type Server } from './proc';
 import { formatSummary, sourceMapOf, summariseProfile, type CpuProfile, type ProfileSummary } from './profile';
 import { SMOKE_REQUESTS, type Progress, type BenchOptions } from './bench-options';
-import { answerSize, headerlessSide, load, loadOf, mockSides, type Round, type Side } from './server-load';
+import { answerSize, headerlessSide, loadRound, loadOf, mockSides, type Round, type Side } from './server-load';
 
 /** Monotonic µs, the clock of a CPU profile's samples (the same clock in every process of the machine). */
 const monotonicUs = (): number => Number(process.hrtime.bigint() / 1000n);
@@ -32,7 +32,7 @@ export async function profileMock(opts: BenchOptions, mockJs: string, progress: 
       if (!opts.smoke) await loadOf(opts, side); // warm-up: the profile shows the steady state, not the JIT
       progress(`profiling ${name} (${opts.byAmount ? `${SMOKE_REQUESTS} requests` : `${opts.profileS} s`})`);
       const fromUs = monotonicUs();
-      r = await load(opts, side.url, side.headers, {
+      r = await loadRound(opts, side.url, side.headers, {
         method: side.method,
         ...(side.body ? { body: side.body } : {}),
         durationS: opts.profileS,

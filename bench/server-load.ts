@@ -16,7 +16,8 @@ export interface Round {
   requests: number;
 }
 
-export async function load(
+/** One round of load on a server (autocannon): its throughput and latencies. */
+export async function loadRound(
   opts: BenchOptions,
   url: string,
   headers: Record<string, string>,
@@ -62,7 +63,7 @@ export interface Side {
 }
 
 export const loadOf = (opts: BenchOptions, s: Side, rate?: number) =>
-  load(opts, s.url, s.headers, { method: s.method, ...(s.body ? { body: s.body } : {}), ...(rate ? { rate } : {}) });
+  loadRound(opts, s.url, s.headers, { method: s.method, ...(s.body ? { body: s.body } : {}), ...(rate ? { rate } : {}) });
 
 /** Server CPU microseconds per request at a fixed rate. */
 export async function cpuPerRequest(opts: BenchOptions, s: Side): Promise<number> {
