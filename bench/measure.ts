@@ -7,7 +7,7 @@ import type { Progress, BenchOptions } from './bench-options';
 import { measureServers, startServers, stopServers } from './server-rounds';
 import { measureTools } from './tool-figures';
 import { summarise } from './result';
-import { report } from './report-table';
+import { reportTable } from './report-table';
 import { profileMock } from './profile-run';
 import { instructionCounts } from './instruction-run';
 
@@ -36,7 +36,7 @@ async function benchmark(opts: BenchOptions, mockJs: string, work: string, progr
   try {
     const measured = await measureServers(opts, servers, progress);
     await stopServers(servers);
-    report(opts, summarise(opts, measured, await measureTools(opts, work, progress)));
+    reportTable(opts, summarise(opts, measured, await measureTools(opts, work, progress)));
   } finally {
     await stopServers(servers);
   }

@@ -68,7 +68,7 @@ function toolRows(opts: BenchOptions, r: Result): [string, string][] {
 }
 
 /** Prints the table; with --json, writes bench.json. */
-export function report(opts: BenchOptions, result: Result): void {
+export function reportTable(opts: BenchOptions, result: Result): void {
   const rows = [...serverRows(opts, result), ...toolRows(opts, result)];
   const w = Math.max(...rows.map(([k]) => k.length));
   console.log(`\n${'figure'.padEnd(w)}  value\n${rows.map(([k, v]) => `${k.padEnd(w)}  ${v}`).join('\n')}`);
