@@ -3,14 +3,14 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { startServer, type Server } from './proc';
 import { countInstructions, hasCallgrind, type InstructionCount } from './instructions';
-import type { Progress, Settings } from './settings';
+import type { Progress, BenchOptions } from './bench-options';
 import { answerSize, headerlessSide, mockSides, sameRequestSide, type Side } from './server-load';
 
 /**
  * --instructions: the mock, the bare server (with the goals' request, and with the mock's very request) and,
  * for the GET, the minimal Fastify server given the mock's request, each counted under callgrind, two at a time.
  */
-export async function instructionCounts(cfg: Settings, mockJs: string, progress: Progress): Promise<void> {
+export async function instructionCounts(opts: BenchOptions, mockJs: string, progress: Progress): Promise<void> {
   if (!hasCallgrind()) throw new Error('--instructions needs valgrind with callgrind_control (apt-get install valgrind)');
   // The answers' sizes, from a mock run natively (the bare and Fastify servers answer as many bytes).
   const probe = await startServer([mockJs]);
@@ -36,7 +36,7 @@ export async function instructionCounts(cfg: Settings, mockJs: string, progress:
   let token: string | undefined;
   const counts: Record<string, InstructionCount> = {};
   const run = async ([name, args, method, sideOf]: Job): Promise<void> => {
-    progress(`callgrind: ${name} (${cfg.instructionPreset.warm} answers, then ${cfg.instructionPreset.count} counted)`);
+    progress(`callgrind: ${name} (${opts.instructionPreset.warm} answers, then ${opts.instructionPreset.count} counted)`);
     counts[name] = await countInstructions(
       args,
       async (server) => {
@@ -47,18 +47,18 @@ export async function instructionCounts(cfg: Settings, mockJs: string, progress:
         const side = sideOf(mock, server);
         return { url: side.url, method: side.method, headers: side.headers, ...(side.body ? { body: side.body } : {}) };
       },
-      cfg.instructionPreset,
+      opts.instructionPreset,
     );
   };
   // The mock first (its token), then two at a time: callgrind runs one thread, the machine has two cores.
   await run(jobs[0] as Job);
   const rest = jobs.slice(1);
   for (let i = 0; i < rest.length; i += 2) await Promise.all(rest.slice(i, i + 2).map(run));
-  reportInstructions(cfg, counts);
+  reportInstructions(opts, counts);
 }
 
 /** Prints the instruction counts and their ratios; with --json, writes instructions.json. */
-function reportInstructions(cfg: Settings, counts: Record<string, InstructionCount>): void {
+function reportInstructions(opts: BenchOptions, counts: Record<string, InstructionCount>): void {
   const k = (n: number) => `${(n / 1000).toFixed(1)}k`;
   /** Instructions per request without the optimising compiler's (it only runs while the JIT settles). */
   const of = (name: string) => {
@@ -66,7 +66,7 @@ function reportInstructions(cfg: Settings, counts: Record<string, InstructionCou
     return { perRequest: c.perRequest - c.compilerPerRequest };
   };
   const rows: [string, string][] = [
-    ['callgrind window', `${cfg.instructionPreset.count} requests after ${cfg.instructionPreset.warm}, one connection`],
+    ['callgrind window', `${opts.instructionPreset.count} requests after ${opts.instructionPreset.warm}, one connection`],
     ...Object.entries(counts).map(([name, c]): [string, string] => [
       name,
       `${k(c.perRequest)} instructions per request (of which ${k(c.gcPerRequest)} garbage collection${c.compilerPerRequest >= 50 ? `, ${k(c.compilerPerRequest)} TurboFan` : ''})`,
@@ -85,9 +85,9 @@ function reportInstructions(cfg: Settings, counts: Record<string, InstructionCou
   ]);
   const w = Math.max(...rows.map(([r]) => r.length));
   console.log(`\n${rows.map(([r, v]) => `${r.padEnd(w)}  ${v}`).join('\n')}`);
-  if (cfg.json) {
-    mkdirSync(cfg.out, { recursive: true });
-    writeFileSync(join(cfg.out, 'instructions.json'), JSON.stringify({ preset: cfg.instructionPreset, counts }, null, 2));
-    console.log(`bench: wrote ${join(cfg.out, 'instructions.json')}`);
+  if (opts.json) {
+    mkdirSync(opts.out, { recursive: true });
+    writeFileSync(join(opts.out, 'instructions.json'), JSON.stringify({ preset: opts.instructionPreset, counts }, null, 2));
+    console.log(`bench: wrote ${join(opts.out, 'instructions.json')}`);
   }
 }

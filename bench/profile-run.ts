@@ -4,8 +4,8 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { startServer, type Server } from './proc';
 import { formatSummary, sourceMapOf, summariseProfile, type CpuProfile, type ProfileSummary } from './profile';
-import { SMOKE_REQUESTS, type Progress, type Settings } from './settings';
-import { answerSize, headerlessSide, load, loadOf, mockSides, type Round, type Side } from './server-load';
+import { SMOKE_REQUESTS, type Progress, type BenchOptions } from './bench-options';
+import { answerSize, headerlessSide, loadRound, loadOf, mockSides, type Round, type Side } from './server-load';
 
 /** Monotonic µs, the clock of a CPU profile's samples (the same clock in every process of the machine). */
 const monotonicUs = (): number => Number(process.hrtime.bigint() / 1000n);
@@ -15,8 +15,8 @@ const monotonicUs = (): number => Number(process.hrtime.bigint() / 1000n);
  * the bare server likewise for reference; the profiles and a summary of their samples during the load
  * (top frames, busy µs per request) go to <out>/profile/.
  */
-export async function profileMock(cfg: Settings, mockJs: string, progress: Progress): Promise<void> {
-  const dir = join(cfg.out, 'profile');
+export async function profileMock(opts: BenchOptions, mockJs: string, progress: Progress): Promise<void> {
+  const dir = join(opts.out, 'profile');
   mkdirSync(dir, { recursive: true });
   const maps = new Map([[pathToFileURL(mockJs).href, sourceMapOf(`${mockJs}.map`)]]);
   type Profiled = ProfileSummary & { rps: number; requests: number; busyUsPerRequest: number; file: string };
@@ -29,13 +29,13 @@ export async function profileMock(cfg: Settings, mockJs: string, progress: Progr
     let span: { fromUs: number; toUs: number };
     try {
       const side = await sideOf(server);
-      if (!cfg.smoke) await loadOf(cfg, side); // warm-up: the profile shows the steady state, not the JIT
-      progress(`profiling ${name} (${cfg.byAmount ? `${SMOKE_REQUESTS} requests` : `${cfg.profileS} s`})`);
+      if (!opts.smoke) await loadOf(opts, side); // warm-up: the profile shows the steady state, not the JIT
+      progress(`profiling ${name} (${opts.byAmount ? `${SMOKE_REQUESTS} requests` : `${opts.profileS} s`})`);
       const fromUs = monotonicUs();
-      r = await load(cfg, side.url, side.headers, {
+      r = await loadRound(opts, side.url, side.headers, {
         method: side.method,
         ...(side.body ? { body: side.body } : {}),
-        durationS: cfg.profileS,
+        durationS: opts.profileS,
       });
       span = { fromUs, toUs: monotonicUs() };
     } finally {

@@ -1,7 +1,7 @@
 /** The benchmark's table (and bench.json with --json). */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { FIXED_RATE, GOALS, SMOKE_REQUESTS, type Settings } from './settings';
+import { FIXED_RATE, GOALS, SMOKE_REQUESTS, type BenchOptions } from './bench-options';
 import { fmt, type Spread } from './spread';
 import { CEILINGS, type Result } from './result';
 
@@ -10,12 +10,12 @@ const ratiosOf = (r: { throughputRatio: Spread; cpuPerRequestRatio: Spread }) =>
   `throughput ratio ${fmt(r.throughputRatio)}, CPU per request ratio ${fmt(r.cpuPerRequestRatio)}`;
 
 /** The table's rows of the servers: the headline figures against their goals, the header-less row beside. */
-function serverRows(cfg: Settings, r: Result): [string, string][] {
+function serverRows(opts: BenchOptions, r: Result): [string, string][] {
   const { mock: m, bare: b, post } = r;
   return [
     [
       'machine',
-      `${r.machine.cores} cores, Node ${r.machine.node}, ${cfg.rounds} alternating rounds of ${cfg.byAmount ? `${SMOKE_REQUESTS} requests` : `${cfg.durationS} s`} (${r.machine.preset})`,
+      `${r.machine.cores} cores, Node ${r.machine.node}, ${opts.rounds} alternating rounds of ${opts.byAmount ? `${SMOKE_REQUESTS} requests` : `${opts.durationS} s`} (${r.machine.preset})`,
     ],
     ['ceiling (headline)', `${CEILINGS.headline}; second row: ${CEILINGS.headerless}`],
     ["bare node:http GET, the mock's request", `${rpsOf(b)}, p99 ${b.p99.median} ms, RSS ${b.rssMb.toFixed(0)} MB`],
@@ -49,18 +49,18 @@ function serverRows(cfg: Settings, r: Result): [string, string][] {
 }
 
 /** The table's rows of the harness's own tools. */
-function toolRows(cfg: Settings, r: Result): [string, string][] {
+function toolRows(opts: BenchOptions, r: Result): [string, string][] {
   const { certify, probe } = r;
   return [
     [
       'certify wall time (mock)',
       `${certify.wallS.toFixed(1)} s (suite ${certify.suiteS.toFixed(1)} s; ${Object.entries(certify.perFileS)
         .map(([k, v]) => `${k} ${v.toFixed(1)} s`)
-        .join(', ')})${cfg.smoke ? ' one check only' : ''}`,
+        .join(', ')})${opts.smoke ? ' one check only' : ''}`,
     ],
     [
       'probe all operations',
-      `${probe.operations} ops, ${probe.requests} requests, ${probe.durationMs} ms for a ${cfg.probeWindowMs} ms window; exhaustion ${probe.exhaustionRequests} requests for a bound of ${probe.exhaustionBoundLPlus1} (sum of L+1), ${probe.pollRequests} reset polls; window error <= ${probe.maxAbsWindowErrorMs} ms; reset error ${probe.resetErrorMs.min}..${probe.resetErrorMs.max} ms${probe.unresolved.length ? `; exit 99: ${probe.unresolved.join(', ')}` : ''}`,
+      `${probe.operations} ops, ${probe.requests} requests, ${probe.durationMs} ms for a ${opts.probeWindowMs} ms window; exhaustion ${probe.exhaustionRequests} requests for a bound of ${probe.exhaustionBoundLPlus1} (sum of L+1), ${probe.pollRequests} reset polls; window error <= ${probe.maxAbsWindowErrorMs} ms; reset error ${probe.resetErrorMs.min}..${probe.resetErrorMs.max} ms${probe.unresolved.length ? `; exit 99: ${probe.unresolved.join(', ')}` : ''}`,
     ],
     ['bundle all load scripts', `${fmt(r.bundleMs, 0)} ms`],
     ['import a 1 MB OpenAPI document', `${r.openapiImport.sizeMb.toFixed(2)} MB in ${fmt(r.openapiImport.ms, 0)} ms`],
@@ -68,13 +68,13 @@ function toolRows(cfg: Settings, r: Result): [string, string][] {
 }
 
 /** Prints the table; with --json, writes bench.json. */
-export function report(cfg: Settings, result: Result): void {
-  const rows = [...serverRows(cfg, result), ...toolRows(cfg, result)];
+export function reportTable(opts: BenchOptions, result: Result): void {
+  const rows = [...serverRows(opts, result), ...toolRows(opts, result)];
   const w = Math.max(...rows.map(([k]) => k.length));
   console.log(`\n${'figure'.padEnd(w)}  value\n${rows.map(([k, v]) => `${k.padEnd(w)}  ${v}`).join('\n')}`);
-  if (cfg.json) {
-    mkdirSync(cfg.out, { recursive: true });
-    writeFileSync(join(cfg.out, 'bench.json'), JSON.stringify(result, null, 2));
-    console.log(`bench: wrote ${join(cfg.out, 'bench.json')}`);
+  if (opts.json) {
+    mkdirSync(opts.out, { recursive: true });
+    writeFileSync(join(opts.out, 'bench.json'), JSON.stringify(result, null, 2));
+    console.log(`bench: wrote ${join(opts.out, 'bench.json')}`);
   }
 }

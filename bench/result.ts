@@ -1,6 +1,6 @@
 /** bench.json: the rounds' figures and ratios against the ceilings, the goals met, the tools' figures. */
 import { cpus } from 'node:os';
-import { CONNECTIONS, GOALS, type Settings } from './settings';
+import { CONNECTIONS, GOALS, type BenchOptions } from './bench-options';
 import { spread } from './spread';
 import type { Round } from './server-load';
 import type { measureServers, RoundOf } from './server-rounds';
@@ -31,7 +31,7 @@ export const CEILINGS = {
 
 /** bench.json: every ratio against the headline ceiling, the header-less one beside it. */
 export function summarise(
-  cfg: Settings,
+  opts: BenchOptions,
   servers: Awaited<ReturnType<typeof measureServers>>,
   tools: Awaited<ReturnType<typeof measureTools>>,
 ) {
@@ -41,9 +41,9 @@ export function summarise(
     machine: {
       cores: cpus().length,
       node: process.version,
-      preset: cfg.smoke ? 'smoke' : cfg.quick ? 'quick' : 'full',
-      rounds: cfg.rounds,
-      durationS: cfg.durationS,
+      preset: opts.smoke ? 'smoke' : opts.quick ? 'quick' : 'full',
+      rounds: opts.rounds,
+      durationS: opts.durationS,
       connections: CONNECTIONS,
     },
     ceilings: CEILINGS,

@@ -4,7 +4,7 @@ import { knownIds, requestBody, validQuery } from '../fixtures';
 import { imHeadersFrom } from '../clients/config-headers';
 import { DEFAULT_APPS } from '../mock/app/apps';
 import { cpuSeconds, type Server } from './proc';
-import { CONNECTIONS, FIXED_RATE, SMOKE_REQUESTS, type Settings } from './settings';
+import { CONNECTIONS, FIXED_RATE, SMOKE_REQUESTS, type BenchOptions } from './bench-options';
 
 /** The reseller demo app the benchmark's token comes from. */
 const RESELLER_APP = DEFAULT_APPS.find((a) => a.family === 'reseller') as (typeof DEFAULT_APPS)[number];
@@ -16,8 +16,9 @@ export interface Round {
   requests: number;
 }
 
-export async function load(
-  cfg: Settings,
+/** One round of load on a server (autocannon): its throughput and latencies. */
+export async function loadRound(
+  opts: BenchOptions,
   url: string,
   headers: Record<string, string>,
   o: { method?: 'GET' | 'POST'; body?: string; rate?: number; durationS?: number } = {},
@@ -28,7 +29,7 @@ export async function load(
     // The smoke run sends a fixed number of requests: on a busy machine 0.3 s may hold too few for the
     // server's CPU time (counted in 10 ms ticks) to show. autocannon ends a run at its next sample: every
     // 100 ms there, not every second.
-    ...(cfg.byAmount ? { amount: SMOKE_REQUESTS, sampleInt: 100 } : { duration: o.durationS ?? cfg.durationS }),
+    ...(opts.byAmount ? { amount: SMOKE_REQUESTS, sampleInt: 100 } : { duration: o.durationS ?? opts.durationS }),
     headers,
     method: o.method ?? 'GET',
     ...(o.body ? { body: o.body } : {}),
@@ -61,13 +62,13 @@ export interface Side {
   body?: string;
 }
 
-export const loadOf = (cfg: Settings, s: Side, rate?: number) =>
-  load(cfg, s.url, s.headers, { method: s.method, ...(s.body ? { body: s.body } : {}), ...(rate ? { rate } : {}) });
+export const loadOf = (opts: BenchOptions, s: Side, rate?: number) =>
+  loadRound(opts, s.url, s.headers, { method: s.method, ...(s.body ? { body: s.body } : {}), ...(rate ? { rate } : {}) });
 
 /** Server CPU microseconds per request at a fixed rate. */
-export async function cpuPerRequest(cfg: Settings, s: Side): Promise<number> {
+export async function cpuPerRequest(opts: BenchOptions, s: Side): Promise<number> {
   const before = cpuSeconds(s.server.pid);
-  const r = await loadOf(cfg, s, FIXED_RATE[s.method]);
+  const r = await loadOf(opts, s, FIXED_RATE[s.method]);
   return ((cpuSeconds(s.server.pid) - before) / r.requests) * 1e6;
 }
 

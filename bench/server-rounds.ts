@@ -1,6 +1,6 @@
 /** The servers' rounds: the mock, the bare server and the minimal Fastify server, started, loaded in alternating rounds, stopped. */
 import { startServer, rssMb, type Server } from './proc';
-import { FIXED_RATE, type Progress, type Settings } from './settings';
+import { FIXED_RATE, type Progress, type BenchOptions } from './bench-options';
 import { answerSize, cpuPerRequest, headerlessSide, loadOf, mockSides, sameRequestSide, type Round, type Side } from './server-load';
 
 /** One round of several servers: each one's load at full speed and its CPU µs per request at the fixed rate. */
@@ -10,19 +10,19 @@ export type RoundOf<K extends string> = Record<K, { load: Round; cpu: number }>;
  * Throughput and CPU per request of several servers in alternating rounds (the order is reversed every
  * round, so a drift of the machine does not favour one side): every ratio is taken within a round.
  */
-async function serverRounds<K extends string>(cfg: Settings, sides: [K, Side][], progress: Progress): Promise<RoundOf<K>[]> {
+async function serverRounds<K extends string>(opts: BenchOptions, sides: [K, Side][], progress: Progress): Promise<RoundOf<K>[]> {
   const rounds: RoundOf<K>[] = [];
-  for (let i = 0; i < cfg.rounds; i++) {
+  for (let i = 0; i < opts.rounds; i++) {
     const order = i % 2 ? [...sides].reverse() : sides;
     const load: Partial<Record<K, Round>> = {};
     const cpu: Partial<Record<K, number>> = {};
     for (const [name, side] of order) {
-      progress(`round ${i + 1}/${cfg.rounds}: ${name} ${side.method} throughput`);
-      load[name] = await loadOf(cfg, side);
+      progress(`round ${i + 1}/${opts.rounds}: ${name} ${side.method} throughput`);
+      load[name] = await loadOf(opts, side);
     }
     for (const [name, side] of order) {
-      progress(`round ${i + 1}/${cfg.rounds}: ${name} ${side.method} CPU per request at ${FIXED_RATE[side.method]} req/s`);
-      cpu[name] = await cpuPerRequest(cfg, side);
+      progress(`round ${i + 1}/${opts.rounds}: ${name} ${side.method} CPU per request at ${FIXED_RATE[side.method]} req/s`);
+      cpu[name] = await cpuPerRequest(opts, side);
     }
     rounds.push(Object.fromEntries(sides.map(([name]) => [name, { load: load[name] as Round, cpu: cpu[name] as number }])) as RoundOf<K>);
   }
@@ -57,14 +57,14 @@ export async function stopServers(s: Servers): Promise<void> {
  * same server given no headers (`bare, no headers`) is the second row, and a minimal Fastify server (the
  * framework's floor) is measured given either request.
  */
-export async function measureServers(cfg: Settings, s: Servers, progress: Progress) {
-  if (!cfg.smoke) {
+export async function measureServers(opts: BenchOptions, s: Servers, progress: Progress) {
+  if (!opts.smoke) {
     // Warm-up of every server, so the JIT is not measured.
     for (const side of [s.get, sameRequestSide(s.bare, s.get), s.post, sameRequestSide(s.bare, s.post), sameRequestSide(s.floor, s.get)])
-      await loadOf(cfg, side);
+      await loadOf(opts, side);
   }
   const get = await serverRounds(
-    cfg,
+    opts,
     [
       ['mock', s.get],
       ['bare', sameRequestSide(s.bare, s.get)],
@@ -75,7 +75,7 @@ export async function measureServers(cfg: Settings, s: Servers, progress: Progre
     progress,
   );
   const post = await serverRounds(
-    cfg,
+    opts,
     [
       ['mock', s.post],
       ['bare', sameRequestSide(s.bare, s.post)],

@@ -8,7 +8,7 @@ import { loadOpenApi } from '../openapi/import';
 import { buildLoadScripts } from '../runner/bundles';
 import { probeFiguresStand, unresolvedProbes } from './probe-figures';
 import { writeLargeOpenApi } from './openapi-doc';
-import type { Progress, Settings } from './settings';
+import type { Progress, BenchOptions } from './bench-options';
 import { spread, type Spread } from './spread';
 
 const TSX = 'node_modules/tsx/dist/cli.mjs';
@@ -17,18 +17,18 @@ const TSX = 'node_modules/tsx/dist/cli.mjs';
  * inside the harness tests takes the bundles their global setup built (HARNESS_BIN): its figures mean
  * little, and tsx would cost each child about a second of CPU on a machine the other tests share.
  */
-const cli = (name: 'certify' | 'load', cfg: Settings): string[] => {
-  const bundle = cfg.smoke ? bundledCli(name) : undefined;
+const cli = (name: 'certify' | 'load', opts: BenchOptions): string[] => {
+  const bundle = opts.smoke ? bundledCli(name) : undefined;
   return bundle ? [bundle] : [TSX, `scripts/${name}.ts`];
 };
 
 /** The smoke run certifies one check: it proves the figure is produced, not its size. */
 const SMOKE_CERTIFY_GREP = 'reseller token requests as documented \\(production\\)';
 
-function certifyWallTime(cfg: Settings, work: string) {
+function certifyWallTime(opts: BenchOptions, work: string) {
   const out = join(work, 'certify');
   const started = Date.now();
-  const c = spawnSync(process.execPath, [...cli('certify', cfg), ...(cfg.smoke ? ['-g', SMOKE_CERTIFY_GREP] : [])], {
+  const c = spawnSync(process.execPath, [...cli('certify', opts), ...(opts.smoke ? ['-g', SMOKE_CERTIFY_GREP] : [])], {
     env: { ...process.env, REPORTS_DIR: out, CI: '' },
     encoding: 'utf8',
   });
@@ -47,16 +47,16 @@ function certifyWallTime(cfg: Settings, work: string) {
   };
 }
 
-function probeEfficiency(cfg: Settings, work: string, bundleDir: string) {
+function probeEfficiency(opts: BenchOptions, work: string, bundleDir: string) {
   const out = join(work, 'load');
-  const ops = cfg.smoke ? ['--ops', 'catalog.search'] : [];
+  const ops = opts.smoke ? ['--ops', 'catalog.search'] : [];
   const p = spawnSync(
     process.execPath,
     [
-      ...cli('load', cfg),
+      ...cli('load', opts),
       'probe-reset',
       '--window-ms',
-      String(cfg.probeWindowMs),
+      String(opts.probeWindowMs),
       '--random-limits',
       '11',
       '--reports-dir',
@@ -67,7 +67,7 @@ function probeEfficiency(cfg: Settings, work: string, bundleDir: string) {
       ...ops,
     ],
     // The k6 test double, driven like k6: the figure is the probe's requests, not a load engine's speed.
-    { encoding: 'utf8', env: { ...process.env, K6_BIN: cfg.smoke ? k6DoubleBin() : K6_DOUBLE_BIN } },
+    { encoding: 'utf8', env: { ...process.env, K6_BIN: opts.smoke ? k6DoubleBin() : K6_DOUBLE_BIN } },
   );
   if (!probeFiguresStand(p.status, existsSync(join(out, 'limits.json'))))
     // The probe's table (stdout) says which operation had no result and why; stderr says how k6 ended.
@@ -97,27 +97,27 @@ function probeEfficiency(cfg: Settings, work: string, bundleDir: string) {
     operations: manifest.operations.length,
     requests: manifest.requests,
     durationMs: manifest.durationMs,
-    windowMs: cfg.probeWindowMs,
+    windowMs: opts.probeWindowMs,
     exhaustionRequests: exhaustion,
     exhaustionBoundLPlus1: manifest.operations.reduce((a, e) => a + e.advertisedLimit + 1, 0),
     pollRequests: manifest.requests - exhaustion,
-    maxAbsWindowErrorMs: Math.max(...manifest.operations.map((e) => Math.abs((e.windowMs ?? NaN) - cfg.probeWindowMs))),
+    maxAbsWindowErrorMs: Math.max(...manifest.operations.map((e) => Math.abs((e.windowMs ?? NaN) - opts.probeWindowMs))),
     resetErrorMs: { min: Math.min(...resetErrors), max: Math.max(...resetErrors) },
   };
 }
 
-async function bundleTimes(cfg: Settings, bundleDir: string): Promise<Spread> {
+async function bundleTimes(opts: BenchOptions, bundleDir: string): Promise<Spread> {
   const ms: number[] = [];
-  for (let i = 0; i < cfg.figureRounds; i++) ms.push((await buildLoadScripts(bundleDir)).ms);
+  for (let i = 0; i < opts.figureRounds; i++) ms.push((await buildLoadScripts(bundleDir)).ms);
   return spread(ms);
 }
 
-async function openApiImportTimes(cfg: Settings, work: string) {
+async function openApiImportTimes(opts: BenchOptions, work: string) {
   const file = join(work, 'big-openapi.yaml');
   writeLargeOpenApi(file);
   const ms: number[] = [];
   await loadOpenApi(file); // warm-up: the parser's own modules load once
-  for (let i = 0; i < cfg.figureRounds; i++) {
+  for (let i = 0; i < opts.figureRounds; i++) {
     const started = performance.now();
     await loadOpenApi(file);
     ms.push(performance.now() - started);
@@ -126,15 +126,15 @@ async function openApiImportTimes(cfg: Settings, work: string) {
 }
 
 /** The figures of the harness's own tools: certify, bundling, the probe and the OpenAPI import. */
-export async function measureTools(cfg: Settings, work: string, progress: Progress) {
+export async function measureTools(opts: BenchOptions, work: string, progress: Progress) {
   progress('certify wall time on the embedded mock');
-  const certify = certifyWallTime(cfg, work);
+  const certify = certifyWallTime(opts, work);
   progress('bundle times');
   const bundleDir = join(work, 'bundles');
-  const bundleMs = await bundleTimes(cfg, bundleDir);
-  progress(`probe efficiency (probe-reset in the k6 test double, window ${cfg.probeWindowMs} ms, random limits)`);
-  const probe = probeEfficiency(cfg, work, bundleDir);
+  const bundleMs = await bundleTimes(opts, bundleDir);
+  progress(`probe efficiency (probe-reset in the k6 test double, window ${opts.probeWindowMs} ms, random limits)`);
+  const probe = probeEfficiency(opts, work, bundleDir);
   progress('OpenAPI import of a 1 MB document');
-  const openapiImport = await openApiImportTimes(cfg, work);
+  const openapiImport = await openApiImportTimes(opts, work);
   return { certify, probe, bundleMs, openapiImport };
 }

@@ -58,7 +58,7 @@ function schemaAt(schemaPath: string): Record<string, unknown> {
 }
 
 /** The value at a JSON pointer of the policy. */
-function valueAt(data: unknown, pointer: string): unknown {
+function valueAtPointer(data: unknown, pointer: string): unknown {
   return pointer
     .split('/')
     .slice(1)
@@ -75,11 +75,11 @@ function policyProblem(e: ErrorObject, data: unknown): string {
     return `${where}: unknown ${what} "${name}" (${suggestion(name, valid)})`;
   }
   if (e.keyword === 'enum') {
-    const value = String(valueAt(data, e.instancePath));
+    const value = String(valueAtPointer(data, e.instancePath));
     const allowed = (e.params as { allowedValues: unknown[] }).allowedValues.map(String);
     return `${where}: "${value}" is not an answer this finding records (${suggestion(value, allowed)})`;
   }
-  return `${where}: ${e.message ?? 'invalid'}, received ${JSON.stringify(valueAt(data, e.instancePath))}`;
+  return `${where}: ${e.message ?? 'invalid'}, received ${JSON.stringify(valueAtPointer(data, e.instancePath))}`;
 }
 
 let policyValidator: ReturnType<ReturnType<typeof createAjv>['compile']> | undefined;

@@ -1,7 +1,7 @@
-/** The embedded mock's settings from the environment, its apps (MOCK_APPS) checked. */
+/** The embedded mock's configuration from the environment, its apps (MOCK_APPS) checked. */
 import type { Family } from '../catalogue';
 import { ConfigError } from './config-error';
-import { DEFAULTS, num } from './config-values';
+import { DEFAULTS, envNumber } from './config-values';
 import type { ConfiguredApp, HarnessConfig } from './harness-config';
 
 const MOCK_APPS_SHAPE = 'MOCK_APPS must be a JSON array of {"clientId","clientSecret","family":"reseller"|"vendor"[,"webhookSecret"]}';
@@ -33,16 +33,16 @@ export function mockAppsFrom(env: NodeJS.ProcessEnv): ConfiguredApp[] | undefine
   return parsed.map(configuredApp);
 }
 
-/** The embedded mock's settings (MOCK_WINDOW_MS, MOCK_DRIFT, MOCK_SEED, MOCK_REQUESTS) with its apps. */
-export function mockSettingsFrom(env: NodeJS.ProcessEnv, apps: ConfiguredApp[] | undefined): HarnessConfig['mock'] {
+/** The embedded mock's configuration (MOCK_WINDOW_MS, MOCK_DRIFT, MOCK_SEED, MOCK_REQUESTS) with its apps. */
+export function mockConfigFrom(env: NodeJS.ProcessEnv, apps: ConfiguredApp[] | undefined): HarnessConfig['mock'] {
   return {
-    windowMs: num(env, 'MOCK_WINDOW_MS', DEFAULTS.mockWindowMs),
+    windowMs: envNumber(env, 'MOCK_WINDOW_MS', DEFAULTS.mockWindowMs),
     drift: (env.MOCK_DRIFT ?? '')
       .split(',')
       .map((s) => s.trim())
       .filter(Boolean),
     apps,
-    seed: num(env, 'MOCK_SEED', 1),
+    seed: envNumber(env, 'MOCK_SEED', 1),
     requests: env.MOCK_REQUESTS ?? '',
   };
 }

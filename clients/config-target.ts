@@ -2,7 +2,7 @@
 import { readFileSync } from 'node:fs';
 import { idSources, type EnvironmentName, type Family, type IdName } from '../catalogue';
 import { ConfigError } from './config-error';
-import { flag } from './config-values';
+import { envFlag } from './config-values';
 import type { TargetKind } from './harness-config';
 
 /** TARGET as a kind and a base URL (trailing slashes dropped); production needs ALLOW_PRODUCTION. */
@@ -26,7 +26,7 @@ export function targetFrom(env: NodeJS.ProcessEnv): { target: string; kind: Targ
     throw new ConfigError(`TARGET must be mock, sandbox, production or a base URL (http://... or https://...), received "${target}"`);
   }
   if (baseUrl) baseUrl = checkedBaseUrl(baseUrl);
-  if (kind === 'production' && !flag(env, 'ALLOW_PRODUCTION')) {
+  if (kind === 'production' && !envFlag(env, 'ALLOW_PRODUCTION')) {
     throw new ConfigError(
       'TARGET=production spends the quota of a production app: set ALLOW_PRODUCTION=1 to confirm (read-only operations only, unless ALLOW_PRODUCTION_WRITES=1)',
     );

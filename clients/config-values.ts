@@ -10,7 +10,8 @@ export const DEFAULTS = {
   mockWindowMs: 2_000,
 } as const;
 
-export function num(env: NodeJS.ProcessEnv, name: string, def: number): number {
+/** A non-negative number variable, `def` when unset or empty. */
+export function envNumber(env: NodeJS.ProcessEnv, name: string, def: number): number {
   const v = env[name];
   if (v === undefined || v === '') return def;
   const n = Number(v);
@@ -18,13 +19,14 @@ export function num(env: NodeJS.ProcessEnv, name: string, def: number): number {
   return n;
 }
 
-export function flag(env: NodeJS.ProcessEnv, name: string): boolean {
+/** A flag variable: on for 1, true or yes (any case). */
+export function envFlag(env: NodeJS.ProcessEnv, name: string): boolean {
   return ['1', 'true', 'yes'].includes((env[name] ?? '').toLowerCase());
 }
 /** REQUEST_TIMEOUT_MS and MAX_BODY_BYTES (defaults in DEFAULTS). */
 export function httpLimitsFrom(env: NodeJS.ProcessEnv): { requestTimeoutMs: number; maxBodyBytes: number } {
   return {
-    requestTimeoutMs: num(env, 'REQUEST_TIMEOUT_MS', DEFAULTS.requestTimeoutMs),
-    maxBodyBytes: num(env, 'MAX_BODY_BYTES', DEFAULTS.maxBodyBytes),
+    requestTimeoutMs: envNumber(env, 'REQUEST_TIMEOUT_MS', DEFAULTS.requestTimeoutMs),
+    maxBodyBytes: envNumber(env, 'MAX_BODY_BYTES', DEFAULTS.maxBodyBytes),
   };
 }

@@ -5,9 +5,9 @@
 import { ConfigError } from './config-error';
 import { deploymentCredentialsFrom, mockCredentialsFrom, webhookSecretFrom } from './config-credentials';
 import { headersFrom, imHeadersFrom } from './config-headers';
-import { mockAppsFrom, mockSettingsFrom } from './config-mock';
+import { mockAppsFrom, mockConfigFrom } from './config-mock';
 import { environmentsFrom, familiesFrom, knownIdsFrom, targetFrom } from './config-target';
-import { DEFAULTS, flag, httpLimitsFrom, num } from './config-values';
+import { DEFAULTS, envFlag, httpLimitsFrom, envNumber } from './config-values';
 import type { HarnessConfig } from './harness-config';
 
 export { ConfigError };
@@ -32,16 +32,16 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): HarnessConfig 
     extraHeaders: headersFrom(env),
     imHeaders: imHeadersFrom(env),
     vendorOperations: env.VENDOR_OPERATIONS ? parseVendorOperations(env.VENDOR_OPERATIONS) : [...DEFAULT_VENDOR_OPERATIONS],
-    requestBudget: kind === 'mock' && !env.REQUEST_BUDGET ? Infinity : num(env, 'REQUEST_BUDGET', DEFAULTS.requestBudget),
-    probeLimits: kind === 'mock' || flag(env, 'PROBE_LIMITS'),
-    allowWrites: kind !== 'production' || flag(env, 'ALLOW_PRODUCTION_WRITES'),
+    requestBudget: kind === 'mock' && !env.REQUEST_BUDGET ? Infinity : envNumber(env, 'REQUEST_BUDGET', DEFAULTS.requestBudget),
+    probeLimits: kind === 'mock' || envFlag(env, 'PROBE_LIMITS'),
+    allowWrites: kind !== 'production' || envFlag(env, 'ALLOW_PRODUCTION_WRITES'),
     webhookReceiverUrl: env.WEBHOOK_RECEIVER_URL || undefined,
     webhookSecret: webhookSecretFrom(env, kind === 'mock' ? credentials.reseller?.clientId : undefined),
     policyFile: env.POLICY || undefined,
     ...httpLimitsFrom(env),
-    max429WaitMs: num(env, 'MAX_429_WAIT_MS', DEFAULTS.max429WaitMs),
+    max429WaitMs: envNumber(env, 'MAX_429_WAIT_MS', DEFAULTS.max429WaitMs),
     knownIds: knownIdsFrom(env),
-    mock: mockSettingsFrom(env, mockApps),
+    mock: mockConfigFrom(env, mockApps),
   };
 }
 

@@ -1,4 +1,4 @@
-/** The harness configuration's shape: the target, its apps and settings, as `loadConfig` returns them. */
+/** The harness configuration's shape: the target, its apps and the embedded mock, as `loadConfig` returns them. */
 import type { EnvironmentName, Family, IdName, VendorOperationSpec } from '../catalogue';
 import type { Credentials } from './token-core';
 
@@ -34,7 +34,7 @@ export interface HarnessConfig {
   maxBodyBytes: number;
   /** Longest wait for a rate-limit reset in a test that is not about limits. */
   max429WaitMs: number;
-  /** The embedded mock's settings; `requests` is MOCK_REQUESTS as given (strict or warn, checked where the mock starts). */
+  /** The embedded mock's configuration; `requests` is MOCK_REQUESTS as given (strict or warn, checked where the mock starts). */
   mock: { windowMs: number; drift: string[]; apps: ConfiguredApp[] | undefined; seed: number; requests: string };
   /** Ids of the target's data given by the user (KNOWN_IDS), used before any discovery. */
   knownIds: Partial<Record<IdName, string>>;

@@ -78,12 +78,12 @@ export interface IdResolverDeps {
   cacheFile?: (env: EnvironmentName) => string | undefined;
 }
 
-type Outcome = ResolvedId | MissingId;
-const isResolved = (o: Outcome): o is ResolvedId => 'value' in o;
+type IdOutcome = ResolvedId | MissingId;
+const isResolved = (o: IdOutcome): o is ResolvedId => 'value' in o;
 
 /** Resolves ids per environment; answers are kept for the run so each search is sent once. */
 export class IdResolver {
-  private readonly memo = new Map<string, Promise<Outcome>>();
+  private readonly memo = new Map<string, Promise<IdOutcome>>();
   /** One answer per listing operation and environment: dealId and dealVendor come from the same deals.search. */
   private readonly listings = new Map<string, Promise<ApiResponse>>();
 
@@ -109,7 +109,7 @@ export class IdResolver {
 
   static isResolved = isResolved;
 
-  private async find(name: IdName, env: EnvironmentName): Promise<Outcome> {
+  private async find(name: IdName, env: EnvironmentName): Promise<IdOutcome> {
     const configured = this.deps.configured[name];
     if (configured !== undefined) return { name, value: configured, origin: 'configured', from: 'KNOWN_IDS', environment: env };
     const shared = this.readShared(env)[name];
@@ -166,17 +166,17 @@ export class IdResolver {
     return value === undefined ? undefined : { name, value, origin: 'created', from: by.from, environment: env };
   }
 
-  private readShared(env: EnvironmentName): Record<string, Outcome> {
+  private readShared(env: EnvironmentName): Record<string, IdOutcome> {
     const file = this.deps.cacheFile?.(env);
     if (!file || !existsSync(file)) return {};
     try {
-      return JSON.parse(readFileSync(file, 'utf8')) as Record<string, Outcome>;
+      return JSON.parse(readFileSync(file, 'utf8')) as Record<string, IdOutcome>;
     } catch {
       return {};
     }
   }
 
-  private writeShared(env: EnvironmentName, name: string, outcome: Outcome): void {
+  private writeShared(env: EnvironmentName, name: string, outcome: IdOutcome): void {
     const file = this.deps.cacheFile?.(env);
     if (!file) return;
     writeFileSync(file, JSON.stringify({ ...this.readShared(env), [name]: outcome }));

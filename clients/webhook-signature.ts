@@ -12,19 +12,19 @@ export function signEventId(eventId: string, secret: string): string {
 }
 
 /** The event id of a webhook body ('' when it has none: the body check refuses such an event first). */
-export function eventIdOf(body: unknown): string {
+export function eventIdOfBody(body: unknown): string {
   const id = body && typeof body === 'object' ? (body as { eventId?: unknown }).eventId : undefined;
   return typeof id === 'string' ? id : '';
 }
 
 /** The signature header of a webhook body. */
 export function signatureHeaders(body: unknown, secret: string): Record<string, string> {
-  return { [WEBHOOK_HEADERS.signature]: signEventId(eventIdOf(body), secret) };
+  return { [WEBHOOK_HEADERS.signature]: signEventId(eventIdOfBody(body), secret) };
 }
 
 /** True when `signature` is the body's signature with `secret` (compared in constant time). */
 export function signatureMatches(signature: string, body: unknown, secret: string): boolean {
-  const want = Buffer.from(signEventId(eventIdOf(body), secret));
+  const want = Buffer.from(signEventId(eventIdOfBody(body), secret));
   const got = Buffer.from(signature);
   return got.length === want.length && timingSafeEqual(got, want);
 }

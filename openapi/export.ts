@@ -17,7 +17,8 @@ import {
 const nameOf = (id: string): string => id.replace(/^.*\/schemas\//, '').replace(/\.json$/, '');
 const ref = (id: string) => ({ $ref: `#/components/schemas/${nameOf(id)}` });
 
-const rateLimitHeaders = {
+/** The rate-limit headers of an answer, as references to the components the document declares. */
+const rateLimitHeaderRefs = {
   [RATE_LIMIT_HEADERS.limit]: { $ref: '#/components/headers/X-RateLimit-Limit' },
   [RATE_LIMIT_HEADERS.remaining]: { $ref: '#/components/headers/X-RateLimit-Remaining' },
   [RATE_LIMIT_HEADERS.reset]: { $ref: '#/components/headers/X-RateLimit-Reset' },
@@ -55,7 +56,7 @@ function operationObject(op: Operation): Record<string, unknown> {
       // A shape no document gives (the vendor family) is exported without a schema.
       [status]: {
         description: 'Success',
-        headers: rateLimitHeaders,
+        headers: rateLimitHeaderRefs,
         content: { 'application/json': op.responseSchema ? { schema: ref(op.responseSchema) } : {} },
       },
       ...errorResponses(),
@@ -91,7 +92,7 @@ function tokenPath(family: 'reseller' | 'vendor'): Record<string, unknown> {
       responses: {
         '200': {
           description: 'Token issued',
-          headers: rateLimitHeaders,
+          headers: rateLimitHeaderRefs,
           content: { 'application/json': { schema: ref('token-response') } },
         },
         '400': { $ref: '#/components/responses/BadRequest' },
@@ -104,7 +105,7 @@ function tokenPath(family: 'reseller' | 'vendor'): Record<string, unknown> {
 
 const errorResponse = (description: string) => ({
   description,
-  headers: rateLimitHeaders,
+  headers: rateLimitHeaderRefs,
   content: { 'application/json': { schema: ref('error-body') } },
 });
 

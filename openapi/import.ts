@@ -9,7 +9,7 @@ import { allOperations, type Operation } from '../catalogue';
 import type { Doc } from './import/document-shapes';
 import type { OpenApiContract } from './import/openapi-contract';
 import { schemaCompiler } from './import/json-schema';
-import { absentOperations, importDocument } from './import/operations';
+import { absentOperations, importDocument } from './import/document-operations';
 import { contractOf } from './import/contract';
 
 export async function loadOpenApi(file: string, ops: readonly Operation[] = allOperations()): Promise<OpenApiContract> {

@@ -35,13 +35,14 @@ function givenValue(schema: Schema): unknown {
   return NONE;
 }
 
-export function sampleOf(schema: Schema, rnd: ReturnType<typeof seededFaker>, depth = 0): unknown {
+/** A value for the schema: the one it gives, else one drawn from the seeded faker (allOf merged, the first of oneOf / anyOf; null past 8 levels). */
+export function sampleOfSchema(schema: Schema, rnd: ReturnType<typeof seededFaker>, depth = 0): unknown {
   if (depth > 8) return null;
   const given = givenValue(schema);
   if (given !== NONE) return given;
-  if (schema.allOf?.length) return Object.assign({}, ...schema.allOf.map((s) => sampleOf(s, rnd, depth + 1) as object));
-  if (schema.oneOf?.length) return sampleOf(schema.oneOf[0] as Schema, rnd, depth + 1);
-  if (schema.anyOf?.length) return sampleOf(schema.anyOf[0] as Schema, rnd, depth + 1);
+  if (schema.allOf?.length) return Object.assign({}, ...schema.allOf.map((s) => sampleOfSchema(s, rnd, depth + 1) as object));
+  if (schema.oneOf?.length) return sampleOfSchema(schema.oneOf[0] as Schema, rnd, depth + 1);
+  if (schema.anyOf?.length) return sampleOfSchema(schema.anyOf[0] as Schema, rnd, depth + 1);
   const types = Array.isArray(schema.type) ? schema.type.filter((t) => t !== 'null') : [schema.type];
   return typedSample(types[0] ?? (schema.properties ? 'object' : undefined), schema, rnd, depth);
 }
@@ -50,9 +51,9 @@ export function sampleOf(schema: Schema, rnd: ReturnType<typeof seededFaker>, de
 function typedSample(t: string | undefined, schema: Schema, rnd: ReturnType<typeof seededFaker>, depth: number): unknown {
   switch (t) {
     case 'object':
-      return Object.fromEntries(Object.entries(schema.properties ?? {}).map(([k, v]) => [k, sampleOf(v, rnd, depth + 1)]));
+      return Object.fromEntries(Object.entries(schema.properties ?? {}).map(([k, v]) => [k, sampleOfSchema(v, rnd, depth + 1)]));
     case 'array':
-      return schema.items ? [sampleOf(schema.items, rnd, depth + 1)] : [];
+      return schema.items ? [sampleOfSchema(schema.items, rnd, depth + 1)] : [];
     case 'integer':
       return rnd.number.int({ min: schema.minimum ?? 0, max: schema.maximum ?? 1000 });
     case 'number':
@@ -82,7 +83,8 @@ export async function createBodyGenerator(file: string, seed: number): Promise<(
     if (cache.has(operationId)) return cache.get(operationId);
     const schema = contract.responseSchema(operationId);
     const example = contract.responseExample(operationId);
-    const body = example !== undefined ? example : schema ? sampleOf(schema as Schema, seededFaker(seed + operationId.length)) : undefined;
+    const body =
+      example !== undefined ? example : schema ? sampleOfSchema(schema as Schema, seededFaker(seed + operationId.length)) : undefined;
     cache.set(operationId, body);
     return body;
   };

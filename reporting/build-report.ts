@@ -6,7 +6,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { Finding, LimitsManifestEntry, RunSummary } from '../catalogue';
 import { redact } from '../clients/redact';
-import { diffRuns, type RunDiff } from './diff';
+import { diffRuns, type RunDiff } from './run-diff';
 import type { CapacityResult } from './capacity-section';
 import { compareCapacityRuns, samplesFileOf, type CapacityRunComparison } from './capacity-runs';
 import type { CompareOptions } from './perf-compare';

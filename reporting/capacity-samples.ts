@@ -51,7 +51,7 @@ function streamOf(file: string): Readable {
 }
 
 /** A request's outcome from its tags. */
-function sampleOf(value: number, tags: Readonly<Record<string, string | undefined>>): RequestSample {
+function requestSampleOf(value: number, tags: Readonly<Record<string, string | undefined>>): RequestSample {
   const status = Number(tags.status ?? 0);
   const expected = tags.expected_response !== undefined ? tags.expected_response === 'true' : status >= 200 && status < 400;
   return { durationMs: value, status: Number.isFinite(status) ? status : 0, expected };
@@ -75,7 +75,7 @@ function readJsonLine(line: string, out: RunSamples): void {
   const tags = p.data?.tags ?? {};
   const id = tags[OPERATION_TAG];
   if (id === undefined || typeof p.data?.value !== 'number') return;
-  add(out, id, sampleOf(p.data.value, tags));
+  add(out, id, requestSampleOf(p.data.value, tags));
 }
 
 /** Columns of k6's CSV output that are not tags. */
@@ -98,7 +98,7 @@ function readCsvRow(row: Readonly<Record<string, string>>, out: RunSamples): voi
   const id = tags[OPERATION_TAG];
   const value = Number(row.metric_value);
   if (id === undefined || !Number.isFinite(value)) return;
-  add(out, id, sampleOf(value, tags));
+  add(out, id, requestSampleOf(value, tags));
 }
 
 /** k6's CSV output: a header naming the columns (metric_name, timestamp, metric_value first), then one row per sample. */

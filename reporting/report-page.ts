@@ -1,6 +1,6 @@
 /** The one-page report's HTML: its sections and the data of its plots. */
 import type { Finding, LimitsManifestEntry, RunSummary } from '../catalogue';
-import type { RunDiff } from './diff';
+import type { RunDiff } from './run-diff';
 import { renderRateLimitSection, type FingerprintRow, type FingerprintTimeline } from './rate-limit-section';
 import { capacitySection, type CapacityResult } from './capacity-section';
 import type { CapacityRunComparison } from './capacity-runs';

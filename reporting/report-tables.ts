@@ -8,7 +8,7 @@ import {
   type RunSummary,
 } from '../catalogue';
 import { redact } from '../clients/redact';
-import type { RunDiff } from './diff';
+import type { RunDiff } from './run-diff';
 
 export const esc = (s: unknown): string =>
   redact(String(s ?? ''))

@@ -5,7 +5,7 @@
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { buildLoadScripts, LOAD_SCRIPTS, type LoadScript } from './bundles';
-import { findK6, K6_HELP } from './k6';
+import { findK6, K6_HELP } from './k6-process';
 
 /**
  * Scripts whose options come from the plan (capacity: one scenario per operation at a share of its limit): k6

@@ -7,7 +7,7 @@
 import { limitFor, type Operation } from '../catalogue';
 import { limitProbeRequests } from '../load/lib/probe';
 import type { NotRun } from '../load/scripts/common';
-import { DEFAULT_BUDGET, type LoadOptions } from './options';
+import { DEFAULT_BUDGET, type LoadOptions } from './load-options';
 
 /** Requests a step's run of one operation needs at most, by its limit; undefined: the step spends no budget. */
 export type RequestsPerOperation = (limit: number) => number;

@@ -8,7 +8,7 @@ import { DEFAULT_APPS } from '../mock/app/apps';
 import { DEFAULT_WINDOW_MS } from '../catalogue';
 import type { NotRun, Plan, PlannedOperation } from '../load/scripts/common';
 import type { TargetIds } from './target-ids';
-import type { LoadOptions } from './options';
+import type { LoadOptions } from './load-options';
 
 /** Seeded random limits per operation, independent of the order of the list (mulberry32 of seed and id). */
 export function randomLimits(ops: readonly Operation[], seed: number, min = 3, max = 12): Record<string, number> {

@@ -5,7 +5,7 @@ import { longestWaitMs } from '../load/scripts/probe-plan';
 import { RESET_MARGIN_MS, resolveTargetIds, type TargetIds } from './target-ids';
 import { NOT_RUN } from './outcome';
 import { writesAllowed } from './plan';
-import type { LoadOptions } from './options';
+import type { LoadOptions } from './load-options';
 
 /**
  * The ids of a run on a target other than the embedded mock (runner/target-ids.ts), each said as found, with

@@ -10,18 +10,18 @@ import { spawnMock, type MockProcessOptions } from '../tools/mock-process';
 import type { NotRun, Plan } from '../load/scripts/common';
 import { segmentDirName } from '../load/scripts/segment';
 import { buildLoadScripts, bundleDir } from './bundles';
-import { findK6, k6Args, k6Environment, K6_HELP, runK6 } from './k6';
+import { findK6, k6Args, k6Environment, K6_HELP, runK6 } from './k6-process';
 import { exitCodeOf, NOT_RUN, type K6Outcome } from './outcome';
 import { mockCredentials, planFor, randomLimits, selectOperations } from './plan';
 import { idsOnTarget, leftToRun, quotaBackAt, quotaWait } from './remote';
 import type { TargetIds } from './target-ids';
 import { COMMANDS, type K6Step } from './steps';
-import type { LoadOptions } from './options';
+import type { LoadOptions } from './load-options';
 import { budgetOf, checkBudget, requestsNeeded } from './budget';
 import { USAGE_ERROR } from '../clients/cli-options';
 
 /** A command refused before anything starts: its exit code and what to do. */
-export interface Refusal {
+export interface CommandRefusal {
   exitCode: number;
   message: string;
 }
@@ -46,7 +46,7 @@ export async function preflight(
   step: K6Step,
   o: LoadOptions,
   env: NodeJS.ProcessEnv = process.env,
-): Promise<K6Plan | Refusal> {
+): Promise<K6Plan | CommandRefusal> {
   const isMock = o.target === 'mock';
   const unconfirmed = isMock ? undefined : unconfirmedRefusal(name, step, o);
   if (unconfirmed) return unconfirmed;
@@ -64,7 +64,7 @@ export async function preflight(
 }
 
 /** A remote target's confirmations: --allow-quota-spend for a step that spends quota, --allow-production for production. */
-function unconfirmedRefusal(name: string, step: K6Step, o: LoadOptions): Refusal | undefined {
+function unconfirmedRefusal(name: string, step: K6Step, o: LoadOptions): CommandRefusal | undefined {
   if (step.spendsQuota && !o.allowQuotaSpend)
     return {
       exitCode: 2,
@@ -76,12 +76,12 @@ function unconfirmedRefusal(name: string, step: K6Step, o: LoadOptions): Refusal
 }
 
 /** No k6 to run (exit 3): how to get it, and why K6_BIN was not taken when it is set. */
-function k6Missing(env: NodeJS.ProcessEnv): Refusal {
+function k6Missing(env: NodeJS.ProcessEnv): CommandRefusal {
   return { exitCode: 3, message: `${K6_HELP}${env.K6_BIN ? `\n  K6_BIN is "${env.K6_BIN}", which is not an executable file.` : ''}` };
 }
 
 /** An OpenAPI document (--openapi or OPENAPI) that cannot be read or is not one, said as the user named it. */
-async function openApiRefusal(file: string, env: NodeJS.ProcessEnv): Promise<Refusal | undefined> {
+async function openApiRefusal(file: string, env: NodeJS.ProcessEnv): Promise<CommandRefusal | undefined> {
   try {
     const { checkOpenApiFile } = await import('../clients/config-files');
     await checkOpenApiFile(file, file === env.OPENAPI ? 'OPENAPI' : '--openapi');

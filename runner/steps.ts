@@ -18,7 +18,7 @@ import { mergeManifests, segmentDirs, writeMerged } from './merge';
 import { NOT_RUN } from './outcome';
 import { planFor, selectOperations } from './plan';
 import { idsOnTarget, leftToRun, quotaBackAt } from './remote';
-import type { LoadOptions } from './options';
+import type { LoadOptions } from './load-options';
 import { budgetOf, limitProbeNeed, type RequestsPerOperation } from './budget';
 
 /** What a k6 command needs after k6 ended: where this run wrote (its segment's folder in a distributed run). */

@@ -60,7 +60,7 @@ export interface TargetIdsOptions {
 }
 
 /** The HTTP client and the token client of the search, opened at its first call (none when KNOWN_IDS holds every id). */
-interface Caller {
+interface SearchClients {
   api: ApiClient;
   tokens: TokenClient;
   ctx: APIRequestContext;
@@ -129,12 +129,12 @@ async function askWithinWait(
 }
 
 /** Opens the search's HTTP and token clients: loaded only when a call is due (the embedded mock and a full KNOWN_IDS never pay for it). */
-async function openCaller(
+async function openSearchClients(
   o: TargetIdsOptions,
   env: NodeJS.ProcessEnv,
   budget: RequestBudget,
   credentials: ReturnType<typeof appCredentialsFrom>['found'],
-): Promise<Caller> {
+): Promise<SearchClients> {
   const { request } = await import('@playwright/test');
   const ctx = await request.newContext();
   const { requestTimeoutMs, maxBodyBytes } = httpLimitsFrom(env);
@@ -191,9 +191,9 @@ export async function resolveTargetIds(o: TargetIdsOptions): Promise<TargetIds> 
   const budget = new RequestBudget(o.budget);
   const { found: credentials } = appCredentialsFrom(env, ['reseller', 'vendor']);
   for (const c of Object.values(credentials)) registerSecret(c.clientSecret);
-  let caller: Promise<Caller> | undefined;
+  let clients: Promise<SearchClients> | undefined;
   const call = async (op: Operation, environment: EnvironmentName, body?: unknown): Promise<ApiResponse> => {
-    const { api, tokens } = await (caller ??= openCaller(o, env, budget, credentials));
+    const { api, tokens } = await (clients ??= openSearchClients(o, env, budget, credentials));
     // A listing needs no id; the fixture world only fills in its filters and body.
     const parts = requestFor(op, DEFAULT_SEED, 0, {});
     const req: ApiRequest = {
@@ -241,6 +241,6 @@ export async function resolveTargetIds(o: TargetIdsOptions): Promise<TargetIds> 
     const { ids, notRun } = await idsOfOperations(needing, resolve, unanswered);
     return { ids, notRun, requests: budget.spent, spent: [...spent].map(([id, resetAtMs]) => ({ id, resetAtMs })) };
   } finally {
-    await (await caller?.catch(() => undefined))?.ctx.dispose();
+    await (await clients?.catch(() => undefined))?.ctx.dispose();
   }
 }

@@ -16,8 +16,8 @@
  */
 import { Command, InvalidArgumentError } from 'commander';
 import { integer, parseOrExit } from '../clients/cli-options';
-import { runBench } from '../bench/run';
-import type { Settings } from '../bench/settings';
+import { runBench } from '../bench/measure';
+import type { BenchOptions } from '../bench/bench-options';
 
 /** Seconds of load: a number above zero (0.3 for a smoke run). */
 function positiveSeconds(v: string): number {
@@ -27,8 +27,8 @@ function positiveSeconds(v: string): number {
   return n;
 }
 
-/** The command line as the run's settings: presets, then the numbers given, each checked. */
-function parseSettings(argv: string[]): Settings {
+/** The command line as the run's options: presets, then the numbers given, each checked. */
+function parseBenchOptions(argv: string[]): BenchOptions {
   const opts = parseOrExit(
     new Command()
       .name('bench')
@@ -73,7 +73,7 @@ function parseSettings(argv: string[]): Settings {
   };
 }
 
-runBench(parseSettings(process.argv)).catch((e: Error) => {
+runBench(parseBenchOptions(process.argv)).catch((e: Error) => {
   console.error(`bench: ${e.message}`);
   process.exit(1);
 });

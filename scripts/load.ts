@@ -1,5 +1,5 @@
 /**
- * `npm run load -- <command> [options]`: reads the command line into the run's options (runner/options.ts), each
+ * `npm run load -- <command> [options]`: reads the command line into the run's options (runner/load-options.ts), each
  * value parsed once and checked (a value that does not parse: exit 2, naming the option), and runs the command
  * (runner/run.ts): the plan from the catalogue and the fixtures, the embedded mock in its own process for target
  * mock, k6 (K6_BIN or PATH) with its own command line; the exit code is k6's (99: thresholds crossed).
@@ -11,7 +11,7 @@ import { DEFAULT_PERF_THRESHOLD_SPEC, parsePerfThreshold } from '../reporting/pe
 import { durationMs } from '../load/scripts/duration';
 import { COMMANDS } from '../runner/steps';
 import { runLoad } from '../runner/run';
-import { DEFAULT_BUDGET, DEFAULT_MAX_DURATION, defaultLoadOptions, type LoadOptions } from '../runner/options';
+import { DEFAULT_BUDGET, DEFAULT_MAX_DURATION, defaultLoadOptions, type LoadOptions } from '../runner/load-options';
 
 /** `mock`, `sandbox` or an http(s) base URL. */
 function target(v: string): string {
@@ -56,7 +56,7 @@ function refusedStatuses(v: string): number[] {
   }
 }
 
-/** The command line's options, each parsed into the type runner/options.ts gives it. */
+/** The command line's options, each parsed into the type runner/load-options.ts gives it. */
 function loadProgram(): Command {
   const d = defaultLoadOptions();
   const names = Object.keys(COMMANDS);

@@ -3,7 +3,7 @@ import { run } from '../load/run';
 import { cliArgs } from '../cli-bundles';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { GOALS } from '../../bench/settings';
+import { GOALS } from '../../bench/bench-options';
 import type { Spread } from '../../bench/spread';
 import { startServer } from '../../bench/proc';
 

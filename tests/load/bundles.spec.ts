@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
 import { parse } from 'acorn';
 import { buildLoadScripts, LOAD_SCRIPTS } from '../../runner/bundles';
-import { findK6 } from '../../runner/k6';
+import { findK6 } from '../../runner/k6-process';
 
 test.describe('load bundles', () => {
   test('should bundle every script into ES2017 modules that import only k6 modules', async () => {

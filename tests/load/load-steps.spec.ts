@@ -6,7 +6,7 @@ import { test, expect } from '@playwright/test';
 import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { exitCodeOf, NO_RESULT, NOT_RUN, type K6Outcome } from '../../runner/outcome';
-import { defaultLoadOptions, type LoadOptions } from '../../runner/options';
+import { defaultLoadOptions, type LoadOptions } from '../../runner/load-options';
 import { preflight } from '../../runner/run';
 import { COMMANDS } from '../../runner/steps';
 

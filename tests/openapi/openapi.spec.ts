@@ -3,7 +3,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import SwaggerParser from '@apidevtools/swagger-parser';
 import { buildOpenApi, serialise } from '../../openapi/export';
 import { loadOpenApi } from '../../openapi/import';
-import { normalisePath } from '../../openapi/import/operations';
+import { normalisePath } from '../../openapi/import/document-operations';
 import { createBodyGenerator } from '../../openapi/mock-bodies';
 import { allOperations } from '../../catalogue';
 import { buildMockApp } from '../../mock';

@@ -3,7 +3,7 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync, exist
 import { join } from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { buildReport } from '../../reporting/build-report';
-import { diffRuns } from '../../reporting/diff';
+import { diffRuns } from '../../reporting/run-diff';
 import { registerSecret } from '../../clients/redact';
 import { allOperations } from '../../catalogue';
 import { sampleSummary, sampleLimits, sampleTimeline } from './sample';

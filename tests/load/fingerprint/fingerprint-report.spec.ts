@@ -1,7 +1,7 @@
 /** The report's rate-limit section and the run diff of a changed algorithm. */
 import { test, expect } from '@playwright/test';
 import { allowedRefusedSeries, renderRateLimitSection, type FingerprintRow } from '../../../reporting/rate-limit-section';
-import { diffRuns } from '../../../reporting/diff';
+import { diffRuns } from '../../../reporting/run-diff';
 import type { LimitsManifestEntry } from '../../../catalogue';
 import { sampleSummary } from '../../reporting/sample';
 

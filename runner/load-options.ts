@@ -1,5 +1,5 @@
 /**
- * A `npm run load` run's configuration, parsed once from its command line (scripts/load.ts): every number,
+ * A `npm run load` run's options, parsed once from its command line (scripts/load.ts): every number,
  * duration and list already of the type its code uses, every default resolved.
  */
 import type { EnvironmentName } from '../catalogue';

@@ -2,7 +2,7 @@
 import { spawn } from 'node:child_process';
 import { accessSync, constants } from 'node:fs';
 import { delimiter, join } from 'node:path';
-import type { LoadOptions } from './options';
+import type { LoadOptions } from './load-options';
 
 export const K6_HELP = [
   'k6 was not found: set K6_BIN to the k6 binary or put k6 on PATH (k6 v0.46 or later, v1.x included).',

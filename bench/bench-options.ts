@@ -1,6 +1,6 @@
-/** The benchmark's settings, its fixed loads and its goals. */
-/** The run's settings, read from its command line by scripts/bench.ts. */
-export interface Settings {
+/** The benchmark's options, its fixed loads and its goals. */
+/** The run's options, read from its command line by scripts/bench.ts. */
+export interface BenchOptions {
   smoke: boolean;
   quick: boolean;
   json: boolean;

@@ -1,13 +1,13 @@
-/** The benchmark's measuring: the servers' rounds, the tools' figures, the table (scripts/bench.ts reads its settings). */
+/** The benchmark's measuring: the servers' rounds, the tools' figures, the table (scripts/bench.ts reads its options). */
 import { build } from 'esbuild';
 import { mkdtempSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Progress, Settings } from './settings';
+import type { Progress, BenchOptions } from './bench-options';
 import { measureServers, startServers, stopServers } from './server-rounds';
 import { measureTools } from './tool-figures';
 import { summarise } from './result';
-import { report } from './report-table';
+import { reportTable } from './report-table';
 import { profileMock } from './profile-run';
 import { instructionCounts } from './instruction-run';
 
@@ -31,28 +31,28 @@ async function bundleMock(work: string): Promise<string> {
 }
 
 /** The default run: the servers' rounds, then the tools' figures, then the table. */
-async function benchmark(cfg: Settings, mockJs: string, work: string, progress: Progress): Promise<void> {
+async function benchmark(opts: BenchOptions, mockJs: string, work: string, progress: Progress): Promise<void> {
   const servers = await startServers(mockJs);
   try {
-    const measured = await measureServers(cfg, servers, progress);
+    const measured = await measureServers(opts, servers, progress);
     await stopServers(servers);
-    report(cfg, summarise(cfg, measured, await measureTools(cfg, work, progress)));
+    reportTable(opts, summarise(opts, measured, await measureTools(opts, work, progress)));
   } finally {
     await stopServers(servers);
   }
 }
 
-/** Runs the benchmark the settings ask for: the default table, --profile or --instructions. */
-export async function runBench(cfg: Settings): Promise<void> {
+/** Runs the benchmark its options ask for: the default table, --profile or --instructions. */
+export async function runBench(opts: BenchOptions): Promise<void> {
   const progress: Progress = (m) => process.stderr.write(`bench: ${m}\n`);
   const work = mkdtempSync(join(tmpdir(), 'bench-'));
   try {
     // The mock is bundled to plain JavaScript first: no TypeScript loader in the measured process, and
     // the pid read from /proc is the server's own.
     const mockJs = await bundleMock(work);
-    if (cfg.profile) await profileMock(cfg, mockJs, progress);
-    else if (cfg.instructions) await instructionCounts(cfg, mockJs, progress);
-    else await benchmark(cfg, mockJs, work, progress);
+    if (opts.profile) await profileMock(opts, mockJs, progress);
+    else if (opts.instructions) await instructionCounts(opts, mockJs, progress);
+    else await benchmark(opts, mockJs, work, progress);
   } finally {
     rmSync(work, { recursive: true, force: true });
   }
