@@ -12,7 +12,7 @@ import { startMock } from './server';
 import type { MockOptions } from './options';
 import { LIMITER_ALGORITHMS } from '../limits/limiter-algorithms';
 import { parseHeaderSpec, parseLimiterSpec } from '../limits/per-operation-specs';
-import { HEADER_FAMILIES } from '../limits/rate-limit-headers';
+import { HEADER_FAMILIES } from '../limits/decision-headers';
 import { DEFAULT_REQUEST_MODE, parseRequestMode } from '../checks/request-violations';
 import { allOperations, DEFAULT_WINDOW_MS, parseErrorStatuses, parseVendorOperations } from '../../catalogue';
 import { parseLatencySpec } from '../routes/latency';

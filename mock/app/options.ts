@@ -14,7 +14,7 @@ import { NO_LAYER, type MockLayer } from '../layer/mock-layer';
 import type { Limiter } from '../limits/limiter';
 import type { LimiterSetOptions } from '../limits/limiter-set';
 import type { PerOperation } from '../limits/per-operation-specs';
-import type { HeaderFamily } from '../limits/rate-limit-headers';
+import type { HeaderFamily } from '../limits/decision-headers';
 
 export type ResponseBodyHook = (
   operationId: string,

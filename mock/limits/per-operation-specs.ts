@@ -1,6 +1,6 @@
 /** The command line's per-operation choices: `--limiter` (algorithm) and `--headers` (header family), each a default with exceptions by operation id. */
 import { LIMITER_ALGORITHMS, type LimiterAlgorithm } from './limiter-algorithms';
-import { HEADER_FAMILIES, type HeaderFamily } from './rate-limit-headers';
+import { HEADER_FAMILIES, type HeaderFamily } from './decision-headers';
 
 /** A choice made for every operation, with exceptions per operation id: `default,op=value,...`. */
 export interface PerOperation<T extends string> {

@@ -15,7 +15,7 @@ import { errorOf } from '../app/errors';
 import type { Leniency } from '../layer/mock-layer';
 import type { ConsumeOptions, Decision, Limiter } from './limiter';
 import type { PerOperation } from './per-operation-specs';
-import { rateLimitHeaders, type HeaderFamily } from './rate-limit-headers';
+import { rateLimitHeaders, type HeaderFamily } from './decision-headers';
 
 // Lower case, as Fastify stores reply headers: it lower-cases every name it is given, which for these
 // constants would be a new string per header and request.

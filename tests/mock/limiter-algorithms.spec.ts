@@ -2,7 +2,7 @@ import { test, expect } from '@playwright/test';
 import { ManualClock } from '../../mock/app/clock';
 import { createLimiter, LIMITER_ALGORITHMS, type AlgorithmDecision, type LimiterAlgorithm } from '../../mock/limits/limiter-algorithms';
 import { parseHeaderSpec, parseLimiterSpec } from '../../mock/limits/per-operation-specs';
-import { rateLimitHeaders } from '../../mock/limits/rate-limit-headers';
+import { rateLimitHeaders } from '../../mock/limits/decision-headers';
 import { app, authed, token } from './helpers';
 
 const W = 1000;

@@ -6,7 +6,7 @@
  */
 import { test, expect } from '@playwright/test';
 import { LIMITER_ALGORITHMS } from '../../../mock/limits/limiter-algorithms';
-import { HEADER_FAMILIES } from '../../../mock/limits/rate-limit-headers';
+import { HEADER_FAMILIES } from '../../../mock/limits/decision-headers';
 import { EXPECTED, simulate } from './fingerprint-sim';
 
 test.describe('rate-limit fingerprint across the phase of aligned windows', () => {

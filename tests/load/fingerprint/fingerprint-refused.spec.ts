@@ -6,7 +6,7 @@
  */
 import { test, expect } from '@playwright/test';
 import { LIMITER_ALGORITHMS } from '../../../mock/limits/limiter-algorithms';
-import { HEADER_FAMILIES } from '../../../mock/limits/rate-limit-headers';
+import { HEADER_FAMILIES } from '../../../mock/limits/decision-headers';
 import { bucketContradictions, countedLogFit } from '../../../load/lib/fingerprint/consistency';
 import type { Claim } from '../../../load/lib/fingerprint/types';
 import { readRateLimitHeaders } from '../../../load/lib/rate-limit-headers';

@@ -1,7 +1,7 @@
 /** Drives the fingerprint experiments against the mock's limiter algorithms on a manual clock. */
 import { ManualClock } from '../../../mock/app/clock';
 import { createLimiter, type LimiterAlgorithm } from '../../../mock/limits/limiter-algorithms';
-import { rateLimitHeaders, type HeaderFamily } from '../../../mock/limits/rate-limit-headers';
+import { rateLimitHeaders, type HeaderFamily } from '../../../mock/limits/decision-headers';
 import { Fingerprinter, type Algorithm, type FingerprintConfig } from '../../../load/lib/fingerprint';
 import { Lab, Runner, type Experiment } from '../../../load/lib/fingerprint/lab';
 import type { Observation } from '../../../load/lib/fingerprint/types';

@@ -4,7 +4,7 @@
  */
 import { test, expect } from '@playwright/test';
 import { LIMITER_ALGORITHMS } from '../../../mock/limits/limiter-algorithms';
-import { HEADER_FAMILIES, type HeaderFamily } from '../../../mock/limits/rate-limit-headers';
+import { HEADER_FAMILIES, type HeaderFamily } from '../../../mock/limits/decision-headers';
 import { pacingFor } from '../../../load/lib/fingerprint';
 import { readRateLimitHeaders, retryAfterAt } from '../../../load/lib/rate-limit-headers';
 import { unexplainedRefusals } from '../../../load/lib/fingerprint/consistency';
