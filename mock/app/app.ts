@@ -35,8 +35,8 @@ declare module 'fastify' {
 
 export async function buildMockApp(opts: MockOptions = {}): Promise<FastifyInstance> {
   holdTickShape();
-  const { config, layer } = resolveOptions(opts);
-  const ctx = createMockContext(opts, config, layer);
+  const { settings, layer } = resolveOptions(opts);
+  const ctx = createMockContext(opts, settings, layer);
   const bodyLimit = opts.bodyLimitBytes ?? DEFAULT_BODY_LIMIT;
   const app = Fastify({
     logger: opts.logger ?? false,

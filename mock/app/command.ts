@@ -96,8 +96,8 @@ export interface MockFlags {
 
 type Flags = MockFlags;
 
-/** The readings given by name; a user error names the accepted values. */
-function readingsOf(f: Flags): Pick<MockOptions, 'resetUnit' | 'tokenGet'> {
+/** The spec choices given by name; a user error names the accepted values. */
+function choicesOf(f: Flags): Pick<MockOptions, 'resetUnit' | 'tokenGet'> {
   if (f.resetUnit !== 'epoch' && f.resetUnit !== 'seconds')
     throw new Error(`--reset-unit must be epoch or seconds, received "${f.resetUnit}"`);
   if (f.tokenGet !== 'reject' && f.tokenGet !== 'accept') throw new Error(`--token-get must be reject or accept, received "${f.tokenGet}"`);
@@ -135,7 +135,7 @@ async function optionsOf(f: Flags): Promise<MockOptions> {
     seed: f.seed,
     control: f.control,
     layer: new DriftLayer(f.drift ? listOf(f.drift) : [], f.control),
-    ...readingsOf(f),
+    ...choicesOf(f),
     logger: f.log,
     strictDocument: f.strictDocument,
     onDocumentConflict: (message) => console.log(`mock: ${message}`),

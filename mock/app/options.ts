@@ -9,7 +9,7 @@ import type { RequestMode } from '../checks/request-violations';
 import { DEFAULT_WINDOW_MS, GUIDANCE_TOKEN_LIFETIME_S, SAMPLE_EXPIRES_IN_S, type VendorOperationSpec } from '../../catalogue';
 import type { Clock } from './clock';
 import type { MockApp } from './apps';
-import type { MockConfig } from './context';
+import type { MockSettings } from './context';
 import { NO_LAYER, type MockLayer } from '../layer/mock-layer';
 import type { Limiter } from '../limits/limiter';
 import type { LimiterSetOptions } from '../limits/limiter-set';
@@ -99,12 +99,12 @@ export const DEFAULT_BODY_LIMIT = 1024 * 1024;
 export const MIN_WINDOW_MS = 200;
 
 /** The settings of a mock and the layer over it. */
-export function resolveOptions(opts: MockOptions): { config: MockConfig; layer: MockLayer } {
+export function resolveOptions(opts: MockOptions): { settings: MockSettings; layer: MockLayer } {
   const windowMs = opts.windowMs ?? DEFAULT_WINDOW_MS;
   if (!Number.isFinite(windowMs) || windowMs < MIN_WINDOW_MS) {
     throw new Error(`windowMs must be a number >= ${MIN_WINDOW_MS} ms, received ${String(opts.windowMs)}`);
   }
-  const config: MockConfig = {
+  const settings: MockSettings = {
     windowMs,
     resetUnit: opts.resetUnit ?? 'epoch',
     tokenGet: opts.tokenGet ?? 'accept',
@@ -113,5 +113,5 @@ export function resolveOptions(opts: MockOptions): { config: MockConfig; layer: 
     strictDocument: opts.strictDocument === true,
     limits: { ...(opts.limits ?? {}) },
   };
-  return { config, layer: opts.layer ?? NO_LAYER };
+  return { settings, layer: opts.layer ?? NO_LAYER };
 }

@@ -6,7 +6,7 @@
  */
 import type { FastifyInstance } from 'fastify';
 import type { Clock } from '../app/clock';
-import type { LeniencyId, MockLayer, Readings } from '../layer/mock-layer';
+import type { LeniencyId, MockLayer, SpecChoices } from '../layer/mock-layer';
 import { Answer, type AnswerTransform } from './answer';
 import { AUTH_DRIFT } from './auth-drift';
 import { CANCEL_IGNORED_DRIFT } from './cancel-ignored-drift';
@@ -52,7 +52,7 @@ export class DriftLayer implements MockLayer {
   private modes: readonly DriftId[] = [];
   private lenient: ReadonlySet<LeniencyId> = new Set();
   private transforms: readonly AnswerTransform[] = [];
-  private readings: Partial<Readings> | null = null;
+  private choices: Partial<SpecChoices> | null = null;
 
   /**
    * @param ids the modes on at start
@@ -68,8 +68,8 @@ export class DriftLayer implements MockLayer {
   /** Without a mode on, a size check and no lookup: the hot path asks several per request. */
   readonly leniency = (id: LeniencyId): boolean => this.lenient.size !== 0 && this.lenient.has(id);
 
-  settings<T extends Readings>(own: T): T {
-    return this.readings === null ? own : { ...own, ...this.readings };
+  applyChoices<T extends SpecChoices>(own: T): T {
+    return this.choices === null ? own : { ...own, ...this.choices };
   }
 
   active(): readonly string[] {
@@ -79,11 +79,11 @@ export class DriftLayer implements MockLayer {
   switchTo(ids: readonly string[]): void {
     const modes = parseDrift(ids);
     const effects = modes.map((id) => DRIFT_EFFECTS[id]);
-    const readings = effects.flatMap((e) => ('reading' in e ? [e.reading] : []));
+    const choices = effects.flatMap((e) => ('choice' in e ? [e.choice] : []));
     this.modes = modes;
     this.lenient = new Set(effects.flatMap((e) => ('leniency' in e ? [e.leniency] : [])));
     this.transforms = effects.flatMap((e) => ('answer' in e ? [e.answer] : []));
-    this.readings = readings.length ? Object.assign({}, ...readings) : null;
+    this.choices = choices.length ? Object.assign({}, ...choices) : null;
   }
 
   register(app: FastifyInstance, clock: Clock): void {

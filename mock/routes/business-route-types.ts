@@ -14,7 +14,7 @@ import type { RateRoute } from '../limits/rate-limit';
 import type { RequestPart } from '../checks/request-violations';
 
 /** What every business route of an app shares. */
-export interface BusinessSettings {
+export interface BusinessRouteBase {
   ctx: MockContext;
   /** Requests breaking a document constraint are served and their violations noted (`requests: 'warn'`). */
   warnRequests: boolean;
@@ -26,7 +26,7 @@ export interface BusinessSettings {
 }
 
 /** One operation's route in one environment: what its hooks and handler read. */
-export interface BusinessRoute extends BusinessSettings {
+export interface BusinessRoute extends BusinessRouteBase {
   env: EnvironmentName;
   op: Operation;
   /** The operation's handler (null: a vendor operation, answered generically). */

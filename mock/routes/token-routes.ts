@@ -15,7 +15,7 @@ export type RouteHelpers = {
 };
 
 export function registerTokenRoutes(app: FastifyInstance, ctx: MockContext, h: RouteHelpers): void {
-  const { config, leniency, rate } = ctx;
+  const { ownSettings, leniency, rate } = ctx;
   const tokenRoute = rate.route({ token: true });
   const fail = (reply: FastifyReply, code: ErrorCodeName, field?: string) =>
     reply.code(statusOf(code)).send(errorOf(code, field ? { field, message: `Missing required field ${field}` } : {}));
@@ -23,7 +23,7 @@ export function registerTokenRoutes(app: FastifyInstance, ctx: MockContext, h: R
   function issue(family: Family, fields: Record<string, unknown>, req: FastifyRequest, reply: FastifyReply): FastifyReply {
     const clientId = typeof fields.client_id === 'string' ? fields.client_id : undefined;
     const settings = ctx.settings();
-    const d = rate.consume(req, tokenRoute, `token|${family}|${clientId ?? `ip:${req.ip}`}`, config.limits.token ?? TOKEN_LIMIT);
+    const d = rate.consume(req, tokenRoute, `token|${family}|${clientId ?? `ip:${req.ip}`}`, ownSettings.limits.token ?? TOKEN_LIMIT);
     if (!d.allowed) return rate.tooMany(reply);
     for (const f of ['grant_type', 'client_id', 'client_secret']) {
       if (typeof fields[f] !== 'string' || fields[f] === '') return fail(reply, 'missingField', f);
@@ -49,7 +49,7 @@ export function registerTokenRoutes(app: FastifyInstance, ctx: MockContext, h: R
         const isForm = ct.startsWith('application/x-www-form-urlencoded');
         const isJson = ct.startsWith('application/json');
         if (!isForm && !(isJson && leniency('json-token-request'))) {
-          const d = rate.consume(req, tokenRoute, `token|${family}|ip:${req.ip}`, config.limits.token ?? TOKEN_LIMIT);
+          const d = rate.consume(req, tokenRoute, `token|${family}|ip:${req.ip}`, ownSettings.limits.token ?? TOKEN_LIMIT);
           return d.allowed ? reply.code(415).send(errorOf('formRequired')) : rate.tooMany(reply);
         }
         return issue(family, (req.body ?? {}) as Record<string, unknown>, req, reply);
