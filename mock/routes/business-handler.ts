@@ -50,17 +50,17 @@ export function businessHandler(route: BusinessRoute, req: FastifyRequest, reply
 
 /** A webhook call's event: recorded, and pushed to `targeturl` when the call gave one. */
 function receiveEvent({ ctx, op, env }: BusinessRoute, req: FastifyRequest, ev: Record<string, unknown>): void {
-  const caller = req.mockAuth?.caller;
+  const holder = req.mockAuth?.holder;
   const eventId = typeof ev.eventId === 'string' && ev.eventId ? ev.eventId : `EVT-${Date.now().toString(36)}`;
   ctx.outbox.receive({
     operationId: op.id,
     environment: env,
-    clientId: caller?.clientId ?? null,
+    clientId: holder?.clientId ?? null,
     event: ev,
     receivedAtMs: ctx.clock.now(),
   });
   const target = req.headers.targeturl;
-  if (typeof target === 'string' && target) ctx.outbox.push(target, eventId, ev, webhookSecretOf(ctx.apps, caller?.clientId));
+  if (typeof target === 'string' && target) ctx.outbox.push(target, eventId, ev, webhookSecretOf(ctx.apps, holder?.clientId));
 }
 
 /** Generic vendor responses: the spec shows no vendor payloads. */

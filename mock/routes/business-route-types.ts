@@ -44,7 +44,7 @@ export interface BusinessRoute extends BusinessRouteBase {
 }
 
 /** Why a request is not served as it is. */
-export interface Refusal {
+export interface RequestRefusal {
   status: number;
   body: ErrorBody;
   /** Where the broken document constraint sits (servable in warn mode); absent: refused in either mode. */
@@ -52,4 +52,4 @@ export interface Refusal {
 }
 
 /** One step of the preHandler: a refusal, or null when the request passes it. */
-export type RequestCheck = (req: FastifyRequest, route: BusinessRoute) => Refusal | null;
+export type RequestCheck = (req: FastifyRequest, route: BusinessRoute) => RequestRefusal | null;

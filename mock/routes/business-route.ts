@@ -54,7 +54,7 @@ function onRequest(route: BusinessRoute, req: FastifyRequest, reply: FastifyRepl
   const { ctx, op } = route;
   const auth = ctx.tokens.authenticate(req, op.family, ctx.leniency);
   req.mockAuth = auth;
-  const who = auth.caller?.clientId ?? `ip:${req.ip}`;
+  const who = auth.holder?.clientId ?? `ip:${req.ip}`;
   if (!ctx.rate.consume(req, route.rateRoute, route.limiterKey(who), ctx.limitOf(op)).allowed) return void ctx.rate.tooMany(reply);
   done();
 }
