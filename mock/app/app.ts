@@ -47,7 +47,7 @@ export async function buildMockApp(opts: MockOptions = {}): Promise<FastifyInsta
   await registerBodyParsers(app, bodyLimit);
   const warnRequests = opts.requests === 'warn';
   setLazyValidatorCompiler(app, warnRequests);
-  app.decorateRequest('mockRoute', null);
+  app.decorateRequest('rateRoute', null);
   app.decorateRequest('mockDecision', null);
   app.decorateRequest('mockAuth', null);
   app.addHook('onSend', (req, reply, payload, done) => {

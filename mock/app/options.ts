@@ -14,7 +14,7 @@ import { NO_LAYER, type MockLayer } from '../layer/mock-layer';
 import type { Limiter } from '../limits/limiter';
 import type { LimiterSetOptions } from '../limits/limiter-set';
 import type { PerOperation } from '../limits/per-operation-specs';
-import type { HeaderFamily } from '../limits/decision-headers';
+import type { HeaderStyle } from '../limits/decision-headers';
 
 export type ResponseBodyHook = (
   operationId: string,
@@ -57,7 +57,7 @@ export interface MockOptions {
    * Rate-limit headers: 'x-ratelimit' (default), 'ietf' (RateLimit, RateLimit-Policy, Retry-After) or 'none',
    * for every operation or per operation (a gateway in front of some routes only).
    */
-  headers?: HeaderFamily | PerOperation<HeaderFamily>;
+  headers?: HeaderStyle | PerOperation<HeaderStyle>;
   /** Status of a refused call (default 429); another one comes with a plain HTML body, as from nginx's limit_req (503). */
   refusalStatus?: number;
   /** Serve the /__mock control API. Default false. */

@@ -90,7 +90,7 @@ export class DriftLayer implements MockLayer {
     if (!this.switchable && this.transforms.length === 0) return;
     app.addHook('onSend', (req, reply, payload, done) => {
       // The control API (no rate-limit side) is not the mock's behaviour: never rewritten.
-      if (this.transforms.length === 0 || req.mockRoute?.none) return done(null, payload);
+      if (this.transforms.length === 0 || req.rateRoute?.none) return done(null, payload);
       const answer = new Answer(req, reply, payload, clock.now());
       for (const transform of this.transforms) transform(answer);
       done(null, answer.payload());

@@ -9,7 +9,7 @@ export function registerControlRoutes(app: FastifyInstance, ctx: MockContext): v
   const bad = (reply: FastifyReply, message: string, field: string) => reply.code(400).send(errorBody(message, field));
   const noHeaders = ctx.rate.route({ none: true });
   const onRequest = (req: FastifyRequest, _reply: FastifyReply, done: () => void) => {
-    req.mockRoute = noHeaders;
+    req.rateRoute = noHeaders;
     done();
   };
   app.post('/__mock/reset', { onRequest }, async () => {

@@ -41,7 +41,7 @@ export function registerTokenRoutes(app: FastifyInstance, ctx: MockContext, h: R
     for (const family of ['reseller', 'vendor'] as const) {
       const url = `${environmentRoot[env]}${tokenEndpoints[family].path}`;
       const onRequest = (req: FastifyRequest, _reply: FastifyReply, done: () => void) => {
-        req.mockRoute = tokenRoute;
+        req.rateRoute = tokenRoute;
         done();
       };
       app.post(url, { onRequest }, (req, reply) => {
