@@ -9,7 +9,7 @@ import type { MockLayer } from '../layer/mock-layer';
 import type { Limiter } from '../limits/limiter';
 import { FixedWindow } from '../limits/limiter-algorithms';
 import { LimiterSet } from '../limits/limiter-set';
-import type { MockOptions } from './options';
+import type { MockOptions } from './mock-options';
 import { RateLimits } from '../limits/rate-limit';
 import { MockState } from '../api/state';
 import { WebhookOutbox } from '../api/webhooks';

@@ -9,7 +9,7 @@ import { DEFAULT_APPS } from './apps';
 import { DriftLayer } from '../drift/drift-layer';
 import { DRIFT_MODES } from '../drift';
 import { startMock } from './server';
-import type { MockOptions } from './options';
+import type { MockOptions } from './mock-options';
 import { LIMITER_ALGORITHMS } from '../limits/limiter-algorithms';
 import { parseHeaderSpec, parseLimiterSpec } from '../limits/per-operation-specs';
 import { HEADER_STYLES } from '../limits/decision-headers';

@@ -3,7 +3,7 @@
  * conflicting or silent behaviour to its other reading (kind 'finding'). The contract suite's
  * detection matrix proves every one is caught.
  *
- * Drift is a layer over the conforming mock (layer.ts): each mode is one entry of a group file here,
+ * Drift is a layer over the conforming mock (drift-layer.ts): each mode is one entry of a group file here,
  * either a transform of the mock's answers, a leniency the mock is asked for at one of its decision
  * points (mock/layer/mock-layer.ts names them), or the other reading of one of its spec choices.
  */

@@ -9,7 +9,7 @@ import type { DocumentConflict } from '../checks/document-conflicts';
 import type { ErrorBody } from '../app/errors';
 import type { Handler } from '../api/handlers/handler';
 import type { HeaderRules } from '../checks/header-rules';
-import type { ResponseBodyHook } from '../app/options';
+import type { ResponseBodyHook } from '../app/mock-options';
 import type { RateRoute } from '../limits/rate-limit';
 import type { RequestPart } from '../checks/request-violations';
 

@@ -2,7 +2,7 @@
  * The mock's options (`buildMockApp`, `startMock`), their defaults, and what they resolve to: the
  * settings the control API may change, and the layer over the conforming mock. The layer is handed in
  * from outside (the entry points that assemble the app build the drift layer of mock/drift/): the mock's
- * core knows only its interface (layer.ts).
+ * core knows only its interface (mock/layer/mock-layer.ts).
  */
 import type { LatencyOptions } from '../routes/latency';
 import type { RequestMode } from '../checks/request-violations';
