@@ -11,7 +11,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Operation } from '../../catalogue';
 import { missingHeadersBody, missingQuery } from './auth';
 import type { BusinessRoute, RequestCheck, RequestRefusal } from '../routes/business-route-types';
-import { entryOf, errorOf, statusOf, type ErrorBody } from '../app/errors';
+import { entryOf, errorOf, errorStatusOf, type ErrorBody } from '../app/errors';
 import { noteViolations, type RequestPart, type Violation } from './request-violations';
 import { signatureRefusal, webhookSecretOf } from '../api/webhooks';
 
@@ -20,7 +20,7 @@ const documentRefusal = (part: RequestPart, body: ErrorBody): RequestRefusal => 
 /** The caller's token (judged by onRequest, which needs the caller for the limiter key). */
 const authentication: RequestCheck = (req) => {
   const error = req.mockAuth?.error;
-  return error ? { status: statusOf(error), body: errorOf(error) } : null;
+  return error ? { status: errorStatusOf(error), body: errorOf(error) } : null;
 };
 
 /**

@@ -4,7 +4,7 @@
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { BusinessRoute } from './business-route-types';
-import { errorOf, statusOf } from '../app/errors';
+import { errorOf, errorStatusOf } from '../app/errors';
 import type { Outcome } from '../api/handlers/handler';
 import type { Query } from '../api/query';
 import type { MockState } from '../api/state';
@@ -39,7 +39,7 @@ export function businessHandler(route: BusinessRoute, req: FastifyRequest, reply
         receiveEvent: op.webhook ? (event) => receiveEvent(route, req, event) : noEvents,
       })
     : vendorCall(ctx.state, op.id, params);
-  if ('error' in outcome) return reply.code(statusOf(outcome.error)).send(errorOf(outcome.error, outcome));
+  if ('error' in outcome) return reply.code(errorStatusOf(outcome.error)).send(errorOf(outcome.error, outcome));
   const override = route.responseBody?.(op.id, { params, query: query as Record<string, string>, body });
   reply.code(outcome.status);
   if (override !== undefined) return reply.send(override);

@@ -7,10 +7,10 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { randomBytes } from 'node:crypto';
 import { ENVIRONMENTS, environmentRoot, tokenEndpoints, TOKEN_LIMIT, type Family } from '../../catalogue';
 import type { MockContext } from '../app/context';
-import { errorOf, statusOf, type ErrorCodeName } from '../app/errors';
+import { errorOf, errorStatusOf, type ErrorCodeName } from '../app/errors';
 
 export type RouteHelpers = {
-  notFound: (req: FastifyRequest, reply: FastifyReply) => FastifyReply;
+  noRoute: (req: FastifyRequest, reply: FastifyReply) => FastifyReply;
   methodNotAllowed: (req: FastifyRequest, reply: FastifyReply, allowed: string) => FastifyReply;
 };
 
@@ -18,7 +18,7 @@ export function registerTokenRoutes(app: FastifyInstance, ctx: MockContext, h: R
   const { ownSettings, leniency, rate } = ctx;
   const tokenRoute = rate.route({ token: true });
   const fail = (reply: FastifyReply, code: ErrorCodeName, field?: string) =>
-    reply.code(statusOf(code)).send(errorOf(code, field ? { field, message: `Missing required field ${field}` } : {}));
+    reply.code(errorStatusOf(code)).send(errorOf(code, field ? { field, message: `Missing required field ${field}` } : {}));
 
   function issue(family: Family, fields: Record<string, unknown>, req: FastifyRequest, reply: FastifyReply): FastifyReply {
     const clientId = typeof fields.client_id === 'string' ? fields.client_id : undefined;
