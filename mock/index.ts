@@ -1,6 +1,6 @@
 /** The mock's entry point: what the harness, its commands and its tests use of it. */
 export { buildMockApp } from './app/app';
-export type { MockOptions } from './app/options';
+export type { MockOptions } from './app/mock-options';
 export { startMock } from './app/server';
 export type { RunningMock } from './app/server';
 export { ManualClock } from './app/clock';

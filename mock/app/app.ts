@@ -10,8 +10,8 @@
  *   handler     the operation's handler (api/handlers/) on the mock's state (api/state.ts), business-handler.ts
  *   onSend      X-RateLimit headers from the decision and the final status
  *
- * A layer over the mock (options.ts, layer.ts) may make it lenient at named decision points, switch a
- * setting to its other reading, and register hooks of its own after the mock's.
+ * A layer over the mock (mock-options.ts, layer/mock-layer.ts) may make it lenient at named decision points, switch a
+ * spec choice to its other reading, and register hooks of its own after the mock's.
  */
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { AuthResult } from '../checks/auth';
@@ -20,7 +20,7 @@ import { registerBusinessRoutes } from '../routes/business-route';
 import { registerControlRoutes } from '../routes/control';
 import { registerErrorHandlers, ROUTE_HELPERS } from '../routes/error-handlers';
 import { createMockContext } from './build-context';
-import { DEFAULT_BODY_LIMIT, resolveOptions, type MockOptions } from './options';
+import { DEFAULT_BODY_LIMIT, resolveOptions, type MockOptions } from './mock-options';
 import { DEFAULT_SEED } from '../../fixtures/build-world';
 import { registerLatency } from '../routes/latency';
 import { holdTickShape } from '../limits/tick-shape';
@@ -35,8 +35,8 @@ declare module 'fastify' {
 
 export async function buildMockApp(opts: MockOptions = {}): Promise<FastifyInstance> {
   holdTickShape();
-  const { config, layer } = resolveOptions(opts);
-  const ctx = createMockContext(opts, config, layer);
+  const { settings, layer } = resolveOptions(opts);
+  const ctx = createMockContext(opts, settings, layer);
   const bodyLimit = opts.bodyLimitBytes ?? DEFAULT_BODY_LIMIT;
   const app = Fastify({
     logger: opts.logger ?? false,
@@ -47,7 +47,7 @@ export async function buildMockApp(opts: MockOptions = {}): Promise<FastifyInsta
   await registerBodyParsers(app, bodyLimit);
   const warnRequests = opts.requests === 'warn';
   setLazyValidatorCompiler(app, warnRequests);
-  app.decorateRequest('mockRoute', null);
+  app.decorateRequest('rateRoute', null);
   app.decorateRequest('mockDecision', null);
   app.decorateRequest('mockAuth', null);
   app.addHook('onSend', (req, reply, payload, done) => {

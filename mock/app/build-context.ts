@@ -4,12 +4,12 @@ import { DEFAULT_VENDOR_OPERATIONS, limitFor, operationsFor, type Operation } fr
 import { TokenStore } from '../checks/auth';
 import { SwitchableClock, systemClock } from './clock';
 import { DEFAULT_APPS } from './apps';
-import type { MockConfig, MockContext } from './context';
+import type { MockContext, MockSettings } from './context';
 import type { MockLayer } from '../layer/mock-layer';
 import type { Limiter } from '../limits/limiter';
 import { FixedWindow } from '../limits/limiter-algorithms';
 import { LimiterSet } from '../limits/limiter-set';
-import type { MockOptions } from './options';
+import type { MockOptions } from './mock-options';
 import { RateLimits } from '../limits/rate-limit';
 import { MockState } from '../api/state';
 import { WebhookOutbox } from '../api/webhooks';
@@ -20,13 +20,13 @@ function limiterOf(opts: MockOptions, clock: SwitchableClock, windowMs: number):
   return opts.algorithms ? new LimiterSet(clock, windowMs, opts.algorithms) : new FixedWindow(clock, windowMs);
 }
 
-export function createMockContext(opts: MockOptions, config: MockConfig, layer: MockLayer): MockContext {
+export function createMockContext(opts: MockOptions, own: MockSettings, layer: MockLayer): MockContext {
   const { leniency } = layer;
-  const settings = () => layer.settings(config);
+  const settings = () => layer.applyChoices(own);
   const clock = new SwitchableClock(opts.clock ?? systemClock);
-  const limiter = limiterOf(opts, clock, config.windowMs);
+  const limiter = limiterOf(opts, clock, own.windowMs);
   return {
-    config,
+    ownSettings: own,
     settings,
     layer,
     clock,
@@ -39,8 +39,8 @@ export function createMockContext(opts: MockOptions, config: MockConfig, layer: 
     operations: operationsFor({ vendorOperations: opts.vendorOperations ?? DEFAULT_VENDOR_OPERATIONS }),
     leniency,
     limitOf: (op: Operation): number => {
-      const l = limitFor(op, config.limits);
-      return leniency('sixty-one-get-calls') && op.method === 'GET' && config.limits[op.id] === undefined ? 61 : l;
+      const l = limitFor(op, own.limits);
+      return leniency('sixty-one-get-calls') && op.method === 'GET' && own.limits[op.id] === undefined ? 61 : l;
     },
   };
 }

@@ -1,7 +1,7 @@
 /**
  * The mock's command line, read by `npm run mock` (scripts/mock.ts) and by the mock's own process
  * (mock/app/main.ts, which tools/mock-process.ts starts): `npm run mock -- --port 4010 [--window-ms 60000] [--seed 1] [--control] [--drift a,b] [--reset-unit seconds] [--openapi <file>] [--requests strict|warn]
- *   [--limiter fixed|sliding-log|sliding-counter|token-bucket|leaky-bucket|<op>=<algorithm>,...] [--count-refused] [--headers x-ratelimit|ietf|none|<op>=<family>,...]`
+ *   [--limiter fixed|sliding-log|sliding-counter|token-bucket|leaky-bucket|<op>=<algorithm>,...] [--count-refused] [--headers x-ratelimit|ietf|none|<op>=<style>,...]`
  * serveMock runs the embedded mock on 127.0.0.1 until interrupted.
  */
 import { Command, InvalidArgumentError } from 'commander';
@@ -9,10 +9,10 @@ import { DEFAULT_APPS } from './apps';
 import { DriftLayer } from '../drift/drift-layer';
 import { DRIFT_MODES } from '../drift';
 import { startMock } from './server';
-import type { MockOptions } from './options';
+import type { MockOptions } from './mock-options';
 import { LIMITER_ALGORITHMS } from '../limits/limiter-algorithms';
 import { parseHeaderSpec, parseLimiterSpec } from '../limits/per-operation-specs';
-import { HEADER_FAMILIES } from '../limits/rate-limit-headers';
+import { HEADER_STYLES } from '../limits/decision-headers';
 import { DEFAULT_REQUEST_MODE, parseRequestMode } from '../checks/request-violations';
 import { allOperations, DEFAULT_WINDOW_MS, parseErrorStatuses, parseVendorOperations } from '../../catalogue';
 import { parseLatencySpec } from '../routes/latency';
@@ -51,7 +51,7 @@ export function mockProgram(): Command {
     .option('--count-refused', 'a refused call consumes quota too', false)
     .option(
       '--headers <spec>',
-      `rate-limit headers (${HEADER_FAMILIES.join(', ')}), per operation too: "x-ratelimit,orders.create=ietf"`,
+      `rate-limit headers (${HEADER_STYLES.join(', ')}), per operation too: "x-ratelimit,orders.create=ietf"`,
       'x-ratelimit',
     )
     .option('--refusal-status <code>', 'status of a refused call: 429 (default), or e.g. 503 as nginx limit_req answers by default', '429')
@@ -96,8 +96,8 @@ export interface MockFlags {
 
 type Flags = MockFlags;
 
-/** The readings given by name; a user error names the accepted values. */
-function readingsOf(f: Flags): Pick<MockOptions, 'resetUnit' | 'tokenGet'> {
+/** The spec choices given by name; a user error names the accepted values. */
+function choicesOf(f: Flags): Pick<MockOptions, 'resetUnit' | 'tokenGet'> {
   if (f.resetUnit !== 'epoch' && f.resetUnit !== 'seconds')
     throw new Error(`--reset-unit must be epoch or seconds, received "${f.resetUnit}"`);
   if (f.tokenGet !== 'reject' && f.tokenGet !== 'accept') throw new Error(`--token-get must be reject or accept, received "${f.tokenGet}"`);
@@ -110,7 +110,7 @@ const listOf = (ids: string): string[] =>
     .map((s) => s.trim())
     .filter(Boolean);
 
-/** The rate-limit options: refusal status, header families, algorithms, limit overrides. */
+/** The rate-limit options: refusal status, header styles, algorithms, limit overrides. */
 function rateLimitOptionsOf(f: Flags): Pick<MockOptions, 'refusalStatus' | 'headers' | 'algorithms' | 'limits'> {
   const opts: MockOptions = {};
   const [refusal] = parseErrorStatuses(f.refusalStatus, '--refusal-status');
@@ -135,7 +135,7 @@ async function optionsOf(f: Flags): Promise<MockOptions> {
     seed: f.seed,
     control: f.control,
     layer: new DriftLayer(f.drift ? listOf(f.drift) : [], f.control),
-    ...readingsOf(f),
+    ...choicesOf(f),
     logger: f.log,
     strictDocument: f.strictDocument,
     onDocumentConflict: (message) => console.log(`mock: ${message}`),

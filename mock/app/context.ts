@@ -2,15 +2,15 @@
 import type { Operation } from '../../catalogue';
 import type { MockApp } from './apps';
 import type { TokenStore } from '../checks/auth';
-import type { Leniency, MockLayer, Readings } from '../layer/mock-layer';
+import type { Leniency, MockLayer, SpecChoices } from '../layer/mock-layer';
 import type { SwitchableClock } from './clock';
 import type { Limiter } from '../limits/limiter';
 import type { RateLimits } from '../limits/rate-limit';
 import type { MockState } from '../api/state';
 import type { WebhookOutbox } from '../api/webhooks';
 
-/** Mutable settings that the control API may change at run time. */
-export interface MockConfig extends Readings {
+/** The mock's settings: its options resolved to their values, which the control API may change at run time. */
+export interface MockSettings extends SpecChoices {
   windowMs: number;
   tokenValidityMs: number;
   limits: Record<string, number>;
@@ -18,9 +18,9 @@ export interface MockConfig extends Readings {
 
 export interface MockContext {
   /** The mock's own settings. */
-  config: MockConfig;
-  /** The settings in force: the mock's own with the layer's readings over them. */
-  settings: () => MockConfig;
+  ownSettings: MockSettings;
+  /** The settings in force: the mock's own with the layer's spec choices over them. */
+  settings: () => MockSettings;
   /** The layer over the mock (its switches are the control API's). */
   layer: MockLayer;
   clock: SwitchableClock;

@@ -79,8 +79,8 @@ export function errorOf(code: ErrorCodeName, o: { field?: string | null; message
   return { errors: [entryOf(code, o)] };
 }
 
-/** The status of a code. */
-export const statusOf = (code: ErrorCodeName): number => ERRORS[code].status;
+/** The HTTP status of an error code. */
+export const errorStatusOf = (code: ErrorCodeName): number => ERRORS[code].status;
 
 /** A free-form error body (control API). */
 export const errorBody = (message: string, field: string | null = null): ErrorBody => ({ errors: [{ field, message }] });

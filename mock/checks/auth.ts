@@ -14,13 +14,14 @@ export interface TokenRecord {
   expiresAtMs: number;
 }
 
-export interface Caller {
+/** The app a bearer token was issued to, and its family (clientId null: a call let in without a valid token by a leniency). */
+export interface TokenHolder {
   clientId: string | null;
   family: Family | null;
 }
 
 export interface AuthResult {
-  readonly caller?: Caller;
+  readonly holder?: TokenHolder;
   readonly error?: ErrorCodeName;
 }
 
@@ -34,7 +35,7 @@ const REFUSED: { readonly [code in 'missingToken' | 'invalidToken' | 'wrongFamil
 type Issued = TokenRecord & { readonly identified: AuthResult };
 
 export class TokenStore {
-  /** Each token's record, and the caller it identifies (built once, when the token is issued). */
+  /** Each token's record, and the holder it identifies (built once, when the token is issued). */
   private readonly tokens = new Map<string, Issued>();
   /**
    * The same records by the common form of the header, `Bearer <token>`: a request carrying it is
@@ -45,7 +46,7 @@ export class TokenStore {
   constructor(private readonly clock: Clock) {}
 
   issue(token: string, rec: TokenRecord): void {
-    const issued = { ...rec, identified: { caller: { clientId: rec.clientId, family: rec.family } } };
+    const issued = { ...rec, identified: { holder: { clientId: rec.clientId, family: rec.family } } };
     this.tokens.set(token, issued);
     this.byHeader.set(`Bearer ${token}`, issued);
   }
@@ -60,11 +61,11 @@ export class TokenStore {
     const h = req.headers.authorization;
     const rec = h ? (this.byHeader.get(h) ?? this.byToken(h)) : null;
     if (rec === null) {
-      if (leniency('call-without-token')) return { caller: { clientId: null, family } };
+      if (leniency('call-without-token')) return { holder: { clientId: null, family } };
       return REFUSED.missingToken;
     }
     if (rec === undefined) {
-      if (leniency('unknown-token')) return { caller: { clientId: null, family } };
+      if (leniency('unknown-token')) return { holder: { clientId: null, family } };
       return REFUSED.invalidToken;
     }
     if (rec.expiresAtMs <= this.clock.now() && !leniency('expired-token')) return REFUSED.invalidToken;

@@ -10,17 +10,17 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Operation } from '../../catalogue';
 import { missingHeadersBody, missingQuery } from './auth';
-import type { BusinessRoute, Refusal, RequestCheck } from '../routes/business-route-types';
-import { entryOf, errorOf, statusOf, type ErrorBody } from '../app/errors';
+import type { BusinessRoute, RequestCheck, RequestRefusal } from '../routes/business-route-types';
+import { entryOf, errorOf, errorStatusOf, type ErrorBody } from '../app/errors';
 import { noteViolations, type RequestPart, type Violation } from './request-violations';
 import { signatureRefusal, webhookSecretOf } from '../api/webhooks';
 
-const documentRefusal = (part: RequestPart, body: ErrorBody): Refusal => ({ status: 400, body, part });
+const documentRefusal = (part: RequestPart, body: ErrorBody): RequestRefusal => ({ status: 400, body, part });
 
 /** The caller's token (judged by onRequest, which needs the caller for the limiter key). */
 const authentication: RequestCheck = (req) => {
   const error = req.mockAuth?.error;
-  return error ? { status: statusOf(error), body: errorOf(error) } : null;
+  return error ? { status: errorStatusOf(error), body: errorOf(error) } : null;
 };
 
 /**
@@ -59,7 +59,7 @@ const jsonBody: RequestCheck = (req, route) => {
 const webhookSignature: RequestCheck = (req, route) => {
   const { ctx } = route;
   if (ctx.leniency('wrong-webhook-signature')) return null;
-  const bad = signatureRefusal(req.headers['x-hub-signature'], req.body, webhookSecretOf(ctx.apps, req.mockAuth?.caller?.clientId));
+  const bad = signatureRefusal(req.headers['x-hub-signature'], req.body, webhookSecretOf(ctx.apps, req.mockAuth?.holder?.clientId));
   return bad ? { status: 401, body: bad } : null;
 };
 

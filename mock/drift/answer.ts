@@ -47,7 +47,7 @@ export class Answer {
 
   /** The catalogued operation answered (undefined for token endpoints and unknown paths). */
   get operationId(): string | undefined {
-    return this.req.mockRoute?.operationId;
+    return this.req.rateRoute?.operationId;
   }
 
   /** The request's Authorization header, when it has one. */
@@ -58,7 +58,7 @@ export class Answer {
 
   /** An answer of a token endpoint. */
   get token(): boolean {
-    return this.req.mockRoute?.token ?? false;
+    return this.req.rateRoute?.token ?? false;
   }
 
   /** The limiter's decision behind the rate-limit headers. */

@@ -6,26 +6,26 @@
  */
 import type { FastifyInstance } from 'fastify';
 import type { Clock } from '../app/clock';
-import type { LeniencyId, MockLayer, Readings } from '../layer/mock-layer';
+import type { LeniencyId, MockLayer, SpecChoices } from '../layer/mock-layer';
 import { Answer, type AnswerTransform } from './answer';
-import { AUTH_DRIFT } from './auth';
-import { CANCEL_IGNORED_DRIFT } from './cancel-ignored';
-import { FILTER_IGNORED_DRIFT } from './filter-ignored';
-import { FINDING_DRIFT } from './findings';
-import { HEADER_DRIFT } from './headers';
+import { AUTH_DRIFT } from './auth-drift';
+import { CANCEL_IGNORED_DRIFT } from './cancel-ignored-drift';
+import { FILTER_IGNORED_DRIFT } from './filter-ignored-drift';
+import { FINDING_DRIFT } from './findings-drift';
+import { HEADER_DRIFT } from './headers-drift';
 import { parseDrift, type DriftEffect, type DriftId } from './index';
-import { LIMIT_DRIFT } from './limits';
-import { MODIFY_IGNORED_DRIFT } from './modify-ignored';
-import { OTHER_KEY_DRIFT } from './other-key';
-import { RETURN_UNKNOWN_DRIFT } from './return-unknown';
-import { ROUTING_DRIFT } from './routing';
-import { SANDBOX_FROZEN_DRIFT } from './sandbox-frozen';
-import { SEARCH_NOT_SERVED_DRIFT } from './search-not-served';
-import { SHAPE_DRIFT } from './shapes';
-import { TOKEN_DRIFT } from './tokens';
-import { TOO_MANY_DRIFT } from './too-many';
-import { UNDOCUMENTED_STATUS_DRIFT } from './undocumented-status';
-import { WEBHOOK_DRIFT } from './webhooks';
+import { LIMIT_DRIFT } from './limits-drift';
+import { MODIFY_IGNORED_DRIFT } from './modify-ignored-drift';
+import { OTHER_KEY_DRIFT } from './other-key-drift';
+import { RETURN_UNKNOWN_DRIFT } from './return-unknown-drift';
+import { ROUTING_DRIFT } from './routing-drift';
+import { SANDBOX_FROZEN_DRIFT } from './sandbox-frozen-drift';
+import { SEARCH_NOT_SERVED_DRIFT } from './search-not-served-drift';
+import { SHAPE_DRIFT } from './shapes-drift';
+import { TOKEN_DRIFT } from './tokens-drift';
+import { TOO_MANY_DRIFT } from './too-many-drift';
+import { UNDOCUMENTED_STATUS_DRIFT } from './undocumented-status-drift';
+import { WEBHOOK_DRIFT } from './webhooks-drift';
 
 /** Every mode's effect: the compiler asks for the entry of a new mode. */
 export const DRIFT_EFFECTS: Readonly<Record<DriftId, DriftEffect>> = {
@@ -52,7 +52,7 @@ export class DriftLayer implements MockLayer {
   private modes: readonly DriftId[] = [];
   private lenient: ReadonlySet<LeniencyId> = new Set();
   private transforms: readonly AnswerTransform[] = [];
-  private readings: Partial<Readings> | null = null;
+  private choices: Partial<SpecChoices> | null = null;
 
   /**
    * @param ids the modes on at start
@@ -68,8 +68,8 @@ export class DriftLayer implements MockLayer {
   /** Without a mode on, a size check and no lookup: the hot path asks several per request. */
   readonly leniency = (id: LeniencyId): boolean => this.lenient.size !== 0 && this.lenient.has(id);
 
-  settings<T extends Readings>(own: T): T {
-    return this.readings === null ? own : { ...own, ...this.readings };
+  applyChoices<T extends SpecChoices>(own: T): T {
+    return this.choices === null ? own : { ...own, ...this.choices };
   }
 
   active(): readonly string[] {
@@ -79,18 +79,18 @@ export class DriftLayer implements MockLayer {
   switchTo(ids: readonly string[]): void {
     const modes = parseDrift(ids);
     const effects = modes.map((id) => DRIFT_EFFECTS[id]);
-    const readings = effects.flatMap((e) => ('reading' in e ? [e.reading] : []));
+    const choices = effects.flatMap((e) => ('choice' in e ? [e.choice] : []));
     this.modes = modes;
     this.lenient = new Set(effects.flatMap((e) => ('leniency' in e ? [e.leniency] : [])));
     this.transforms = effects.flatMap((e) => ('answer' in e ? [e.answer] : []));
-    this.readings = readings.length ? Object.assign({}, ...readings) : null;
+    this.choices = choices.length ? Object.assign({}, ...choices) : null;
   }
 
   register(app: FastifyInstance, clock: Clock): void {
     if (!this.switchable && this.transforms.length === 0) return;
     app.addHook('onSend', (req, reply, payload, done) => {
       // The control API (no rate-limit side) is not the mock's behaviour: never rewritten.
-      if (this.transforms.length === 0 || req.mockRoute?.none) return done(null, payload);
+      if (this.transforms.length === 0 || req.rateRoute?.none) return done(null, payload);
       const answer = new Answer(req, reply, payload, clock.now());
       for (const transform of this.transforms) transform(answer);
       done(null, answer.payload());

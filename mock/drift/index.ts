@@ -3,11 +3,11 @@
  * conflicting or silent behaviour to its other reading (kind 'finding'). The contract suite's
  * detection matrix proves every one is caught.
  *
- * Drift is a layer over the conforming mock (layer.ts): each mode is one entry of a group file here,
+ * Drift is a layer over the conforming mock (drift-layer.ts): each mode is one entry of a group file here,
  * either a transform of the mock's answers, a leniency the mock is asked for at one of its decision
- * points (mock/layer/mock-layer.ts names them), or the other reading of one of its settings.
+ * points (mock/layer/mock-layer.ts names them), or the other reading of one of its spec choices.
  */
-import type { LeniencyId, Readings } from '../layer/mock-layer';
+import type { LeniencyId, SpecChoices } from '../layer/mock-layer';
 import type { AnswerTransform } from './answer';
 
 export interface DriftMode {
@@ -173,7 +173,7 @@ export type DriftId = (typeof DRIFT_MODES)[number]['id'];
 
 /** What a drift mode does to the mock: one of the three things a layer may change. */
 export type DriftEffect =
-  { readonly answer: AnswerTransform } | { readonly leniency: LeniencyId } | { readonly reading: Readonly<Partial<Readings>> };
+  { readonly answer: AnswerTransform } | { readonly leniency: LeniencyId } | { readonly choice: Readonly<Partial<SpecChoices>> };
 
 export const DRIFT_IDS: ReadonlySet<string> = new Set(DRIFT_MODES.map((m) => m.id));
 

@@ -3,7 +3,7 @@
  *
  * - a leniency: the mock accepts, at one of its decision points, something the spec says it refuses
  *   (the decision point asks `leniency(id)`, named for what it would then allow);
- * - a reading: a setting of the mock the spec leaves open, switched to its other reading;
+ * - a spec choice: a setting of the mock the spec leaves open, switched to its other reading;
  * - its answers: the layer registers its own hooks (status, headers, body rewritten after the mock
  *   answered).
  *
@@ -51,8 +51,8 @@ export type LeniencyId = (typeof LENIENCIES)[number];
 /** Asked at a decision point: does the mock accept what the spec says it refuses there? */
 export type Leniency = (id: LeniencyId) => boolean;
 
-/** Settings where the spec allows two readings (a conflict between its sources, or silence). */
-export interface Readings {
+/** Settings where the spec allows two readings (a conflict between its sources, or silence): the mock's spec choices. */
+export interface SpecChoices {
   /** X-RateLimit-Reset as the epoch second of the window end or as seconds until it. */
   resetUnit: 'epoch' | 'seconds';
   /** A token request by GET with query parameters accepted or refused (405). */
@@ -65,8 +65,8 @@ export interface Readings {
 
 export interface MockLayer {
   readonly leniency: Leniency;
-  /** The settings in force: the mock's own, or with the layer's readings over them. */
-  settings<T extends Readings>(own: T): T;
+  /** The settings in force: the mock's own, or with the layer's spec choices over them. */
+  applyChoices<T extends SpecChoices>(own: T): T;
   /** Registers the layer's hooks on the app (after the mock's own). */
   register(app: FastifyInstance, clock: Clock): void;
   /** The layer's switches in force (for the control API). */
@@ -81,7 +81,7 @@ export interface MockLayer {
  */
 export const NO_LAYER: MockLayer = {
   leniency: () => false,
-  settings: (own) => own,
+  applyChoices: (own) => own,
   register: () => undefined,
   active: () => [],
   switchTo(ids) {

@@ -9,7 +9,7 @@
  * long run; they differ in when the quota comes back.
  */
 import type { Clock } from '../app/clock';
-import type { ConsumeOptions, Decision } from './limiter';
+import type { ConsumeOptions, Decision, Limiter } from './limiter';
 
 export const LIMITER_ALGORITHMS = ['fixed', 'sliding-log', 'sliding-counter', 'token-bucket', 'leaky-bucket'] as const;
 export type LimiterAlgorithm = (typeof LIMITER_ALGORITHMS)[number];
@@ -18,10 +18,10 @@ export interface AlgorithmDecision extends Decision {
   retryAfterMs?: number;
 }
 
-export interface Limiter {
+/** The mock's Limiter of one algorithm: it knows its window, and tells a refused call when to retry. */
+export interface AlgorithmLimiter extends Limiter {
   readonly windowMs: number;
   consume(key: string, limit: number, opts?: ConsumeOptions): AlgorithmDecision;
-  reset(): void;
 }
 
 export interface LimiterOptions {
@@ -29,7 +29,7 @@ export interface LimiterOptions {
   countRefused?: boolean;
 }
 
-abstract class BaseLimiter implements Limiter {
+abstract class BaseLimiter implements AlgorithmLimiter {
   constructor(
     protected readonly clock: Clock,
     readonly windowMs: number,
@@ -194,7 +194,7 @@ export class LeakyBucket extends BaseLimiter {
   }
 }
 
-export function createLimiter(algorithm: LimiterAlgorithm, clock: Clock, windowMs: number, o: LimiterOptions = {}): Limiter {
+export function createLimiter(algorithm: LimiterAlgorithm, clock: Clock, windowMs: number, o: LimiterOptions = {}): AlgorithmLimiter {
   switch (algorithm) {
     case 'fixed':
       return new FixedWindow(clock, windowMs, o);

@@ -1,7 +1,13 @@
 /** Limiters of several algorithms behind one: each operation routed to its own algorithm. */
 import type { Clock } from '../app/clock';
 import type { ConsumeOptions } from './limiter';
-import { createLimiter, type AlgorithmDecision, type Limiter, type LimiterAlgorithm, type LimiterOptions } from './limiter-algorithms';
+import {
+  createLimiter,
+  type AlgorithmDecision,
+  type AlgorithmLimiter,
+  type LimiterAlgorithm,
+  type LimiterOptions,
+} from './limiter-algorithms';
 
 export interface LimiterSetOptions extends LimiterOptions {
   /** Algorithm of operations without their own. Default 'fixed'. */
@@ -12,7 +18,7 @@ export interface LimiterSetOptions extends LimiterOptions {
 
 /** One limiter per algorithm in use, each operation routed to its own algorithm. */
 export class LimiterSet {
-  private readonly limiters = new Map<LimiterAlgorithm, Limiter>();
+  private readonly limiters = new Map<LimiterAlgorithm, AlgorithmLimiter>();
   constructor(
     private readonly clock: Clock,
     readonly windowMs: number,

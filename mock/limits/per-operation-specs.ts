@@ -1,6 +1,6 @@
-/** The command line's per-operation choices: `--limiter` (algorithm) and `--headers` (header family), each a default with exceptions by operation id. */
+/** The command line's per-operation choices: `--limiter` (algorithm) and `--headers` (header style), each a default with exceptions by operation id. */
 import { LIMITER_ALGORITHMS, type LimiterAlgorithm } from './limiter-algorithms';
-import { HEADER_FAMILIES, type HeaderFamily } from './rate-limit-headers';
+import { HEADER_STYLES, type HeaderStyle } from './decision-headers';
 
 /** A choice made for every operation, with exceptions per operation id: `default,op=value,...`. */
 export interface PerOperation<T extends string> {
@@ -30,5 +30,5 @@ export const parseLimiterSpec = (spec: string): PerOperation<LimiterAlgorithm> =
   parsePerOperation(spec, LIMITER_ALGORITHMS, '--limiter', 'algorithm');
 
 /** `--headers x-ratelimit` or per operation: `x-ratelimit,orders.create=ietf,invoices.details=none`. */
-export const parseHeaderSpec = (spec: string): PerOperation<HeaderFamily> =>
-  parsePerOperation(spec, HEADER_FAMILIES, '--headers', 'family');
+export const parseHeaderSpec = (spec: string): PerOperation<HeaderStyle> =>
+  parsePerOperation(spec, HEADER_STYLES, '--headers', 'header style');

@@ -4,7 +4,7 @@
  * the 429 answer, and the X-RateLimit headers written in onSend from the decision and the final
  * status. Sits beside limiter.ts.
  *
- * What a route means to the limiter (its operation, its header family, the limiter's options) is
+ * What a route means to the limiter (its operation, its header style, the limiter's options) is
  * resolved once, when the route is registered (`RateLimits.route`); a request carries that object and
  * its decision, nothing it has to build.
  */
@@ -15,7 +15,7 @@ import { errorOf } from '../app/errors';
 import type { Leniency } from '../layer/mock-layer';
 import type { ConsumeOptions, Decision, Limiter } from './limiter';
 import type { PerOperation } from './per-operation-specs';
-import { rateLimitHeaders, type HeaderFamily } from './rate-limit-headers';
+import { decisionHeaders, type HeaderStyle } from './decision-headers';
 
 // Lower case, as Fastify stores reply headers: it lower-cases every name it is given, which for these
 // constants would be a new string per header and request.
@@ -34,14 +34,14 @@ const LATE_REFILL_MS = 1500;
 
 /** What the limiter knows of a route, resolved when the route is registered. */
 export interface RateRoute {
-  /** The operation decisions are taken for (the limiter's algorithm and the header family by operation). */
+  /** The operation decisions are taken for (the limiter's algorithm and the header style by operation). */
   readonly operationId?: string;
   /** Token endpoint responses. */
   readonly token: boolean;
   /** No rate-limit headers at all (control API). */
   readonly none: boolean;
-  /** The route's header family. */
-  readonly family: HeaderFamily;
+  /** The route's header style. */
+  readonly headerStyle: HeaderStyle;
   /** The limiter's options (one object per route, not one per request). */
   readonly options: ConsumeOptions;
 }
@@ -49,7 +49,7 @@ export interface RateRoute {
 declare module 'fastify' {
   interface FastifyRequest {
     /** The rate-limit side of the request's route (decorated by the mock; null on routes without one). */
-    mockRoute: RateRoute | null;
+    rateRoute: RateRoute | null;
     /** The limiter's decision for the request (null until one is taken). */
     mockDecision: Decision | null;
   }
@@ -63,7 +63,7 @@ export class RateLimits {
     /** Asked where the limiter decides: how many calls, and when the quota comes back. */
     private readonly leniency: Leniency,
     /** Which rate-limit headers the mock sends, for all operations or per operation. */
-    private readonly families: HeaderFamily | PerOperation<HeaderFamily> = 'x-ratelimit',
+    private readonly headerStyles: HeaderStyle | PerOperation<HeaderStyle> = 'x-ratelimit',
     /** The status of a refused call: 429, or another as gateways answer (503 is nginx limit_req's default), with an empty body. */
     private readonly refusalStatus = 429,
   ) {
@@ -73,8 +73,8 @@ export class RateLimits {
   /** Responses of no route of ours (404). */
   private readonly unrouted: RateRoute;
 
-  private familyOf(operationId: string | undefined): HeaderFamily {
-    const f = this.families;
+  private headerStyleOf(operationId: string | undefined): HeaderStyle {
+    const f = this.headerStyles;
     if (typeof f === 'string') return f;
     return (operationId !== undefined ? f.byOperation[operationId] : undefined) ?? f.default ?? 'x-ratelimit';
   }
@@ -85,7 +85,7 @@ export class RateLimits {
       ...(o.operationId !== undefined ? { operationId: o.operationId } : {}),
       token: o.token ?? false,
       none: o.none ?? false,
-      family: this.familyOf(o.operationId),
+      headerStyle: this.headerStyleOf(o.operationId),
       options: o.operationId !== undefined ? { operationId: o.operationId } : {},
     };
   }
@@ -96,7 +96,7 @@ export class RateLimits {
     const lateRefillMs = this.leniency('refill-after-reset') ? LATE_REFILL_MS : 0;
     const options = extra === 0 && lateRefillMs === 0 ? route.options : { ...route.options, extra, lateRefillMs };
     const d = this.limiter.consume(key, limit, options);
-    req.mockRoute = route;
+    req.rateRoute = route;
     req.mockDecision = d;
     return d;
   }
@@ -110,16 +110,16 @@ export class RateLimits {
 
   /** onSend: writes the headers of the request's decision (a fallback bucket when none was taken). */
   writeHeaders(req: FastifyRequest, reply: FastifyReply): void {
-    const route = req.mockRoute ?? this.unrouted;
+    const route = req.rateRoute ?? this.unrouted;
     if (route.none) return;
     const d = (req.mockDecision ??= this.limiter.consume(`ip:${req.ip}|unrouted`, this.settings().limits.unrouted ?? 60));
-    this.setHeaders(reply, d, reply.statusCode, route.family);
+    this.setHeaders(reply, d, reply.statusCode, route.headerStyle);
   }
 
-  private setHeaders(reply: FastifyReply, d: Decision, status: number, family: HeaderFamily): void {
+  private setHeaders(reply: FastifyReply, d: Decision, status: number, style: HeaderStyle): void {
     const { resetUnit, windowMs } = this.settings();
-    if (family !== 'x-ratelimit') {
-      reply.headers(rateLimitHeaders(d, family, { nowMs: this.clock.now(), status, windowMs, resetUnit }));
+    if (style !== 'x-ratelimit') {
+      reply.headers(decisionHeaders(d, style, { nowMs: this.clock.now(), status, windowMs, resetUnit }));
       return;
     }
     const reset =

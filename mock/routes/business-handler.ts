@@ -4,7 +4,7 @@
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { BusinessRoute } from './business-route-types';
-import { errorOf, statusOf } from '../app/errors';
+import { errorOf, errorStatusOf } from '../app/errors';
 import type { Outcome } from '../api/handlers/handler';
 import type { Query } from '../api/query';
 import type { MockState } from '../api/state';
@@ -39,7 +39,7 @@ export function businessHandler(route: BusinessRoute, req: FastifyRequest, reply
         receiveEvent: op.webhook ? (event) => receiveEvent(route, req, event) : noEvents,
       })
     : vendorCall(ctx.state, op.id, params);
-  if ('error' in outcome) return reply.code(statusOf(outcome.error)).send(errorOf(outcome.error, outcome));
+  if ('error' in outcome) return reply.code(errorStatusOf(outcome.error)).send(errorOf(outcome.error, outcome));
   const override = route.responseBody?.(op.id, { params, query: query as Record<string, string>, body });
   reply.code(outcome.status);
   if (override !== undefined) return reply.send(override);
@@ -50,17 +50,17 @@ export function businessHandler(route: BusinessRoute, req: FastifyRequest, reply
 
 /** A webhook call's event: recorded, and pushed to `targeturl` when the call gave one. */
 function receiveEvent({ ctx, op, env }: BusinessRoute, req: FastifyRequest, ev: Record<string, unknown>): void {
-  const caller = req.mockAuth?.caller;
+  const holder = req.mockAuth?.holder;
   const eventId = typeof ev.eventId === 'string' && ev.eventId ? ev.eventId : `EVT-${Date.now().toString(36)}`;
   ctx.outbox.receive({
     operationId: op.id,
     environment: env,
-    clientId: caller?.clientId ?? null,
+    clientId: holder?.clientId ?? null,
     event: ev,
     receivedAtMs: ctx.clock.now(),
   });
   const target = req.headers.targeturl;
-  if (typeof target === 'string' && target) ctx.outbox.push(target, eventId, ev, webhookSecretOf(ctx.apps, caller?.clientId));
+  if (typeof target === 'string' && target) ctx.outbox.push(target, eventId, ev, webhookSecretOf(ctx.apps, holder?.clientId));
 }
 
 /** Generic vendor responses: the spec shows no vendor payloads. */

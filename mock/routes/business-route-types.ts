@@ -9,12 +9,12 @@ import type { DocumentConflict } from '../checks/document-conflicts';
 import type { ErrorBody } from '../app/errors';
 import type { Handler } from '../api/handlers/handler';
 import type { HeaderRules } from '../checks/header-rules';
-import type { ResponseBodyHook } from '../app/options';
+import type { ResponseBodyHook } from '../app/mock-options';
 import type { RateRoute } from '../limits/rate-limit';
 import type { RequestPart } from '../checks/request-violations';
 
 /** What every business route of an app shares. */
-export interface BusinessSettings {
+export interface BusinessRouteBase {
   ctx: MockContext;
   /** Requests breaking a document constraint are served and their violations noted (`requests: 'warn'`). */
   warnRequests: boolean;
@@ -26,7 +26,7 @@ export interface BusinessSettings {
 }
 
 /** One operation's route in one environment: what its hooks and handler read. */
-export interface BusinessRoute extends BusinessSettings {
+export interface BusinessRoute extends BusinessRouteBase {
   env: EnvironmentName;
   op: Operation;
   /** The operation's handler (null: a vendor operation, answered generically). */
@@ -44,7 +44,7 @@ export interface BusinessRoute extends BusinessSettings {
 }
 
 /** Why a request is not served as it is. */
-export interface Refusal {
+export interface RequestRefusal {
   status: number;
   body: ErrorBody;
   /** Where the broken document constraint sits (servable in warn mode); absent: refused in either mode. */
@@ -52,4 +52,4 @@ export interface Refusal {
 }
 
 /** One step of the preHandler: a refusal, or null when the request passes it. */
-export type RequestCheck = (req: FastifyRequest, route: BusinessRoute) => Refusal | null;
+export type RequestCheck = (req: FastifyRequest, route: BusinessRoute) => RequestRefusal | null;

@@ -18,10 +18,10 @@ import { DOCUMENT_CONFLICTS, requiredQueryOf } from '../checks/document-conflict
 import { methodNotAllowed, send } from './error-handlers';
 import { HANDLERS } from '../api/handlers/by-operation';
 import { compileHeaderRules } from '../checks/header-rules';
-import type { BusinessRoute, BusinessSettings } from './business-route-types';
+import type { BusinessRoute, BusinessRouteBase } from './business-route-types';
 import { requestChecksOf, runRequestChecks } from '../checks/request-checks';
 
-function routeOf(s: BusinessSettings, env: EnvironmentName, op: Operation): BusinessRoute {
+function routeOf(s: BusinessRouteBase, env: EnvironmentName, op: Operation): BusinessRoute {
   return {
     ...s,
     env,
@@ -54,7 +54,7 @@ function onRequest(route: BusinessRoute, req: FastifyRequest, reply: FastifyRepl
   const { ctx, op } = route;
   const auth = ctx.tokens.authenticate(req, op.family, ctx.leniency);
   req.mockAuth = auth;
-  const who = auth.caller?.clientId ?? `ip:${req.ip}`;
+  const who = auth.holder?.clientId ?? `ip:${req.ip}`;
   if (!ctx.rate.consume(req, route.rateRoute, route.limiterKey(who), ctx.limitOf(op)).allowed) return void ctx.rate.tooMany(reply);
   done();
 }
@@ -70,7 +70,7 @@ function preValidation(route: BusinessRoute, req: FastifyRequest, reply: Fastify
 }
 
 /** The route options of an operation in an environment; the hooks are bound here, once. */
-function businessRouteOptions(s: BusinessSettings, env: EnvironmentName, op: Operation) {
+function businessRouteOptions(s: BusinessRouteBase, env: EnvironmentName, op: Operation) {
   const route = routeOf(s, env, op);
   const hooks = {
     onRequest: (req: FastifyRequest, reply: FastifyReply, done: () => void) => onRequest(route, req, reply, done),
@@ -90,7 +90,7 @@ const ALL_METHODS = ['GET', 'POST', 'PUT', 'DELETE', 'PATCH'] as const;
 const toFastifyPath = (p: string): string => p.replace(/\{([^}]+)\}/g, ':$1');
 
 /** Every catalogued operation in every environment; a known path answers 405 to the methods it does not serve. */
-export function registerBusinessRoutes(app: FastifyInstance, s: BusinessSettings): void {
+export function registerBusinessRoutes(app: FastifyInstance, s: BusinessRouteBase): void {
   const served = new Map<string, Set<string>>();
   for (const env of ENVIRONMENTS) {
     for (const op of s.ctx.operations) {

@@ -5,11 +5,11 @@ import type { MockContext } from '../app/context';
 import { errorBody } from '../app/errors';
 
 export function registerControlRoutes(app: FastifyInstance, ctx: MockContext): void {
-  const { config, clock, limiter } = ctx;
+  const { ownSettings, clock, limiter } = ctx;
   const bad = (reply: FastifyReply, message: string, field: string) => reply.code(400).send(errorBody(message, field));
   const noHeaders = ctx.rate.route({ none: true });
   const onRequest = (req: FastifyRequest, _reply: FastifyReply, done: () => void) => {
-    req.mockRoute = noHeaders;
+    req.rateRoute = noHeaders;
     done();
   };
   app.post('/__mock/reset', { onRequest }, async () => {
@@ -28,7 +28,7 @@ export function registerControlRoutes(app: FastifyInstance, ctx: MockContext): v
     return { nowMs: clock.now() };
   });
   app.get('/__mock/limits', { onRequest }, async () => {
-    const out: Record<string, number> = { token: config.limits.token ?? TOKEN_LIMIT };
+    const out: Record<string, number> = { token: ownSettings.limits.token ?? TOKEN_LIMIT };
     for (const op of ctx.operations) out[op.id] = ctx.limitOf(op);
     return out;
   });
@@ -36,10 +36,10 @@ export function registerControlRoutes(app: FastifyInstance, ctx: MockContext): v
     const b = (req.body ?? {}) as Record<string, unknown>;
     for (const [k, v] of Object.entries(b)) {
       if (typeof v !== 'number' || !Number.isInteger(v) || v < 1) return bad(reply, `limit of ${k} must be a positive integer`, k);
-      config.limits[k] = v;
+      ownSettings.limits[k] = v;
     }
     limiter.reset();
-    return config.limits;
+    return ownSettings.limits;
   });
   app.get('/__mock/webhooks', { onRequest }, async () => ({ events: ctx.outbox.received, deliveries: ctx.outbox.deliveries }));
   app.get('/__mock/drift', { onRequest }, async () => ({ modes: ctx.layer.active() }));
@@ -55,11 +55,11 @@ export function registerControlRoutes(app: FastifyInstance, ctx: MockContext): v
     return { modes: ctx.layer.active() };
   });
   app.get('/__mock/config', { onRequest }, async () => ({
-    windowMs: config.windowMs,
-    resetUnit: config.resetUnit,
-    tokenGet: config.tokenGet,
-    expiresInS: config.expiresInS,
-    tokenValidityMs: config.tokenValidityMs,
+    windowMs: ownSettings.windowMs,
+    resetUnit: ownSettings.resetUnit,
+    tokenGet: ownSettings.tokenGet,
+    expiresInS: ownSettings.expiresInS,
+    tokenValidityMs: ownSettings.tokenValidityMs,
     drift: ctx.layer.active(),
     nowMs: clock.now(),
     operations: ctx.operations.map((o) => o.id),

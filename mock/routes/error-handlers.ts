@@ -8,14 +8,15 @@ import type { RouteHelpers } from './token-routes';
 
 export const send = (reply: FastifyReply, status: number, body: ErrorBody): FastifyReply => reply.code(status).send(body);
 
-export const notFound = (_req: FastifyRequest, reply: FastifyReply): FastifyReply => send(reply, 404, errorOf('noRoute'));
+/** An unknown path: 404 with the coded noRoute error. */
+export const noRoute = (_req: FastifyRequest, reply: FastifyReply): FastifyReply => send(reply, 404, errorOf('noRoute'));
 
 export function methodNotAllowed(_req: FastifyRequest, reply: FastifyReply, allowed: string): FastifyReply {
   reply.header('Allow', allowed);
   return send(reply, 405, errorOf('methodNotAllowed', { message: `Method not allowed; allowed: ${allowed}` }));
 }
 
-export const ROUTE_HELPERS: RouteHelpers = { notFound, methodNotAllowed };
+export const ROUTE_HELPERS: RouteHelpers = { noRoute, methodNotAllowed };
 
 type FastifyError = Error & { statusCode?: number; code?: string };
 
@@ -31,6 +32,6 @@ function onError(err: FastifyError, req: FastifyRequest, reply: FastifyReply): F
 }
 
 export function registerErrorHandlers(app: FastifyInstance): void {
-  app.setNotFoundHandler(notFound);
+  app.setNotFoundHandler(noRoute);
   app.setErrorHandler(onError);
 }

@@ -83,7 +83,7 @@ export function registerLatency(app: FastifyInstance, latency: LatencyOptions, s
   const rng = xoroshiro128plus(seed);
   const uniform01 = () => uniformFloat64(rng);
   app.addHook('onSend', async (req, _reply, payload) => {
-    const id = req.mockRoute?.operationId;
+    const id = req.rateRoute?.operationId;
     const l = id !== undefined ? latency[id] : undefined;
     if (l) await preciseDelay(drawDelay(l, uniform01));
     return payload;

@@ -7,23 +7,23 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { randomBytes } from 'node:crypto';
 import { ENVIRONMENTS, environmentRoot, tokenEndpoints, TOKEN_LIMIT, type Family } from '../../catalogue';
 import type { MockContext } from '../app/context';
-import { errorOf, statusOf, type ErrorCodeName } from '../app/errors';
+import { errorOf, errorStatusOf, type ErrorCodeName } from '../app/errors';
 
 export type RouteHelpers = {
-  notFound: (req: FastifyRequest, reply: FastifyReply) => FastifyReply;
+  noRoute: (req: FastifyRequest, reply: FastifyReply) => FastifyReply;
   methodNotAllowed: (req: FastifyRequest, reply: FastifyReply, allowed: string) => FastifyReply;
 };
 
 export function registerTokenRoutes(app: FastifyInstance, ctx: MockContext, h: RouteHelpers): void {
-  const { config, leniency, rate } = ctx;
+  const { ownSettings, leniency, rate } = ctx;
   const tokenRoute = rate.route({ token: true });
   const fail = (reply: FastifyReply, code: ErrorCodeName, field?: string) =>
-    reply.code(statusOf(code)).send(errorOf(code, field ? { field, message: `Missing required field ${field}` } : {}));
+    reply.code(errorStatusOf(code)).send(errorOf(code, field ? { field, message: `Missing required field ${field}` } : {}));
 
   function issue(family: Family, fields: Record<string, unknown>, req: FastifyRequest, reply: FastifyReply): FastifyReply {
     const clientId = typeof fields.client_id === 'string' ? fields.client_id : undefined;
     const settings = ctx.settings();
-    const d = rate.consume(req, tokenRoute, `token|${family}|${clientId ?? `ip:${req.ip}`}`, config.limits.token ?? TOKEN_LIMIT);
+    const d = rate.consume(req, tokenRoute, `token|${family}|${clientId ?? `ip:${req.ip}`}`, ownSettings.limits.token ?? TOKEN_LIMIT);
     if (!d.allowed) return rate.tooMany(reply);
     for (const f of ['grant_type', 'client_id', 'client_secret']) {
       if (typeof fields[f] !== 'string' || fields[f] === '') return fail(reply, 'missingField', f);
@@ -41,7 +41,7 @@ export function registerTokenRoutes(app: FastifyInstance, ctx: MockContext, h: R
     for (const family of ['reseller', 'vendor'] as const) {
       const url = `${environmentRoot[env]}${tokenEndpoints[family].path}`;
       const onRequest = (req: FastifyRequest, _reply: FastifyReply, done: () => void) => {
-        req.mockRoute = tokenRoute;
+        req.rateRoute = tokenRoute;
         done();
       };
       app.post(url, { onRequest }, (req, reply) => {
@@ -49,7 +49,7 @@ export function registerTokenRoutes(app: FastifyInstance, ctx: MockContext, h: R
         const isForm = ct.startsWith('application/x-www-form-urlencoded');
         const isJson = ct.startsWith('application/json');
         if (!isForm && !(isJson && leniency('json-token-request'))) {
-          const d = rate.consume(req, tokenRoute, `token|${family}|ip:${req.ip}`, config.limits.token ?? TOKEN_LIMIT);
+          const d = rate.consume(req, tokenRoute, `token|${family}|ip:${req.ip}`, ownSettings.limits.token ?? TOKEN_LIMIT);
           return d.allowed ? reply.code(415).send(errorOf('formRequired')) : rate.tooMany(reply);
         }
         return issue(family, (req.body ?? {}) as Record<string, unknown>, req, reply);

@@ -2,7 +2,7 @@ import { test, expect } from '@playwright/test';
 import { ManualClock } from '../../mock/app/clock';
 import { createLimiter, LIMITER_ALGORITHMS, type AlgorithmDecision, type LimiterAlgorithm } from '../../mock/limits/limiter-algorithms';
 import { parseHeaderSpec, parseLimiterSpec } from '../../mock/limits/per-operation-specs';
-import { rateLimitHeaders } from '../../mock/limits/rate-limit-headers';
+import { decisionHeaders } from '../../mock/limits/decision-headers';
 import { app, authed, token } from './helpers';
 
 const W = 1000;
@@ -123,30 +123,30 @@ test.describe('limiter algorithms', () => {
     expect(second.retryAfterMs).toBe(W - 100);
   });
 
-  test('headers: should write each family for an allowed call and a refusal', () => {
+  test('headers: should write each header style for an allowed call and a refusal', () => {
     const { call, calls, clock } = setup('fixed');
     const ok = call();
-    expect(rateLimitHeaders(ok, 'x-ratelimit', { nowMs: clock.now(), status: 200, windowMs: W })).toEqual({
+    expect(decisionHeaders(ok, 'x-ratelimit', { nowMs: clock.now(), status: 200, windowMs: W })).toEqual({
       'X-RateLimit-Limit': '4',
       'X-RateLimit-Remaining': '3',
       'X-RateLimit-Reset': String((T0 + W) / 1000),
     });
-    expect(rateLimitHeaders(ok, 'x-ratelimit', { nowMs: clock.now(), status: 200, windowMs: W, resetUnit: 'seconds' })).toMatchObject({
+    expect(decisionHeaders(ok, 'x-ratelimit', { nowMs: clock.now(), status: 200, windowMs: W, resetUnit: 'seconds' })).toMatchObject({
       'X-RateLimit-Reset': '1',
     });
-    expect(rateLimitHeaders(ok, 'ietf', { nowMs: clock.now(), status: 200, windowMs: W })).toEqual({
+    expect(decisionHeaders(ok, 'ietf', { nowMs: clock.now(), status: 200, windowMs: W })).toEqual({
       'RateLimit-Policy': '"default";q=4;w=1',
       RateLimit: '"default";r=3;t=1',
     });
     calls(3);
     clock.advance(300);
     const refused = call();
-    expect(rateLimitHeaders(refused, 'ietf', { nowMs: clock.now(), status: 429, windowMs: W })).toEqual({
+    expect(decisionHeaders(refused, 'ietf', { nowMs: clock.now(), status: 429, windowMs: W })).toEqual({
       'RateLimit-Policy': '"default";q=4;w=1',
       RateLimit: '"default";r=0;t=1',
       'Retry-After': '1',
     });
-    expect(rateLimitHeaders(refused, 'none', { nowMs: clock.now(), status: 429, windowMs: W })).toEqual({});
+    expect(decisionHeaders(refused, 'none', { nowMs: clock.now(), status: 429, windowMs: W })).toEqual({});
   });
 
   test('should parse a default algorithm and per-operation ones, and name the known ones on a typo', () => {
@@ -158,9 +158,9 @@ test.describe('limiter algorithms', () => {
     expect(() => parseLimiterSpec('orders.create=gcra')).toThrow(/unknown algorithm "gcra".*fixed, sliding-log/);
   });
 
-  test('should send each operation its own header family, and name the known families on a typo', async () => {
+  test('should send each operation its own header style, and name the known styles on a typo', async () => {
     expect(parseHeaderSpec('none,catalog.search=ietf')).toEqual({ default: 'none', byOperation: { 'catalog.search': 'ietf' } });
-    expect(() => parseHeaderSpec('catalog.search=draft-7')).toThrow(/--headers: unknown family "draft-7".*x-ratelimit, ietf, none/);
+    expect(() => parseHeaderSpec('catalog.search=draft-7')).toThrow(/--headers: unknown header style "draft-7".*x-ratelimit, ietf, none/);
     const a = await app({ headers: { byOperation: { 'catalog.search': 'ietf', 'deals.search': 'none' } } });
     const t = authed(await token(a));
     const ietf = await a.inject({ method: 'GET', url: '/resellers/v6/catalog', headers: t });
@@ -168,7 +168,7 @@ test.describe('limiter algorithms', () => {
     expect(ietf.headers['x-ratelimit-limit']).toBeUndefined();
     const none = await a.inject({ method: 'GET', url: '/resellers/v6/deals/search', headers: t });
     expect(Object.keys(none.headers).filter((h) => /ratelimit/i.test(h))).toEqual([]);
-    // Any other operation keeps the default family.
+    // Any other operation keeps the default header style.
     const other = await a.inject({ method: 'GET', url: '/resellers/v6/orders/search', headers: t });
     expect(other.headers['x-ratelimit-limit']).toBeDefined();
     await a.close();

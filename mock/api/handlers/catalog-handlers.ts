@@ -3,7 +3,7 @@ import { round2 } from '../../../fixtures/lines';
 import { all, first, paged } from '../query';
 import type { MockState } from '../state';
 import { view } from '../views/view';
-import { arrayOf, cachedView, eq, fixed, has, notFound, ok, type HandlerTable } from './handler';
+import { arrayOf, cachedDetails, eq, has, lookUp, notFound, ok, type HandlerTable } from './handler';
 
 export const catalogHandlers = {
   'catalog.priceAndAvailability': ({ body, query, state }) => {
@@ -26,10 +26,7 @@ export const catalogHandlers = {
       .map(view.productSummary);
     return ok(paged('catalog', items, first(query, 'pageNumber'), first(query, 'pageSize')));
   },
-  'catalog.details': ({ params, state }) => {
-    const p = state.products.get(params.partNumber as string);
-    return p ? fixed(cachedView(state, p, () => view.productDetails(p))) : notFound(`Product ${params.partNumber}`);
-  },
+  'catalog.details': ({ params, state }) => lookUp(state.products, params.partNumber, 'Product', cachedDetails(state, view.productDetails)),
   'catalog.detailsByReference': ({ query, state }) => {
     const vendorPartNumber = first(query, 'vendorPartNumber');
     const plan = first(query, 'planId') ?? first(query, 'planName');
@@ -41,7 +38,7 @@ export const catalogHandlers = {
       };
     // The seeded world has no subscription plans: a plan is never found.
     const p = vendorPartNumber === undefined ? undefined : state.findProduct({ vendorPartNumber });
-    return p ? fixed(cachedView(state, p, () => view.productDetails(p))) : notFound(`Product ${vendorPartNumber ?? plan}`);
+    return p ? cachedDetails(state, view.productDetails)(p) : notFound(`Product ${vendorPartNumber ?? plan}`);
   },
   'freight.estimate': ({ body, state }) => {
     const lines = arrayOf(body.lines).map((l) => {

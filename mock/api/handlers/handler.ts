@@ -43,3 +43,18 @@ export function cachedView(state: MockState, record: object, make: () => object)
   }
   return v;
 }
+
+/**
+ * A lookup by the key a call asked for: the answer about the record found, or 404 with the coded
+ * notFound error naming what was looked for and the key (`Quote Q-1 not found`).
+ */
+export function lookUp<T>(records: ReadonlyMap<string, T>, key: string | undefined, what: string, answer: (record: T) => Outcome): Outcome {
+  const record = key === undefined ? undefined : records.get(key);
+  return record ? answer(record) : notFound(`${what} ${key}`);
+}
+
+/** The answer about a record of the seeded world: its view, made once and cached (`fixed`). */
+export const cachedDetails =
+  <T extends object>(state: MockState, make: (record: T) => object) =>
+  (record: T): Outcome =>
+    fixed(cachedView(state, record, () => make(record)));

@@ -2,7 +2,7 @@
 import { round2 } from '../../../fixtures/lines';
 import { all, first, paged } from '../query';
 import { view } from '../views/view';
-import { arrayOf, cachedView, eq, fixed, has, notFound, ok, type HandlerTable, type Rec } from './handler';
+import { arrayOf, cachedDetails, cachedView, eq, fixed, has, lookUp, notFound, ok, type HandlerTable, type Rec } from './handler';
 
 export const invoiceRenewalDealReturnHandlers = {
   'invoices.search': ({ query, state }) => {
@@ -17,10 +17,8 @@ export const invoiceRenewalDealReturnHandlers = {
       .map(view.invoiceSummary);
     return ok(paged('invoices', items, first(query, 'pageNumber'), first(query, 'pageSize')));
   },
-  'invoices.details': ({ params, state }) => {
-    const i = state.invoices.get(params.invoiceNumber as string);
-    return i ? fixed(cachedView(state, i, () => view.invoiceDetails(i))) : notFound(`Invoice ${params.invoiceNumber}`);
-  },
+  'invoices.details': ({ params, state }) =>
+    lookUp(state.invoices, params.invoiceNumber, 'Invoice', cachedDetails(state, view.invoiceDetails)),
   'renewals.search': ({ body, query, state }) => {
     const status = ((body.status as Rec | undefined)?.OpporutinyStatus as Rec | undefined)?.value;
     const items = [...state.renewals.values()]
@@ -34,10 +32,7 @@ export const invoiceRenewalDealReturnHandlers = {
       .map(view.renewalSummary);
     return ok(paged('renewals', items, first(query, 'page'), first(query, 'size')));
   },
-  'renewals.details': ({ params, state }) => {
-    const r = state.renewals.get(params.renewalId as string);
-    return r ? fixed(cachedView(state, r, () => view.renewalDetails(r))) : notFound(`Renewal ${params.renewalId}`);
-  },
+  'renewals.details': ({ params, state }) => lookUp(state.renewals, params.renewalId, 'Renewal', cachedDetails(state, view.renewalDetails)),
   'deals.search': ({ query, state }) => {
     const items = [...state.deals.values()]
       .filter(
@@ -63,10 +58,7 @@ export const invoiceRenewalDealReturnHandlers = {
       .map(view.returnSummary);
     return ok(paged('returnsClaims', items, first(query, 'page'), first(query, 'size')));
   },
-  'returns.details': ({ params, state }) => {
-    const r = state.returns.get(params.caseRequestNumber as string);
-    return r ? ok(view.returnDetails(r)) : notFound(`Return ${params.caseRequestNumber}`);
-  },
+  'returns.details': ({ params, state }) => lookUp(state.returns, params.caseRequestNumber, 'Return', (r) => ok(view.returnDetails(r))),
   'returns.create': ({ body, state, nowMs }) => {
     const claims = arrayOf(body.list).map((item) => {
       const [line] = state.linesOf([

@@ -2,7 +2,7 @@
 import { round2 } from '../../../fixtures/lines';
 import { all, first, paged } from '../query';
 import { view } from '../views/view';
-import { arrayOf, created, eq, notFound, ok, type HandlerTable, type Rec } from './handler';
+import { arrayOf, created, eq, lookUp, notFound, ok, type HandlerTable, type Rec } from './handler';
 
 export const orderHandlers = {
   'orders.create': ({ body, state, nowMs }) => {
@@ -98,10 +98,7 @@ export const orderHandlers = {
       rejectedLineItems: rejected,
     });
   },
-  'orders.details': ({ params, state }) => {
-    const o = state.orders.get(params.orderNumber as string);
-    return o ? ok(view.orderDetails(o)) : notFound(`Order ${params.orderNumber}`);
-  },
+  'orders.details': ({ params, state }) => lookUp(state.orders, params.orderNumber, 'Order', (o) => ok(view.orderDetails(o))),
   'orders.search': ({ query, state }) => {
     const statuses = all(query, 'orderStatus').concat(all(query, 'orderStatus-in'));
     const items = [...state.orders.values()]

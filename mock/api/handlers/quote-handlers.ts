@@ -1,7 +1,7 @@
 /** The quote operations: search, details, validation and quote requests. */
 import { first, paged } from '../query';
 import { view } from '../views/view';
-import { arrayOf, cachedView, eq, fixed, has, notFound, ok, type HandlerTable, type Rec } from './handler';
+import { arrayOf, cachedDetails, eq, has, lookUp, ok, type HandlerTable, type Rec } from './handler';
 
 export const quoteHandlers = {
   'quotes.search': ({ query, state }) => {
@@ -16,14 +16,8 @@ export const quoteHandlers = {
       .map(view.quoteSummary);
     return ok(paged('quotes', items, first(query, 'pageNumber'), first(query, 'pageSize')));
   },
-  'quotes.details': ({ params, state }) => {
-    const q = state.quotes.get(params.quoteNumber as string);
-    return q ? fixed(cachedView(state, q, () => view.quoteDetails(q))) : notFound(`Quote ${params.quoteNumber}`);
-  },
-  'quotes.validate': ({ query, state }) => {
-    const q = state.quotes.get(first(query, 'quoteNumber') ?? '');
-    return q ? ok(view.quoteValidation(q)) : notFound(`Quote ${first(query, 'quoteNumber')}`);
-  },
+  'quotes.details': ({ params, state }) => lookUp(state.quotes, params.quoteNumber, 'Quote', cachedDetails(state, view.quoteDetails)),
+  'quotes.validate': ({ query, state }) => lookUp(state.quotes, first(query, 'quoteNumber'), 'Quote', (q) => ok(view.quoteValidation(q))),
   'quotes.create': ({ body, state, nowMs }) => {
     const endUser = body.endUserInfo && typeof body.endUserInfo === 'object' ? (body.endUserInfo as Rec) : {};
     const q = state.createQuote({

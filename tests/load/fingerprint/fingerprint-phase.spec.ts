@@ -6,7 +6,7 @@
  */
 import { test, expect } from '@playwright/test';
 import { LIMITER_ALGORITHMS } from '../../../mock/limits/limiter-algorithms';
-import { HEADER_FAMILIES } from '../../../mock/limits/rate-limit-headers';
+import { HEADER_STYLES } from '../../../mock/limits/decision-headers';
 import { EXPECTED, simulate } from './fingerprint-sim';
 
 test.describe('rate-limit fingerprint across the phase of aligned windows', () => {
@@ -56,7 +56,7 @@ test.describe('rate-limit fingerprint cost wherever the probe starts', () => {
     // start position").
     const W = 60_000;
     const rows: string[] = [];
-    for (const family of HEADER_FAMILIES)
+    for (const family of HEADER_STYLES)
       for (const algorithm of LIMITER_ALGORITHMS)
         for (const limit of [60, 150]) {
           let worst = { bursts: 0, windows: 0, at: 0 };

@@ -6,7 +6,7 @@
  */
 import { test, expect } from '@playwright/test';
 import { LIMITER_ALGORITHMS } from '../../../mock/limits/limiter-algorithms';
-import { HEADER_FAMILIES } from '../../../mock/limits/rate-limit-headers';
+import { HEADER_STYLES } from '../../../mock/limits/decision-headers';
 import { bucketContradictions, countedLogFit } from '../../../load/lib/fingerprint/consistency';
 import type { Claim } from '../../../load/lib/fingerprint/types';
 import { readRateLimitHeaders } from '../../../load/lib/rate-limit-headers';
@@ -29,7 +29,7 @@ test.describe('rate-limit fingerprint of a sliding log whose refused calls count
     // Three phases of the epoch second (the Reset header's rounding moves the polls).
     for (const offsetMs of [0, 123, 777])
       for (let limit = 3; limit <= 12; limit++)
-        for (const family of HEADER_FAMILIES) {
+        for (const family of HEADER_STYLES) {
           const o: SimOptions = { limit, windowMs: 2000, countRefused: true, startMs: 1_800_000_000_000 + offsetMs, config: CLI };
           const fp = simulate('sliding-log', family, o);
           const read = fp.uncertain ? 'uncertain' : fp.verdict !== null ? 'verdict' : `${fp.algorithm} without doubt`;
@@ -105,7 +105,7 @@ test.describe('rate-limit fingerprint of a sliding log whose refused calls count
   });
 
   test('should find a sliding log whose refused calls count explains every call of its own timeline, and of no other', () => {
-    for (const family of HEADER_FAMILIES)
+    for (const family of HEADER_STYLES)
       for (const windowMs of [1000, 2000])
         for (const limit of [3, 6, 12]) {
           const at = `${family} L=${limit} W=${windowMs}`;

@@ -1,7 +1,7 @@
 /** Drives the fingerprint experiments against the mock's limiter algorithms on a manual clock. */
 import { ManualClock } from '../../../mock/app/clock';
 import { createLimiter, type LimiterAlgorithm } from '../../../mock/limits/limiter-algorithms';
-import { rateLimitHeaders, type HeaderFamily } from '../../../mock/limits/rate-limit-headers';
+import { decisionHeaders, type HeaderStyle } from '../../../mock/limits/decision-headers';
 import { Fingerprinter, type Algorithm, type FingerprintConfig } from '../../../load/lib/fingerprint';
 import { Lab, Runner, type Experiment } from '../../../load/lib/fingerprint/lab';
 import type { Observation } from '../../../load/lib/fingerprint/types';
@@ -59,7 +59,7 @@ export const simConfig = (o: SimOptions): FingerprintConfig => ({
 });
 
 /** Sends what `target` asks for to the limiter until it asks for nothing more. */
-export function drive(target: Driven, algorithm: LimiterAlgorithm, family: HeaderFamily, o: SimOptions): void {
+export function drive(target: Driven, algorithm: LimiterAlgorithm, family: HeaderStyle, o: SimOptions): void {
   const t0 = o.startMs ?? 1_800_000_000_123;
   const clock = new ManualClock(t0);
   const limiter = createLimiter(algorithm, clock, o.windowMs, { countRefused: o.countRefused ?? false });
@@ -93,7 +93,7 @@ export function drive(target: Driven, algorithm: LimiterAlgorithm, family: Heade
     const lastDecision = clock.now();
     for (const { d, now } of outcomes) {
       const status = d.allowed ? 200 : 429;
-      const headers = rateLimitHeaders(d, family, { nowMs: now, status, windowMs: o.windowMs, resetUnit: o.resetUnit ?? 'epoch' });
+      const headers = decisionHeaders(d, family, { nowMs: now, status, windowMs: o.windowMs, resetUnit: o.resetUnit ?? 'epoch' });
       const tMs = clientResumed(resumed((readTogether ? lastDecision : now) + delay));
       target.record({ sentMs, tMs, status, hints: readRateLimitHeaders(headers, tMs) });
     }
@@ -103,7 +103,7 @@ export function drive(target: Driven, algorithm: LimiterAlgorithm, family: Heade
   }
 }
 
-export function simulate(algorithm: LimiterAlgorithm, family: HeaderFamily, o: SimOptions) {
+export function simulate(algorithm: LimiterAlgorithm, family: HeaderStyle, o: SimOptions) {
   const fp = new Fingerprinter(simConfig(o));
   drive(fp, algorithm, family, o);
   return fp.result();
@@ -113,7 +113,7 @@ export function simulate(algorithm: LimiterAlgorithm, family: HeaderFamily, o: S
 export function runAlone<T>(
   experiment: (lab: Lab) => Experiment<T>,
   algorithm: LimiterAlgorithm,
-  family: HeaderFamily,
+  family: HeaderStyle,
   o: SimOptions,
 ): { reading: T | undefined; verdict: string | null; lab: Lab } {
   const runner = new Runner(new Lab(simConfig(o)), experiment);

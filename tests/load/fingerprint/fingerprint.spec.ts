@@ -4,7 +4,7 @@
  */
 import { test, expect } from '@playwright/test';
 import { LIMITER_ALGORITHMS } from '../../../mock/limits/limiter-algorithms';
-import { HEADER_FAMILIES, type HeaderFamily } from '../../../mock/limits/rate-limit-headers';
+import { HEADER_STYLES, type HeaderStyle } from '../../../mock/limits/decision-headers';
 import { pacingFor } from '../../../load/lib/fingerprint';
 import { readRateLimitHeaders, retryAfterAt } from '../../../load/lib/rate-limit-headers';
 import { unexplainedRefusals } from '../../../load/lib/fingerprint/consistency';
@@ -20,7 +20,7 @@ const cases = [
 ];
 
 /** [limit, windowMs, family, index of the stalled call, its ms, phase of the aligned windows in ms]. */
-type Stall = readonly [number, number, HeaderFamily, number, number, number];
+type Stall = readonly [number, number, HeaderStyle, number, number, number];
 
 /** A sliding counter with one stalled call must still be read right, within the probe's default time cap. */
 function expectStalledCounterRead([limit, windowMs, family, stallAt, stallMs, offsetMs]: Stall, evidence: RegExp): void {
@@ -43,7 +43,7 @@ function expectStalledCounterRead([limit, windowMs, family, stallAt, stallMs, of
 
 test.describe('rate-limit fingerprint on synthetic timelines', () => {
   for (const algorithm of LIMITER_ALGORITHMS) {
-    for (const family of HEADER_FAMILIES) {
+    for (const family of HEADER_STYLES) {
       test(`should identify ${algorithm} behind ${family} headers, its burst, rate and window`, () => {
         // A weighted counter with a handful of calls per window is too coarse to read (see README).
         for (const c of algorithm === 'sliding-counter' ? cases.filter((x) => x.limit >= 10) : cases) {
@@ -72,7 +72,7 @@ test.describe('rate-limit fingerprint on synthetic timelines', () => {
     // Calls of 15 ms, the first answer read 40 ms late: a sequential exhaustion passes 14 calls (2
     // refilled while it ran) and its timing says 1 refilled; the volley, all calls at once, counts the bucket.
     for (const algorithm of ['token-bucket', 'leaky-bucket'] as const)
-      for (const family of HEADER_FAMILIES) {
+      for (const family of HEADER_STYLES) {
         const fp = simulate(algorithm, family, {
           limit: 12,
           windowMs: 1000,
@@ -96,7 +96,7 @@ test.describe('rate-limit fingerprint on synthetic timelines', () => {
     // the answers' spread shows no refill. The time from the send to the last allowed answer does, so the
     // volley is sent again, read on time.
     for (const algorithm of ['token-bucket', 'leaky-bucket'] as const)
-      for (const family of HEADER_FAMILIES) {
+      for (const family of HEADER_STYLES) {
         const fp = simulate(algorithm, family, { limit: 12, windowMs: 1000, latencyMs: 15, volleyCallMs: 10, firstVolleyReadLateMs: 100 });
         const label = `${algorithm}/${family}\n${fp.evidence.join('\n')}`;
         expect(fp.burst, label).toBe(12);
@@ -128,7 +128,7 @@ test.describe('rate-limit fingerprint on synthetic timelines', () => {
     // answer. 13 passed, the answers' span (28 ms: 0.35 calls of refill) skipped the volley, and the burst read 13.
     // The refill is timed from the first call sent: the volley runs and counts 12.
     for (const algorithm of ['token-bucket', 'leaky-bucket'] as const)
-      for (const family of HEADER_FAMILIES) {
+      for (const family of HEADER_STYLES) {
         const fp = simulate(algorithm, family, { limit: 12, windowMs: 1000, responseDelayMs: (i) => (i === 0 ? 70 : 0) });
         const label = `${algorithm}/${family}\n${fp.evidence.join('\n')}`;
         expect(fp.algorithm, label).toBe('token-bucket');
@@ -230,7 +230,7 @@ test.describe('rate-limit fingerprint on synthetic timelines', () => {
 
   test('should notice refused calls that consume quota, with and without headers', () => {
     for (const algorithm of ['token-bucket', 'leaky-bucket'] as const)
-      for (const family of HEADER_FAMILIES) {
+      for (const family of HEADER_STYLES) {
         const fp = simulate(algorithm, family, { limit: 10, windowMs: 1000, countRefused: true });
         expect(fp.algorithm, `${algorithm}/${family}`).toBe('token-bucket');
         expect(fp.refusedCallsCount, `${algorithm}/${family}\n${fp.evidence.join('\n')}`).toBe(true);
@@ -241,7 +241,7 @@ test.describe('rate-limit fingerprint on synthetic timelines', () => {
   });
 
   test('should stop a sliding log that counts refused calls with a verdict, within its caps', () => {
-    for (const family of HEADER_FAMILIES) {
+    for (const family of HEADER_STYLES) {
       const fp = simulate('sliding-log', family, { limit: 10, windowMs: 1000, countRefused: true });
       expect(fp.verdict, family).toMatch(/refused calls (count|appear to count)/);
       expect(fp.refusedCallsCount, family).toBe(true);

@@ -5,7 +5,7 @@
  */
 import { ANSWER_FACTS, filteredField, isOperationId } from '../../catalogue';
 import type { DriftEffect, DriftId } from './index';
-import { otherKey } from './other-key';
+import { otherKey } from './other-key-drift';
 
 type Rec = Record<string, unknown>;
 

@@ -1,8 +1,8 @@
-/** The rate-limit response headers of an algorithm's decision, in each header family gateways use. */
+/** The rate-limit response headers of an algorithm's decision, in each header style gateways use. */
 import type { AlgorithmDecision } from './limiter-algorithms';
 
-export const HEADER_FAMILIES = ['x-ratelimit', 'ietf', 'none'] as const;
-export type HeaderFamily = (typeof HEADER_FAMILIES)[number];
+export const HEADER_STYLES = ['x-ratelimit', 'ietf', 'none'] as const;
+export type HeaderStyle = (typeof HEADER_STYLES)[number];
 export interface HeaderContext {
   /** Time of the response, epoch ms. */
   nowMs: number;
@@ -16,16 +16,16 @@ export interface HeaderContext {
 const ceilS = (ms: number): number => Math.max(0, Math.ceil(ms / 1000));
 
 /**
- * The rate-limit response headers of a decision in one family:
+ * The rate-limit response headers of a decision in one header style:
  * - `x-ratelimit`: X-RateLimit-Limit / -Remaining / -Reset (Reset = quota fully back).
  * - `ietf`: the IETF httpapi fields `RateLimit-Policy: "default";q=L;w=S` and
  *   `RateLimit: "default";r=R;t=S`, plus `Retry-After` (delta seconds) on a 429.
  * - `none`: nothing (nginx limit_req and many gateways).
  */
-export function rateLimitHeaders(d: AlgorithmDecision, family: HeaderFamily, ctx: HeaderContext): Record<string, string> {
+export function decisionHeaders(d: AlgorithmDecision, style: HeaderStyle, ctx: HeaderContext): Record<string, string> {
   const remaining = ctx.status === 429 ? 0 : d.remaining;
-  if (family === 'none') return {};
-  if (family === 'x-ratelimit') {
+  if (style === 'none') return {};
+  if (style === 'x-ratelimit') {
     const reset = ctx.resetUnit === 'seconds' ? ceilS(d.windowEndMs - ctx.nowMs) : Math.ceil(d.windowEndMs / 1000);
     return { 'X-RateLimit-Limit': String(d.limit), 'X-RateLimit-Remaining': String(remaining), 'X-RateLimit-Reset': String(reset) };
   }

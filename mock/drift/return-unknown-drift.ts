@@ -3,7 +3,7 @@
  * than the one it stored, as a backend that acknowledges a return it never keeps.
  */
 import type { DriftEffect, DriftId } from './index';
-import { otherKey } from './other-key';
+import { otherKey } from './other-key-drift';
 
 type Rec = Record<string, unknown>;
 

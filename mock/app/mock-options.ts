@@ -2,19 +2,19 @@
  * The mock's options (`buildMockApp`, `startMock`), their defaults, and what they resolve to: the
  * settings the control API may change, and the layer over the conforming mock. The layer is handed in
  * from outside (the entry points that assemble the app build the drift layer of mock/drift/): the mock's
- * core knows only its interface (layer.ts).
+ * core knows only its interface (mock/layer/mock-layer.ts).
  */
 import type { LatencyOptions } from '../routes/latency';
 import type { RequestMode } from '../checks/request-violations';
 import { DEFAULT_WINDOW_MS, GUIDANCE_TOKEN_LIFETIME_S, SAMPLE_EXPIRES_IN_S, type VendorOperationSpec } from '../../catalogue';
 import type { Clock } from './clock';
 import type { MockApp } from './apps';
-import type { MockConfig } from './context';
+import type { MockSettings } from './context';
 import { NO_LAYER, type MockLayer } from '../layer/mock-layer';
 import type { Limiter } from '../limits/limiter';
 import type { LimiterSetOptions } from '../limits/limiter-set';
 import type { PerOperation } from '../limits/per-operation-specs';
-import type { HeaderFamily } from '../limits/rate-limit-headers';
+import type { HeaderStyle } from '../limits/decision-headers';
 
 export type ResponseBodyHook = (
   operationId: string,
@@ -57,7 +57,7 @@ export interface MockOptions {
    * Rate-limit headers: 'x-ratelimit' (default), 'ietf' (RateLimit, RateLimit-Policy, Retry-After) or 'none',
    * for every operation or per operation (a gateway in front of some routes only).
    */
-  headers?: HeaderFamily | PerOperation<HeaderFamily>;
+  headers?: HeaderStyle | PerOperation<HeaderStyle>;
   /** Status of a refused call (default 429); another one comes with a plain HTML body, as from nginx's limit_req (503). */
   refusalStatus?: number;
   /** Serve the /__mock control API. Default false. */
@@ -99,12 +99,12 @@ export const DEFAULT_BODY_LIMIT = 1024 * 1024;
 export const MIN_WINDOW_MS = 200;
 
 /** The settings of a mock and the layer over it. */
-export function resolveOptions(opts: MockOptions): { config: MockConfig; layer: MockLayer } {
+export function resolveOptions(opts: MockOptions): { settings: MockSettings; layer: MockLayer } {
   const windowMs = opts.windowMs ?? DEFAULT_WINDOW_MS;
   if (!Number.isFinite(windowMs) || windowMs < MIN_WINDOW_MS) {
     throw new Error(`windowMs must be a number >= ${MIN_WINDOW_MS} ms, received ${String(opts.windowMs)}`);
   }
-  const config: MockConfig = {
+  const settings: MockSettings = {
     windowMs,
     resetUnit: opts.resetUnit ?? 'epoch',
     tokenGet: opts.tokenGet ?? 'accept',
@@ -113,5 +113,5 @@ export function resolveOptions(opts: MockOptions): { config: MockConfig; layer: 
     strictDocument: opts.strictDocument === true,
     limits: { ...(opts.limits ?? {}) },
   };
-  return { config, layer: opts.layer ?? NO_LAYER };
+  return { settings, layer: opts.layer ?? NO_LAYER };
 }

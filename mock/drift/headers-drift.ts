@@ -1,6 +1,6 @@
 /**
  * Drift of the X-RateLimit headers on accepted and refused calls alike (the 429 answer's own drift is
- * in too-many.ts). Each rewrites the headers the mock wrote; an answer without them is left alone.
+ * in too-many-drift.ts). Each rewrites the headers the mock wrote; an answer without them is left alone.
  */
 import { HDR, type Answer } from './answer';
 import type { DriftEffect, DriftId } from './index';
