@@ -104,6 +104,14 @@ export function detectResetUnit(reset: number | null | undefined): ResetUnit {
   return reset > 1_000_000_000 ? 'epoch' : 'seconds';
 }
 
+/**
+ * X-RateLimit-Reset for a window ending at `windowEndMs`, answered at `nowMs`: the epoch second the window ends
+ * (rounded up), or the whole seconds until then (rounded up, never negative). advertisedResetMs reads it back.
+ */
+export function resetHeaderValue(windowEndMs: number, nowMs: number, unit: 'epoch' | 'seconds'): number {
+  return unit === 'epoch' ? Math.ceil(windowEndMs / 1000) : Math.max(0, Math.ceil((windowEndMs - nowMs) / 1000));
+}
+
 /** The advertised reset as epoch ms, read at `atMs` (the time of the response carrying it); null when unreadable. */
 export function advertisedResetMs(reset: number | null | undefined, atMs: number): number | null {
   const unit = detectResetUnit(reset);

@@ -21,7 +21,6 @@ import { registerControlRoutes } from '../routes/control';
 import { registerErrorHandlers, ROUTE_HELPERS } from '../routes/error-handlers';
 import { createMockContext } from './build-context';
 import { DEFAULT_BODY_LIMIT, resolveOptions, type MockOptions } from './mock-options';
-import { DEFAULT_SEED } from '../../fixtures/build-world';
 import { registerLatency } from '../routes/latency';
 import { holdTickShape } from '../limits/tick-shape';
 import { registerTokenRoutes } from '../routes/token-routes';
@@ -55,7 +54,7 @@ export async function buildMockApp(opts: MockOptions = {}): Promise<FastifyInsta
     done(null, payload);
   });
   layer.register(app, ctx.clock);
-  registerLatency(app, opts.latency ?? {}, opts.seed ?? DEFAULT_SEED);
+  registerLatency(app, opts.latency ?? {}, settings.seed);
 
   registerTokenRoutes(app, ctx, ROUTE_HELPERS);
   registerBusinessRoutes(app, {

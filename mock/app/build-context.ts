@@ -1,5 +1,4 @@
 /** The mock's shared context (context.ts) built from its options. */
-import { DEFAULT_SEED } from '../../fixtures/build-world';
 import { DEFAULT_VENDOR_OPERATIONS, limitFor, operationsFor, type Operation } from '../../catalogue';
 import { TokenStore } from '../checks/auth';
 import { SwitchableClock, systemClock } from './clock';
@@ -32,7 +31,7 @@ export function createMockContext(opts: MockOptions, own: MockSettings, layer: M
     clock,
     limiter,
     rate: new RateLimits(limiter, clock, settings, leniency, opts.headers, opts.refusalStatus),
-    state: new MockState(opts.seed ?? DEFAULT_SEED),
+    state: new MockState(own.seed),
     tokens: new TokenStore(clock),
     apps: new Map((opts.apps ?? DEFAULT_APPS).map((a) => [a.clientId, a])),
     outbox: new WebhookOutbox({ allowRemote: opts.allowRemoteWebhookTargets ?? false }),

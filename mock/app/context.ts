@@ -12,6 +12,8 @@ import type { WebhookOutbox } from '../api/webhooks';
 /** The mock's settings: its options resolved to their values, which the control API may change at run time. */
 export interface MockSettings extends SpecChoices {
   windowMs: number;
+  /** The faker seed of the fixtures and of the added latency. */
+  seed: number;
   tokenValidityMs: number;
   limits: Record<string, number>;
 }

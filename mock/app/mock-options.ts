@@ -7,6 +7,7 @@
 import type { LatencyOptions } from '../routes/latency';
 import type { RequestMode } from '../checks/request-violations';
 import { DEFAULT_WINDOW_MS, GUIDANCE_TOKEN_LIFETIME_S, SAMPLE_EXPIRES_IN_S, type VendorOperationSpec } from '../../catalogue';
+import { DEFAULT_SEED } from '../../fixtures/build-world';
 import type { Clock } from './clock';
 import type { MockApp } from './apps';
 import type { MockSettings } from './context';
@@ -26,7 +27,7 @@ export interface MockOptions {
   port?: number;
   /** Rate-limit fixed window in ms. Default 60000 (the spec's minute); at least 200. */
   windowMs?: number;
-  /** Faker seed of the fixtures. Default 1. */
+  /** Faker seed of the fixtures and of the added latency. Default DEFAULT_SEED (1). */
   seed?: number;
   /** Apps that may obtain tokens. Default DEFAULT_APPS. */
   apps?: readonly MockApp[];
@@ -106,6 +107,7 @@ export function resolveOptions(opts: MockOptions): { settings: MockSettings; lay
   }
   const settings: MockSettings = {
     windowMs,
+    seed: opts.seed ?? DEFAULT_SEED,
     resetUnit: opts.resetUnit ?? 'epoch',
     tokenGet: opts.tokenGet ?? 'accept',
     expiresInS: opts.expiresInS ?? SAMPLE_EXPIRES_IN_S,

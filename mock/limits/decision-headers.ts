@@ -1,4 +1,5 @@
 /** The rate-limit response headers of an algorithm's decision, in each header style gateways use. */
+import { RATE_LIMIT_HEADERS, resetHeaderValue } from '../../catalogue/rules';
 import type { AlgorithmDecision } from './limiter-algorithms';
 
 export const HEADER_STYLES = ['x-ratelimit', 'ietf', 'none'] as const;
@@ -26,8 +27,12 @@ export function decisionHeaders(d: AlgorithmDecision, style: HeaderStyle, ctx: H
   const remaining = ctx.status === 429 ? 0 : d.remaining;
   if (style === 'none') return {};
   if (style === 'x-ratelimit') {
-    const reset = ctx.resetUnit === 'seconds' ? ceilS(d.windowEndMs - ctx.nowMs) : Math.ceil(d.windowEndMs / 1000);
-    return { 'X-RateLimit-Limit': String(d.limit), 'X-RateLimit-Remaining': String(remaining), 'X-RateLimit-Reset': String(reset) };
+    const reset = resetHeaderValue(d.windowEndMs, ctx.nowMs, ctx.resetUnit ?? 'epoch');
+    return {
+      [RATE_LIMIT_HEADERS.limit]: String(d.limit),
+      [RATE_LIMIT_HEADERS.remaining]: String(remaining),
+      [RATE_LIMIT_HEADERS.reset]: String(reset),
+    };
   }
   const h: Record<string, string> = {
     'RateLimit-Policy': `"default";q=${d.limit};w=${ceilS(ctx.windowMs)}`,

@@ -9,7 +9,7 @@
  * its decision, nothing it has to build.
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { RATE_LIMIT_HEADERS } from '../../catalogue/rules';
+import { RATE_LIMIT_HEADERS, resetHeaderValue } from '../../catalogue/rules';
 import type { Clock } from '../app/clock';
 import { errorOf } from '../app/errors';
 import type { Leniency } from '../layer/mock-layer';
@@ -122,8 +122,7 @@ export class RateLimits {
       reply.headers(decisionHeaders(d, style, { nowMs: this.clock.now(), status, windowMs, resetUnit }));
       return;
     }
-    const reset =
-      resetUnit === 'epoch' ? Math.ceil(d.windowEndMs / 1000) : Math.max(0, Math.ceil((d.windowEndMs - this.clock.now()) / 1000));
+    const reset = resetHeaderValue(d.windowEndMs, this.clock.now(), resetUnit);
     reply.header(HDR_LIMIT, String(d.limit));
     reply.header(HDR_REMAINING, status === 429 ? '0' : String(d.remaining));
     reply.header(HDR_RESET, String(reset));
