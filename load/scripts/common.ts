@@ -8,7 +8,7 @@ import type { RefinedResponse, ResponseType } from 'k6/http';
 import { buildTokenRequest, parseTokenResponse } from '../../clients/token-core';
 import type { Family, EnvironmentName } from '../../catalogue';
 import { correlationIdOf, IM_HEADERS } from '../../catalogue/rules';
-import { header, intHeader, type Sample } from '../lib/probe';
+import { header, intHeader, type ProbeSample } from '../lib/limit-analysis';
 import type { PacingPlan } from '../lib/pacer';
 import { segmentDirName, shareOf } from './segment';
 
@@ -125,15 +125,16 @@ export function requestOf(p: Plan, op: PlannedOperation, tokens: Tokens): BatchR
 }
 
 /** A refusal is a 429, or one of the statuses the plan takes as refusals: reported as 429 to the probes. */
-export function statusOf(p: Pick<Plan, 'refusedStatuses'>, status: number): number {
+export function probeStatusOf(p: Pick<Plan, 'refusedStatuses'>, status: number): number {
   return p.refusedStatuses?.includes(status) ? 429 : status;
 }
 
-export function sampleOf(p: Pick<Plan, 'refusedStatuses'>, res: RefinedResponse<ResponseType | undefined>): Sample {
+/** A probe response as the probes read it. */
+export function probeSampleOf(p: Pick<Plan, 'refusedStatuses'>, res: RefinedResponse<ResponseType | undefined>): ProbeSample {
   const h = res.headers as Record<string, string>;
   return {
     tMs: Date.now(),
-    status: statusOf(p, res.status),
+    status: probeStatusOf(p, res.status),
     limit: intHeader(header(h, 'X-RateLimit-Limit')),
     remaining: intHeader(header(h, 'X-RateLimit-Remaining')),
     reset: intHeader(header(h, 'X-RateLimit-Reset')),

@@ -8,7 +8,7 @@
 import { Counter } from 'k6/metrics';
 import { runnerPlan } from './common';
 import { writeNotices } from './probe-plan';
-import { manifestOf, probeSummary, runFingerprint, unresolved, type FingerprintManifestEntry, type ProbeResult } from './probe';
+import { manifestOf, probeSummary, runFingerprint, unresolved, type FingerprintManifestEntry, type ProbeResult } from './bucket-probe';
 
 const probeUnresolved = new Counter('probe_unresolved');
 /** k6's console (its types leave it out). */

@@ -23,7 +23,7 @@ import {
   plan,
   requestOf,
   stamp,
-  statusOf,
+  probeStatusOf,
   type NotRun,
   type Plan,
   type PlannedOperation,
@@ -110,7 +110,7 @@ export function verify(p: Plan): VerifyResult {
     due.forEach((r, i) => {
       // The schedule counts from the first answer: the limiter saw the first call at the latest then.
       if (r.calls.length === 0) r.t0 = at;
-      r.calls.push({ tMs: at - r.t0, status: statusOf(p, (responses[i] as { status: number }).status) });
+      r.calls.push({ tMs: at - r.t0, status: probeStatusOf(p, (responses[i] as { status: number }).status) });
     });
   }
   const operations = runs.map((r) => ({ id: r.op.id, schedule: r.plan.pacing.schedule, verdict: verdictOf(r.plan, r.calls) }));

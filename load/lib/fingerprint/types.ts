@@ -1,6 +1,6 @@
 /** What the fingerprint experiments exchange with their driver and report: plain data, no k6, no Node. */
 import type { RateLimitHints } from '../rate-limit-headers';
-import type { ResetUnit } from '../probe';
+import type { ResetUnit } from '../limit-analysis';
 
 export type Algorithm = 'fixed-window' | 'sliding-window' | 'token-bucket' | 'unknown';
 
