@@ -5,7 +5,7 @@
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Plan } from '../load/scripts/common';
-import { durationMs } from '../load/scripts/duration';
+import { runLengthMs } from '../load/scripts/run-length';
 import { shareOf } from '../load/scripts/segment';
 import { writeNotices } from '../load/scripts/probe-plan';
 import type { PacingPlan } from '../load/lib/pacer';
@@ -90,7 +90,7 @@ function printCapacityPlan(plan: Plan): void {
   const duration = plan.duration ?? SHAPES.average.duration;
   const c = capacityPlan(
     plan.operations.map((op) => ({ id: op.id, family: op.family, limit: op.catalogueLimit })),
-    { windowMs: plan.windowMs, fraction, durationMs: durationMs(duration) },
+    { windowMs: plan.windowMs, fraction, durationMs: runLengthMs(duration) },
   );
   const rates = c.operations.map((o) => o.perSecond);
   console.log(

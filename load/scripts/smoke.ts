@@ -2,7 +2,7 @@
 import http from 'k6/http';
 import { check } from 'k6';
 import { fetchTokens, notRunLines, notRunOf, plan, requestOf, stamp, type Tokens } from './common';
-import { junitXml, thresholdVerdicts } from './summary';
+import { junitXml, thresholdVerdicts } from './summary-verdicts';
 
 export const options = { vus: 1, iterations: 1, thresholds: { checks: ['rate==1'] } };
 
