@@ -4,7 +4,8 @@
  * `name{tag:value}` when a threshold names them) and the legacy `--summary-export` file (flat values,
  * threshold booleans true when the threshold FAILED, as k6 writes them).
  */
-import { aggregate, metrics, valuesOf, type MetricType } from './modules/state';
+import { aggregate } from './metric-aggregation';
+import { metrics, valuesOf, type MetricType } from './run-state';
 import { parseMetricKey, type ThresholdResult } from './thresholds';
 
 export const DEFAULT_TREND_STATS = ['avg', 'min', 'med', 'max', 'p(90)', 'p(95)'];

@@ -2,7 +2,8 @@
  * The k6 double's thresholds, as k6 reads them: a metric key (`name` or `name{tag:value}`, a submetric), an
  * expression (`p(95)<800`) compared against the metric's aggregated value at the end of the run.
  */
-import { aggregate, metrics, valuesOf, type MetricType, type Tags } from './modules/state';
+import { aggregate } from './metric-aggregation';
+import { metrics, valuesOf, type MetricType, type Tags } from './run-state';
 
 export interface ThresholdResult {
   metric: string;
