@@ -12,7 +12,7 @@ import type { PacingPlan } from '../load/lib/pacer';
 import { capacityPlan } from '../load/lib/capacity-plan';
 import { closeCapacityContext, keepCapacitySamples, runCapacityComparison } from '../reporting/capacity-runs';
 import { DEFAULT_PERF_THRESHOLD } from '../reporting/perf-compare';
-import { formatRate, SHAPES } from '../load/lib/shapes';
+import { formatRate, SHAPES } from '../load/lib/load-shapes';
 import type { LoadScript } from './bundles';
 import { mergeManifests, segmentDirs, writeMerged } from './merge';
 import { NOT_RUN } from './outcome';

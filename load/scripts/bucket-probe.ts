@@ -7,7 +7,7 @@ import type { RefinedResponse, ResponseType } from 'k6/http';
 import { sleep } from 'k6';
 import { analyseLimit, advertisedResetMs, detectResetUnit, limitProbeRequests, probeCap, type ProbeSample } from '../lib/limit-analysis';
 import { Fingerprinter, type RateLimitFingerprint, type TimelinePoint } from '../lib/fingerprint';
-import { readRateLimitHeaders } from '../lib/rate-limit-headers';
+import { readRateLimitHeaders } from '../lib/rate-limit-hints';
 import type { LimitsManifestEntry } from '../../catalogue';
 import { fetchTokens, notRunLines, notRunOf, requestOf, probeSampleOf, stamp, type Plan, type PlannedOperation } from './common';
 import { fingerprintConfig } from './probe-plan';

@@ -8,7 +8,7 @@
 import http from 'k6/http';
 import { Counter } from 'k6/metrics';
 import exec from 'k6/execution';
-import { SHAPES } from '../lib/shapes';
+import { SHAPES } from '../lib/load-shapes';
 import { capacityPlan } from '../lib/capacity-plan';
 import { fetchTokens, notRunLines, notRunOf, plan, requestOf, type Tokens } from './common';
 import { runLengthMs } from './run-length';

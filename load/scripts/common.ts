@@ -13,7 +13,7 @@ import type { PacingPlan } from '../lib/pacer';
 import { segmentDirName, shareOf } from './segment';
 
 /** A fresh IM-CorrelationID per request: 32 hexadecimal characters, the longest the published document allows. */
-export function correlationId(): string {
+export function newCorrelationId(): string {
   return correlationIdOf(Array.from({ length: 16 }, () => Math.floor(Math.random() * 256)));
 }
 
@@ -116,7 +116,7 @@ export type BatchRequest = [string, string, string | null, { headers: Record<str
 export function requestOf(p: Plan, op: PlannedOperation, tokens: Tokens): BatchRequest {
   const headers: Record<string, string> = {
     ...(op.headers ?? {}),
-    [IM_HEADERS.correlationId]: correlationId(),
+    [IM_HEADERS.correlationId]: newCorrelationId(),
     Authorization: `Bearer ${tokens[op.family] ?? ''}`,
     Accept: 'application/json',
   };

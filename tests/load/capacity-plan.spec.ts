@@ -5,7 +5,7 @@
  */
 import { test, expect } from '@playwright/test';
 import { capacityPlan } from '../../load/lib/capacity-plan';
-import { arrivalRate, formatRate, iterationsIn, peakPerWindow } from '../../load/lib/shapes';
+import { arrivalRate, formatRate, iterationsIn, peakPerWindow } from '../../load/lib/load-shapes';
 import { capacityResult, capacityTable } from '../../load/scripts/summary-verdicts';
 
 test.describe('capacity plan', () => {
