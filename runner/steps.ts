@@ -4,7 +4,7 @@
  */
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Plan } from '../load/scripts/common';
+import type { Plan } from '../load/scripts/run-plan';
 import { runLengthMs } from '../load/scripts/run-length';
 import { shareOf } from '../load/scripts/segment';
 import { writeNotices } from '../load/scripts/probe-plan';
@@ -118,7 +118,7 @@ export const COMMANDS: Record<string, K6Step | OwnStep> = {
     about: 'identify each limiter (algorithm, burst, sustained rate, window, pacing); exit 99 for an operation without a result',
     after: printManifest,
     preflight: (plan, o) => {
-      // The runner probes its segment's share of the operations (load/scripts/common.ts runnerPlan).
+      // The runner probes its segment's share of the operations (load/scripts/run-plan.ts runnerPlan).
       const segment = o.executionSegment ?? process.env.LOAD_SEGMENT;
       for (const line of writeNotices({ ...plan, operations: shareOf(plan.operations, segment) })) console.log(`load: ${line}`);
       plan.writesAnnounced = true;

@@ -19,7 +19,7 @@ import { redact, registerSecret } from '../clients/redact';
 import { TokenClient, tokenTransport } from '../clients/token-client';
 import { requestFor } from '../fixtures';
 import { DEFAULT_SEED } from '../fixtures/build-world';
-import type { NotRun } from '../load/scripts/common';
+import type { NotRun } from '../load/scripts/run-plan';
 import { readRateLimitHeaders } from '../load/lib/rate-limit-hints';
 
 export interface TargetIds {

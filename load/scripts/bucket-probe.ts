@@ -9,7 +9,8 @@ import { analyseLimit, advertisedResetMs, detectResetUnit, limitProbeRequests, p
 import { Fingerprinter, type RateLimitFingerprint, type TimelinePoint } from '../lib/fingerprint';
 import { readRateLimitHeaders } from '../lib/rate-limit-hints';
 import type { LimitsManifestEntry } from '../../catalogue';
-import { fetchTokens, notRunLines, notRunOf, requestOf, probeSampleOf, stamp, type Plan, type PlannedOperation } from './common';
+import { notRunLines, notRunOf, stamp, type Plan, type PlannedOperation } from './run-plan';
+import { fetchTokens, requestOf, probeSampleOf } from './requests';
 import { fingerprintConfig } from './probe-plan';
 
 export { fingerprintConfig };

@@ -10,7 +10,8 @@ import { Counter } from 'k6/metrics';
 import exec from 'k6/execution';
 import { SHAPES } from '../lib/load-shapes';
 import { capacityPlan } from '../lib/capacity-plan';
-import { fetchTokens, notRunLines, notRunOf, plan, requestOf, type Tokens } from './common';
+import { notRunLines, notRunOf, plan } from './run-plan';
+import { fetchTokens, requestOf, type Tokens } from './requests';
 import { runLengthMs } from './run-length';
 import { capacityResult, capacityTable, junitXml, opKey, type CapacityTarget } from './summary-verdicts';
 

@@ -6,7 +6,7 @@
  */
 import { Counter } from 'k6/metrics';
 import { unmeasuredReason } from '../lib/limit-analysis';
-import { runnerPlan } from './common';
+import { runnerPlan } from './run-plan';
 import { runProbe, probeSummary, type ProbeResult } from './bucket-probe';
 
 const probeUnmeasured = new Counter('probe_unmeasured');

@@ -6,7 +6,7 @@
  * `probe_unresolved` threshold, so k6 exits non-zero.
  */
 import { Counter } from 'k6/metrics';
-import { runnerPlan } from './common';
+import { runnerPlan } from './run-plan';
 import { writeNotices } from './probe-plan';
 import { manifestOf, probeSummary, runFingerprint, unresolved, type FingerprintManifestEntry, type ProbeResult } from './bucket-probe';
 

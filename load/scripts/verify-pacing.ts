@@ -16,18 +16,8 @@ import {
   type PacingPlan,
   type PacingVerdict,
 } from '../lib/pacer';
-import {
-  fetchTokens,
-  notRunLines,
-  notRunOf,
-  plan,
-  requestOf,
-  stamp,
-  probeStatusOf,
-  type NotRun,
-  type Plan,
-  type PlannedOperation,
-} from './common';
+import { notRunLines, notRunOf, plan, stamp, type NotRun, type Plan, type PlannedOperation } from './run-plan';
+import { fetchTokens, requestOf, probeStatusOf } from './requests';
 
 const pacingMisses = new Counter('pacing_misses');
 
