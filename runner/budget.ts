@@ -1,12 +1,12 @@
 /**
  * A run's request budget, planned before k6 starts: what the plan needs (a limit probe: each operation's limit
- * plus two, load/lib/probe.ts) against `--budget`, less what the id search spent. Short, a run is refused with
+ * plus two, load/lib/limit-analysis.ts) against `--budget`, less what the id search spent. Short, a run is refused with
  * the number needed, unless it was asked to be partial: then the operations the budget does not cover are left
  * out, each "not run: budget", and the run ends with exit 99 as for operations without ids.
  */
 import { limitFor, type Operation } from '../catalogue';
-import { limitProbeRequests } from '../load/lib/probe';
-import type { NotRun } from '../load/scripts/common';
+import { limitProbeRequests } from '../load/lib/limit-analysis';
+import type { NotRun } from '../load/scripts/run-plan';
 import { DEFAULT_BUDGET, type LoadOptions } from './load-options';
 
 /** Requests a step's run of one operation needs at most, by its limit; undefined: the step spends no budget. */

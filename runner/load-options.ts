@@ -5,7 +5,7 @@
 import type { EnvironmentName } from '../catalogue';
 import { DEFAULT_WINDOW_MS } from '../catalogue';
 import { DEFAULT_SEED } from '../fixtures/build-world';
-import { durationMs } from '../load/scripts/duration';
+import { runLengthMs } from '../load/scripts/run-length';
 import type { PerfThreshold } from '../reporting/perf-compare';
 
 /** k6's longest run unless --max-duration says otherwise. */
@@ -76,6 +76,6 @@ export function defaultLoadOptions(): LoadOptions {
     skipBuild: false,
     mockArgs: [],
     webDashboard: false,
-    maxDurationMs: durationMs(DEFAULT_MAX_DURATION),
+    maxDurationMs: runLengthMs(DEFAULT_MAX_DURATION),
   };
 }

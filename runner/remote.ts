@@ -1,6 +1,6 @@
 /** A run on a target other than the embedded mock: the ids of its data, and the quota their search spent. */
 import { DEFAULT_WINDOW_MS, type Operation } from '../catalogue';
-import type { Plan } from '../load/scripts/common';
+import type { Plan } from '../load/scripts/run-plan';
 import { longestWaitMs } from '../load/scripts/probe-plan';
 import { RESET_MARGIN_MS, resolveTargetIds, type TargetIds } from './target-ids';
 import { NOT_RUN } from './outcome';

@@ -7,7 +7,7 @@ import { dirname, join, resolve } from 'node:path';
 import type { Operation } from '../catalogue';
 import { ConfigError } from '../clients/config';
 import { spawnMock, type MockProcessOptions } from '../tools/mock-process';
-import type { NotRun, Plan } from '../load/scripts/common';
+import type { NotRun, Plan } from '../load/scripts/run-plan';
 import { segmentDirName } from '../load/scripts/segment';
 import { buildLoadScripts, bundleDir } from './bundles';
 import { findK6, k6Args, k6Environment, K6_HELP, runK6 } from './k6-process';
@@ -173,7 +173,7 @@ async function budgetedRun(name: string, step: K6Step, o: LoadOptions, p: K6Plan
 
 /**
  * Where k6 writes: --summary-export's file (default <reports-dir>/<script>-k6-summary.json), and the step's
- * folder, its segment's in a distributed run (load/scripts/common.ts runnerPlan).
+ * folder, its segment's in a distributed run (load/scripts/run-plan.ts runnerPlan).
  */
 function k6Outputs(step: K6Step, o: LoadOptions): { summaryExport: string; outDir: string } {
   const summaryExport = o.summaryExport ?? join(o.reportsDir, `${step.bundle}-k6-summary.json`);

@@ -4,15 +4,15 @@
  */
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Plan } from '../load/scripts/common';
-import { durationMs } from '../load/scripts/duration';
+import type { Plan } from '../load/scripts/run-plan';
+import { runLengthMs } from '../load/scripts/run-length';
 import { shareOf } from '../load/scripts/segment';
 import { writeNotices } from '../load/scripts/probe-plan';
 import type { PacingPlan } from '../load/lib/pacer';
 import { capacityPlan } from '../load/lib/capacity-plan';
 import { closeCapacityContext, keepCapacitySamples, runCapacityComparison } from '../reporting/capacity-runs';
 import { DEFAULT_PERF_THRESHOLD } from '../reporting/perf-compare';
-import { formatRate, SHAPES } from '../load/lib/shapes';
+import { formatRate, SHAPES } from '../load/lib/load-shapes';
 import type { LoadScript } from './bundles';
 import { mergeManifests, segmentDirs, writeMerged } from './merge';
 import { NOT_RUN } from './outcome';
@@ -90,7 +90,7 @@ function printCapacityPlan(plan: Plan): void {
   const duration = plan.duration ?? SHAPES.average.duration;
   const c = capacityPlan(
     plan.operations.map((op) => ({ id: op.id, family: op.family, limit: op.catalogueLimit })),
-    { windowMs: plan.windowMs, fraction, durationMs: durationMs(duration) },
+    { windowMs: plan.windowMs, fraction, durationMs: runLengthMs(duration) },
   );
   const rates = c.operations.map((o) => o.perSecond);
   console.log(
@@ -118,7 +118,7 @@ export const COMMANDS: Record<string, K6Step | OwnStep> = {
     about: 'identify each limiter (algorithm, burst, sustained rate, window, pacing); exit 99 for an operation without a result',
     after: printManifest,
     preflight: (plan, o) => {
-      // The runner probes its segment's share of the operations (load/scripts/common.ts runnerPlan).
+      // The runner probes its segment's share of the operations (load/scripts/run-plan.ts runnerPlan).
       const segment = o.executionSegment ?? process.env.LOAD_SEGMENT;
       for (const line of writeNotices({ ...plan, operations: shareOf(plan.operations, segment) })) console.log(`load: ${line}`);
       plan.writesAnnounced = true;

@@ -19,8 +19,8 @@ import { redact, registerSecret } from '../clients/redact';
 import { TokenClient, tokenTransport } from '../clients/token-client';
 import { requestFor } from '../fixtures';
 import { DEFAULT_SEED } from '../fixtures/build-world';
-import type { NotRun } from '../load/scripts/common';
-import { readRateLimitHeaders } from '../load/lib/rate-limit-headers';
+import type { NotRun } from '../load/scripts/run-plan';
+import { readRateLimitHeaders } from '../load/lib/rate-limit-hints';
 
 export interface TargetIds {
   /** The ids of each operation that has all it needs, by operation id (operations that need none are absent). */

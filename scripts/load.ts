@@ -8,7 +8,7 @@ import { Command, InvalidArgumentError } from 'commander';
 import { allOperations, ENVIRONMENTS, parseErrorStatuses } from '../catalogue';
 import { duration, integer, listOf, oneOf, parseOrExit, parsedBy, positive } from '../clients/cli-options';
 import { DEFAULT_PERF_THRESHOLD_SPEC, parsePerfThreshold } from '../reporting/perf-compare';
-import { durationMs } from '../load/scripts/duration';
+import { runLengthMs } from '../load/scripts/run-length';
 import { COMMANDS } from '../runner/steps';
 import { runLoad } from '../runner/run';
 import { DEFAULT_BUDGET, DEFAULT_MAX_DURATION, defaultLoadOptions, type LoadOptions } from '../runner/load-options';
@@ -138,7 +138,7 @@ function optionsOf(program: Command): LoadOptions {
   const { maxDuration, refusedStatus, ...rest } = program.opts<
     Omit<LoadOptions, 'maxDurationMs' | 'refusedStatuses'> & { maxDuration: string; refusedStatus?: number[] }
   >();
-  const o: LoadOptions = { ...rest, maxDurationMs: durationMs(maxDuration), ...(refusedStatus ? { refusedStatuses: refusedStatus } : {}) };
+  const o: LoadOptions = { ...rest, maxDurationMs: runLengthMs(maxDuration), ...(refusedStatus ? { refusedStatuses: refusedStatus } : {}) };
   const legacy = o.out.filter(looksLikeDir);
   if (legacy.length) {
     console.error(`load: --out ${legacy[0]} read as the reports directory; use --reports-dir (--out is k6's output now)`);

@@ -4,7 +4,7 @@
  * request per family, in setup) spend the token endpoint's bucket, never an operation's. Pure TypeScript: the k6 script builds
  * its scenarios from it, and `npm run load` prints it and its warnings before k6 starts.
  */
-import { arrivalRate, formatRate, peakPerWindow, type ExactRate } from './shapes';
+import { arrivalRate, formatRate, peakPerWindow, type ExactRate } from './load-shapes';
 
 export interface CapacityInput {
   id: string;

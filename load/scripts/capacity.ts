@@ -8,11 +8,12 @@
 import http from 'k6/http';
 import { Counter } from 'k6/metrics';
 import exec from 'k6/execution';
-import { SHAPES } from '../lib/shapes';
+import { SHAPES } from '../lib/load-shapes';
 import { capacityPlan } from '../lib/capacity-plan';
-import { fetchTokens, notRunLines, notRunOf, plan, requestOf, type Tokens } from './common';
-import { durationMs } from './duration';
-import { capacityResult, capacityTable, junitXml, opKey, type CapacityTarget } from './summary';
+import { notRunLines, notRunOf, plan } from './run-plan';
+import { fetchTokens, requestOf, type Tokens } from './requests';
+import { runLengthMs } from './run-length';
+import { capacityResult, capacityTable, junitXml, opKey, type CapacityTarget } from './summary-verdicts';
 
 const p = plan();
 const shape = SHAPES.average;
@@ -23,7 +24,7 @@ const status429 = new Counter('capacity_429');
 // Exact shares of each limit (k6's rate per timeUnit): `npm run load` printed the same plan and its warnings.
 const planned = capacityPlan(
   p.operations.map((op) => ({ id: op.id, family: op.family, limit: op.catalogueLimit })),
-  { windowMs: p.windowMs, fraction, durationMs: durationMs(duration) },
+  { windowMs: p.windowMs, fraction, durationMs: runLengthMs(duration) },
 );
 const targets: CapacityTarget[] = planned.operations.map((o) => ({
   id: o.id,

@@ -5,9 +5,9 @@
  * `probe_unmeasured` threshold, so k6 exits 99: a probe is never silently short.
  */
 import { Counter } from 'k6/metrics';
-import { unmeasuredReason } from '../lib/probe';
-import { runnerPlan } from './common';
-import { runProbe, probeSummary, type ProbeResult } from './probe';
+import { unmeasuredReason } from '../lib/limit-analysis';
+import { runnerPlan } from './run-plan';
+import { runProbe, probeSummary, type ProbeResult } from './bucket-probe';
 
 const probeUnmeasured = new Counter('probe_unmeasured');
 /** k6's console (its types leave it out). */

@@ -5,7 +5,7 @@
  */
 import type { FingerprintConfig } from '../lib/fingerprint';
 import { allOperations } from '../../catalogue/operations';
-import type { Plan, PlannedOperation } from './common';
+import type { Plan, PlannedOperation } from './run-plan';
 
 /** Longest wait of a run for a bucket to reopen, ms: `--probe-wait-ms`, else 3 windows (at least 5 s). */
 export function longestWaitMs(p: Pick<Plan, 'probeWaitMs' | 'windowMs'>): number {

@@ -1,8 +1,9 @@
 /** smoke: one valid call per selected operation; the checks must all pass. */
 import http from 'k6/http';
 import { check } from 'k6';
-import { fetchTokens, notRunLines, notRunOf, plan, requestOf, stamp, type Tokens } from './common';
-import { junitXml, thresholdVerdicts } from './summary';
+import { notRunLines, notRunOf, plan, stamp } from './run-plan';
+import { fetchTokens, requestOf, type Tokens } from './requests';
+import { junitXml, thresholdVerdicts } from './summary-verdicts';
 
 export const options = { vus: 1, iterations: 1, thresholds: { checks: ['rate==1'] } };
 

@@ -16,18 +16,8 @@ import {
   type PacingPlan,
   type PacingVerdict,
 } from '../lib/pacer';
-import {
-  fetchTokens,
-  notRunLines,
-  notRunOf,
-  plan,
-  requestOf,
-  stamp,
-  statusOf,
-  type NotRun,
-  type Plan,
-  type PlannedOperation,
-} from './common';
+import { notRunLines, notRunOf, plan, stamp, type NotRun, type Plan, type PlannedOperation } from './run-plan';
+import { fetchTokens, requestOf, probeStatusOf } from './requests';
 
 const pacingMisses = new Counter('pacing_misses');
 
@@ -110,7 +100,7 @@ export function verify(p: Plan): VerifyResult {
     due.forEach((r, i) => {
       // The schedule counts from the first answer: the limiter saw the first call at the latest then.
       if (r.calls.length === 0) r.t0 = at;
-      r.calls.push({ tMs: at - r.t0, status: statusOf(p, (responses[i] as { status: number }).status) });
+      r.calls.push({ tMs: at - r.t0, status: probeStatusOf(p, (responses[i] as { status: number }).status) });
     });
   }
   const operations = runs.map((r) => ({ id: r.op.id, schedule: r.plan.pacing.schedule, verdict: verdictOf(r.plan, r.calls) }));

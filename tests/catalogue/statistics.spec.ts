@@ -5,7 +5,7 @@
 import { test, expect } from '@playwright/test';
 import { interpolatedPercentile, median, percentile } from '../../catalogue/statistics';
 import { parseDuration } from '../../catalogue/duration';
-import { durationMs } from '../../load/scripts/duration';
+import { runLengthMs } from '../../load/scripts/run-length';
 
 const ONE_TO_TEN = [7, 3, 10, 1, 5, 9, 2, 8, 4, 6];
 
@@ -44,7 +44,7 @@ test('should read k6 durations, and refuse what k6 refuses (and a few it allows)
 });
 
 test("should take a run's length only above zero", () => {
-  expect(durationMs('30m')).toBe(1_800_000);
-  expect(() => durationMs('0s')).toThrow('invalid duration "0s": expected a length above zero');
-  expect(() => durationMs('30 minutes')).toThrow('invalid duration "30 minutes": expected k6 syntax');
+  expect(runLengthMs('30m')).toBe(1_800_000);
+  expect(() => runLengthMs('0s')).toThrow('invalid duration "0s": expected a length above zero');
+  expect(() => runLengthMs('30 minutes')).toThrow('invalid duration "30 minutes": expected k6 syntax');
 });

@@ -5,7 +5,7 @@
 import { test, expect } from '@playwright/test';
 import { readFileSync } from 'node:fs';
 import { allOperations, limitFor } from '../../catalogue';
-import { limitProbeRequests } from '../../load/lib/probe';
+import { limitProbeRequests } from '../../load/lib/limit-analysis';
 import { checkBudget, limitProbeNeed, requestsNeeded } from '../../runner/budget';
 import { load } from './run';
 

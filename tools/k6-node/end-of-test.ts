@@ -1,9 +1,10 @@
 /** k6's end of test: thresholds, the summary export, handleSummary's outputs (or the default summary), the file outputs, the exit code. */
 import { existsSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import { execution, metrics, valuesOf } from './modules/state';
+import { execution, metrics, valuesOf } from './run-state';
 import type { OutputWriter } from './outputs';
-import { DEFAULT_TREND_STATS, evaluateThresholds, legacyExport, summaryMetrics, type ThresholdResult } from './summary';
+import { DEFAULT_TREND_STATS, legacyExport, summaryMetrics } from './summary-data';
+import { evaluateThresholds, type ThresholdResult } from './thresholds';
 import { EXIT, RunError, type RunOptions, type RunResult } from './run-result';
 import type { ScriptModule } from './script';
 

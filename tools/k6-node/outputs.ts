@@ -9,7 +9,7 @@
  * `save_interval` too) and a pair without a value; the double refuses them with the same words.
  */
 import { gzipSync } from 'node:zlib';
-import type { MetricType, Tags } from './modules/state';
+import type { MetricType, Tags } from './run-state';
 
 /** k6's default system tags that get a CSV column (vu and iter are not indexable; ip and ocsp_status are off). */
 const CSV_TAG_COLUMNS = [

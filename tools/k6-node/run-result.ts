@@ -1,6 +1,7 @@
 /** What a run is given and what it ends with: its options, its result, k6's exit codes and the error that ends a run with one. */
 import type { FileOutput } from './outputs';
-import type { summaryMetrics, ThresholdResult } from './summary';
+import type { summaryMetrics } from './summary-data';
+import type { ThresholdResult } from './thresholds';
 
 /** k6's exit codes (errext/exitcodes). */
 export const EXIT = {

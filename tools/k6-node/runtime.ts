@@ -4,7 +4,7 @@
  * thresholds → handleSummary, and ends with k6's exit code.
  */
 import { configureBridge, stopBridge, requestSync, sleepSync } from './sync-http';
-import { execution, metrics, record, resetState, sampleListeners } from './modules/state';
+import { execution, metrics, record, resetState, sampleListeners } from './run-state';
 import { k6SegmentSequence, parseSegment } from './executors';
 import { OutputWriter, type FileOutput } from './outputs';
 import { RunError, type RunOptions, type RunResult } from './run-result';

@@ -1,6 +1,6 @@
 /** The scenarios: their schedules in this segment, and their iterations run on one thread in start-time order. */
 import { sleepSync } from './sync-http';
-import { contextTags, execution, record } from './modules/state';
+import { contextTags, execution, record } from './run-state';
 import { TestAbort } from './modules/execution';
 import { MAX_ITERATIONS, scheduleOf, type parseSegment, type ScenarioConfig, type Schedule } from './executors';
 import { EXIT, RunError } from './run-result';

@@ -11,7 +11,7 @@
  * answers came sooner after their send counts the bucket.
  * Reading: the burst (calls a full bucket holds).
  */
-import type { RateLimitHints } from '../rate-limit-headers';
+import type { RateLimitHints } from '../rate-limit-hints';
 import { allowedOf, volley, type Lab, type Experiment } from './lab';
 import type { Drain } from './types';
 

@@ -21,7 +21,7 @@
  */
 import { perSecond, type Lab } from './lab';
 import type { Readings } from './readings';
-import type { Claim, Observation } from './types';
+import type { Claim, LabObservation } from './types';
 
 /** Poll gaps a window must span at least. */
 const MIN_WINDOW_GAPS = 4;
@@ -78,7 +78,7 @@ function windowProblems(lab: Lab, readings: Readings, windowMs: number): string[
 }
 
 /** Calls a token bucket of `burst` at `rate` does not decide so, or no single refill rate explains (bucketContradictions). */
-function bucketProblems(obs: readonly Observation[], c: Claim, burst: number, rate: number): string[] {
+function bucketProblems(obs: readonly LabObservation[], c: Claim, burst: number, rate: number): string[] {
   const firstMs = obs[0]?.tMs ?? 0;
   const { allowed, refused, least, most } = bucketContradictions(obs, c);
   const n = allowed.length + refused.length;
@@ -99,7 +99,7 @@ function bucketProblems(obs: readonly Observation[], c: Claim, burst: number, ra
  * before it held a burst of allowed calls (less a tenth and one, and less what a continuous refill gave back in it).
  * A window allows its burst within one window (a weighted counter within two); a bucket within any span.
  */
-export function unexplainedRefusals(obs: readonly Observation[], c: Claim, windowLike: boolean): number[] {
+export function unexplainedRefusals(obs: readonly LabObservation[], c: Claim, windowLike: boolean): number[] {
   const burst = c.burst as number;
   const rate = c.rate as number;
   // A tenth of the burst and one call of slack, and a tenth of the rate: the readings' own errors.
@@ -115,7 +115,7 @@ export function unexplainedRefusals(obs: readonly Observation[], c: Claim, windo
     const before = allowed.filter((a) => a.sentMs <= o.tMs && a !== o).sort((x, y) => y.tMs - x.tMs);
     let explained = false;
     for (let k = 0; k < before.length && !explained; k++) {
-      const a = before[k] as Observation;
+      const a = before[k] as LabObservation;
       // The span from the earliest this call was decided to the latest the refusal was.
       const elapsed = Math.max(0, o.sentMs - a.tMs);
       if (elapsed > span) break;
@@ -153,21 +153,21 @@ export interface BucketContradictions {
  * A sliding log whose refused calls count, read as a bucket, passes several calls at once after a silence,
  * and refuses a call long after its last refusal.
  */
-export function bucketContradictions(obs: readonly Observation[], c: Claim): BucketContradictions {
+export function bucketContradictions(obs: readonly LabObservation[], c: Claim): BucketContradictions {
   const burst = c.burst as number;
   const rate = c.rate as number;
-  const tooMany = new Set<Observation>();
-  const refusedWrongly = new Set<Observation>();
+  const tooMany = new Set<LabObservation>();
+  const refusedWrongly = new Set<LabObservation>();
   let least: BucketContradictions['least'] = null;
   let most: BucketContradictions['most'] = null;
-  const allowedOf = (o: Observation): boolean => o.status !== 429;
+  const allowedOf = (o: LabObservation): boolean => o.status !== 429;
   obs.forEach((x, i) => {
     if (x.status !== 429) return;
     // Allowed calls sent before the refusal came back that may have been decided after it (a volley's).
     const overlapping = obs.filter((a) => allowedOf(a) && a.tMs > x.sentMs && a.sentMs < x.tMs).length;
     let passed = 0;
     for (let j = i + 1; j < obs.length; j++) {
-      const y = obs[j] as Observation;
+      const y = obs[j] as LabObservation;
       // Only calls sent after the refusal came back were surely decided after it.
       if (y.sentMs < x.tMs) continue;
       if (allowedOf(y)) {
@@ -179,7 +179,8 @@ export function bucketContradictions(obs: readonly Observation[], c: Claim): Buc
       } else if (c.refusedCallsCount === false) {
         // Allowed calls that may have been decided between the two refusals: those sent with this one count too.
         let taken = overlapping + passed;
-        for (let k = j + 1; k < obs.length && (obs[k] as Observation).sentMs < y.tMs; k++) if (allowedOf(obs[k] as Observation)) taken += 1;
+        for (let k = j + 1; k < obs.length && (obs[k] as LabObservation).sentMs < y.tMs; k++)
+          if (allowedOf(obs[k] as LabObservation)) taken += 1;
         const spanMs = y.sentMs - x.tMs;
         if (Math.min(burst, BUCKET_RATE_LOW * rate * spanMs) - taken >= 1) refusedWrongly.add(y);
         // Refused: it had refilled fewer than 1 + taken calls (a bucket of burst holds no more than burst).
@@ -188,7 +189,7 @@ export function bucketContradictions(obs: readonly Observation[], c: Claim): Buc
       }
     }
   });
-  const times = (set: Set<Observation>): number[] => obs.filter((o) => set.has(o)).map((o) => o.tMs);
+  const times = (set: Set<LabObservation>): number[] => obs.filter((o) => set.has(o)).map((o) => o.tMs);
   return { allowed: times(tooMany), refused: times(refusedWrongly), least, most };
 }
 
@@ -198,11 +199,11 @@ export function bucketContradictions(obs: readonly Observation[], c: Claim): Buc
  * Taken in the order they were sent, each call's `burst`-th predecessor must have left the window if it was allowed
  * and may still be in it if it was refused, as the sends and answers allow. Null when no window explains them.
  */
-export function countedLogFit(obs: readonly Observation[], burst: number): { lo: number; hi: number } | null {
+export function countedLogFit(obs: readonly LabObservation[], burst: number): { lo: number; hi: number } | null {
   let lo = 0;
   let hi = Infinity;
   for (let i = 0; i < obs.length; i++) {
-    const o = obs[i] as Observation;
+    const o = obs[i] as LabObservation;
     const before = obs[i - burst];
     if (o.status === 429) {
       // Refused with fewer than a full log of calls before it: no such log.

@@ -6,15 +6,15 @@
  * then one volley of `burstCap` calls at once (calls one after another may not outrun a fast refill).
  * Reading: the calls allowed, the drain's timing, the refusal that ended it and the first call's hints.
  */
-import type { RateLimitHints } from '../rate-limit-headers';
+import type { RateLimitHints } from '../rate-limit-hints';
 import { Stop, allowedOf, drain, volley, type Lab, type Experiment } from './lab';
-import type { Drain, Observation } from './types';
+import type { Drain, LabObservation } from './types';
 
 export interface ExhaustionReading {
   drain: Drain;
   /** Calls allowed before the first refusal. */
   burst: number;
-  refusal: Observation;
+  refusal: LabObservation;
   firstHints: RateLimitHints | null;
 }
 
@@ -28,7 +28,7 @@ export function* exhaustion(lab: Lab, startAt = 0): Experiment<ExhaustionReading
     d.allowed += answers.filter(allowedOf).length;
     const refused = answers.filter((o) => !allowedOf(o));
     if (refused.length) {
-      d.refusedMs = (refused[0] as Observation).tMs;
+      d.refusedMs = (refused[0] as LabObservation).tMs;
       lab.note(`exhaustion: calls one after another did not empty the bucket; a volley of ${answers.length} did`);
     }
   }
@@ -38,7 +38,7 @@ export function* exhaustion(lab: Lab, startAt = 0): Experiment<ExhaustionReading
   return {
     drain: d,
     burst: d.allowed,
-    refusal: lab.observations[lab.observations.length - 1] as Observation,
+    refusal: lab.observations[lab.observations.length - 1] as LabObservation,
     firstHints: lab.observations[0]?.hints ?? null,
   };
 }

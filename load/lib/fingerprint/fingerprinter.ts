@@ -13,7 +13,7 @@ import type { Claim } from './types';
 import { coordinate } from './coordinator';
 import { cautiousPacing, pacingFor } from './pacing';
 import { cautiousClaim, claimOf, noReadings, refillFloorPerSecond, resetMovesOf, type Readings } from './readings';
-import type { FingerprintConfig, Observation, RateLimitFingerprint, TimelinePoint } from './types';
+import type { FingerprintConfig, LabObservation, RateLimitFingerprint, TimelinePoint } from './types';
 
 interface Measurement {
   readings: Readings;
@@ -112,7 +112,7 @@ export class Fingerprinter {
     return this.runner.nextCount();
   }
 
-  record(o: Observation): void {
+  record(o: LabObservation): void {
     const due = this.runner.next;
     if (!due) return;
     const lab = this.runner.lab;

@@ -6,7 +6,7 @@
  * their observations, so it reads top to bottom as its plan. It returns its reading, or throws `Stop`
  * with a verdict when the limiter cannot be read this way.
  */
-import type { Drain, FingerprintConfig, Observation } from './types';
+import type { Drain, FingerprintConfig, LabObservation } from './types';
 
 /** Calls an experiment wants: `n` of them sent at `at` (epoch ms) in one batch (n > 1: a volley). */
 export interface CallRequest {
@@ -15,7 +15,7 @@ export interface CallRequest {
   phase: string;
 }
 
-export type Experiment<T> = Generator<CallRequest, T, Observation[]>;
+export type Experiment<T> = Generator<CallRequest, T, LabObservation[]>;
 
 /** Ends the fingerprint without a result: the verdict says why. */
 export class Stop extends Error {
@@ -29,11 +29,11 @@ export class Stalled extends Stop {}
 
 export class Lab {
   /** The current measurement's observations (a measurement taken again starts a new list). */
-  observations: Observation[] = [];
+  observations: LabObservation[] = [];
   /** When each of them was due (epoch ms). */
   planned: number[] = [];
   /** Every observation of every measurement. */
-  readonly all: Observation[] = [];
+  readonly all: LabObservation[] = [];
   readonly evidence: string[] = [];
   /** Epoch ms of the latest answer. */
   lastMs = 0;
@@ -68,7 +68,7 @@ export class Lab {
   worstDelaySince(from: number): number {
     let worst = 0;
     for (let i = from; i < this.observations.length; i++) {
-      const o = this.observations[i] as Observation;
+      const o = this.observations[i] as LabObservation;
       worst = Math.max(worst, o.sentMs - (this.planned[i] ?? o.sentMs), o.tMs - o.sentMs);
     }
     return worst;
@@ -84,19 +84,19 @@ export class Lab {
   }
 }
 
-export const allowedOf = (o: Observation): boolean => o.status !== 429;
+export const allowedOf = (o: LabObservation): boolean => o.status !== 429;
 
 /** A rate in calls per ms, for the evidence: `4.50/s`. */
 export const perSecond = (perMs: number): string => `${(perMs * 1000).toFixed(2)}/s`;
 
 /** One call at `at`. */
-export function* call(lab: Lab, at: number, phase: string): Experiment<Observation> {
+export function* call(lab: Lab, at: number, phase: string): Experiment<LabObservation> {
   const [o] = yield { at: lab.at(at), n: 1, phase };
-  return o as Observation;
+  return o as LabObservation;
 }
 
 /** `n` calls sent at once (no refill between them): the driver sends them in one batch. */
-export function* volley(lab: Lab, at: number, phase: string, n: number): Experiment<Observation[]> {
+export function* volley(lab: Lab, at: number, phase: string, n: number): Experiment<LabObservation[]> {
   return yield { at: lab.at(at), n, phase };
 }
 
@@ -116,7 +116,7 @@ export function* drain(lab: Lab, at: number, phase: string, cap: number, seed?: 
 }
 
 /** A drain continued from an allowed call (its first). */
-export function drainFrom(o: Observation): Drain {
+export function drainFrom(o: LabObservation): Drain {
   return { firstMs: o.tMs, firstSentMs: o.sentMs, allowed: 1, refusedMs: null, refusedFirst: false };
 }
 
@@ -147,7 +147,7 @@ export function margin(lab: Lab, periodMs: number, windowLike: boolean, burst: n
 export class Runner<T> {
   private readonly gen: Experiment<T>;
   private pending: CallRequest | null = null;
-  private received: Observation[] = [];
+  private received: LabObservation[] = [];
   /** The experiment's reading once it returned. */
   reading: T | undefined;
   verdict: string | null = null;
@@ -174,7 +174,7 @@ export class Runner<T> {
     return this.pending ? this.pending.n - this.received.length : 1;
   }
 
-  record(o: Observation): void {
+  record(o: LabObservation): void {
     if (this.finished) return;
     this.lab.lastMs = o.tMs;
     this.lab.observations.push(o);
@@ -196,7 +196,7 @@ export class Runner<T> {
     this.pending = null;
   }
 
-  private advance(got: Observation[]): void {
+  private advance(got: LabObservation[]): void {
     try {
       const step = this.gen.next(got);
       if (step.done) {

@@ -4,7 +4,7 @@ import type { RefillRate } from './refill-rate';
 import type { ReopenedBucket } from './reopening-settle';
 import type { RefusedCallReading } from './refused-call';
 import type { SplitReading } from './split';
-import type { Algorithm, Claim, Observation } from './types';
+import type { Algorithm, Claim, LabObservation } from './types';
 
 /**
  * What the experiments read, one record per measurement: the coordinator fills it, the functions below read it.
@@ -157,7 +157,7 @@ export function refusedCountOf(r: Readings, verdict: string | null): boolean | n
 }
 
 /** Whether the advertised Reset moved between the exhaustion's allowed calls (by a second or more). */
-export function resetMovesOf(r: Readings, observations: Observation[]): boolean | null {
+export function resetMovesOf(r: Readings, observations: LabObservation[]): boolean | null {
   const d = r.exhaustion?.drain;
   if (!d) return null;
   const values = observations

@@ -15,7 +15,8 @@ import { firstWindowAfterPause, type PauseEnd } from './first-window-after-pause
 import { merged, oneMore, partialPause, pauseOf } from './pause-ends';
 import type { Drain } from './types';
 
-export interface Sample {
+/** One drain of the refill sampling and the gap waited before it. */
+export interface RefillSample {
   gapMs: number;
   drain: Drain;
 }
@@ -41,7 +42,7 @@ export interface SamplingPlan {
 
 export interface SamplingReading {
   from: Drain;
-  samples: Sample[];
+  samples: RefillSample[];
   windowRef: WindowRef | null;
   /** The gap the last drain used (a later sampling starts from it). */
   gapMs: number;
@@ -56,19 +57,19 @@ export interface SamplingReading {
  * The last empty drain, when drain `d` got one call back after a full bucket and only empty drains (the first
  * call of an aligned window's, or of a bucket's refill); undefined otherwise.
  */
-function emptyBeforeOneCall(d: Drain, samples: Sample[], p: SamplingPlan): Drain | undefined {
+function emptyBeforeOneCall(d: Drain, samples: RefillSample[], p: SamplingPlan): Drain | undefined {
   const lastEmpty = samples[samples.length - 1]?.drain;
   const oneAfterEmpty = d.allowed === 1 && p.from.allowed >= p.burst && samples.every((s) => s.drain.allowed === 0);
   return oneAfterEmpty ? lastEmpty : undefined;
 }
 
 /** The pause after a full bucket that the samples show, `d` the last: after the reopening's pause, else one of their own. */
-function pauseSoFar(samples: Sample[], p: SamplingPlan, d: Drain): PauseEnd | null {
+function pauseSoFar(samples: RefillSample[], p: SamplingPlan, d: Drain): PauseEnd | null {
   return samples.length === 1 && p.pause ? stillAfter(p.pause, d) : pauseEnd(samples, p);
 }
 
 export function* sampleRefill(lab: Lab, p: SamplingPlan): Experiment<SamplingReading> {
-  const samples: Sample[] = [];
+  const samples: RefillSample[] = [];
   let gap = p.gapMs;
   let from = p.from.refusedMs as number;
   for (;;) {
@@ -104,7 +105,7 @@ export function* sampleRefill(lab: Lab, p: SamplingPlan): Experiment<SamplingRea
       lab.note(`refill sampling: ${samples.map((s) => s.drain.allowed).join(', ')} calls per drain`);
       return { from: p.from, samples, windowRef, gapMs: gap, firstWindow: null };
     }
-    from = (samples[samples.length - 1] as Sample).drain.refusedMs ?? lab.lastMs;
+    from = (samples[samples.length - 1] as RefillSample).drain.refusedMs ?? lab.lastMs;
   }
 }
 
@@ -112,7 +113,7 @@ export function* sampleRefill(lab: Lab, p: SamplingPlan): Experiment<SamplingRea
  * The sampling's first drain with calls back after empty ones, the drain it follows a full bucket, and the
  * empty ones longer than two of its calls (a token bucket refills within one call: its empty drains never are).
  */
-function pauseEnd(samples: Sample[], p: SamplingPlan): PauseEnd | null {
+function pauseEnd(samples: RefillSample[], p: SamplingPlan): PauseEnd | null {
   const back = samples[samples.length - 1]?.drain;
   const lastEmpty = samples[samples.length - 2]?.drain;
   if (!back || !lastEmpty || p.from.allowed < p.burst || samples.slice(0, -1).some((s) => s.drain.allowed > 0)) return null;
@@ -135,7 +136,7 @@ function stillAfter(pause: PauseEnd, d: Drain): PauseEnd | null {
 
 export function timed(
   p: Pick<SamplingPlan, 'from'>,
-  samples: Sample[],
+  samples: RefillSample[],
   gapMs: number,
   index: number,
   rate: number,
@@ -163,7 +164,7 @@ function findWindow(drains: Drain[], burst: number): WindowRef | null {
  * are a pause), three drains or more, most of them not empty, holding 20 to 40 calls (a rate within a few %:
  * ±1 call each end), or 1.5 buckets for a small one.
  */
-function steady(samples: Sample[], burst: number): boolean {
+function steady(samples: RefillSample[], burst: number): boolean {
   const counts = samples.map((s) => s.drain.allowed);
   const from = counts.findIndex((c) => c > 0);
   if (from === -1) return false;

@@ -7,7 +7,7 @@
  * calls (they count). Gives up at the wait cap with a verdict.
  */
 import { allowedOf, call, drain, drainFrom, type Lab, type Experiment } from './lab';
-import type { Drain, Observation } from './types';
+import type { Drain, LabObservation } from './types';
 
 export interface ReopeningReading {
   /** The drain that started with the first allowed call; null when it never came (see `verdict`). */
@@ -23,7 +23,7 @@ const SECOND = 1000;
  * The time a poll follows, as the call advertised it: the full reset first (a full bucket gives a clean drain);
  * when `refilling`, the time of the next call (Retry-After, or one burst's share of the way to Reset). Null: none advertised.
  */
-function pollHint(o: Observation, burst: number, refilling: boolean): number | null {
+function pollHint(o: LabObservation, burst: number, refilling: boolean): number | null {
   const reset = o.hints.resetAtMs;
   return refilling
     ? (o.hints.retryAtMs ?? (reset !== null && reset > o.tMs ? o.tMs + (reset - o.tMs) / burst : reset))
@@ -46,7 +46,7 @@ function notReopened(lab: Lab, p: { polls: number; gap: number; hint: number | n
  * when the whole bucket is back): the poll goes at the time of the next call instead, Retry-After or one
  * burst's share of the way to Reset, so the reopened drain holds a call or two rather than a bucket.
  */
-export function* reopening(lab: Lab, refusal: Observation, burst: number, refilling: boolean): Experiment<ReopeningReading> {
+export function* reopening(lab: Lab, refusal: LabObservation, burst: number, refilling: boolean): Experiment<ReopeningReading> {
   const refusedAt = refusal.tMs;
   const deadline = refusedAt + lab.cfg.maxWaitMs;
   let gap = lab.cfg.backoffStartMs ?? 50;

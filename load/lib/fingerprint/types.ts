@@ -1,10 +1,11 @@
 /** What the fingerprint experiments exchange with their driver and report: plain data, no k6, no Node. */
-import type { RateLimitHints } from '../rate-limit-headers';
-import type { ResetUnit } from '../probe';
+import type { RateLimitHints } from '../rate-limit-hints';
+import type { ResetUnit } from '../limit-analysis';
 
 export type Algorithm = 'fixed-window' | 'sliding-window' | 'token-bucket' | 'unknown';
 
-export interface Observation {
+/** What the lab saw of one call: when it was sent, when its answer came, its status and rate-limit hints. */
+export interface LabObservation {
   /** Epoch ms when the call was sent (for a batch, when the batch was sent). */
   sentMs: number;
   /** Epoch ms when the response arrived. The target decided between the two. */

@@ -12,7 +12,7 @@
  */
 import { Stalled, Stop, allowedOf, call, drain, drainFrom, margin, type Lab, type Experiment } from './lab';
 import type { WindowRef } from './refill-sampling';
-import type { Drain, Observation } from './types';
+import type { Drain, LabObservation } from './types';
 
 /** A window known to lie in (lo, hi] ms, measured from a start sent at `startSentMs`. */
 interface WindowBracket {
@@ -104,7 +104,7 @@ export function* refineWindow(lab: Lab, w: WindowRef, burst: number): Experiment
 }
 
 interface Reopened {
-  allowed: Observation;
+  allowed: LabObservation;
   /** The longest a poll was held up (sent late or answered late), ms. */
   heldMs: number;
   lastRefusedSentMs: number | null;
@@ -154,7 +154,7 @@ function readBracket(pollGapMs: number, start: Drain, r: Reopened, known: Window
   return { lo, hi, tight };
 }
 
-function precise(lab: Lab, pollGapMs: number, o: Observation, start: Drain, repeat: string, polls: number): WindowReading {
+function precise(lab: Lab, pollGapMs: number, o: LabObservation, start: Drain, repeat: string, polls: number): WindowReading {
   const windowMs = Math.round(o.tMs - start.firstMs);
   lab.note(`window ${windowMs} ms: reopened again after the previous full bucket${repeat} (${polls} fine polls)`);
   return { windowMs, precise: true, errorMs: pollGapMs, splitStart: { startMs: o.tMs, periodMs: windowMs } };

@@ -9,8 +9,8 @@ import { LIMITER_ALGORITHMS } from '../../../mock/limits/limiter-algorithms';
 import { HEADER_STYLES } from '../../../mock/limits/decision-headers';
 import { bucketContradictions, countedLogFit } from '../../../load/lib/fingerprint/consistency';
 import type { Claim } from '../../../load/lib/fingerprint/types';
-import { readRateLimitHeaders } from '../../../load/lib/rate-limit-headers';
-import type { Observation } from '../../../load/lib/fingerprint/types';
+import { readRateLimitHeaders } from '../../../load/lib/rate-limit-hints';
+import type { LabObservation } from '../../../load/lib/fingerprint/types';
 import { simulate, type SimOptions } from './fingerprint-sim';
 
 /** As `npm run load -- probe-reset --window-ms 2000 --probe-wait-ms 6000 --probe-max-ms 40000` configures one operation. */
@@ -20,7 +20,7 @@ const CLI = { maxRequests: 5000, maxWaitMs: 6000, maxDurationMs: 40_000 };
 const REFUSED_VERDICT = /refused calls (appear to )?count/;
 
 /** The timeline of a run as observations (each call sent 2 ms before its answer, as the simulation's latency). */
-const observationsOf = (timeline: { tMs: number; status: number }[]): Observation[] =>
+const observationsOf = (timeline: { tMs: number; status: number }[]): LabObservation[] =>
   timeline.map((p) => ({ sentMs: p.tMs - 2, tMs: p.tMs, status: p.status, hints: readRateLimitHeaders({}, p.tMs) }));
 
 test.describe('rate-limit fingerprint of a sliding log whose refused calls count', () => {

@@ -4,8 +4,8 @@ import { createLimiter, type LimiterAlgorithm } from '../../../mock/limits/limit
 import { decisionHeaders, type HeaderStyle } from '../../../mock/limits/decision-headers';
 import { Fingerprinter, type Algorithm, type FingerprintConfig } from '../../../load/lib/fingerprint';
 import { Lab, Runner, type Experiment } from '../../../load/lib/fingerprint/lab';
-import type { Observation } from '../../../load/lib/fingerprint/types';
-import { readRateLimitHeaders } from '../../../load/lib/rate-limit-headers';
+import type { LabObservation } from '../../../load/lib/fingerprint/types';
+import { readRateLimitHeaders } from '../../../load/lib/rate-limit-hints';
 
 /** The algorithm a fingerprint should name for each of the mock's limiters. */
 export const EXPECTED: Record<LimiterAlgorithm, Algorithm> = {
@@ -47,7 +47,7 @@ export interface SimOptions {
 export interface Driven {
   nextAt(): number | null;
   nextCount(): number;
-  record(o: Observation): void;
+  record(o: LabObservation): void;
 }
 
 export const simConfig = (o: SimOptions): FingerprintConfig => ({

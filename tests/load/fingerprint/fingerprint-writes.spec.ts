@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { load } from '../run';
 import { DEFAULT_WINDOW_MS } from '../../../catalogue';
 import { writeNotices } from '../../../load/scripts/probe-plan';
-import type { Plan, PlannedOperation } from '../../../load/scripts/common';
+import type { Plan, PlannedOperation } from '../../../load/scripts/run-plan';
 
 const OPS = [
   '--ops',

@@ -6,7 +6,7 @@ import { test, expect } from '@playwright/test';
 import { LIMITER_ALGORITHMS } from '../../../mock/limits/limiter-algorithms';
 import { HEADER_STYLES, type HeaderStyle } from '../../../mock/limits/decision-headers';
 import { pacingFor } from '../../../load/lib/fingerprint';
-import { readRateLimitHeaders, retryAfterAt } from '../../../load/lib/rate-limit-headers';
+import { readRateLimitHeaders, retryAfterAt } from '../../../load/lib/rate-limit-hints';
 import { unexplainedRefusals } from '../../../load/lib/fingerprint/consistency';
 import { noReadings, refillFloorPerSecond } from '../../../load/lib/fingerprint/readings';
 import { EXPECTED, simulate } from './fingerprint-sim';

@@ -3,7 +3,7 @@
  * the runtime share one HTTP bridge and one metrics registry whatever module copies exist.
  */
 import type { SyncRequest, SyncResponse } from '../sync-http';
-import type { ExecutionInfo, MetricType, Tags } from './state';
+import type { ExecutionInfo, MetricType, Tags } from '../run-state';
 
 export interface K6NodeBridge {
   requestSync(batch: SyncRequest[]): SyncResponse[];

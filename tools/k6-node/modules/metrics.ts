@@ -1,6 +1,6 @@
 /** Shim of `k6/metrics` for the k6 double. */
 import { rt } from './bridge';
-import type { MetricType, Tags } from './state';
+import type { MetricType, Tags } from '../run-state';
 
 class Metric {
   constructor(

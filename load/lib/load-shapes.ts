@@ -2,7 +2,7 @@
  * Load shapes as data. `fraction` is of the operation's measured (or advertised) limit per window,
  * so capacity runs stay under the limit: a 429 there is unexpected.
  */
-export interface Shape {
+export interface LoadShape {
   /** Share of the limit per window used as the arrival rate. */
   fraction: number;
   /** Duration of the run, k6 syntax. */
@@ -13,7 +13,7 @@ export interface Shape {
   maxFailureRate: number;
 }
 
-export const SHAPES: Readonly<Record<'smoke' | 'average' | 'stress', Shape>> = {
+export const SHAPES: Readonly<Record<'smoke' | 'average' | 'stress', LoadShape>> = {
   smoke: { fraction: 0.1, duration: '10s', p95Ms: 800, maxFailureRate: 0.01 },
   average: { fraction: 0.5, duration: '1m', p95Ms: 800, maxFailureRate: 0.01 },
   stress: { fraction: 0.9, duration: '2m', p95Ms: 1500, maxFailureRate: 0.02 },

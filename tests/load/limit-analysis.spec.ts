@@ -7,10 +7,10 @@ import {
   header,
   percentile,
   probeCap,
-  type Sample,
-} from '../../load/lib/probe';
+  type ProbeSample,
+} from '../../load/lib/limit-analysis';
 
-const s = (status: number, remaining: number | null, limit: number | null = 5, reset: number | null = 1_800_000_001): Sample => ({
+const s = (status: number, remaining: number | null, limit: number | null = 5, reset: number | null = 1_800_000_001): ProbeSample => ({
   tMs: 0,
   status,
   limit,
@@ -38,7 +38,13 @@ test.describe('probe decisions', () => {
   });
 
   test('should conclude no limit when the window rolled over before the bucket was spent, and say so', () => {
-    const at = (tMs: number, status: number, remaining: number, reset: number): Sample => ({ tMs, status, limit: 5, remaining, reset });
+    const at = (tMs: number, status: number, remaining: number, reset: number): ProbeSample => ({
+      tMs,
+      status,
+      limit: 5,
+      remaining,
+      reset,
+    });
     // Epoch Reset: the second window starts at the third call; the 429 then ends a bucket spent across two windows.
     const rolled = analyseLimit([
       at(0, 200, 4, 1_800_000_002),

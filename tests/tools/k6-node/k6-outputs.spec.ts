@@ -8,8 +8,8 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { gunzipSync } from 'node:zlib';
-import { k6 } from './run';
-import { readRunSamples } from '../../reporting/capacity-samples';
+import { k6 } from '../../load/run';
+import { readRunSamples } from '../../../reporting/capacity-samples';
 
 const SCRIPT = `
 import http from 'k6/http';

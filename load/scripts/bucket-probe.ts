@@ -5,18 +5,19 @@
 import http from 'k6/http';
 import type { RefinedResponse, ResponseType } from 'k6/http';
 import { sleep } from 'k6';
-import { analyseLimit, advertisedResetMs, detectResetUnit, limitProbeRequests, probeCap, type Sample } from '../lib/probe';
+import { analyseLimit, advertisedResetMs, detectResetUnit, limitProbeRequests, probeCap, type ProbeSample } from '../lib/limit-analysis';
 import { Fingerprinter, type RateLimitFingerprint, type TimelinePoint } from '../lib/fingerprint';
-import { readRateLimitHeaders } from '../lib/rate-limit-headers';
+import { readRateLimitHeaders } from '../lib/rate-limit-hints';
 import type { LimitsManifestEntry } from '../../catalogue';
-import { fetchTokens, notRunLines, notRunOf, requestOf, sampleOf, stamp, type Plan, type PlannedOperation } from './common';
+import { notRunLines, notRunOf, stamp, type Plan, type PlannedOperation } from './run-plan';
+import { fetchTokens, requestOf, probeSampleOf } from './requests';
 import { fingerprintConfig } from './probe-plan';
 
 export { fingerprintConfig };
 
 export interface OperationProbe {
   op: PlannedOperation;
-  samples: Sample[];
+  samples: ProbeSample[];
   /** Epoch ms of the first request of the probe (the window start). */
   startedMs: number;
   advertisedResetMs: number | null;
@@ -66,7 +67,7 @@ export function runProbe(p: Plan): ProbeResult {
     const responses = http.batch(active.map((pr) => requestOf(p, pr.op, tokens)) as never);
     requests += active.length;
     active.forEach((pr, i) => {
-      const s = sampleOf(p, (responses as never[])[i] as never);
+      const s = probeSampleOf(p, (responses as never[])[i] as never);
       if (pr.samples.length === 0) pr.startedMs = firstCallMs(sentMs, s.tMs);
       pr.samples.push(s);
       const cap = probeCap(pr.samples[0]?.limit ?? null, limitProbeRequests(pr.op.catalogueLimit));
@@ -120,7 +121,7 @@ export function runFingerprint(p: Plan): ProbeResult {
     requests += due.length;
     due.forEach((pr, i) => {
       const res = responses[i] as RefinedResponse<ResponseType | undefined>;
-      const s = sampleOf(p, res);
+      const s = probeSampleOf(p, res);
       if (pr.samples.length === 0) pr.startedMs = firstCallMs(now, s.tMs);
       pr.samples.push(s);
       fpOf(pr).record({

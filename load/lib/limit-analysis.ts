@@ -3,7 +3,8 @@
  */
 import { canonicalHeader } from '../../clients/header-names';
 
-export interface Sample {
+/** One response of a probe: when it arrived, its status (refusals as 429) and its rate-limit headers. */
+export interface ProbeSample {
   /** Epoch ms when the response arrived. */
   tMs: number;
   status: number;
@@ -43,10 +44,10 @@ const RESET_PRECISION_MS = 1_000;
  * The first sample before `upTo` that counts in a later window than the one before it: its advertised
  * reset (the one reset-unit rule) is more than a second later and its Remaining higher; -1 when none.
  */
-function newWindowAt(samples: readonly Sample[], upTo: number): number {
+function newWindowAt(samples: readonly ProbeSample[], upTo: number): number {
   for (let i = 1; i < upTo; i++) {
-    const a = samples[i - 1] as Sample;
-    const b = samples[i] as Sample;
+    const a = samples[i - 1] as ProbeSample;
+    const b = samples[i] as ProbeSample;
     const resetA = advertisedResetMs(a.reset, a.tMs);
     const resetB = advertisedResetMs(b.reset, b.tMs);
     if (resetA === null || resetB === null || a.remaining === null || b.remaining === null) continue;
@@ -56,13 +57,13 @@ function newWindowAt(samples: readonly Sample[], upTo: number): number {
 }
 
 /** Why `allowed` calls before the 429 at `upTo` measure no limit (they span two windows), or null. */
-function spanOfTwoWindows(samples: readonly Sample[], upTo: number, allowed: number): string | null {
+function spanOfTwoWindows(samples: readonly ProbeSample[], upTo: number, allowed: number): string | null {
   const at = newWindowAt(samples, upTo);
   if (at === -1) return null;
   return `the window rolled over at call ${at + 1} (Remaining ${samples[at - 1]?.remaining} then ${samples[at]?.remaining}), before the bucket was spent: the ${allowed} calls allowed span two windows`;
 }
 
-export function analyseLimit(samples: readonly Sample[]): LimitAnalysis {
+export function analyseLimit(samples: readonly ProbeSample[]): LimitAnalysis {
   const first429 = samples.findIndex((s) => s.status === 429);
   const allowed = first429 === -1 ? samples.filter((s) => s.status < 400).length : first429;
   const first = samples[0];
@@ -90,7 +91,7 @@ export function analyseLimit(samples: readonly Sample[]): LimitAnalysis {
  * Why a limit probe measured no limit, from its samples: the window rolled over during the exhaustion (Remaining
  * rose), with the call and the time it took to get there; else none of its calls was refused. Null when measured.
  */
-export function unmeasuredReason(samples: readonly Sample[], windowMs: number): string | null {
+export function unmeasuredReason(samples: readonly ProbeSample[], windowMs: number): string | null {
   if (analyseLimit(samples).observedLimit !== null) return null;
   const first = samples[0];
   for (let i = 1; i < samples.length; i++) {

@@ -8,7 +8,7 @@
 import { test, expect } from '@playwright/test';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer, type AddressInfo } from 'node:net';
-import { k6, onDouble } from './run';
+import { k6, onDouble } from '../../load/run';
 
 /** A plain k6 script (no bundling needed): counts iterations of arrival-rate scenarios (maxVUs high: a loaded CI machine must not drop any). */
 const SCRIPT = `

@@ -4,7 +4,7 @@
  * structured fields, or the older `RateLimit-Limit / -Remaining / -Reset`), and `Retry-After`.
  * Pure: no k6 or Node imports.
  */
-import { advertisedResetMs, detectResetUnit, header, intHeader, type ResetUnit } from './probe';
+import { advertisedResetMs, detectResetUnit, header, intHeader, type ResetUnit } from './limit-analysis';
 
 export type HeaderFamilyName = 'x-ratelimit' | 'ietf' | 'retry-after';
 

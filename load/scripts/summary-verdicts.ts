@@ -5,7 +5,7 @@
  * the report page reads.
  */
 import type { CapacityResult, CapacityRow, ThresholdVerdict } from '../../reporting/capacity-section';
-import { formatRate } from '../lib/shapes';
+import { formatRate } from '../lib/load-shapes';
 
 export type { CapacityResult, CapacityRow, ThresholdVerdict };
 
