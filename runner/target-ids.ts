@@ -79,7 +79,7 @@ const MAX_ASKS_AGAIN = 3;
  */
 export function askAgainAtMs(res: Pick<ApiResponse, 'status' | 'headers' | 'receivedAtMs'>): number | null | undefined {
   const hints = readRateLimitHeaders(res.headers, res.receivedAtMs);
-  const refused = res.status === 429 || (res.status >= 400 && hints.families.includes('retry-after'));
+  const refused = res.status === 429 || (res.status >= 400 && hints.styles.includes('retry-after'));
   if (!refused) return undefined;
   return hints.retryAtMs ?? hints.resetAtMs;
 }

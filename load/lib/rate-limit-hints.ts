@@ -1,15 +1,15 @@
 /**
- * Reads whatever rate-limit headers a response carries, in any of the families gateways send:
+ * Reads whatever rate-limit headers a response carries, in any of the header styles gateways send:
  * `X-RateLimit-Limit / -Remaining / -Reset`, the IETF httpapi fields (`RateLimit` + `RateLimit-Policy`
  * structured fields, or the older `RateLimit-Limit / -Remaining / -Reset`), and `Retry-After`.
  * Pure: no k6 or Node imports.
  */
 import { advertisedResetMs, detectResetUnit, header, intHeader, type ResetUnit } from './limit-analysis';
 
-export type HeaderFamilyName = 'x-ratelimit' | 'ietf' | 'retry-after';
+export type HeaderStyleName = 'x-ratelimit' | 'ietf' | 'retry-after';
 
 export interface RateLimitHints {
-  families: HeaderFamilyName[];
+  styles: HeaderStyleName[];
   limit: number | null;
   remaining: number | null;
   /** When the quota is fully back, epoch ms (X-RateLimit-Reset or the IETF reset). */
@@ -45,7 +45,7 @@ export function retryAfterAt(value: string | undefined, atMs: number): number | 
 }
 
 export function readRateLimitHeaders(h: Record<string, string>, atMs: number): RateLimitHints {
-  const families: HeaderFamilyName[] = [];
+  const styles: HeaderStyleName[] = [];
   let limit: number | null = null;
   let remaining: number | null = null;
   let resetAtMs: number | null = null;
@@ -56,7 +56,7 @@ export function readRateLimitHeaders(h: Record<string, string>, atMs: number): R
   const xRemaining = header(h, 'X-RateLimit-Remaining');
   const xReset = header(h, 'X-RateLimit-Reset');
   if (xLimit !== undefined || xRemaining !== undefined || xReset !== undefined) {
-    families.push('x-ratelimit');
+    styles.push('x-ratelimit');
     limit = intHeader(xLimit);
     remaining = intHeader(xRemaining);
     resetRaw = intHeader(xReset);
@@ -69,7 +69,7 @@ export function readRateLimitHeaders(h: Record<string, string>, atMs: number): R
   const oldRemaining = header(h, 'RateLimit-Remaining');
   const oldReset = header(h, 'RateLimit-Reset');
   if (sf !== undefined || policy !== undefined || oldLimit !== undefined || oldRemaining !== undefined || oldReset !== undefined) {
-    families.push('ietf');
+    styles.push('ietf');
     // The structured fields (draft 08+) first, the older separate fields next.
     const w = sfParam(policy, 'w');
     if (w !== null) policyWindowMs = w * 1000;
@@ -84,6 +84,6 @@ export function readRateLimitHeaders(h: Record<string, string>, atMs: number): R
   }
   const ra = header(h, 'Retry-After');
   const retryAtMs = retryAfterAt(ra, atMs);
-  if (ra !== undefined) families.push('retry-after');
-  return { families, limit, remaining, resetAtMs, retryAtMs, policyWindowMs, resetUnit, resetRaw };
+  if (ra !== undefined) styles.push('retry-after');
+  return { styles, limit, remaining, resetAtMs, retryAtMs, policyWindowMs, resetUnit, resetRaw };
 }

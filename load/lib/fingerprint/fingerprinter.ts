@@ -157,8 +157,8 @@ export class Fingerprinter {
     const verdict = this.runner.verdict;
     const last = this.measurements[this.measurements.length - 1] ?? { readings: noReadings(), problems: [] };
     const readings = last.readings;
-    const families = new Set<string>();
-    for (const o of lab.all) for (const f of o.hints.families) families.add(f);
+    const styles = new Set<string>();
+    for (const o of lab.all) for (const f of o.hints.styles) styles.add(f);
     const unit = lab.all.find((o) => o.hints.resetUnit !== 'unknown')?.hints.resetUnit ?? 'unknown';
     // Uncertain: two measurements, both inconsistent, and no verdict (a verdict names nothing at all).
     const uncertain = verdict === null && this.measurements.length === 2 && this.measurements.every((m) => m.problems.length > 0);
@@ -178,7 +178,7 @@ export class Fingerprinter {
       sustainedPerSecond: claim.rate === null ? null : Math.round(claim.rate * 1000 * 1000) / 1000,
       windowMs: claim.windowMs,
       refusedCallsCount: claim.refusedCallsCount,
-      headers: [...families],
+      headers: [...styles],
       resetUnit: unit,
       resetMoves: resetMovesOf(readings, lab.observations),
       pacing: null,

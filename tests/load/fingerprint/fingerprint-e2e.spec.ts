@@ -3,8 +3,8 @@
  * each limiter mode, with compressed windows. Each mode must be identified with its burst, rate and
  * window, and its recommended pacing must draw no 429 at >= 90 % of the measured rate.
  *
- * One mock holds every limiter, one per operation, each behind its own header family (`--limiter` and
- * `--headers` per operation): one probe run covers all five limiters and all three families. Every
+ * One mock holds every limiter, one per operation, each behind its own header style (`--limiter` and
+ * `--headers` per operation): one probe run covers all five limiters and all three header styles. Every
  * limiter behind every family is covered on synthetic timelines (fingerprint.spec.ts).
  */
 import { test, expect } from '@playwright/test';
@@ -20,7 +20,7 @@ import { cliArgs, k6UnderTest } from '../../cli-bundles';
 
 const WINDOW_MS = 2000;
 const SEED = 92;
-/** One operation per algorithm, side by side in one mock (`--limiter <op>=<algorithm>`), each behind a header family. */
+/** One operation per algorithm, side by side in one mock (`--limiter <op>=<algorithm>`), each behind a header style. */
 const ALGORITHMS = {
   'catalog.search': { limiter: 'fixed', algorithm: 'fixed-window', headers: 'x-ratelimit' },
   'orders.create': { limiter: 'sliding-log', algorithm: 'sliding-window', headers: 'none' },

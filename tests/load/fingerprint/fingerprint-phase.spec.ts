@@ -1,7 +1,7 @@
 /**
  * The probe started at each position of the limiter's aligned window. A weighted sliding counter without
  * rate-limit headers: read right, or uncertain with a pacing no faster than the truth; never a confident token
- * bucket. Every algorithm and header family: the cost at a 60 s window wherever the probe starts.
+ * bucket. Every algorithm and header style: the cost at a 60 s window wherever the probe starts.
  * A manual clock: deterministic timelines, no sockets, no real waits.
  */
 import { test, expect } from '@playwright/test';
@@ -50,7 +50,7 @@ test.describe('rate-limit fingerprint across the phase of aligned windows', () =
 
 test.describe('rate-limit fingerprint cost wherever the probe starts', () => {
   test('should spend at most 5 bursts and 6 windows from 20 start positions (a weighted counter without headers from 16)', () => {
-    // 20 start positions across a 60 s aligned window, bursts of 60 and 150, every header family. A weighted
+    // 20 start positions across a 60 s aligned window, bursts of 60 and 150, every header style. A weighted
     // sliding counter without headers started late in its window pauses too briefly to be told from a bucket whose
     // refused calls count: it is measured the long way, up to 6.0 bursts and 6.8 windows (BENCHMARKS.md, "Cost by
     // start position").

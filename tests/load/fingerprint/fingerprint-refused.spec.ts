@@ -24,7 +24,7 @@ const observationsOf = (timeline: { tMs: number; status: number }[]): LabObserva
   timeline.map((p) => ({ sentMs: p.tMs - 2, tMs: p.tMs, status: p.status, hints: readRateLimitHeaders({}, p.tMs) }));
 
 test.describe('rate-limit fingerprint of a sliding log whose refused calls count', () => {
-  test('should stop with the refused-calls verdict or be uncertain at limits 3 to 12, with each header family', () => {
+  test('should stop with the refused-calls verdict or be uncertain at limits 3 to 12, with each header style', () => {
     const rows: string[] = [];
     // Three phases of the epoch second (the Reset header's rounding moves the polls).
     for (const offsetMs of [0, 123, 777])

@@ -1,5 +1,5 @@
 /**
- * The fingerprint experiments against each limiter algorithm of the mock and each header family,
+ * The fingerprint experiments against each limiter algorithm of the mock and each header style,
  * on a manual clock: deterministic timelines, no sockets, no real waits.
  */
 import { test, expect } from '@playwright/test';
@@ -301,14 +301,14 @@ test.describe('rate-limit headers', () => {
     expect(
       readRateLimitHeaders({ 'X-Ratelimit-Limit': '5', 'X-Ratelimit-Remaining': '4', 'X-Ratelimit-Reset': '1800000060' }, at),
     ).toMatchObject({
-      families: ['x-ratelimit'],
+      styles: ['x-ratelimit'],
       limit: 5,
       remaining: 4,
       resetAtMs: 1_800_000_060_000,
       resetUnit: 'epoch',
     });
     expect(readRateLimitHeaders({ 'Ratelimit-Policy': '"default";q=100;w=60', Ratelimit: '"default";r=42;t=7' }, at)).toMatchObject({
-      families: ['ietf'],
+      styles: ['ietf'],
       limit: 100,
       remaining: 42,
       resetAtMs: at + 7000,
@@ -318,13 +318,13 @@ test.describe('rate-limit headers', () => {
     expect(
       readRateLimitHeaders({ 'ratelimit-limit': '10', 'ratelimit-remaining': '0', 'ratelimit-reset': '3', 'retry-after': '2' }, at),
     ).toMatchObject({
-      families: ['ietf', 'retry-after'],
+      styles: ['ietf', 'retry-after'],
       limit: 10,
       remaining: 0,
       resetAtMs: at + 3000,
       retryAtMs: at + 2000,
     });
-    expect(readRateLimitHeaders({}, at)).toMatchObject({ families: [], limit: null, resetAtMs: null, retryAtMs: null });
+    expect(readRateLimitHeaders({}, at)).toMatchObject({ styles: [], limit: null, resetAtMs: null, retryAtMs: null });
     expect(retryAfterAt('Wed, 21 Oct 2026 07:28:00 GMT', at)).toBe(Date.parse('2026-10-21T07:28:00Z'));
     expect(retryAfterAt('soon', at)).toBeNull();
     expect(readRateLimitHeaders({ 'X-RateLimit-Remaining': 'NaN' }, at).remaining).toBeNull();

@@ -21,7 +21,7 @@ export interface Truth {
   perSecond: number;
   /** The window of a window limiter; null for a bucket (the fingerprint names none). */
   windowMs: number | null;
-  /** The rate-limit header families its answers carry, as the manifest names them. */
+  /** The rate-limit header styles its answers carry, as the manifest names them. */
   headers: string[];
 }
 

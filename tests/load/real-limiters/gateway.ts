@@ -20,7 +20,7 @@ import { errorOf } from '../../../mock/app/errors';
 
 /** How one operation's route is limited: a library, its configuration, and the path it guards. */
 export type RouteLimiter =
-  /** Fixed window per key from its first call (MemoryStore); `headers`: which of its header families it sends. */
+  /** Fixed window per key from its first call (MemoryStore); `headers`: which of its header styles it sends. */
   | { library: 'express-rate-limit'; limit: number; windowMs: number; headers: 'legacy' | 'draft-6' | 'draft-7' | 'draft-8' | 'none' }
   /** Fixed window per key from its first call (LocalStore), x-ratelimit-* with the reset in seconds, Retry-After. */
   | { library: '@fastify/rate-limit'; max: number; timeWindowMs: number }
