@@ -12,18 +12,18 @@
  * once, as a continuous refill.
  */
 import { Stop, margin, type Lab, type Experiment } from './lab';
-import { burstVolley, refillCorrectedBurst } from './burst-volley';
-import { exhaustion, type ExhaustionReading } from './exhaustion';
-import { firstWindowRate } from './first-window-rate';
-import { refillRate } from './refill-rate';
-import { sampleRefill, type SamplingReading, type WindowRef } from './refill-sampling';
-import { settleReopening, type ReopenedBucket } from './reopening-settle';
-import { refusedCalls, type RefusedCallPlan } from './refused-call';
+import { burstVolley, refillCorrectedBurst } from './experiments/burst-volley';
+import { exhaustion, type ExhaustionReading } from './experiments/exhaustion';
+import { firstWindowRate } from './experiments/first-window-rate';
+import { refillRate } from './experiments/refill-rate';
+import { sampleRefill, type SamplingReading, type WindowRef } from './experiments/refill-sampling';
+import { settleReopening, type ReopenedBucket } from './experiments/reopening-settle';
+import { refusedCalls, type RefusedCallPlan } from './experiments/refused-call';
 import { resetMovesOf, type Readings } from './readings';
-import { reopening } from './reopening';
-import { split, splitSaysSliding, type SplitPlan, type SplitReading } from './split';
+import { reopening } from './experiments/reopening';
+import { split, splitSaysSliding, type SplitPlan, type SplitReading } from './experiments/split';
 import type { Drain } from './types';
-import { refineWindow, samplingBracket } from './window-refine';
+import { refineWindow, samplingBracket } from './experiments/window-refine';
 
 /** `startAt`: when the exhaustion may start (a measurement taken again starts after a rest). */
 export function* coordinate(lab: Lab, readings: Readings, startAt = 0): Experiment<void> {

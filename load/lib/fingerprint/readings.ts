@@ -1,9 +1,9 @@
 /** From the experiments' readings to the named algorithm, burst, rate and window. */
-import type { ExhaustionReading } from './exhaustion';
-import type { RefillRate } from './refill-rate';
-import type { ReopenedBucket } from './reopening-settle';
-import type { RefusedCallReading } from './refused-call';
-import type { SplitReading } from './split';
+import type { ExhaustionReading } from './experiments/exhaustion';
+import type { RefillRate } from './experiments/refill-rate';
+import type { ReopenedBucket } from './experiments/reopening-settle';
+import type { RefusedCallReading } from './experiments/refused-call';
+import type { SplitReading } from './experiments/split';
 import type { Algorithm, Claim, LabObservation } from './types';
 
 /**

@@ -4,17 +4,17 @@
  */
 import { test, expect } from '@playwright/test';
 import { drain, margin, type Lab } from '../../../load/lib/fingerprint/lab';
-import { burstVolley } from '../../../load/lib/fingerprint/burst-volley';
-import { exhaustion } from '../../../load/lib/fingerprint/exhaustion';
-import { firstWindowAfterPause } from '../../../load/lib/fingerprint/first-window-after-pause';
-import { firstWindowRate } from '../../../load/lib/fingerprint/first-window-rate';
-import { refillRate } from '../../../load/lib/fingerprint/refill-rate';
-import { sampleRefill } from '../../../load/lib/fingerprint/refill-sampling';
-import { settleReopening } from '../../../load/lib/fingerprint/reopening-settle';
-import { refusedCalls } from '../../../load/lib/fingerprint/refused-call';
-import { reopening } from '../../../load/lib/fingerprint/reopening';
-import { split } from '../../../load/lib/fingerprint/split';
-import { refineWindow } from '../../../load/lib/fingerprint/window-refine';
+import { burstVolley } from '../../../load/lib/fingerprint/experiments/burst-volley';
+import { exhaustion } from '../../../load/lib/fingerprint/experiments/exhaustion';
+import { firstWindowAfterPause } from '../../../load/lib/fingerprint/experiments/first-window-after-pause';
+import { firstWindowRate } from '../../../load/lib/fingerprint/experiments/first-window-rate';
+import { refillRate } from '../../../load/lib/fingerprint/experiments/refill-rate';
+import { sampleRefill } from '../../../load/lib/fingerprint/experiments/refill-sampling';
+import { settleReopening } from '../../../load/lib/fingerprint/experiments/reopening-settle';
+import { refusedCalls } from '../../../load/lib/fingerprint/experiments/refused-call';
+import { reopening } from '../../../load/lib/fingerprint/experiments/reopening';
+import { split } from '../../../load/lib/fingerprint/experiments/split';
+import { refineWindow } from '../../../load/lib/fingerprint/experiments/window-refine';
 import type { Drain } from '../../../load/lib/fingerprint/types';
 import { runAlone } from './fingerprint-sim';
 

@@ -6,9 +6,9 @@
  * then one volley of `burstCap` calls at once (calls one after another may not outrun a fast refill).
  * Reading: the calls allowed, the drain's timing, the refusal that ended it and the first call's hints.
  */
-import type { RateLimitHints } from '../rate-limit-hints';
-import { Stop, allowedOf, drain, volley, type Lab, type Experiment } from './lab';
-import type { Drain, LabObservation } from './types';
+import type { RateLimitHints } from '../../rate-limit-hints';
+import { Stop, allowedOf, drain, volley, type Lab, type Experiment } from '../lab';
+import type { Drain, LabObservation } from '../types';
 
 export interface ExhaustionReading {
   drain: Drain;

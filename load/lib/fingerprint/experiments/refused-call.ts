@@ -11,7 +11,7 @@
  * Plan: 2 × (8 + 1) + 5 calls over two short waits (fewer for a bucket of fewer than nine), from the empty bucket the split left.
  * Reading: the calls allowed after each cycle and the extra calls refused; null when a drain did not empty.
  */
-import { drain, spend, type Lab, type Experiment } from './lab';
+import { drain, spend, type Lab, type Experiment } from '../lab';
 
 export interface RefusedCallReading {
   control: number;

@@ -6,8 +6,8 @@
  * Reading: the drain from the first allowed call, and whether the advertised reopening moved after refused
  * calls (they count). Gives up at the wait cap with a verdict.
  */
-import { allowedOf, call, drain, drainFrom, type Lab, type Experiment } from './lab';
-import type { Drain, LabObservation } from './types';
+import { allowedOf, call, drain, drainFrom, type Lab, type Experiment } from '../lab';
+import type { Drain, LabObservation } from '../types';
 
 export interface ReopeningReading {
   /** The drain that started with the first allowed call; null when it never came (see `verdict`). */

@@ -3,9 +3,9 @@
  * the full one when the pause is longer than a few calls of the refill that followed (a token bucket refills
  * within one call). Shared by the reopening (reopening-settle.ts) and the refill sampling (refill-sampling.ts).
  */
-import { drain, type Lab, type Experiment } from './lab';
+import { drain, type Lab, type Experiment } from '../lab';
 import type { PauseEnd } from './first-window-after-pause';
-import type { Drain } from './types';
+import type { Drain } from '../types';
 
 /**
  * After a partial reopening: one drain more, as long after it as the reopening's last poll gap (at most half of

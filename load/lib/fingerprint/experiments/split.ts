@@ -7,8 +7,8 @@
  * or after a rest at `restAt` (one call first, to see the bucket is full).
  * Reading: the calls the final drain got back, against the halves and the full bucket.
  */
-import { allowedOf, call, drain, spend, type Lab, type Experiment } from './lab';
-import type { Drain } from './types';
+import { allowedOf, call, drain, spend, type Lab, type Experiment } from '../lab';
+import type { Drain } from '../types';
 
 export interface SplitReading {
   /** Calls the final drain got back. */

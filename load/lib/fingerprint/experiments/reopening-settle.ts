@@ -4,11 +4,11 @@
  * start from a clustered full bucket; one after a pause (a weighted sliding counter) is timed at once in the
  * window after the full bucket. Plans the sampling's gaps from the drain it follows.
  */
-import { Stop, drain, type Lab, type Experiment } from './lab';
+import { Stop, drain, type Lab, type Experiment } from '../lab';
 import { firstWindowAfterPause, type PauseEnd } from './first-window-after-pause';
 import { oneMore, partialPause, pauseOf } from './pause-ends';
 import { timed, type SamplingReading } from './refill-sampling';
-import type { Drain } from './types';
+import type { Drain } from '../types';
 
 export interface ReopenedBucket {
   /** The drain the sampling follows. */

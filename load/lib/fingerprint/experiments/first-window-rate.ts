@@ -13,7 +13,7 @@
  * Reading: the burst of a rested counter, the rate from the first crossing to the last, and the pause before
  * the first call came back (a token bucket refills at once, a counter not before its next aligned boundary).
  */
-import { drain, perSecond, type Lab, type Experiment } from './lab';
+import { drain, perSecond, type Lab, type Experiment } from '../lab';
 
 export interface FirstWindowPlan {
   emptyAtMs: number;

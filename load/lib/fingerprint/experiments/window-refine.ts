@@ -10,9 +10,9 @@
  * window, and the two brackets are intersected.
  * Reading: the window (ms, precise or ± half a bracket) and where the split can start.
  */
-import { Stalled, Stop, allowedOf, call, drain, drainFrom, margin, type Lab, type Experiment } from './lab';
+import { Stalled, Stop, allowedOf, call, drain, drainFrom, margin, type Lab, type Experiment } from '../lab';
 import type { WindowRef } from './refill-sampling';
-import type { Drain, LabObservation } from './types';
+import type { Drain, LabObservation } from '../types';
 
 /** A window known to lie in (lo, hi] ms, measured from a start sent at `startSentMs`. */
 interface WindowBracket {

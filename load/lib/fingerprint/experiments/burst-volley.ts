@@ -11,9 +11,9 @@
  * answers came sooner after their send counts the bucket.
  * Reading: the burst (calls a full bucket holds).
  */
-import type { RateLimitHints } from '../rate-limit-hints';
-import { allowedOf, volley, type Lab, type Experiment } from './lab';
-import type { Drain } from './types';
+import type { RateLimitHints } from '../../rate-limit-hints';
+import { allowedOf, volley, type Lab, type Experiment } from '../lab';
+import type { Drain } from '../types';
 
 /** The exhaustion's count less what a continuous refill added while it ran (±1), or the advertised limit if consistent. */
 export function refillCorrectedBurst(

@@ -3,9 +3,9 @@
  * polls time the window after the full one at the true rate (see `firstWindowAfterPause`); the first-window
  * rate after a rest is first-window-rate.ts's.
  */
-import { drain, perSecond, type Lab, type Experiment } from './lab';
+import { drain, perSecond, type Lab, type Experiment } from '../lab';
 import { STALLED_GAPS, TWO_DRAINS_FROM } from './first-window-rate';
-import type { Drain } from './types';
+import type { Drain } from '../types';
 
 /** A full bucket from a clean counter, the empty drains of its pause, and the first drain with calls back. */
 export interface PauseEnd {

@@ -1,5 +1,5 @@
 /** The rate of a continuous refill read from the refill sampling's drains, and any pause before it started. */
-import { perSecond, type Lab } from './lab';
+import { perSecond, type Lab } from '../lab';
 import type { SamplingReading } from './refill-sampling';
 
 export interface RefillRate {

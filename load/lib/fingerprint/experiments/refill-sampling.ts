@@ -10,10 +10,10 @@
  * Reading: window-like (with the drains that show it: a full bucket, the last empty drain, the next full
  * bucket) or a continuous refill (its rate between empty buckets, and any pause before it started).
  */
-import { Stop, drain, type Lab, type Experiment } from './lab';
+import { Stop, drain, type Lab, type Experiment } from '../lab';
 import { firstWindowAfterPause, type PauseEnd } from './first-window-after-pause';
 import { merged, oneMore, partialPause, pauseOf } from './pause-ends';
-import type { Drain } from './types';
+import type { Drain } from '../types';
 
 /** One drain of the refill sampling and the gap waited before it. */
 export interface RefillSample {
