@@ -2,7 +2,7 @@ import { IM_HEADER_CONSTRAINTS, IM_HEADERS, idSources, type EnvironmentName, typ
 import { evidenceOf, type ApiResponse } from '../clients/http';
 import { valueAt as at } from '../clients/ids';
 import { test, expect, harnessConfig, label, notRun, selectedOperations, type Session } from './support/test';
-import { recordFinding } from './support/findings';
+import { recordFinding } from './support/finding-recorder';
 import { writeObserved, writeOpenApiValidation } from './support/annotations';
 import { createOrder, lookFor, selectedForWrite } from './support/read-back';
 import { expectAboutWhatWasAsked, expectDocumentedStatus, judgeNotFound } from './support/answer-checks';

@@ -16,8 +16,8 @@ import { evidenceOf, type ApiResponse } from '../clients/http';
 import { test, expect, harnessConfig, label, notRun, selectedOperations, type Session } from './support/test';
 import { blocked } from './support/outcomes';
 import { countingOrder, headerInt, resetAtMs, startsNewWindow } from './support/rate-limit-sequence';
-import { MAX_CONCURRENCY, describePace, neededMs, spendBucket, type Spent } from './support/pacing';
-import { recordFinding } from './support/findings';
+import { MAX_CONCURRENCY, describePace, neededMs, spendBucket, type Spent } from './support/exhaustion-pacing';
+import { recordFinding } from './support/finding-recorder';
 import { writeObserved } from './support/annotations';
 
 const cfg = harnessConfig();
@@ -128,7 +128,7 @@ async function beforeStartingOver(op: Operation, first: ApiResponse, previous: A
 
 /**
  * Spends the bucket until the first 429: at most Remaining(first) + 2 calls after the first, sent at the
- * pace the window needs (contracts/support/pacing.ts). A 429 is returned whatever its body (the body is
+ * pace the window needs (contracts/support/exhaustion-pacing.ts). A 429 is returned whatever its body (the body is
  * another check). When an answer counts in a new window, starts over once (in a fresh window when the
  * rest of the current one is too short); a second time, or when the test's time runs out, the check ends
  * blocked with the arithmetic.

@@ -28,7 +28,7 @@ import type { OpenApiContract } from '../../openapi/import/openapi-contract';
 import { RUN_DIR_ENV, SharedRequestBudget } from './run-budget';
 import { IdResolver, describeId, type ResolvedId } from '../../clients/ids';
 import { writeCorrelationId, writeIdSource } from './annotations';
-import { recordFinding } from './findings';
+import { recordFinding } from './finding-recorder';
 import { recordEarlyRefusal } from './token-refusals';
 import { SilenceAwareApiClient, SilenceWatch } from './silent-target';
 import { blocked, notRun } from './outcomes';

@@ -1,10 +1,10 @@
 /**
- * The certification summary from the run's tests (contracts/support/summary.ts): rows per operation and
+ * The certification summary from the run's tests (contracts/support/certify-summary.ts): rows per operation and
  * environment, counts per group, findings, ids and the requests sent, without files or the environment.
  */
 import { test, expect } from '@playwright/test';
 import { allOperations } from '../../catalogue';
-import { buildSummary, collect, summaryLines, type RunEntry } from '../../contracts/support/summary';
+import { buildSummary, collect, summaryLines, type RunEntry } from '../../contracts/support/certify-summary';
 import { ANNOTATION } from '../../contracts/support/annotations';
 
 const note = (type: string, payload: unknown) => ({ type, description: typeof payload === 'string' ? payload : JSON.stringify(payload) });

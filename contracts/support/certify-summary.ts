@@ -6,7 +6,7 @@
 import type { CheckStatus, EnvironmentName, Finding, Operation, OperationResult, RunSummary, TestResult } from '../../catalogue';
 import { redact } from '../../clients/redact';
 import { describeId, type ResolvedId } from '../../clients/ids';
-import { readAnnotations, type Observation, type TestAnnotations } from './annotations';
+import { readAnnotations, type CallObservation, type TestAnnotations } from './annotations';
 import { BUDGET_SPENT } from './run-budget';
 
 /** reports/summary.json of a certification run: the shared run summary plus requests and ids. */
@@ -108,7 +108,7 @@ function rowStatus(checks: Record<string, CheckStatus>): CheckStatus {
 export function addCheck(
   row: OperationResult,
   unit: Unit & { check: string },
-  observed: readonly Observation[],
+  observed: readonly CallObservation[],
   correlationIds: readonly string[],
 ): void {
   const prev = row.checks[unit.check];
