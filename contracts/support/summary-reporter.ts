@@ -1,6 +1,7 @@
 /**
  * Playwright reporter that turns the run into reports/summary.json and reports/findings.json and
- * prints a one-screen summary per group (certify-summary.ts builds both). Everything written is redacted.
+ * prints a one-screen summary per group (certify-summary.ts and certify-summary-lines.ts build them).
+ * Everything written is redacted.
  * Its settings come as reporter options from playwright.config.ts, never from the environment.
  */
 import { mkdirSync, writeFileSync, readFileSync } from 'node:fs';
@@ -9,7 +10,8 @@ import type { FullResult, Reporter, TestCase, TestResult } from '@playwright/tes
 import { operationsFor, parseVendorOperations, type Finding } from '../../catalogue';
 import { redact } from '../../clients/redact';
 import { runBudgetUsage } from './run-budget';
-import { buildSummary, collect, summaryLines, type Collected, type RequestsSummary, type RunEntry } from './certify-summary';
+import { buildSummary, collect, type Collected, type RequestsSummary, type RunEntry } from './certify-summary';
+import { summaryLines } from './certify-summary-lines';
 
 export type { CertifySummary, RequestsSummary } from './certify-summary';
 

@@ -4,7 +4,8 @@
  */
 import { test, expect } from '@playwright/test';
 import { allOperations } from '../../catalogue';
-import { buildSummary, collect, summaryLines, type RunEntry } from '../../contracts/support/certify-summary';
+import { buildSummary, collect, type RunEntry } from '../../contracts/support/certify-summary';
+import { summaryLines } from '../../contracts/support/certify-summary-lines';
 import { ANNOTATION } from '../../contracts/support/annotations';
 
 const note = (type: string, payload: unknown) => ({ type, description: typeof payload === 'string' ? payload : JSON.stringify(payload) });
