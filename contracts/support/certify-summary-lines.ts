@@ -4,7 +4,7 @@
  */
 import type { Finding } from '../../catalogue';
 import { describeId, type ResolvedId } from '../../clients/ids';
-import type { CertifySummary, GroupCounts } from './certify-summary';
+import type { CertifySummary, GroupCounts, NotJudged } from './certify-summary';
 
 /** "orderNumber 20-1 (listed by orders.search, production, sandbox); ..." : one entry per id and origin. */
 export function idLine(ids: readonly ResolvedId[]): string {
@@ -64,8 +64,32 @@ function openapiLines(openapi: unknown): string[] {
   ];
 }
 
+/**
+ * How many checks were blocked and not run, and each reason once (with how many checks it held back):
+ * what could not be judged says so, and the run exits 99 unless a check failed (scripts/certify.ts).
+ */
+function notJudgedLines(notJudged: readonly NotJudged[]): string[] {
+  if (!notJudged.length) return [];
+  const byReason = new Map<string, number>();
+  for (const n of notJudged) {
+    const key = `${n.status === 'blocked' ? 'blocked' : 'not run'}: ${n.reason}`;
+    byReason.set(key, (byReason.get(key) ?? 0) + 1);
+  }
+  const blocked = notJudged.filter((n) => n.status === 'blocked').length;
+  return [
+    '',
+    `Not judged: ${blocked} blocked, ${notJudged.length - blocked} not run:`,
+    ...[...byReason.entries()].map(([reason, n]) => `  ${reason}${n > 1 ? ` (${n} checks)` : ''}`),
+  ];
+}
+
 /** The one-screen summary of the run (redacted by the caller). */
-export function summaryLines(s: CertifySummary, groups: ReadonlyMap<string, GroupCounts>, outputDir: string): string[] {
+export function summaryLines(
+  s: CertifySummary,
+  groups: ReadonlyMap<string, GroupCounts>,
+  outputDir: string,
+  notJudged: readonly NotJudged[],
+): string[] {
   const lines = [
     '',
     `Certification of ${s.target} (${s.environments.join(', ')}): ${s.verdict.toUpperCase()}`,
@@ -84,6 +108,7 @@ export function summaryLines(s: CertifySummary, groups: ReadonlyMap<string, Grou
     ...lines,
     ...findingLines(s.findings),
     ...openapiLines(s.openapi),
+    ...notJudgedLines(notJudged),
     '',
     `Reports: ${o}/summary.json, ${o}/findings.json, ${o}/junit.xml, ${o}/html/index.html, ${o}/allure-results`,
   ];

@@ -127,6 +127,12 @@ export function addCheck(
   row.status = rowStatus(row.checks);
 }
 
+/** A check that could not be judged (blocked, or not run) and why. */
+export interface NotJudged {
+  status: 'blocked' | 'skipped';
+  reason: string;
+}
+
 /** What the run's tests add up to, before the summary is assembled. */
 export interface Collected {
   tests: TestResult[];
@@ -136,6 +142,8 @@ export interface Collected {
   timings: Record<string, number>;
   ids: ResolvedId[];
   leftOutByBudget: number;
+  /** The checks blocked or not run, in the run's order, each with its reason. */
+  notJudged: NotJudged[];
   bodies: { validated: number; failed: number };
 }
 
@@ -174,6 +182,7 @@ export function collect(entries: readonly RunEntry[], operations: readonly Opera
     timings: {},
     ids: [],
     leftOutByBudget: 0,
+    notJudged: [],
     bodies: { validated: 0, failed: 0 },
   };
   const rows = new Map<string, OperationResult>();
@@ -193,6 +202,7 @@ export function collect(entries: readonly RunEntry[], operations: readonly Opera
     for (const unit of unitsOf(e, a)) {
       if (unit.reason?.startsWith(BUDGET_SPENT)) c.leftOutByBudget += 1;
       const { title, status, durationMs } = unit;
+      if (status === 'blocked' || status === 'skipped') c.notJudged.push({ status, reason: unit.reason ?? 'no reason recorded' });
       c.tests.push({
         title,
         file: e.file,
