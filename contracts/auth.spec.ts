@@ -2,7 +2,7 @@ import type { Family } from '../catalogue';
 import { evidenceOf } from '../clients/http';
 import { test, expect, harnessConfig, label, notRun, selectedOperations, type Session } from './support/test';
 import { CheckGroup } from './support/checks';
-import { recordFinding } from './support/findings';
+import { recordFinding } from './support/finding-recorder';
 
 const cfg = harnessConfig();
 const ops = selectedOperations(cfg);

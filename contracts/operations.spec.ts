@@ -2,9 +2,10 @@ import { IM_HEADER_CONSTRAINTS, IM_HEADERS, idSources, type EnvironmentName, typ
 import { evidenceOf, type ApiResponse } from '../clients/http';
 import { valueAt as at } from '../clients/ids';
 import { test, expect, harnessConfig, label, notRun, selectedOperations, type Session } from './support/test';
-import { recordFinding } from './support/findings';
-import { writeObserved, writeOpenApiValidation } from './support/annotations';
+import { recordFinding } from './support/finding-recorder';
+import { writeOpenApiValidation } from './support/annotations';
 import { createOrder, lookFor, selectedForWrite } from './support/read-back';
+import { observeShape, recordShapeNotPublished, recordVisibility } from './support/answer-records';
 import { expectAboutWhatWasAsked, expectDocumentedStatus, judgeNotFound } from './support/answer-checks';
 
 const cfg = harnessConfig();
@@ -14,56 +15,6 @@ async function paramsFor(session: Session, op: Operation, env: EnvironmentName):
   if (op.id !== 'orders.modify' && op.id !== 'orders.cancel') return undefined;
   const created = await createOrder(session, env);
   return created?.orderNumber ? { orderNumber: created.orderNumber } : undefined;
-}
-
-/**
- * Records whether a resource created asynchronously was found by search and details; on the mock, which
- * creates at once, not finding it is a broken fact.
- */
-function recordVisibility(session: Session, env: EnvironmentName, op: Operation, found: string | undefined, evidence: string): void {
-  const observed = found === undefined ? 'not-visible' : 'visible';
-  recordFinding('writes.created-visible', observed, evidence, {
-    environment: env,
-    operationId: op.id,
-    family: op.family,
-    policyFile: cfg.policyFile,
-  });
-  if (session.target.isMock) expect(found, `Broken fact: the mock finds what ${op.id} created\nReceived: ${evidence}`).toBeDefined();
-}
-
-/** The body's kind (the finding's observed value) and what is at its top level, in words. */
-function topLevelOf(body: unknown): { kind: 'json-object' | 'json-array' | 'other'; seen: string } {
-  if (Array.isArray(body)) return { kind: 'json-array', seen: `a list of ${body.length}` };
-  if (!body || typeof body !== 'object') return { kind: 'other', seen: 'no JSON body' };
-  const keys = Object.keys(body).sort();
-  return { kind: 'json-object', seen: `top-level keys: ${keys.join(', ') || 'none'}` };
-}
-
-/**
- * What a target answered where no document gives the shape (the vendor family and quote to order, without an
- * OPENAPI document that has the path): recorded as the finding shapes.not-published, never judged.
- */
-function recordShapeNotPublished(op: Operation, env: EnvironmentName, res: ApiResponse): void {
-  const { kind, seen } = topLevelOf(res.json);
-  const evidence = `${op.method} ${op.path} → ${res.status}, content-type ${res.headers['content-type'] ?? 'none'}, ${seen}`;
-  recordFinding('shapes.not-published', kind, evidence, {
-    environment: env,
-    operationId: op.id,
-    family: op.family,
-    policyFile: cfg.policyFile,
-  });
-}
-
-function observeShape(res: ApiResponse): void {
-  const fields = res.json && typeof res.json === 'object' ? Object.keys(res.json as object).sort() : [];
-  writeObserved(test.info(), {
-    status: res.status,
-    headers: Object.keys(res.headers).sort(),
-    fields,
-    latencyMs: Math.round(res.durationMs * 10) / 10,
-    limit: res.headers['x-ratelimit-limit'] ?? null,
-    correlationId: res.correlationId,
-  });
 }
 
 for (const env of cfg.environments) {
@@ -91,7 +42,7 @@ for (const env of cfg.environments) {
         const schema = expectDocumentedStatus(op, env, res, cfg.policyFile);
         // A shape is judged only where a document gives it: the catalogue (seed or published document) or OPENAPI.
         const documented = op.responseSchema !== undefined || openapi?.responseSchema(op.id) !== undefined;
-        if (!documented) recordShapeNotPublished(op, env, res);
+        if (!documented) recordShapeNotPublished(op, env, res, cfg.policyFile);
         else if (schema !== null) expect.soft(res).toBeJsonResponse();
         if (schema)
           expect
@@ -150,7 +101,7 @@ for (const env of cfg.environments) {
         last = `orders.details ${n} → ${evidenceOf(read)}`;
         return read.status < 300 ? n : undefined;
       });
-      recordVisibility(session, env, create, found, `customer order ${body.customerOrderNumber}: ${last}`);
+      recordVisibility(session, env, create, found, `customer order ${body.customerOrderNumber}: ${last}`, cfg.policyFile);
     },
   );
 
@@ -171,7 +122,7 @@ for (const env of cfg.environments) {
         last = `quotes.search → ${evidenceOf(listed)}; quotes.details → ${evidenceOf(read)}`;
         return listedNumber === quoteNumber && read.status < 300 ? (quoteNumber as string) : undefined;
       });
-      recordVisibility(session, env, create, found, `quote ${String(quoteNumber)}: ${last}`);
+      recordVisibility(session, env, create, found, `quote ${String(quoteNumber)}: ${last}`, cfg.policyFile);
     },
   );
 
@@ -192,7 +143,7 @@ for (const env of cfg.environments) {
         last = `returns.details → ${evidenceOf(read)}`;
         return read.status < 300 ? caseNumber : undefined;
       });
-      recordVisibility(session, env, create, found, `return ${caseNumber}: ${last}`);
+      recordVisibility(session, env, create, found, `return ${caseNumber}: ${last}`, cfg.policyFile);
     },
   );
 

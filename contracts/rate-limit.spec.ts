@@ -4,20 +4,20 @@
  * others. An absent or non-integer header never satisfies a comparison. On the embedded mock the
  * clock is frozen for each check and moved instead of waiting for a reset.
  */
-import {
-  GET_LIMIT_PER_MINUTE,
-  RATE_LIMIT_HEADERS,
-  advertisedResetMs,
-  detectResetUnit,
-  type EnvironmentName,
-  type Operation,
-} from '../catalogue';
+import { GET_LIMIT_PER_MINUTE, advertisedResetMs, detectResetUnit, type EnvironmentName, type Operation } from '../catalogue';
 import { evidenceOf, type ApiResponse } from '../clients/http';
-import { test, expect, harnessConfig, label, notRun, selectedOperations, type Session } from './support/test';
-import { blocked } from './support/outcomes';
-import { countingOrder, headerInt, resetAtMs, startsNewWindow } from './support/rate-limit-sequence';
-import { MAX_CONCURRENCY, describePace, neededMs, spendBucket, type Spent } from './support/pacing';
-import { recordFinding } from './support/findings';
+import { test, expect, harnessConfig, label, notRun, selectedOperations } from './support/test';
+import { headerInt, startsNewWindow } from './support/rate-limit-sequence';
+import {
+  exhaust,
+  expectAllowedAsAdvertised,
+  mustInt,
+  refusedOf,
+  setExhaustionDeadline,
+  shown,
+  targetNow,
+} from './support/bucket-exhaustion';
+import { recordFinding } from './support/finding-recorder';
 import { writeObserved } from './support/annotations';
 
 const cfg = harnessConfig();
@@ -29,183 +29,14 @@ const opNamed = (id: string): Operation => {
   return op;
 };
 
-const NAMES = RATE_LIMIT_HEADERS;
-type HeaderKey = keyof typeof NAMES;
 const intOf = headerInt;
-
-/** "X-RateLimit-Remaining absent" or `X-RateLimit-Remaining "abc"`: what a failure says instead of NaN. */
-function shown(res: ApiResponse, h: HeaderKey): string {
-  const raw = res.headers[NAMES[h].toLowerCase()];
-  return raw === undefined ? `${NAMES[h]} absent` : `${NAMES[h]} "${raw}"`;
-}
-
-/** The integer value of a header the check depends on; an absent or unparsable header fails the check. */
-function mustInt(res: ApiResponse, h: HeaderKey, fact: string): number {
-  const v = intOf(res, h);
-  if (v === undefined) {
-    throw new Error(`Broken fact: ${fact}\nExpected: ${NAMES[h]} as an integer\nReceived: ${shown(res, h)}; ${evidenceOf(res)}`);
-  }
-  return v;
-}
-
-interface Exhaustion {
-  first: ApiResponse;
-  /** Remaining advertised by the first answer. */
-  remainingAtFirst: number;
-  allowedAfterFirst: number;
-  /** Calls refused for their token that the target counted (their Remaining says so), and those without a Remaining. */
-  countedRefusals: number;
-  unknownRefusals: number;
-  refused: ApiResponse | undefined;
-  sent: number;
-  /** Every answer of the exhaustion in the order the target counted them, the 429s last. */
-  seq: ApiResponse[];
-}
-
-const COUNT_FACT = 'X-RateLimit-Remaining is the number of requests the app can still send';
-
-/** Time kept before the test's timeout: an exhaustion still sending then ends blocked, never by the timeout. */
-const TIMEOUT_MARGIN_MS = 10_000;
-/** When the running test's exhaustion must stop sending (epoch ms; set before each test). */
-let exhaustionDeadlineMs = Infinity;
-
-/** A Reset in whole seconds names the end of its window within a second, either way. */
-const RESET_PRECISION_MS = 1_000;
-
-/** Time surely left to the advertised reset of `first`: unbounded on the mock's frozen clock or without an integer Reset. */
-function timeLeftOf(session: Session, first: ApiResponse): () => number {
-  const resetAt = session.target.control ? null : advertisedResetMs(intOf(first, 'reset'), first.receivedAtMs);
-  return resetAt === null ? () => Infinity : () => resetAt - RESET_PRECISION_MS - Date.now();
-}
-
-/** One call of the exhaustion and, before its answer, any answer that refused its token (the call is then repeated). */
-async function callKeepingRefusals(session: Session, op: Operation): Promise<ApiResponse[]> {
-  const answers: ApiResponse[] = [];
-  const res = await session.call(op, env, { allow429: true, onTokenRefused: (r) => answers.push(r) });
-  return [...answers, res];
-}
-
-/** Ends the check blocked: the bucket could not be spent within one window, with the arithmetic. */
-function notSpentInOneWindow(op: Operation, pace: string, why: string): never {
-  blocked(test.info(), `the bucket of ${op.id} (${env}) could not be spent within one window: ${pace}; ${why}`);
-}
-
-/** An attempt to spend the bucket that an answer of a new window ended. */
-interface Attempt {
-  first: ApiResponse;
-  spent: Spent;
-}
-
-/** Waits `ms` of real time. */
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-/**
- * Before starting over after a window rolled over mid-way: when the calls left cannot be spent in what
- * is left of the current window at the pace the first attempt showed, waits for a fresh window once
- * (when one window, measured between the two Resets, is long enough and the test has the time), else
- * ends the check blocked with the arithmetic. Resolves true when it waited (the caller calls again).
- */
-async function beforeStartingOver(op: Operation, first: ApiResponse, previous: Attempt, waited: boolean): Promise<boolean> {
-  const calls = (intOf(first, 'remaining') as number) + 1;
-  const leftMs = (resetAtMs(first) ?? Infinity) - RESET_PRECISION_MS - Date.now();
-  const needMs = neededMs(calls, previous.spent);
-  if (needMs <= leftMs) return false;
-  // One window: from the previous attempt's reset to the next one.
-  const [from, to] = [resetAtMs(previous.first), resetAtMs(first)];
-  const windowMs = from === undefined || to === undefined ? undefined : to - from;
-  const pace = `first attempt ${describePace(previous.spent.calls, previous.spent)}, until a new window began`;
-  const waitMs = leftMs + 2 * RESET_PRECISION_MS;
-  if (!waited && windowMs !== undefined && needMs <= windowMs - RESET_PRECISION_MS && Date.now() + waitMs + needMs < exhaustionDeadlineMs) {
-    await sleep(waitMs);
-    return true;
-  }
-  notSpentInOneWindow(
-    op,
-    pace,
-    `at that pace the ${calls} calls left need ${needMs} ms, more than the ${Math.round(leftMs)} ms left${waited ? ' of a fresh window' : ` (one window: ${windowMs ?? 'unknown'} ms)`}`,
-  );
-}
-
-/**
- * Spends the bucket until the first 429: at most Remaining(first) + 2 calls after the first, sent at the
- * pace the window needs (contracts/support/pacing.ts). A 429 is returned whatever its body (the body is
- * another check). When an answer counts in a new window, starts over once (in a fresh window when the
- * rest of the current one is too short); a second time, or when the test's time runs out, the check ends
- * blocked with the arithmetic.
- */
-async function exhaust(session: Session, op: Operation, previous?: Attempt, waited = false): Promise<Exhaustion> {
-  const first = await session.call(op, env);
-  expect(first.status, `the first call of the exhaustion must succeed; ${evidenceOf(first)}`).toBeLessThan(300);
-  const r0 = mustInt(first, 'remaining', COUNT_FACT);
-  if (previous && !session.target.control && (await beforeStartingOver(op, first, previous, waited)))
-    return exhaust(session, op, previous, true);
-  const timeLeftMs = timeLeftOf(session, first);
-  const leftAtStart = timeLeftMs();
-  const spent = await spendBucket(() => callKeepingRefusals(session, op), {
-    first,
-    maxCalls: r0 + 2,
-    timeLeftMs,
-    deadlineMs: exhaustionDeadlineMs,
-  });
-  const pace = `${describePace(spent.calls, spent, leftAtStart)}; ${spent.pastFirst429} call(s) sent past the first 429 (at most ${MAX_CONCURRENCY - 1})`;
-  writeObserved(test.info(), { pace });
-  if (spent.stop === 'new-window' && !previous) return exhaust(session, op, { first, spent });
-  if (spent.stop === 'new-window') notSpentInOneWindow(op, pace, 'an answer counted in a new window again after starting over');
-  if (spent.stop === 'deadline') notSpentInOneWindow(op, pace, `the test's time ran out (${TIMEOUT_MARGIN_MS} ms kept before its timeout)`);
-  const all = [first, ...spent.answers];
-  const order = countingOrder(all);
-  return {
-    first,
-    remainingAtFirst: r0,
-    allowedAfterFirst: spent.answers.filter((r) => r.status >= 200 && r.status < 300).length,
-    countedRefusals: order.countedRefusals,
-    unknownRefusals: order.unknownRefusals,
-    refused: spent.answers.find((r) => r.status === 429),
-    sent: spent.calls + 1,
-    seq: [...order.windows.flat(), ...all.filter((r) => r.status === 429)],
-  };
-}
-
-/**
- * The accepted calls the target advertised after the first: its Remaining, less the refused calls it
- * counted (their own Remaining says so); a refused call without a Remaining may have counted or not.
- */
-function expectAllowedAsAdvertised(ex: Exhaustion, fact: string): void {
-  const most = ex.remainingAtFirst - ex.countedRefusals;
-  const least = most - ex.unknownRefusals;
-  const refusals = ex.countedRefusals + ex.unknownRefusals;
-  const why = refusals
-    ? ` (${ex.countedRefusals} call(s) refused for their token and counted by the target, ${ex.unknownRefusals} without a Remaining to tell)`
-    : '';
-  const expected = least === most ? `exactly ${most}` : `${least} to ${most}`;
-  const received = ex.allowedAfterFirst;
-  expect(
-    received >= least && received <= most,
-    `Broken fact: ${fact} (Remaining ${ex.remainingAtFirst} after the first call, ${shown(ex.first, 'limit')})\nExpected: ${expected} more calls allowed${why}\nReceived: ${received}`,
-  ).toBe(true);
-}
-
-/** Now on the target's clock: the mock's (frozen in these checks) when it has a control API, else ours. */
-async function targetNow(session: Session): Promise<number> {
-  const control = session.target.control;
-  return control ? ((await control('GET', '/config')) as { nowMs: number }).nowMs : Date.now();
-}
-
-/** The first 429 of an exhaustion; fails the check when none came. */
-function refusedOf(ex: Exhaustion, fact: string): ApiResponse {
-  if (ex.refused) return ex.refused;
-  throw new Error(
-    `Broken fact: ${fact}\nExpected: a 429 within ${ex.remainingAtFirst + 2} calls after Remaining ${ex.remainingAtFirst}\nReceived: ${ex.allowedAfterFirst} calls allowed; last: ${evidenceOf(ex.first)}`,
-  );
-}
 
 test.describe('rate limits', { tag: ['@rate-limit'] }, () => {
   // Independent checks: a broken fact fails its own check and the others still run.
   test.describe.configure({ mode: 'default' });
 
   test.beforeEach(async ({ session }) => {
-    const timeout = test.info().timeout;
-    exhaustionDeadlineMs = timeout > 0 ? Date.now() + timeout - TIMEOUT_MARGIN_MS : Infinity;
+    setExhaustionDeadline(test.info());
     if (!cfg.probeLimits)
       notRun(test.info(), 'exhaustion spends the app quota for a window; set PROBE_LIMITS=1 to run it against this target');
     if (!cfg.families.includes('reseller'))
@@ -280,7 +111,7 @@ test.describe('rate limits', { tag: ['@rate-limit'] }, () => {
   test('should allow exactly the advertised number of calls per window, then answer 429', async ({ session }) => {
     const op = opNamed('catalog.search');
     label(test.info(), op, env, 'limit-enforced');
-    const ex = await exhaust(session, op);
+    const ex = await exhaust(session, op, env);
     refusedOf(ex, 'after the limit is exceeded, further requests fail');
     const limit = intOf(ex.first, 'limit');
     expectAllowedAsAdvertised(ex, 'X-RateLimit-Limit is the limit enforced');
@@ -290,7 +121,7 @@ test.describe('rate limits', { tag: ['@rate-limit'] }, () => {
   test('should lower X-RateLimit-Remaining by exactly one per accepted call across the exhaustion of a bucket', async ({ session }) => {
     const op = opNamed('returns.search');
     label(test.info(), op, env, 'remaining-sequence');
-    const ex = await exhaust(session, op);
+    const ex = await exhaust(session, op, env);
     refusedOf(ex, 'after the limit is exceeded, further requests fail');
     expect(ex.seq).toCountDownRemaining();
   });
@@ -299,7 +130,7 @@ test.describe('rate limits', { tag: ['@rate-limit'] }, () => {
     const op = opNamed('invoices.search');
     label(test.info(), op, env, 'get-limit');
     const fact = `all GET calls: ${GET_LIMIT_PER_MINUTE} calls per minute per endpoint`;
-    const ex = await exhaust(session, op);
+    const ex = await exhaust(session, op, env);
     const limit = mustInt(ex.first, 'limit', fact);
     expect(limit, `Broken fact: ${fact}\nExpected: X-RateLimit-Limit ${GET_LIMIT_PER_MINUTE}\nReceived: ${evidenceOf(ex.first)}`).toBe(
       GET_LIMIT_PER_MINUTE,
@@ -311,14 +142,14 @@ test.describe('rate limits', { tag: ['@rate-limit'] }, () => {
   test("should answer 429 with the spec's error body", async ({ session }) => {
     const op = opNamed('quotes.search');
     label(test.info(), op, env, '429-body');
-    const r = refusedOf(await exhaust(session, op), 'after the limit is exceeded, further requests fail');
+    const r = refusedOf(await exhaust(session, op, env), 'after the limit is exceeded, further requests fail');
     expect(r).toBeErrorBody('the 429 body is JSON with errors[] of {field: string or null, message: string}');
   });
 
   test('should answer 429 with Remaining 0 and all three rate-limit headers, Limit as advertised', async ({ session }) => {
     const op = opNamed('orders.search');
     label(test.info(), op, env, '429-headers');
-    const ex = await exhaust(session, op);
+    const ex = await exhaust(session, op, env);
     const r = refusedOf(ex, 'after the limit is exceeded, further requests fail');
     expect(r).toHaveRateLimitHeaders({ nowMs: await targetNow(session), windowMs: session.target.windowMs });
     expect(
@@ -336,7 +167,7 @@ test.describe('rate limits', { tag: ['@rate-limit'] }, () => {
       label(test.info(), op, env, '429-document-operation');
       if (!op.readOnly && !cfg.allowWrites)
         notRun(test.info(), `exhausting ${op.id} changes state with every call; set ALLOW_PRODUCTION_WRITES=1`);
-      const r = refusedOf(await exhaust(session, op), `after the limit of ${op.id} is exceeded, further requests fail`);
+      const r = refusedOf(await exhaust(session, op, env), `after the limit of ${op.id} is exceeded, further requests fail`);
       expect(r).toBeErrorBody('the 429 body is JSON with errors[] of {field: string or null, message: string}');
       expect(r).toHaveRateLimitHeaders({ nowMs: await targetNow(session), windowMs: session.target.windowMs });
       expect(
@@ -350,7 +181,7 @@ test.describe('rate limits', { tag: ['@rate-limit'] }, () => {
     const op = opNamed('deals.search');
     label(test.info(), op, env, 'reset');
     const fact = 'further requests fail until the refresh period ends';
-    const r = refusedOf(await exhaust(session, op), `after the limit is exceeded, ${fact}`);
+    const r = refusedOf(await exhaust(session, op, env), `after the limit is exceeded, ${fact}`);
     const again = await session.call(op, env, { allow429: true });
     expect(again.status, `Broken fact: ${fact}\nExpected: 429 right after the first 429\nReceived: ${evidenceOf(again)}`).toBe(429);
     const reset = mustInt(r, 'reset', 'X-RateLimit-Reset is when the counter resets');

@@ -3,7 +3,7 @@ import { evidenceOf, type ApiResponse } from '../clients/http';
 import { registerSecret } from '../clients/redact';
 import { test, expect, harnessConfig, label, notRun, type Session } from './support/test';
 import { CheckGroup } from './support/checks';
-import { recordFinding } from './support/findings';
+import { recordFinding } from './support/finding-recorder';
 import { recordEarlyRefusal } from './support/token-refusals';
 
 const cfg = harnessConfig();

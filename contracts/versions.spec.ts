@@ -1,7 +1,7 @@
 import { vendorSandboxBaseStatements, type Operation } from '../catalogue';
 import { evidenceOf } from '../clients/http';
 import { test, expect, harnessConfig, label, notRun, selectedOperations } from './support/test';
-import { recordFinding } from './support/findings';
+import { recordFinding } from './support/finding-recorder';
 
 const cfg = harnessConfig();
 const ops = selectedOperations(cfg);

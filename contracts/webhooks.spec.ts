@@ -4,7 +4,7 @@ import { validEvent } from '../fixtures';
 import { evidenceOf } from '../clients/http';
 import { signatureHeaders, signEventId } from '../clients/webhook-signature';
 import { test, expect, harnessConfig, label, notRun, selectedOperations } from './support/test';
-import { recordFinding } from './support/findings';
+import { recordFinding } from './support/finding-recorder';
 
 const cfg = harnessConfig();
 const hooks = selectedOperations(cfg).filter((o) => o.webhook);

@@ -1,16 +1,19 @@
 /**
  * `npm run certify [-- <playwright args>]`: certifies the configured target (default: the embedded
  * mock). Checks the configuration before any request, runs the contract suite with progress on
- * screen, prints the summary, and exits non-zero if and only if a contract check failed (or the
- * run could not start).
+ * screen and prints the summary. Exits 0 only when every check ran and passed; 1 when a contract
+ * check failed; 99 when none failed but a check was blocked or not run (the summary names how many
+ * and why); 2 when the run could not start (contracts/support/certify-exit.ts).
  */
 import { spawnSync } from 'node:child_process';
 import { createRequire } from 'node:module';
-import { existsSync, rmSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { loadConfig, checkConfigFiles, ConfigError } from '../clients/config';
 import { imHeaderDefaultsUsed } from '../clients/config-headers';
 import { redact, registerSecret } from '../clients/redact';
 import { buildReport } from '../reporting/build-report';
+import { certifyExitCode, closingLine } from '../contracts/support/certify-exit';
+import type { CertifySummary } from '../contracts/support/certify-summary';
 
 const REPORTS_DIR = process.env.REPORTS_DIR ?? 'reports';
 const require = createRequire(import.meta.url);
@@ -65,8 +68,14 @@ async function main(): Promise<number> {
     console.error(`certify: the run produced no ${REPORTS_DIR}/summary.json; see the output above`);
     return r.status ?? 2;
   }
-  console.log(`certify: finished in ${seconds} s with exit code ${r.status ?? 'unknown'}`);
-  return r.status ?? 2;
+  if (r.status === null) {
+    console.log(`certify: finished in ${seconds} s with exit code unknown`);
+    return 2;
+  }
+  const { totals } = JSON.parse(readFileSync(`${REPORTS_DIR}/summary.json`, 'utf8')) as CertifySummary;
+  const code = certifyExitCode(r.status, totals);
+  console.log(closingLine(seconds, code, totals));
+  return code;
 }
 
 const code = await main();

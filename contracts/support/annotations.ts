@@ -13,9 +13,9 @@ import { redact } from '../../clients/redact';
 
 /** The type name of each annotation the suite writes. */
 export const ANNOTATION = {
-  /** A finding (findings.ts): JSON Finding. */
+  /** A finding (finding-recorder.ts): JSON Finding. */
   finding: 'finding',
-  /** What a call showed (headers, fields, latency, advertised limit): JSON Observation. */
+  /** What a call showed (headers, fields, latency, advertised limit): JSON CallObservation. */
   observed: 'observed',
   /** "METHOD url → status: IM-CorrelationID id" of one of the check's last requests. */
   correlationId: 'correlation-id',
@@ -50,7 +50,7 @@ export interface CheckResult {
 }
 
 /** What a call showed; the summary keeps headers, fields, latency and the advertised limit per operation. */
-export interface Observation {
+export interface CallObservation {
   status?: number;
   headers?: string[];
   fields?: string[];
@@ -80,7 +80,7 @@ export interface Labels {
 /** Everything the suite recorded on one test. */
 export interface TestAnnotations extends Labels {
   findings: Finding[];
-  observed: Observation[];
+  observed: CallObservation[];
   correlationIds: string[];
   openapiValidations: OpenApiValidation[];
   idSources: ResolvedId[];
@@ -102,7 +102,7 @@ const push = (info: Annotated, type: AnnotationType, payload: unknown): void => 
 };
 
 export const writeFinding = (info: Annotated, finding: Finding): void => push(info, ANNOTATION.finding, finding);
-export const writeObserved = (info: Annotated, observation: Observation): void => push(info, ANNOTATION.observed, observation);
+export const writeObserved = (info: Annotated, observation: CallObservation): void => push(info, ANNOTATION.observed, observation);
 export const writeOpenApiValidation = (info: Annotated, v: OpenApiValidation): void => push(info, ANNOTATION.openapiValidation, v);
 export const writeCheckResult = (info: Annotated, result: CheckResult): void => push(info, ANNOTATION.checkResult, result);
 export const writeBlocked = (info: Annotated, reason: string): void => push(info, ANNOTATION.blocked, reason);

@@ -4,7 +4,7 @@
 import { expect as base } from '@playwright/test';
 import type { ApiResponse } from '../../clients/http';
 import { evidenceOf } from '../../clients/http';
-import { schemaErrors } from './ajv';
+import { schemaErrors } from './schema-errors';
 import { headerInt, headerInvariantProblem, remainingSequenceProblem } from './rate-limit-sequence';
 
 const HEADERS = ['x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset'] as const;

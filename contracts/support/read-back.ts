@@ -5,7 +5,7 @@
 import { idSources, type EnvironmentName, type Operation } from '../../catalogue';
 import type { ApiResponse } from '../../clients/http';
 import { valueAt } from '../../clients/ids';
-import { recordFinding } from './findings';
+import { recordFinding } from './finding-recorder';
 import { expect } from './matchers';
 import { notRun } from './outcomes';
 import type { Session } from './session';

@@ -2,21 +2,12 @@
  * The suite's view of a target: calls built from the catalogue and the fixture world, with tokens,
  * ids from the target, the request budget, and what to do about a 401, a 429 or a 404.
  */
-import { type APIRequestContext, type TestInfo, test as base } from '@playwright/test';
+import { test as base } from '@playwright/test';
 import { knownIds, requestFor } from '../../fixtures';
 import { DEFAULT_SEED } from '../../fixtures/build-world';
 import { familyBase, fillPath, type EnvironmentName, type Family, type IdName, type Ids, type Operation } from '../../catalogue';
 import type { HarnessConfig } from '../../clients/harness-config';
-import {
-  ApiClient,
-  RequestBudget,
-  TargetFailure,
-  assertUsable,
-  evidenceOf,
-  type ApiRequest,
-  type ApiResponse,
-  type Budget,
-} from '../../clients/http';
+import { ApiClient, TargetFailure, assertUsable, evidenceOf, type ApiRequest, type ApiResponse, type Budget } from '../../clients/http';
 import { TokenClient, tokenTransport } from '../../clients/token-client';
 import { TokenError, type Credentials } from '../../clients/token-core';
 import { redact } from '../../clients/redact';
@@ -24,13 +15,11 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { advertisedResetMs, intHeader, WEBHOOK_HEADERS } from '../../catalogue/rules';
 import { signatureHeaders } from '../../clients/webhook-signature';
-import type { OpenApiContract } from '../../openapi/import/openapi-contract';
-import { RUN_DIR_ENV, SharedRequestBudget } from './run-budget';
+import { RUN_DIR_ENV } from './run-budget';
 import { IdResolver, describeId, type ResolvedId } from '../../clients/ids';
-import { writeCorrelationId, writeIdSource } from './annotations';
-import { recordFinding } from './findings';
+import { writeIdSource } from './annotations';
+import { recordFinding } from './finding-recorder';
 import { recordEarlyRefusal } from './token-refusals';
-import { SilenceAwareApiClient, SilenceWatch } from './silent-target';
 import { blocked, notRun } from './outcomes';
 import type { Target } from './target';
 import type { SentRequest } from './answer-facts';
@@ -299,80 +288,4 @@ const withoutKeys = (q: Record<string, string>, omit: readonly string[] = []): R
 function tokenFailureFile(scope: string, family: Family, env: EnvironmentName): string | undefined {
   const dir = process.env[RUN_DIR_ENV];
   return dir ? join(dir, `token-failure-${scope}-${family}-${env}.txt`) : undefined;
-}
-
-/**
- * With OPENAPI: a request meant to be valid that the document refuses is a defect of the harness, reported
- * as such before it is sent (never sent silently). Checks that break a request on purpose are exempt.
- */
-function refuseWhatTheDocumentRefuses(doc: OpenApiContract): (req: ApiRequest, headers: Readonly<Record<string, string>>) => void {
-  return (req, headers) => {
-    if (!req.operationId || req.deliberatelyInvalid) return;
-    const problems = doc.requestProblems(req.operationId, { headers: { ...headers }, query: req.query ?? {}, body: req.json });
-    if (problems.length) {
-      throw new Error(
-        `Harness defect: the request of ${req.operationId} (${req.method} ${req.path}) breaks the OPENAPI document ${process.env.OPENAPI}, so it was not sent\n` +
-          `Expected: a request the document accepts\nReceived: ${problems.join('; ')}\nWhat to do: fix the catalogue's request of ${req.operationId} or the configuration (IM_* variables)`,
-      );
-    }
-  };
-}
-
-/** Keeps the IM-CorrelationID of the last three requests of the running check, for its evidence in the summary. */
-function keepCorrelationId(res: ApiResponse): void {
-  let info: TestInfo;
-  try {
-    info = base.info();
-  } catch {
-    return; // outside a test (fixture set-up)
-  }
-  writeCorrelationId(info, `${res.method} ${res.url} → ${res.status}: IM-CorrelationID ${res.correlationId}`);
-}
-
-/**
- * The session of a worker: its HTTP client drawing on the run's request budget, its token client and
- * id resolver, with the run's shared files kept per `project`.
- */
-export function openSession(target: Target, ctx: APIRequestContext, openapi: OpenApiContract | undefined, project: string): Session {
-  const cfg = target.config;
-  // The run's budget (global setup) when there is one; a worker's own otherwise (a run without global setup).
-  const runDir = process.env[RUN_DIR_ENV];
-  const budget: Budget = runDir
-    ? new SharedRequestBudget(runDir, (message) => notRun(base.info(), message))
-    : new RequestBudget(cfg.requestBudget);
-  const silence = new SilenceWatch(
-    runDir ? { answered: join(runDir, `target-answered-${project}`), silent: join(runDir, `target-silent-${project}.txt`) } : undefined,
-  );
-  const api = new SilenceAwareApiClient(
-    ctx,
-    {
-      baseUrl: target.baseUrl,
-      budget,
-      timeoutMs: cfg.requestTimeoutMs,
-      maxBodyBytes: cfg.maxBodyBytes,
-      extraHeaders: cfg.extraHeaders,
-      imHeaders: cfg.imHeaders,
-      onExchange: keepCorrelationId,
-      ...(openapi ? { beforeSend: refuseWhatTheDocumentRefuses(openapi) } : {}),
-    },
-    silence,
-    (reason) => blocked(base.info(), reason),
-  );
-  const tokens = new TokenClient({
-    baseUrl: target.baseUrl,
-    credentials: cfg.credentials,
-    transport: tokenTransport(api, target.baseUrl),
-  });
-  const session = new Session(target, api, tokens, budget);
-  session.startOver(project);
-  session.idResolver = new IdResolver({
-    configured: cfg.knownIds,
-    operations: target.operations,
-    allowWrites: cfg.allowWrites,
-    call: (op, env, body) => session.call(op, env, body === undefined ? {} : { body }),
-    validBody: (op) => session.validBody(op),
-    // Shared by the run's workers of the same scope (the project).
-    cacheFile: (env) => (runDir ? join(runDir, `ids-${session.sharedScope}-${env}.json`) : undefined),
-  });
-  return session;
 }

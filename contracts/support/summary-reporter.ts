@@ -1,6 +1,7 @@
 /**
  * Playwright reporter that turns the run into reports/summary.json and reports/findings.json and
- * prints a one-screen summary per group (summary.ts builds both). Everything written is redacted.
+ * prints a one-screen summary per group (certify-summary.ts and certify-summary-lines.ts build them).
+ * Everything written is redacted.
  * Its settings come as reporter options from playwright.config.ts, never from the environment.
  */
 import { mkdirSync, writeFileSync, readFileSync } from 'node:fs';
@@ -9,9 +10,10 @@ import type { FullResult, Reporter, TestCase, TestResult } from '@playwright/tes
 import { operationsFor, parseVendorOperations, type Finding } from '../../catalogue';
 import { redact } from '../../clients/redact';
 import { runBudgetUsage } from './run-budget';
-import { buildSummary, collect, summaryLines, type Collected, type RequestsSummary, type RunEntry } from './summary';
+import { buildSummary, collect, type Collected, type RequestsSummary, type RunEntry } from './certify-summary';
+import { summaryLines } from './certify-summary-lines';
 
-export type { CertifySummary, RequestsSummary } from './summary';
+export type { CertifySummary, RequestsSummary } from './certify-summary';
 
 /** The reporter's options (playwright.config.ts). */
 export interface SummaryReporterOptions {
@@ -105,7 +107,7 @@ export default class SummaryReporter implements Reporter {
     mkdirSync(this.out, { recursive: true });
     writeFileSync(join(this.out, 'summary.json'), redact(JSON.stringify(summary, null, 2)));
     writeFileSync(join(this.out, 'findings.json'), redact(JSON.stringify(summary.findings, null, 2)));
-    console.log(redact(summaryLines(summary, c.groups, this.out).join('\n')));
+    console.log(redact(summaryLines(summary, c.groups, this.out, c.notJudged).join('\n')));
   }
 
   printsToStdio(): boolean {

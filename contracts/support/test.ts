@@ -1,13 +1,14 @@
 /**
  * The contract suite's `test`: Playwright fixtures for the target (started once per worker), the
  * session on it and the user's OpenAPI document. Specs import `test`, `expect` and the check helpers
- * from here; what each fixture does lives in target.ts, session.ts and outcomes.ts.
+ * from here; what each fixture does lives in target.ts, open-session.ts, session.ts and outcomes.ts.
  */
 import { test as base } from '@playwright/test';
 import type { OpenApiContract } from '../../openapi/import/openapi-contract';
 import { expect } from './matchers';
 import { configuredDrift, harnessConfig, provideTarget, selectedOperations, type Target } from './target';
-import { openSession, type Session } from './session';
+import type { Session } from './session';
+import { openSession } from './open-session';
 
 export { expect };
 export { harnessConfig, selectedOperations };

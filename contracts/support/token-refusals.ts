@@ -8,7 +8,7 @@ import type { EnvironmentName, Family } from '../../catalogue';
 import type { ApiResponse } from '../../clients/http';
 import { describeEarlyRefusal, type EarlyRefusal } from '../../clients/token-core';
 import { readAnnotations } from './annotations';
-import { recordFinding } from './findings';
+import { recordFinding } from './finding-recorder';
 
 export const EARLY_REFUSAL_FINDING = 'token.refused-early';
 

@@ -1,7 +1,8 @@
 import { test, expect } from '@playwright/test';
 import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { certify } from './support/run-certify';
+import { startMock } from '../../mock';
+import { MOCK_APPS_ENV, certify } from './support/run-certify';
 
 function filesUnder(dir: string): string[] {
   return readdirSync(dir).flatMap((f) => {
@@ -43,6 +44,8 @@ test.describe('npm run certify', () => {
     expect(summary.target).toBe('embedded mock');
     expect(summary.environments).toEqual(['production', 'sandbox']);
     expect(summary.totals.failed).toBe(0);
+    expect(summary.totals.blocked + summary.totals.skipped, 'a clean run judges every check: exit 0, not 99').toBe(0);
+    expect(r.stdout).not.toContain('Not judged');
     // One row per catalogued operation (24 of the spec table + 4 the published document adds + 3 vendor) and environment.
     expect(summary.operations).toHaveLength(62);
     const findings = r.findings();
@@ -89,6 +92,24 @@ test.describe('npm run certify', () => {
       for (const m of text.matchAll(/(?:Bearer\s+|"access_token"\s*:\s*")([A-Za-z0-9_-]{20,})/g)) tokenLike.push(`${f}: ${m[1]}`);
     }
     expect(tokenLike).toEqual([]);
+  });
+
+  test('should exit 99 when no check failed but one was blocked, naming how many and why', async () => {
+    test.setTimeout(120_000);
+    // A limit of 0: every deals.search call is refused, its reset up to a minute away, beyond MAX_429_WAIT_MS
+    // (or, at the very end of a window, refused again after the wait): blocked, never failed.
+    const mock = await startMock({ limits: { 'deals.search': 0 } });
+    const r = await certify(
+      { ...MOCK_APPS_ENV, TARGET: mock.url, FAMILIES: 'reseller', ENVIRONMENTS: 'production', MAX_429_WAIT_MS: '1000' },
+      ['--workers', '1', '-g', 'valid (deals|catalog)\\.search call'],
+    ).finally(() => mock.close());
+    const { totals } = r.summary();
+    expect(totals, r.stdout.slice(-3000)).toMatchObject({ passed: 1, failed: 0, blocked: 1, skipped: 0 });
+    expect(r.status, r.stdout.slice(-3000) + r.stderr.slice(-2000)).toBe(99);
+    expect(r.stdout).toMatch(
+      /Not judged: 1 blocked, 0 not run:\n {2}blocked: the target (answered 429 to GET \S*deals\S* and its reset is \d+ s away|still answered 429 to GET \S*deals)/,
+    );
+    expect(r.stdout).toContain('with exit code 99: nothing failed, but 1 checks were blocked and 0 not run (see "Not judged" above)');
   });
 
   test('should refuse to start with a clear message when credentials are missing for a remote target', async () => {

@@ -1,10 +1,11 @@
 /**
- * The certification summary from the run's tests (contracts/support/summary.ts): rows per operation and
+ * The certification summary from the run's tests (contracts/support/certify-summary.ts): rows per operation and
  * environment, counts per group, findings, ids and the requests sent, without files or the environment.
  */
 import { test, expect } from '@playwright/test';
 import { allOperations } from '../../catalogue';
-import { buildSummary, collect, summaryLines, type RunEntry } from '../../contracts/support/summary';
+import { buildSummary, collect, type RunEntry } from '../../contracts/support/certify-summary';
+import { summaryLines } from '../../contracts/support/certify-summary-lines';
 import { ANNOTATION } from '../../contracts/support/annotations';
 
 const note = (type: string, payload: unknown) => ({ type, description: typeof payload === 'string' ? payload : JSON.stringify(payload) });
@@ -107,12 +108,13 @@ test('should build the summary and its screen from the collected run and the giv
   expect(s.verdict, 'a failed check fails the run').toBe('failed');
   expect(s.totals).toEqual({ passed: 2, failed: 1, blocked: 1, skipped: 1, findings: 1 });
   expect(s.tests.map((t) => t.title)).toEqual(['valid catalog.search', 'valid orders.details', 'blocked', 'token', 'left out']);
-  const screen = summaryLines(s, c.groups, 'out').join('\n');
+  const screen = summaryLines(s, c.groups, 'out', c.notJudged).join('\n');
   expect(screen).toContain('Certification of embedded mock (production, sandbox): FAILED');
   expect(screen).toMatch(/operations\s+1\s+1\s+1\s+0\s+0\ntokens\s+1\s+0\s+0\s+1\s+1\ntotal\s+2\s+1\s+1\s+1\s+1/);
   expect(screen).toContain('Requests sent: 12 of a budget of 10; 1 checks not run: budget spent');
   expect(screen).toContain('Ids from the target: orderNumber 20-1 (listed by orders.search, production)');
   expect(screen).toMatch(/token\.lifetime\s+beyond-24h/);
+  expect(screen).toContain('Not judged: 1 blocked, 1 not run:\n  blocked: no sandbox app\n  not run: budget spent: 10 of 10\n');
   expect(screen).toContain('Reports: out/summary.json');
 });
 

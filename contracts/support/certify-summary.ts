@@ -1,12 +1,12 @@
 /**
  * The certification summary as pure functions of the run's tests: their verdicts and the results their
- * checks recorded (annotations.ts) become reports/summary.json and the one-screen summary. The summary
- * reporter does the reading and writing; nothing here touches files, the environment or the clock.
+ * checks recorded (annotations.ts) become reports/summary.json (its one-screen text: certify-summary-lines.ts).
+ * The summary reporter does the reading and writing; nothing here touches files, the environment or the clock.
  */
 import type { CheckStatus, EnvironmentName, Finding, Operation, OperationResult, RunSummary, TestResult } from '../../catalogue';
 import { redact } from '../../clients/redact';
 import { describeId, type ResolvedId } from '../../clients/ids';
-import { readAnnotations, type Observation, type TestAnnotations } from './annotations';
+import { readAnnotations, type CallObservation, type TestAnnotations } from './annotations';
 import { BUDGET_SPENT } from './run-budget';
 
 /** reports/summary.json of a certification run: the shared run summary plus requests and ids. */
@@ -108,7 +108,7 @@ function rowStatus(checks: Record<string, CheckStatus>): CheckStatus {
 export function addCheck(
   row: OperationResult,
   unit: Unit & { check: string },
-  observed: readonly Observation[],
+  observed: readonly CallObservation[],
   correlationIds: readonly string[],
 ): void {
   const prev = row.checks[unit.check];
@@ -127,6 +127,12 @@ export function addCheck(
   row.status = rowStatus(row.checks);
 }
 
+/** A check that could not be judged (blocked, or not run) and why. */
+export interface NotJudged {
+  status: 'blocked' | 'skipped';
+  reason: string;
+}
+
 /** What the run's tests add up to, before the summary is assembled. */
 export interface Collected {
   tests: TestResult[];
@@ -136,6 +142,8 @@ export interface Collected {
   timings: Record<string, number>;
   ids: ResolvedId[];
   leftOutByBudget: number;
+  /** The checks blocked or not run, in the run's order, each with its reason. */
+  notJudged: NotJudged[];
   bodies: { validated: number; failed: number };
 }
 
@@ -174,6 +182,7 @@ export function collect(entries: readonly RunEntry[], operations: readonly Opera
     timings: {},
     ids: [],
     leftOutByBudget: 0,
+    notJudged: [],
     bodies: { validated: 0, failed: 0 },
   };
   const rows = new Map<string, OperationResult>();
@@ -193,6 +202,7 @@ export function collect(entries: readonly RunEntry[], operations: readonly Opera
     for (const unit of unitsOf(e, a)) {
       if (unit.reason?.startsWith(BUDGET_SPENT)) c.leftOutByBudget += 1;
       const { title, status, durationMs } = unit;
+      if (status === 'blocked' || status === 'skipped') c.notJudged.push({ status, reason: unit.reason ?? 'no reason recorded' });
       c.tests.push({
         title,
         file: e.file,
@@ -244,87 +254,4 @@ export function buildSummary(
     ...(run.requests ? { requests: run.requests } : {}),
     ...(c.ids.length ? { ids: c.ids } : {}),
   };
-}
-
-/** "orderNumber 20-1 (listed by orders.search, production, sandbox); ..." : one entry per id and origin. */
-export function idLine(ids: readonly ResolvedId[]): string {
-  const byId = new Map<string, string[]>();
-  for (const id of ids) {
-    const key = describeId(id).replace(/, [a-z]+\)$/, '');
-    byId.set(key, [...(byId.get(key) ?? []), id.environment]);
-  }
-  return [...byId.entries()].map(([k, envs]) => `${k}, ${envs.join(', ')})`).join('; ');
-}
-
-const row = (name: string, g: GroupCounts): string =>
-  `${name.padEnd(14)}${String(g.passed).padStart(8)}${String(g.failed).padStart(8)}${String(g.blocked).padStart(9)}${String(g.skipped).padStart(9)}${String(g.findings).padStart(10)}`;
-
-/** The table of counts per group, with its header and the total. */
-function countLines(groups: ReadonlyMap<string, GroupCounts>, totals: GroupCounts): string[] {
-  return [
-    `${'group'.padEnd(14)}${'passed'.padStart(8)}${'failed'.padStart(8)}${'blocked'.padStart(9)}${'not run'.padStart(9)}${'findings'.padStart(10)}`,
-    ...[...groups.entries()].sort().map(([name, g]) => row(name, g)),
-    row('total', totals),
-  ];
-}
-
-/** One line per finding id (its scopes merged) with what the target did. */
-function findingLines(findings: readonly Finding[]): string[] {
-  const byId = new Map<string, Set<string>>();
-  for (const f of findings) {
-    const base = f.id.split('@')[0] as string;
-    byId.set(base, (byId.get(base) ?? new Set()).add(f.observed));
-  }
-  if (!byId.size) return [];
-  return [
-    '',
-    'Findings (spec conflicts and gaps: what this target does):',
-    ...[...byId.entries()].sort().map(([id, obs]) => `  ${id.padEnd(36)} ${[...obs].join(', ')}`),
-  ];
-}
-
-/** The OPENAPI line: operations mapped, bodies validated, gaps between the document and the catalogue. */
-function openapiLines(openapi: unknown): string[] {
-  if (!openapi) return [];
-  const o = openapi as {
-    file?: string;
-    mapped?: unknown[];
-    catalogueWithoutSchema?: string[];
-    documentedNotInCatalogue?: string[];
-    bodiesValidated?: number;
-    bodiesFailed?: number;
-    error?: string;
-  };
-  return [
-    '',
-    o.error
-      ? `OpenAPI: ${o.error}`
-      : `OpenAPI ${o.file}: ${o.mapped?.length} operations mapped, ${o.bodiesValidated} bodies validated, ${o.bodiesFailed} failed; ` +
-        `${o.catalogueWithoutSchema?.length} catalogue operations without a documented schema, ${o.documentedNotInCatalogue?.length} documented operations not in the catalogue`,
-  ];
-}
-
-/** The one-screen summary of the run (redacted by the caller). */
-export function summaryLines(s: CertifySummary, groups: ReadonlyMap<string, GroupCounts>, outputDir: string): string[] {
-  const lines = [
-    '',
-    `Certification of ${s.target} (${s.environments.join(', ')}): ${s.verdict.toUpperCase()}`,
-    ...countLines(groups, s.totals),
-  ];
-  const r = s.requests;
-  if (r) {
-    lines.push(
-      `Requests sent: ${r.sent}${r.budget === null ? '' : ` of a budget of ${r.budget}`}` +
-        (r.checksLeftOutByBudget ? `; ${r.checksLeftOutByBudget} checks not run: budget spent` : ''),
-    );
-  }
-  if (s.ids?.length) lines.push(`Ids from the target: ${idLine(s.ids)}`);
-  const o = outputDir;
-  return [
-    ...lines,
-    ...findingLines(s.findings),
-    ...openapiLines(s.openapi),
-    '',
-    `Reports: ${o}/summary.json, ${o}/findings.json, ${o}/junit.xml, ${o}/html/index.html, ${o}/allure-results`,
-  ];
 }
