@@ -5,9 +5,7 @@
  */
 import { CommanderError, InvalidArgumentError, type Command } from 'commander';
 import { parseDuration } from '../catalogue/duration';
-
-/** Exit code of a command refused for its arguments. */
-export const USAGE_ERROR = 2;
+import { USAGE_ERROR } from './exit-codes';
 
 type Parser<T> = (value: string) => T;
 

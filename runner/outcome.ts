@@ -1,14 +1,8 @@
 /** How a k6 command ended, as our exit code. */
+import { NOT_JUDGED } from '../clients/exit-codes';
 
 /** Our exit code for a k6 run that ended with 0 but left no result file (a manifest, capacity.json). */
 export const NO_RESULT = 4;
-
-/**
- * Our exit code when a selected operation was left out of the run (no id of the target's data for it), or
- * none was left to run: 99, as for an operation that probe-reset could not read (an operation without a
- * result), whatever k6 ended with for the others (a k6 failure keeps k6's own code).
- */
-export const NOT_RUN = 99;
 
 /** How a k6 command ended: k6's code, whether the step found its result file, the operations left out. */
 export interface K6Outcome {
@@ -20,7 +14,8 @@ export interface K6Outcome {
 
 /**
  * Our exit code for a k6 command, with what it says on stderr: k6's own code, except NO_RESULT for a
- * run that ended with 0 without its result file, and NOT_RUN for a run that left selected operations out.
+ * run that ended with 0 without its result file, and NOT_JUDGED for a run that left selected operations out (no id of the target's data for one, or
+ * an operation probe-reset could not read), whatever k6 ended with for the others (a k6 failure keeps k6's own code).
  */
 export function exitCodeOf(name: string, r: K6Outcome, say: (line: string) => void = (l) => console.error(l)): number {
   if (r.exitCode === 99) say(`load: ${name}: k6 exit 99, thresholds crossed (see the table above and ${r.summaryExport})`);
@@ -28,7 +23,7 @@ export function exitCodeOf(name: string, r: K6Outcome, say: (line: string) => vo
   // k6 ends with 0 when its summary could not be written; the command cannot, having no result.
   if (r.exitCode === 0 && !r.wrote) return NO_RESULT;
   if (!r.notRun.length) return r.exitCode;
-  const code = r.exitCode === 0 ? NOT_RUN : r.exitCode;
+  const code = r.exitCode === 0 ? NOT_JUDGED : r.exitCode;
   // Each left out for a reason: no id of the target's data for it, or beyond the budget of a partial run.
   const budget = r.notRun.filter((n) => n.reason.startsWith('budget')).length;
   const why =

@@ -3,7 +3,7 @@ import { DEFAULT_WINDOW_MS, type Operation } from '../catalogue';
 import type { Plan } from '../load/scripts/run-plan';
 import { longestWaitMs } from '../load/scripts/probe-plan';
 import { RESET_MARGIN_MS, resolveTargetIds, type TargetIds } from './target-ids';
-import { NOT_RUN } from './outcome';
+import { NOT_JUDGED } from '../clients/exit-codes';
 import { writesAllowed } from './plan';
 import type { LoadOptions } from './load-options';
 
@@ -71,7 +71,7 @@ export function quotaWait(
 export function leftToRun(ops: Operation[], t: TargetIds): boolean {
   if (t.notRun.length < ops.length) return true;
   console.error(
-    `load: no operation left to run: each of the ${ops.length} selected operations needs an id the target did not give (reasons above); set KNOWN_IDS or select others with --ops; exit ${NOT_RUN}`,
+    `load: no operation left to run: each of the ${ops.length} selected operations needs an id the target did not give (reasons above); set KNOWN_IDS or select others with --ops; exit ${NOT_JUDGED}`,
   );
   return false;
 }

@@ -11,14 +11,14 @@ import type { NotRun, Plan } from '../load/scripts/run-plan';
 import { segmentDirName } from '../load/scripts/segment';
 import { buildLoadScripts, bundleDir } from './bundles';
 import { findK6, k6Args, k6Environment, K6_HELP, runK6 } from './k6-process';
-import { exitCodeOf, NOT_RUN, type K6Outcome } from './outcome';
+import { exitCodeOf, type K6Outcome } from './outcome';
 import { mockCredentials, planFor, randomLimits, selectOperations } from './plan';
 import { idsOnTarget, leftToRun, quotaBackAt, quotaWait } from './remote';
 import type { TargetIds } from './target-ids';
 import { COMMANDS, type K6Step } from './steps';
 import type { LoadOptions } from './load-options';
 import { budgetOf, checkBudget, requestsNeeded } from './budget';
-import { USAGE_ERROR } from '../clients/cli-options';
+import { NOT_JUDGED, USAGE_ERROR } from '../clients/exit-codes';
 
 /** A command refused before anything starts: its exit code and what to do. */
 export interface CommandRefusal {
@@ -145,9 +145,9 @@ function budgetVerdict(name: string, step: K6Step, o: LoadOptions, run: Budgeted
   for (const n of v.notRun) console.error(`load: ${n.id} not run: ${n.reason}`);
   if (v.notRun.length < kept.length) return v.notRun;
   console.error(
-    `load: no operation left to run: --budget ${run.budget} covers none of the ${kept.length} selected operations; exit ${NOT_RUN}`,
+    `load: no operation left to run: --budget ${run.budget} covers none of the ${kept.length} selected operations; exit ${NOT_JUDGED}`,
   );
-  return NOT_RUN;
+  return NOT_JUDGED;
 }
 
 /**
@@ -166,7 +166,7 @@ async function budgetedRun(name: string, step: K6Step, o: LoadOptions, p: K6Plan
   // A partial run on another target is cut once the id search has spent its share.
   // Only on a target other than the embedded mock (its seeded ids are the plan's): before any k6 starts.
   const targetIds = await idsOnTarget(o, { baseUrl: p.remoteBaseUrl as string, ops, budget: run.budget }, (line) => console.log(line));
-  if (!leftToRun(ops, targetIds)) return NOT_RUN;
+  if (!leftToRun(ops, targetIds)) return NOT_JUDGED;
   const after = budgetVerdict(name, step, o, { ...run, targetIds }, targetIds.requests);
   return typeof after === 'number' ? after : { ...run, targetIds, budgetNotRun: after };
 }

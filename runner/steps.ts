@@ -15,7 +15,7 @@ import { DEFAULT_PERF_THRESHOLD } from '../reporting/perf-compare';
 import { formatRate, SHAPES } from '../load/lib/load-shapes';
 import type { LoadScript } from './bundles';
 import { mergeManifests, segmentDirs, writeMerged } from './merge';
-import { NOT_RUN } from './outcome';
+import { NOT_JUDGED } from '../clients/exit-codes';
 import { planFor, selectOperations } from './plan';
 import { idsOnTarget, leftToRun, quotaBackAt } from './remote';
 import type { LoadOptions } from './load-options';
@@ -171,7 +171,7 @@ export const COMMANDS: Record<string, K6Step | OwnStep> = {
       // stdout holds the plan alone: the search for ids speaks on stderr.
       const budget = budgetOf(o, false, 0);
       const targetIds = await idsOnTarget(o, { baseUrl, ops, budget }, (line) => console.error(line));
-      if (!leftToRun(ops, targetIds)) return NOT_RUN;
+      if (!leftToRun(ops, targetIds)) return NOT_JUDGED;
       const plan = planFor(o, baseUrl, ops, { limits: {}, budget, targetIds });
       const back = quotaBackAt(plan, targetIds, Date.now());
       if (back)
@@ -179,7 +179,7 @@ export const COMMANDS: Record<string, K6Step | OwnStep> = {
           `load: the id search called ${back.ids.join(', ')}, which the plan runs too: start a probe after ${new Date(back.atMs).toISOString()} (the advertised reset), so it starts from a full bucket`,
         );
       process.stdout.write(`${JSON.stringify(plan)}\n`);
-      return targetIds.notRun.length ? NOT_RUN : 0;
+      return targetIds.notRun.length ? NOT_JUDGED : 0;
     },
   },
   merge: {

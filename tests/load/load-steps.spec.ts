@@ -5,7 +5,8 @@
 import { test, expect } from '@playwright/test';
 import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { exitCodeOf, NO_RESULT, NOT_RUN, type K6Outcome } from '../../runner/outcome';
+import { exitCodeOf, NO_RESULT, type K6Outcome } from '../../runner/outcome';
+import { NOT_JUDGED } from '../../clients/exit-codes';
 import { defaultLoadOptions, type LoadOptions } from '../../runner/load-options';
 import { preflight } from '../../runner/run';
 import { COMMANDS } from '../../runner/steps';
@@ -103,7 +104,7 @@ test.describe('npm run load exit codes', () => {
     expect(mapped({ wrote: false })).toEqual({ code: NO_RESULT, said: [] });
   });
 
-  test('should end with NOT_RUN when operations were left out, unless k6 failed itself', () => {
+  test('should end with NOT_JUDGED when operations were left out, unless k6 failed itself', () => {
     const noId = { reason: 'no order on the target' };
     const left = mapped({
       notRun: [
@@ -111,12 +112,12 @@ test.describe('npm run load exit codes', () => {
         { id: 'quotes.details', ...noId },
       ],
     });
-    expect(left.code).toBe(NOT_RUN);
+    expect(left.code).toBe(NOT_JUDGED);
     expect(left.said).toEqual([
       "load: probe-limits: 2 selected operation(s) not run, no id of the target's data for them: orders.details, quotes.details (reasons above and in the result's notRun); exit 99",
     ]);
     const budget = mapped({ notRun: [{ id: 'orders.details', reason: 'budget: its probe needs 52 requests' }] });
-    expect(budget.code).toBe(NOT_RUN);
+    expect(budget.code).toBe(NOT_JUDGED);
     expect(budget.said[0]).toMatch(/not run, beyond the budget: orders\.details/);
     const failed = mapped({ exitCode: 107, notRun: [{ id: 'orders.details', ...noId }] });
     expect(failed.code).toBe(107);
