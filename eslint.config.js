@@ -23,7 +23,7 @@ const MOCK_WHY = 'the mock serves the catalogue; the suite and the probes test i
 
 /**
  * What each product folder must not import (tests/ for every one: the harness tests build on the product,
- * never the other way round). catalogue/ has its own, stricter rule below.
+ * never the other way round). catalogue/ and common/ have their own, stricter rule below.
  */
 const LAYERS = [
   ['fixtures', ['mock', 'contracts', 'load', 'runner', 'scripts'], DATA_FLOWS],
@@ -61,6 +61,7 @@ const LAYERS = [
 /** The product's folders: held to the function limits below. */
 const PRODUCT_FOLDERS = [
   'catalogue',
+  'common',
   'fixtures',
   'clients',
   'openapi',
@@ -110,21 +111,23 @@ export default tseslint.config(
       ),
     },
   },
-  {
-    files: ['catalogue/**/*.ts'],
+  // catalogue/ (the API's data) and common/ (order statistics, k6's duration syntax) are pure: both compile for
+  // Node and for k6, read no environment and import nothing outside themselves.
+  ...['catalogue', 'common'].map((folder) => ({
+    files: [`${folder}/**/*.ts`],
     rules: {
       'no-restricted-imports': [
         'error',
         {
           patterns: [
-            { group: ['node:*', 'k6', 'k6/*'], message: 'catalogue/ is pure data: it must compile for Node AND for k6.' },
-            { group: ['../*'], message: 'catalogue/ imports nothing outside itself.' },
+            { group: ['node:*', 'k6', 'k6/*'], message: `${folder}/ is pure: it must compile for Node AND for k6.` },
+            { group: ['../*'], message: `${folder}/ imports nothing outside itself.` },
           ],
         },
       ],
-      'no-restricted-globals': ['error', { name: 'process', message: 'catalogue/ must not read process.env.' }],
+      'no-restricted-globals': ['error', { name: 'process', message: `${folder}/ must not read process.env.` }],
     },
-  },
+  })),
   ...LAYERS.map(([folder, forbidden, why]) => ({
     files: [`${folder}/**/*.ts`, `${folder}/**/*.mjs`],
     rules: { 'no-restricted-imports': mustNotImport(folder, [...forbidden, 'tests'], why) },

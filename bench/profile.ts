@@ -7,7 +7,7 @@ import { SourceMap } from 'node:module';
 import { readFileSync } from 'node:fs';
 import { dirname, relative, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { median } from '../catalogue/statistics';
+import { median } from '../common/statistics';
 
 /** The parts of a `.cpuprofile` read here (Chrome DevTools protocol `Profiler.Profile`). */
 export interface CpuProfile {

@@ -1,5 +1,5 @@
 /** A figure measured in several rounds, and its printing. */
-import { median } from '../catalogue/statistics';
+import { median } from '../common/statistics';
 
 /** A figure measured in several rounds: median and range, with every value. */
 export interface Spread {

@@ -6,5 +6,3 @@ export * from './environments';
 export * from './limits';
 export * from './findings';
 export * from './rules';
-export * from './statistics';
-export type * from './results';

@@ -4,7 +4,7 @@
  * expects and what it received (commander's own refusals, unknown options included, end the same way).
  */
 import { CommanderError, InvalidArgumentError, type Command } from 'commander';
-import { parseDuration } from '../catalogue/duration';
+import { parseDuration } from '../common/k6-duration';
 import { USAGE_ERROR } from './exit-codes';
 
 type Parser<T> = (value: string) => T;

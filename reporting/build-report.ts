@@ -4,7 +4,7 @@
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import type { Finding, LimitsManifestEntry, RunSummary } from '../catalogue';
+import type { Finding, LimitsManifestEntry, RunSummary } from './report-shapes';
 import { redact } from '../clients/redact';
 import { diffRuns, type RunDiff } from './run-diff';
 import type { CapacityResult } from './capacity-section';

@@ -1,5 +1,5 @@
 /** The one-page report's HTML: its sections and the data of its plots. */
-import type { Finding, LimitsManifestEntry, RunSummary } from '../catalogue';
+import type { Finding, LimitsManifestEntry, RunSummary } from './report-shapes';
 import type { RunDiff } from './run-diff';
 import { renderRateLimitSection, type FingerprintRow, type FingerprintTimeline } from './rate-limit-section';
 import { capacitySection, type CapacityResult } from './capacity-section';

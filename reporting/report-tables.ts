@@ -1,12 +1,7 @@
 /** The report page's tables: the operations and their evidence, the findings ledger, the changes since the baseline. */
-import {
-  findingDefinitions,
-  percentile,
-  type Finding,
-  type LimitsManifestEntry,
-  type OperationResult,
-  type RunSummary,
-} from '../catalogue';
+import { findingDefinitions } from '../catalogue';
+import { percentile } from '../common/statistics';
+import type { Finding, LimitsManifestEntry, OperationResult, RunSummary } from './report-shapes';
 import { redact } from '../clients/redact';
 import type { RunDiff } from './run-diff';
 

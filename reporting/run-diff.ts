@@ -1,5 +1,5 @@
 /** Run-to-run regression diff of two summaries: behaviour, not only schema. */
-import type { Finding, LimitsManifestEntry, OperationResult, RunSummary } from '../catalogue';
+import type { Finding, LimitsManifestEntry, OperationResult, RunSummary } from './report-shapes';
 
 export interface RunDiff {
   baseline: { startedAt: string; target: string };

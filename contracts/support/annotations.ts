@@ -6,7 +6,8 @@
  */
 import type { TestInfo } from '@playwright/test';
 import type { ValidateFunction } from 'ajv';
-import { ENVIRONMENTS, type CheckStatus, type EnvironmentName, type Finding } from '../../catalogue';
+import { ENVIRONMENTS, type EnvironmentName } from '../../catalogue';
+import type { CheckStatus, Finding } from '../../reporting/report-shapes';
 import { createAjv, errorLines } from '../../clients/ajv';
 import type { ResolvedId } from '../../clients/ids';
 import { redact } from '../../clients/redact';

@@ -4,7 +4,7 @@
  * a run in which nothing failed but a check was blocked or not run ends with NOT_JUDGED; 0 only when
  * every check ran and passed.
  */
-import type { RunSummary } from '../../catalogue';
+import type { RunSummary } from '../../reporting/report-shapes';
 import { NOT_JUDGED } from '../../clients/exit-codes';
 
 /** The run's exit code from Playwright's and the summary's totals (summary.json). */

@@ -2,7 +2,7 @@
  * The one-screen summary of a certification run: the counts per group, the requests sent, the ids from
  * the target, the findings and the OpenAPI coverage, as lines of text (redacted by the caller).
  */
-import type { Finding } from '../../catalogue';
+import type { Finding } from '../../reporting/report-shapes';
 import { describeId, type ResolvedId } from '../../clients/ids';
 import type { CertifySummary, GroupCounts, NotJudged } from './certify-summary';
 

@@ -3,7 +3,8 @@
  * checks recorded (annotations.ts) become reports/summary.json (its one-screen text: certify-summary-lines.ts).
  * The summary reporter does the reading and writing; nothing here touches files, the environment or the clock.
  */
-import type { CheckStatus, EnvironmentName, Finding, Operation, OperationResult, RunSummary, TestResult } from '../../catalogue';
+import type { EnvironmentName, Operation } from '../../catalogue';
+import type { CheckStatus, Finding, OperationResult, RunSummary, TestResult } from '../../reporting/report-shapes';
 import { redact } from '../../clients/redact';
 import { describeId, type ResolvedId } from '../../clients/ids';
 import { readAnnotations, type CallObservation, type TestAnnotations } from './annotations';

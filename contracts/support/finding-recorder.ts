@@ -4,7 +4,8 @@
  * expected answer or promote a finding to a failure.
  */
 import { test } from '@playwright/test';
-import { findingDefinition, type Finding } from '../../catalogue';
+import { findingDefinition } from '../../catalogue';
+import type { Finding } from '../../reporting/report-shapes';
 import type { Policy } from '../../catalogue/policy';
 import { readPolicy } from '../../clients/config-files';
 import { redact } from '../../clients/redact';

@@ -7,7 +7,8 @@
 import { mkdirSync, writeFileSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { FullResult, Reporter, TestCase, TestResult } from '@playwright/test/reporter';
-import { operationsFor, parseVendorOperations, type Finding } from '../../catalogue';
+import { operationsFor, parseVendorOperations } from '../../catalogue';
+import type { Finding } from '../../reporting/report-shapes';
 import { redact } from '../../clients/redact';
 import { runBudgetUsage } from './run-budget';
 import { buildSummary, collect, type Collected, type RequestsSummary, type RunEntry } from './certify-summary';

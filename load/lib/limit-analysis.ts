@@ -14,9 +14,9 @@ export interface ProbeSample {
 }
 
 import { advertisedResetMs, detectResetUnit, intHeader, type ResetUnit } from '../../catalogue/rules';
-import { percentile } from '../../catalogue/statistics';
+import { percentile } from '../../common/statistics';
 
-// The reset-unit reading, integer headers (catalogue/rules.ts) and percentiles (catalogue/statistics.ts) are shared with the mock and the suite.
+// The reset-unit reading, integer headers (catalogue/rules.ts) and percentiles (common/statistics.ts) are shared with the mock and the suite.
 export { advertisedResetMs, detectResetUnit, intHeader, percentile, type ResetUnit };
 
 export interface LimitAnalysis {

@@ -8,7 +8,7 @@ import { sleep } from 'k6';
 import { analyseLimit, advertisedResetMs, detectResetUnit, limitProbeRequests, probeCap, type ProbeSample } from '../lib/limit-analysis';
 import { Fingerprinter, type RateLimitFingerprint, type TimelinePoint } from '../lib/fingerprint';
 import { readRateLimitHeaders } from '../lib/rate-limit-hints';
-import type { LimitsManifestEntry } from '../../catalogue';
+import type { LimitsManifestEntry } from '../../reporting/report-shapes';
 import { notRunLines, notRunOf, stamp, type Plan, type PlannedOperation } from './run-plan';
 import { fetchTokens, requestOf, probeSampleOf } from './requests';
 import { fingerprintConfig } from './probe-plan';

@@ -1,4 +1,4 @@
-import { parseDuration } from '../../catalogue/duration';
+import { parseDuration } from '../../common/k6-duration';
 
 /** A run's length (`--duration`, `--max-duration`) in k6's syntax, in milliseconds: more than zero. */
 export function runLengthMs(d: string): number {

@@ -1,5 +1,6 @@
 /** The document's operations walked, checked and mapped to the catalogue; the conflicts of their paths with the spec. */
-import { findingDefinition, type Finding, type Operation } from '../../catalogue';
+import { findingDefinition, type Operation } from '../../catalogue';
+import type { Finding } from '../../reporting/report-shapes';
 import type { DocumentedParameter } from './openapi-contract';
 import {
   examplesOf,

@@ -1,6 +1,6 @@
 /** The shapes of the document as read, and of what the import gathers from it by catalogue operation. */
 import type { ValidateFunction } from 'ajv';
-import type { Finding } from '../../catalogue';
+import type { Finding } from '../../reporting/report-shapes';
 import type { DocumentDefect, DocumentedParameter, OpenApiCoverage } from './openapi-contract';
 
 export type Doc = { openapi?: string; servers?: { url: string }[]; paths?: Record<string, Record<string, unknown>> };

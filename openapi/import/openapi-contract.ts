@@ -1,5 +1,5 @@
 /** The contract an imported OpenAPI document gives: its coverage, findings and defects, and its validators. */
-import type { Finding } from '../../catalogue';
+import type { Finding } from '../../reporting/report-shapes';
 
 export interface OpenApiCoverage {
   file: string;

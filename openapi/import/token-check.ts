@@ -1,5 +1,6 @@
 /** The document's token endpoints checked against the spec's (method, form body, response field types). */
-import { findingDefinition, tokenEndpoints, type Finding } from '../../catalogue';
+import { findingDefinition, tokenEndpoints } from '../../catalogue';
+import type { Finding } from '../../reporting/report-shapes';
 import { jsonOf, type OperationObject } from './document-shapes';
 import { toJsonSchema } from './json-schema';
 

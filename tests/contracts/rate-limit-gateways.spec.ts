@@ -6,7 +6,7 @@
 import { test, expect } from '@playwright/test';
 import { startMock, type RunningMock } from '../../mock';
 import { startProxy, type CountingTarget } from './support/targets';
-import type { Finding } from '../../catalogue';
+import type { Finding } from '../../reporting/report-shapes';
 import type { CertifySummary } from '../../contracts/support/summary-reporter';
 import { MOCK_APPS_ENV, certify } from './support/run-certify';
 

@@ -6,7 +6,8 @@ import { test, expect } from '@playwright/test';
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { allOperations, type LimitsManifestEntry } from '../../catalogue';
+import { allOperations } from '../../catalogue';
+import type { LimitsManifestEntry } from '../../reporting/report-shapes';
 import { randomLimits } from '../../runner/plan';
 import { cliArgs, k6UnderTest } from '../cli-bundles';
 

@@ -1,5 +1,6 @@
 /** Realistic report inputs built from the catalogue: one row per operation and environment. */
-import { allOperations, type RunSummary, type Finding, type LimitsManifestEntry } from '../../catalogue';
+import { allOperations } from '../../catalogue';
+import type { RunSummary, Finding, LimitsManifestEntry } from '../../reporting/report-shapes';
 
 export function sampleSummary(over: Partial<RunSummary> = {}, secret = ''): RunSummary {
   const operations = allOperations().flatMap((o, i) =>

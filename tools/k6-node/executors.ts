@@ -3,7 +3,7 @@
  * executors (constant and ramping) start iterations at the rate, as k6 does; iteration executors run
  * their iterations back to back. Execution segments scale the work as k6 scales it.
  */
-import { parseDuration } from '../../catalogue/duration';
+import { parseDuration } from '../../common/k6-duration';
 
 export interface ScenarioConfig {
   executor: string;
@@ -39,7 +39,7 @@ export interface Schedule {
 /** Most iterations a run of the double may schedule: it is a test double, not a load engine. */
 export const MAX_ITERATIONS = 100_000;
 
-/** A scenario's duration option: k6 syntax (catalogue/duration.ts), a number of ms as k6 reads one from JSON, or the fallback when absent. */
+/** A scenario's duration option: k6 syntax (common/k6-duration.ts), a number of ms as k6 reads one from JSON, or the fallback when absent. */
 export function parseDurationOption(d: string | number | undefined, fallbackMs = 0): number {
   if (d === undefined) return fallbackMs;
   return typeof d === 'number' ? d : parseDuration(d);

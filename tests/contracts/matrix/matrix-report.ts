@@ -5,7 +5,7 @@
  * one of the checks its detection names failed; a finding mode when its finding is recorded and no
  * check failed. Titles and failure texts play no part: rewording a check's message keeps its verdict.
  */
-import type { Finding } from '../../../catalogue';
+import type { Finding } from '../../../reporting/report-shapes';
 import { readAnnotations } from '../../../contracts/support/annotations';
 import { DRIFT_MODES, type DriftId } from '../../../mock/drift';
 import { DETECTIONS, type CheckRef, type Detection } from './detection-matrix';

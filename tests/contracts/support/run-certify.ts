@@ -6,7 +6,7 @@ import { test } from '@playwright/test';
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Finding } from '../../../catalogue';
+import type { Finding } from '../../../reporting/report-shapes';
 import { cliArgs, inBackground } from '../../cli-bundles';
 import type { CertifySummary } from '../../../contracts/support/summary-reporter';
 

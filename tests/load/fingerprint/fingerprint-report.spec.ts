@@ -2,7 +2,7 @@
 import { test, expect } from '@playwright/test';
 import { allowedRefusedSeries, renderRateLimitSection, type FingerprintRow } from '../../../reporting/rate-limit-section';
 import { diffRuns } from '../../../reporting/run-diff';
-import type { LimitsManifestEntry } from '../../../catalogue';
+import type { LimitsManifestEntry } from '../../../reporting/report-shapes';
 import { sampleSummary } from '../../reporting/sample';
 
 const esc = (s: unknown) => String(s).replace(/</g, '&lt;');

@@ -1,10 +1,10 @@
 /**
- * The shared order statistics (catalogue/statistics.ts) and the k6 duration reading (catalogue/duration.ts),
+ * The shared order statistics (common/statistics.ts) and the k6 duration reading (common/k6-duration.ts),
  * each against values worked out by hand: the probes, the report, the benchmark and the k6 double use them.
  */
 import { test, expect } from '@playwright/test';
-import { interpolatedPercentile, median, percentile } from '../../catalogue/statistics';
-import { parseDuration } from '../../catalogue/duration';
+import { interpolatedPercentile, median, percentile } from '../../common/statistics';
+import { parseDuration } from '../../common/k6-duration';
 import { runLengthMs } from '../../load/scripts/run-length';
 
 const ONE_TO_TEN = [7, 3, 10, 1, 5, 9, 2, 8, 4, 6];

@@ -2,8 +2,8 @@
  * Shapes of what the harness writes to reports/: shared by the contract suite, the load runner
  * and the report builder. Types only.
  */
-import type { EnvironmentName } from './environments';
-import type { Family, HttpMethod } from './operations';
+import type { EnvironmentName } from '../catalogue/environments';
+import type { Family, HttpMethod } from '../catalogue/operations';
 
 /** One entry of reports/findings.json. */
 export interface Finding {
