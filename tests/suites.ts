@@ -46,6 +46,8 @@ export const LONG_TESTS = [
   'openapi/referee.spec.ts',
   // The probe's cost started at 20 positions of a 60 s window, every algorithm and header style (CPU-bound: 10 s).
   'load/fingerprint/fingerprint-phase.spec.ts',
+  // Two certifications at once behind a proxy at a 2 s window, every family and environment (real time: 15-20 s a round).
+  'contracts/rate-limit-pace-repeat.spec.ts',
 ];
 
 export interface Suite {

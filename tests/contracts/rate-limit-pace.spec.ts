@@ -8,29 +8,8 @@
 import { test, expect } from '@playwright/test';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { startMock } from '../../mock';
-import { startProxy, type ProxyMode, type ProxyOptions } from './support/targets';
-import { MOCK_APPS_ENV, certify, type CertifyRun } from './support/run-certify';
-
-const URL_TARGET = { ...MOCK_APPS_ENV, PROBE_LIMITS: '1', FAMILIES: 'reseller', ENVIRONMENTS: 'production', REQUEST_BUDGET: '20000' };
-
-/** Certify with `args` against a proxy of that kind in front of a fresh mock at `windowMs`. */
-async function certifyBehind(
-  mode: ProxyMode,
-  windowMs: number,
-  args: string[],
-  opts: ProxyOptions = {},
-  env: Record<string, string> = {},
-): Promise<CertifyRun> {
-  const mock = await startMock({ windowMs });
-  const proxy = await startProxy(mode, mock.url, opts);
-  try {
-    return await certify({ ...URL_TARGET, TARGET: proxy.url, ...env }, args);
-  } finally {
-    await proxy.close();
-    await mock.close();
-  }
-}
+import { certifyBehind } from './support/certify-behind';
+import type { CertifyRun } from './support/run-certify';
 
 /** The reasons a run's checks were blocked for their window (JUnit keeps each skipped test's reason). */
 const windowReasons = (r: CertifyRun): string[] =>
@@ -74,33 +53,4 @@ test('should count an exhaustion right when the target refuses a token before it
     r.stdout.slice(-3000),
   ).toEqual(['passed', 'passed', 'passed']);
   expect(r.findings().find((f) => f.id.startsWith('token.refused-early'))?.observed, 'the refusal is a finding').toBe('refused-early');
-});
-
-const EVERY_FAMILY_AND_ENVIRONMENT = { FAMILIES: 'reseller,vendor', ENVIRONMENTS: 'production,sandbox' };
-
-/** Rounds of the repeated certification (CERTIFY_REPEAT): each runs two certifications at once. */
-const ROUNDS = Number(process.env.CERTIFY_REPEAT ?? 0);
-
-test('should pass every certification of the mock at a 2 s window behind a forwarding proxy, two at once', async () => {
-  test.skip(!(ROUNDS > 0), 'long (a minute per round on two cores): set CERTIFY_REPEAT=<rounds> to run it');
-  test.setTimeout(ROUNDS * 300_000);
-  const verdicts: string[] = [];
-  for (let i = 0; i < ROUNDS; i++) {
-    const runs = await Promise.all(
-      [0, 1].map(() =>
-        certifyBehind('pass-through', 2_000, ['--workers', '1'], {}, EVERY_FAMILY_AND_ENVIRONMENT).then((r) => ({ r, s: r.summary() })),
-      ),
-    );
-    for (const { r, s } of runs) {
-      const failed = s.tests.filter((t) => t.status === 'failed');
-      verdicts.push(
-        `${s.verdict} (${s.totals.passed} passed, ${s.totals.blocked} blocked, ${failed.length} failed, ${r.seconds.toFixed(1)} s)`,
-      );
-      expect(
-        failed.map((t) => `${t.title}\n${t.error ?? ''}`),
-        r.stdout.slice(-2000),
-      ).toEqual([]);
-    }
-  }
-  test.info().annotations.push({ type: 'certifications', description: verdicts.join('\n') });
 });
