@@ -2,6 +2,7 @@
  * Custom matchers: a failure says which documented fact broke, what was expected and what was received.
  */
 import { expect as base } from '@playwright/test';
+import { DEFAULT_WINDOW_MS } from '../../catalogue';
 import type { ApiResponse } from '../../clients/http';
 import { evidenceOf } from '../../clients/http';
 import { schemaErrors } from './schema-errors';
@@ -148,7 +149,7 @@ export const expect = base.extend({
     const fromMs = opts.nowMs ?? res.sentAtMs;
     const toMs = opts.nowMs ?? res.receivedAtMs;
     if (reset !== undefined && fromMs !== undefined && toMs !== undefined) {
-      const p = resetProblem(reset, fromMs, toMs, opts.windowMs ?? 60_000);
+      const p = resetProblem(reset, fromMs, toMs, opts.windowMs ?? DEFAULT_WINDOW_MS);
       if (p) problems.push(p);
     }
     const pass = problems.length === 0;

@@ -2,7 +2,7 @@
  * The target of the run: a URL from the configuration, or the embedded mock started in this worker
  * (a compressed window, the drift modes MOCK_DRIFT names, its control API).
  */
-import { operationsFor, type Operation } from '../../catalogue';
+import { DEFAULT_WINDOW_MS, operationsFor, type Operation } from '../../catalogue';
 import { loadConfig } from '../../clients/config';
 import type { HarnessConfig } from '../../clients/harness-config';
 import { registerSecret } from '../../clients/redact';
@@ -81,7 +81,7 @@ export async function provideTarget(mockDrift: readonly string[], use: (target: 
     config: cfg,
     baseUrl: baseUrl as string,
     isMock: !!mock,
-    windowMs: mock ? cfg.mock.windowMs : 60_000,
+    windowMs: mock ? cfg.mock.windowMs : DEFAULT_WINDOW_MS,
     operations: selectedOperations(cfg),
     ...(control ? { control } : {}),
   });

@@ -3,7 +3,7 @@
  * notice for the operations whose calls create, modify or cancel a resource. The k6 script runs with them, and
  * `npm run load` says the notice before k6 starts.
  */
-import type { FingerprintConfig } from '../lib/fingerprint';
+import type { FingerprintOptions } from '../lib/fingerprint';
 import { allOperations } from '../../catalogue/operations';
 import type { Plan, PlannedOperation } from './run-plan';
 
@@ -13,7 +13,7 @@ export function longestWaitMs(p: Pick<Plan, 'probeWaitMs' | 'windowMs'>): number
 }
 
 /** Caps of one operation's fingerprint: its share of the run budget, and times from the window. */
-export function fingerprintConfig(p: Plan, op: PlannedOperation): FingerprintConfig {
+export function fingerprintConfig(p: Plan, op: PlannedOperation): FingerprintOptions {
   return {
     burstCap: op.catalogueLimit + 2,
     maxRequests: Math.max(4 * op.catalogueLimit + 20, Math.floor(p.budget / p.operations.length)),

@@ -13,7 +13,7 @@ import type { Claim } from './types';
 import { coordinate } from './coordinator';
 import { cautiousPacing, pacingFor } from './pacing';
 import { cautiousClaim, claimOf, noReadings, refillFloorPerSecond, resetMovesOf, type Readings } from './readings';
-import type { FingerprintConfig, LabObservation, RateLimitFingerprint, TimelinePoint } from './types';
+import type { FingerprintOptions, LabObservation, RateLimitFingerprint, TimelinePoint } from './types';
 
 interface Measurement {
   readings: Readings;
@@ -94,7 +94,7 @@ export class Fingerprinter {
   private readonly timeline: TimelinePoint[] = [];
   private startMs: number | null = null;
 
-  constructor(private readonly cfg: FingerprintConfig) {
+  constructor(private readonly cfg: FingerprintOptions) {
     this.runner = new Runner(new Lab(cfg), (lab) => measure(lab, this.measurements));
   }
 

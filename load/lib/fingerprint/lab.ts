@@ -6,7 +6,7 @@
  * their observations, so it reads top to bottom as its plan. It returns its reading, or throws `Stop`
  * with a verdict when the limiter cannot be read this way.
  */
-import type { Drain, FingerprintConfig, LabObservation } from './types';
+import type { Drain, FingerprintOptions, LabObservation } from './types';
 
 /** Calls an experiment wants: `n` of them sent at `at` (epoch ms) in one batch (n > 1: a volley). */
 export interface CallRequest {
@@ -39,7 +39,7 @@ export class Lab {
   lastMs = 0;
   readonly fineMs: number;
 
-  constructor(readonly cfg: FingerprintConfig) {
+  constructor(readonly cfg: FingerprintOptions) {
     this.fineMs = cfg.fineMs ?? 20;
   }
 

@@ -22,7 +22,7 @@ export interface TimelinePoint {
   phase: string;
 }
 
-export interface BottleneckConfig {
+export interface BottleneckOptions {
   reservoir: number | null;
   reservoirRefreshAmount: number | null;
   reservoirRefreshInterval: number | null;
@@ -53,7 +53,7 @@ export interface Pacing {
   periodMs: number | null;
   /** Share of the measured sustained rate this pacing uses. */
   share: number;
-  bottleneck: BottleneckConfig;
+  bottleneck: BottleneckOptions;
   k6: K6ArrivalRate;
 }
 
@@ -81,7 +81,7 @@ export interface RateLimitFingerprint {
   durationMs: number;
 }
 
-export interface FingerprintConfig {
+export interface FingerprintOptions {
   /** Most calls the exhaustion may send (advertised limit + 2, or a fallback). */
   burstCap: number;
   /** Most requests for the whole fingerprint of this operation. */

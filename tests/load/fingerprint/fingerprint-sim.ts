@@ -2,7 +2,7 @@
 import { ManualClock } from '../../../mock/app/clock';
 import { createLimiter, type LimiterAlgorithm } from '../../../mock/limits/limiter-algorithms';
 import { decisionHeaders, type HeaderStyle } from '../../../mock/limits/decision-headers';
-import { Fingerprinter, type Algorithm, type FingerprintConfig } from '../../../load/lib/fingerprint';
+import { Fingerprinter, type Algorithm, type FingerprintOptions } from '../../../load/lib/fingerprint';
 import { Lab, Runner, type Experiment } from '../../../load/lib/fingerprint/lab';
 import type { LabObservation } from '../../../load/lib/fingerprint/types';
 import { readRateLimitHeaders } from '../../../load/lib/rate-limit-hints';
@@ -40,7 +40,7 @@ export interface SimOptions {
    * reads the answers that came in when it resumes.
    */
   clientStalls?: { atMs: number; ms: number }[];
-  config?: Partial<FingerprintConfig>;
+  config?: Partial<FingerprintOptions>;
 }
 
 /** What the simulation drives: the fingerprint, or one experiment alone. */
@@ -50,7 +50,7 @@ export interface Driven {
   record(o: LabObservation): void;
 }
 
-export const simConfig = (o: SimOptions): FingerprintConfig => ({
+export const simConfig = (o: SimOptions): FingerprintOptions => ({
   burstCap: o.limit + 2,
   maxRequests: 20 * o.limit + 100,
   maxDurationMs: 30 * o.windowMs,
