@@ -85,7 +85,8 @@ export function k6SegmentSequence(text: string | undefined): string | null {
   return text ? text.split(',').map(asK6Spells).join(',') : null;
 }
 
-export function parseSegment(text: string | undefined): Segment | undefined {
+/** The double's --execution-segment (`from:to`, or `to` alone from 0) as decimal bounds; undefined without one. */
+export function executionSegmentOf(text: string | undefined): Segment | undefined {
   if (!text) return undefined;
   const [a, b] = text.includes(':') ? text.split(':') : ['0', text];
   const from = fraction(a as string);

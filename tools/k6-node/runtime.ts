@@ -5,7 +5,7 @@
  */
 import { configureBridge, stopBridge, requestSync, sleepSync } from './sync-http';
 import { execution, metrics, record, resetState, sampleListeners } from './run-state';
-import { k6SegmentSequence, parseSegment } from './executors';
+import { k6SegmentSequence, executionSegmentOf } from './executors';
 import { OutputWriter, type FileOutput } from './outputs';
 import { RunError, type RunOptions, type RunResult } from './run-result';
 import { loadScript, type ScriptOptions } from './script';
@@ -38,7 +38,7 @@ export async function runBundle(bundle: string, opts: RunOptions): Promise<RunRe
     const mod = await loadScript(bundle);
     const o = mod.options ?? {};
     const writers = outputWriters(opts.outputs ?? [], o);
-    const segment = parseSegment(opts.executionSegment);
+    const segment = executionSegmentOf(opts.executionSegment);
     const schedules = schedulesOf(o, segment);
     execution.test.options = {
       ...o,

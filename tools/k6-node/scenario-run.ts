@@ -2,7 +2,7 @@
 import { sleepSync } from './sync-http';
 import { contextTags, execution, record } from './run-state';
 import { TestAbort } from './modules/execution';
-import { MAX_ITERATIONS, scheduleOf, type parseSegment, type ScenarioConfig, type Schedule } from './executors';
+import { MAX_ITERATIONS, scheduleOf, type executionSegmentOf, type ScenarioConfig, type Schedule } from './executors';
 import { EXIT, RunError } from './run-result';
 import type { ScriptModule, ScriptOptions } from './script';
 
@@ -85,7 +85,7 @@ export function runScenarios(
 }
 
 /** The schedule of each scenario in this segment; a configuration k6 refuses ends the run with k6's code. */
-export function schedulesOf(o: ScriptOptions, segment: ReturnType<typeof parseSegment>): Schedule[] {
+export function schedulesOf(o: ScriptOptions, segment: ReturnType<typeof executionSegmentOf>): Schedule[] {
   try {
     return Object.entries(scenariosOf(o)).map(([name, c]) => scheduleOf(name, c, segment));
   } catch (e) {
