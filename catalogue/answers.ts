@@ -112,3 +112,70 @@ export function valuesAt(json: unknown, at: ValuePath): string[] {
 
 /** The list and the field of a search answer a filter applies to. */
 export const filteredField = (f: SearchFilter): { readonly items: string; readonly field: string } => idSources[f.id];
+
+/** A search's paging fields, its list and the id each entry of the list carries. */
+const paged = (list: string, id: string): readonly ValuePath[] => [['recordsFound'], ['pageSize'], ['pageNumber'], [list], [list, '*', id]];
+
+/**
+ * The answer fields a client cannot do without (the ids, the paging fields, the lists), per operation, in its
+ * answer for the catalogue's `successStatus`. No document requires them (the seed shows no business body, the
+ * published forms require no answer field): certify records whether a target sends them (finding
+ * shapes.expected-field-absent), and fails on one only under a strict policy. A Record over operation ids, so
+ * a new operation's entry is asked by the compiler (an empty list where a client needs nothing).
+ */
+export const EXPECTED_FIELDS: { readonly [K in OperationId]: readonly ValuePath[] } = {
+  'catalog.priceAndAvailability': [['*', 'ingramPartNumber']],
+  'catalog.search': paged('catalog', 'ingramPartNumber'),
+  'catalog.details': [['ingramPartNumber']],
+  'catalog.detailsByReference': [['ingramPartNumber']],
+  'orders.create': [['orders'], ['orders', '*', 'ingramOrderNumber']],
+  'orders.modify': [['ingramOrderNumber']],
+  'orders.details': [['ingramOrderNumber'], ['orderStatus']],
+  'orders.search': paged('orders', 'ingramOrderNumber'),
+  'orders.cancel': [],
+  'quotes.search': paged('quotes', 'quoteNumber'),
+  'quotes.details': [['quoteNumber']],
+  'quotes.validate': [['quoteNumber']],
+  'quoteToOrder.create': [],
+  'invoices.search': paged('invoices', 'invoiceNumber'),
+  'invoices.details': [['invoiceNumber']],
+  'renewals.search': paged('renewals', 'renewalId'),
+  'renewals.details': [['renewalId']],
+  'deals.search': paged('deals', 'dealId'),
+  'deals.details': [['dealId']],
+  'returns.search': paged('returnsClaims', 'caseRequestNumber'),
+  'returns.details': [['caseRequestNumber']],
+  'returns.create': [['returnsClaims'], ['returnsClaims', '*', 'caseRequestNumber']],
+  'freight.estimate': [['freightEstimateResponse'], ['freightEstimateResponse', 'distribution']],
+  'webhooks.orderStatus': [],
+  'webhooks.availabilityUpdate': [],
+  'orders.createV7': [],
+  'orders.vendorRequiredInfo': [],
+  'quotes.create': [['quoteNumber']],
+};
+
+/** A path as a reader writes it: `catalog[].ingramPartNumber`, `[].ingramPartNumber` (every entry of a top-level list). */
+export const fieldPath = (p: ValuePath): string => p.join('.').replace(/(^|\.)\*/g, '[]');
+
+/**
+ * The expected fields an answer lacks (absent or null), each once, as `catalog[].ingramPartNumber`. A list
+ * answered empty lacks nothing of its entries; a value of another type is the schema's to judge.
+ */
+export function absentFields(json: unknown, expected: readonly ValuePath[]): string[] {
+  const absent = new Set<string>();
+  const walk = (v: unknown, rest: ValuePath, at: string): void => {
+    const [key, ...more] = rest;
+    if (key === undefined) return;
+    if (key === '*') {
+      if (Array.isArray(v)) for (const x of v) walk(x, more, `${at}[]`);
+      return;
+    }
+    if (v === null || typeof v !== 'object' || Array.isArray(v)) return;
+    const next = (v as Record<string, unknown>)[key];
+    const here = at ? `${at}.${key}` : key;
+    if (next === undefined || next === null) absent.add(here);
+    else walk(next, more, here);
+  };
+  for (const path of expected) walk(json, path, '');
+  return [...absent];
+}

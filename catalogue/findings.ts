@@ -106,6 +106,13 @@ const defs: readonly FindingDefinition[] = [
     observedValues: ['json-object', 'json-array', 'other'],
   },
   {
+    id: 'shapes.expected-field-absent',
+    kind: 'gap',
+    statement:
+      'Endpoints: business bodies are not shown; the published document (both forms) requires no field of any answer. A client relies on the ids, the paging fields (recordsFound, pageSize, pageNumber) and the lists of the answers (catalogue/answers.ts EXPECTED_FIELDS: e.g. catalog.search catalog[].ingramPartNumber, orders.details ingramOrderNumber and orderStatus); whether a target sends them is recorded, with the operation:field list of those it lacks.',
+    observedValues: ['all-present', 'absent'],
+  },
+  {
     id: 'webhooks.invalid-event',
     kind: 'gap',
     statement:

@@ -7,8 +7,10 @@
  *
  * Requests (what the mock validates with): nothing required that neither published form requires, null
  * wherever either form allows it (tests/openapi/request-schemas.spec.ts holds them to both forms).
- * Answers: the published ones declare no required field; these require the few a client cannot do
- * without (ids, paging, the lists), which no document states (see page() and the `required` lists).
+ * Answers (what certify validates with): the same rule, held to both forms by tests/openapi/answer-schemas.spec.ts:
+ * no field required (the published ones require none), no bound, format or enum the forms do not give. The
+ * fields a client cannot do without (ids, paging, the lists) are no document's: catalogue/answers.ts lists
+ * them (EXPECTED_FIELDS) and certify records whether a target sends them (finding shapes.expected-field-absent).
  * The vendor family's answers and quote to order's have no schema: no document gives them (finding shapes.not-published).
  */
 export type JsonSchema = Record<string, unknown>;
@@ -17,16 +19,14 @@ const SCHEMA_BASE = 'https://harness.local/schemas/';
 export const schemaId = (name: string): string => `${SCHEMA_BASE}${name}.json`;
 
 const str = { type: 'string' } as const;
-const id = { type: 'string', minLength: 1 } as const;
 const int = { type: 'integer' } as const;
-const nonNegInt = { type: 'integer', minimum: 0 } as const;
 const num = { type: 'number' } as const;
 const bool = { type: 'boolean' } as const;
 
 function obj(properties: Record<string, unknown>, required: readonly string[] = []): JsonSchema {
   return required.length ? { type: 'object', properties, required: [...required] } : { type: 'object', properties };
 }
-const arr = (items: unknown, minItems = 0): JsonSchema => (minItems ? { type: 'array', items, minItems } : { type: 'array', items });
+const arr = (items: unknown): JsonSchema => ({ type: 'array', items });
 /** Properties of the given names, all of one schema. */
 const fields = (names: readonly string[], s: unknown = str): Record<string, unknown> => Object.fromEntries(names.map((n) => [n, s]));
 /** A calendar date as the published document gives it (`format: date`, YYYY-MM-DD). */
@@ -38,6 +38,9 @@ function nullableFields(o: JsonSchema, names?: readonly string[]): JsonSchema {
   const props = Object.entries(o.properties as Record<string, JsonSchema>);
   return { ...o, properties: Object.fromEntries(props.map(([k, v]) => [k, !names || names.includes(k) ? orNull(v) : v])) };
 }
+/** The properties, each nullable. */
+const nullableProperties = (props: Record<string, unknown>): Record<string, unknown> =>
+  nullableFields(obj(props)).properties as Record<string, unknown>;
 function named(name: string, schema: JsonSchema): JsonSchema {
   return { $id: schemaId(name), title: name, ...schema };
 }
@@ -62,12 +65,9 @@ const address = obj(
     'email',
   ]),
 );
-/** Search answers: paging fields and the list (ours: paging and the list required). */
+/** Search answers: paging fields and the list. */
 const page = (key: string, item: JsonSchema, extra: Record<string, unknown> = {}): JsonSchema =>
-  obj(
-    { recordsFound: nonNegInt, pageSize: nonNegInt, pageNumber: nonNegInt, [key]: arr(item), nextPage: str, previousPage: str, ...extra },
-    ['recordsFound', 'pageSize', 'pageNumber', key],
-  );
+  obj({ recordsFound: int, pageSize: int, pageNumber: int, [key]: arr(item), nextPage: str, previousPage: str, ...extra });
 
 // ---- Seed-given shapes -------------------------------------------------------------------------
 
@@ -110,26 +110,32 @@ export const errorBodySchema = named('error-body', {
 
 // ---- Product catalog -----------------------------------------------------------------------------
 
-const warehouse = obj({
-  location: str,
-  warehouseId: str,
-  quantityAvailable: int,
-  quantityBackordered: int,
-  quantityBackorderedEta: str,
-  quantityOnOrder: int,
-});
-const pricing = obj({
-  currencyCode: str,
-  retailPrice: num,
-  mapPrice: num,
-  customerPrice: num,
-  specialBidPricingAvailable: bool,
-  webDiscountsAvailable: bool,
-});
-const availability = obj({ available: bool, totalAvailability: int, availabilityByWarehouse: arr(warehouse) });
-const priceAvailabilityItem = obj(
-  {
-    index: num,
+/** Price and availability: the document makes nearly every field nullable (not the index, the currency, `available`). */
+const warehouse = nullableFields(
+  obj({
+    location: str,
+    warehouseId: str,
+    quantityAvailable: int,
+    quantityBackordered: int,
+    quantityBackorderedEta: str,
+    quantityOnOrder: int,
+  }),
+);
+const pricing = nullableFields(
+  obj({
+    currencyCode: str,
+    retailPrice: num,
+    mapPrice: num,
+    customerPrice: num,
+    specialBidPricingAvailable: bool,
+    webDiscountsAvailable: bool,
+  }),
+  ['retailPrice', 'mapPrice', 'customerPrice', 'specialBidPricingAvailable', 'webDiscountsAvailable'],
+);
+const availability = obj({ available: bool, ...nullableProperties({ totalAvailability: int, availabilityByWarehouse: arr(warehouse) }) });
+const priceAvailabilityItem = obj({
+  index: num,
+  ...nullableProperties({
     productStatusCode: str,
     productStatusMessage: str,
     ...fields(['ingramPartNumber', 'vendorPartNumber', 'customerPartNumber', 'upc', 'partNumberType', 'vendorNumber', 'vendorName']),
@@ -138,41 +144,30 @@ const priceAvailabilityItem = obj(
     availability,
     pricing,
     bundlePartIndicator: bool,
-  },
-  ['ingramPartNumber'],
-);
-const productSummary = obj(
-  {
-    ...fields(['description', 'category', 'subCategory', 'productType', 'ingramPartNumber', 'vendorPartNumber', 'upcCode', 'vendorName']),
-    ...fields([
-      'endUserRequired',
-      'hasDiscounts',
-      'type',
-      'discontinued',
-      'newProduct',
-      'directShip',
-      'hasWarranty',
-      'authorizedToPurchase',
-    ]),
-    links,
-  },
-  ['ingramPartNumber'],
-);
-const productDetails = obj(
-  {
-    ...fields(['ingramPartNumber', 'vendorPartNumber', 'productAuthorized', 'description', 'upc', 'productCategory', 'productSubcategory']),
-    ...fields(['vendorName', 'vendorNumber', 'productStatusCode', 'productClass', 'customerPartNumber']),
-    indicators: obj(
-      fields(
-        ['hasWarranty', 'isNewProduct', 'isDirectship', 'isDownloadable', 'isDigitalType', 'isDiscontinuedProduct', 'isReturnableProduct'],
-        bool,
-      ),
+  }),
+});
+const productSummary = obj({
+  ...fields(['description', 'category', 'subCategory', 'productType', 'ingramPartNumber', 'vendorPartNumber', 'upcCode', 'vendorName']),
+  ...fields(['endUserRequired', 'hasDiscounts', 'type', 'discontinued', 'newProduct', 'directShip', 'hasWarranty', 'authorizedToPurchase']),
+  links,
+});
+/** Product details: the document makes each string at the top nullable. */
+const productDetails = obj({
+  ...fields(
+    ['ingramPartNumber', 'vendorPartNumber', 'productAuthorized', 'description', 'upc', 'productCategory', 'productSubcategory'],
+    orNull(str),
+  ),
+  ...fields(['vendorName', 'vendorNumber', 'productStatusCode', 'productClass', 'customerPartNumber'], orNull(str)),
+  indicators: obj(
+    fields(
+      ['hasWarranty', 'isNewProduct', 'isDirectship', 'isDownloadable', 'isDigitalType', 'isDiscontinuedProduct', 'isReturnableProduct'],
+      bool,
     ),
-    warrantyInformation: arr(str),
-    additionalInformation: obj({ isBulkFreight: bool, ...fields(['height', 'width', 'length', 'netWeight', 'dimensionUnit']) }),
-  },
-  ['ingramPartNumber'],
-);
+  ),
+  // The YAML form lists strings, the JSON form objects.
+  warrantyInformation: arr({ type: ['string', 'object'] }),
+  additionalInformation: obj({ isBulkFreight: bool, ...fields(['height', 'width', 'length', 'netWeight', 'dimensionUnit']) }),
+});
 
 // ---- Orders ---------------------------------------------------------------------------------------
 
@@ -187,31 +182,25 @@ const createdOrderLine = obj({
   extendedUnitPrice: num,
   ...fields(['quantityOrdered', 'quantityConfirmed', 'quantityBackOrdered'], int),
 });
-const createdOrder = obj(
-  {
-    ...fields(['numberOfLinesWithSuccess', 'numberOfLinesWithError', 'numberOfLinesWithWarning'], int),
-    ...fields(['ingramOrderNumber', 'ingramOrderDate', 'notes', 'orderType', 'currencyCode']),
-    ...fields(['orderTotal', 'freightCharges', 'totalTax'], num),
-    lines: arr(createdOrderLine),
-    links,
-  },
-  ['ingramOrderNumber'],
-);
+const createdOrder = obj({
+  ...fields(['numberOfLinesWithSuccess', 'numberOfLinesWithError', 'numberOfLinesWithWarning'], int),
+  ...fields(['ingramOrderNumber', 'ingramOrderDate', 'notes', 'orderType', 'currencyCode']),
+  ...fields(['orderTotal', 'freightCharges', 'totalTax'], num),
+  lines: arr(createdOrderLine),
+  links,
+});
 const orderDetailsLine = obj({
   ...fields(['subOrderNumber', 'ingramOrderLineNumber', 'customerLineNumber', 'lineStatus', 'ingramPartNumber', 'vendorPartNumber']),
   ...fields(['vendorName', 'partDescription', 'upcCode', 'currencyCode']),
   ...fields(['unitPrice', 'extendedPrice', 'taxAmount'], num),
   ...fields(['quantityOrdered', 'quantityConfirmed', 'quantityBackOrdered'], int),
 });
-const orderSummary = obj(
-  {
-    ...fields(['ingramOrderNumber', 'ingramOrderDate', 'customerOrderNumber', 'vendorName', 'endUserCompanyName', 'orderStatus']),
-    orderTotal: num,
-    subOrders: arr(obj({ subOrderNumber: str, subOrderTotal: num, subOrderStatus: str })),
-    links: link,
-  },
-  ['ingramOrderNumber'],
-);
+const orderSummary = obj({
+  ...fields(['ingramOrderNumber', 'ingramOrderDate', 'customerOrderNumber', 'vendorName', 'endUserCompanyName', 'orderStatus']),
+  orderTotal: num,
+  subOrders: arr(obj({ subOrderNumber: str, subOrderTotal: num, subOrderStatus: str })),
+  links: link,
+});
 const modifyLine = obj({
   ...fields(['ingramPartNumber', 'ingramLineNumber', 'customerLineNumber', 'notes']),
   addUpdateDeleteLine: { enum: ['UPDATE', 'DELETE', 'ADD'] },
@@ -220,56 +209,44 @@ const modifyLine = obj({
 
 // ---- Quotes, invoices, renewals, deals, returns, freight ------------------------------------------
 
-const quoteSummary = obj(
-  {
-    ...fields(['quoteGuid', 'quoteName', 'quoteNumber', 'revision', 'currencyCode', 'endUserContact', 'specialBidNumber', 'quoteStatus']),
-    ...fields(['ingramQuoteDate', 'lastModifiedDate', 'ingramQuoteExpiryDate', 'endUserName', 'vendor', 'createdBy', 'quoteType']),
-    quoteTotal: num,
-    links: link,
-  },
-  ['quoteNumber'],
-);
+const quoteSummary = obj({
+  ...fields(['quoteGuid', 'quoteName', 'quoteNumber', 'revision', 'currencyCode', 'endUserContact', 'specialBidNumber', 'quoteStatus']),
+  ...fields(['ingramQuoteDate', 'lastModifiedDate', 'ingramQuoteExpiryDate', 'endUserName', 'vendor', 'createdBy', 'quoteType']),
+  quoteTotal: num,
+  links: link,
+});
 const quoteProduct = obj({
   ...fields(['quoteProductGuid', 'lineNumber', 'ingramPartNumber', 'vendorPartNumber', 'description', 'vendorName']),
   quantity: int,
-  price: obj({ quotePrice: num, msrp: num, extendedMsrp: num, extendedQuotePrice: num }),
+  price: obj(fields(['quotePrice', 'msrp', 'extendedMsrp', 'extendedQuotePrice'], orNull(num))),
 });
-const invoiceSummary = obj(
-  {
-    ...fields(['paymentTermsDueDate', 'erpOrderNumber', 'invoiceNumber', 'invoiceStatus', 'invoiceDate', 'invoiceDueDate']),
-    ...fields(['customerOrderNumber', 'endCustomerOrderNumber', 'orderCreateDate']),
-    specialBidNumbers: arr(str),
-    invoicedAmountDue: num,
-    invoiceAmountInclTax: num,
-  },
-  ['invoiceNumber'],
-);
+const invoiceSummary = obj({
+  ...fields(['paymentTermsDueDate', 'erpOrderNumber', 'invoiceNumber', 'invoiceStatus', 'invoiceDate', 'invoiceDueDate']),
+  ...fields(['customerOrderNumber', 'endCustomerOrderNumber', 'orderCreateDate']),
+  specialBidNumbers: arr(str),
+  invoicedAmountDue: num,
+  invoiceAmountInclTax: num,
+});
 const invoiceLine = obj({
   ...fields(['ingramLineNumber', 'customerLineNumber', 'ingramPartNumber', 'upc', 'vendorPartNumber', 'vendorName', 'productDescription']),
   currencyCode: str,
   ...fields(['quantity', 'quantityOrdered', 'quantityShipped'], int),
   ...fields(['unitPrice', 'extendedPrice', 'taxAmount'], num),
 });
-const renewalSummary = obj(
-  {
-    renewalId: int,
-    ...fields(['customerOrderNumber', 'referenceNumber', 'endUser', 'vendor', 'expirationDate', 'status']),
-    renewalValue: num,
-    links,
-  },
-  ['renewalId'],
-);
+const renewalSummary = obj({
+  renewalId: int,
+  ...fields(['customerOrderNumber', 'referenceNumber', 'endUser', 'vendor', 'expirationDate', 'status']),
+  renewalValue: num,
+  links,
+});
 const dateRange = obj(fields(['customStartDate', 'customEndDate']));
-const dealSummary = obj({ ...fields(['dealId', 'version', 'endUser', 'vendor', 'dealExpiryDate']), links: link }, ['dealId']);
-const returnSummary = obj(
-  {
-    ...fields(['returnClaimId', 'caseRequestNumber', 'createdOn', 'type', 'returnReason', 'referenceNumber', 'modifiedOn', 'status']),
-    estimatedTotalValue: num,
-    credit: num,
-    links,
-  },
-  ['caseRequestNumber'],
-);
+const dealSummary = obj({ ...fields(['dealId', 'version', 'endUser', 'vendor', 'dealExpiryDate']), links: link });
+const returnSummary = obj({
+  ...fields(['returnClaimId', 'caseRequestNumber', 'createdOn', 'type', 'returnReason', 'referenceNumber', 'modifiedOn', 'status']),
+  estimatedTotalValue: num,
+  credit: num,
+  links,
+});
 const shipFrom = obj(
   fields(['companyName', 'contact', 'addressLine1', 'addressLine2', 'city', 'state', 'postalCode', 'countryCode', 'email', 'phoneNumber']),
   ['companyName', 'contact', 'addressLine1', 'city', 'state', 'postalCode', 'countryCode', 'email'],
@@ -285,24 +262,21 @@ const returnRequestItem = obj(
   },
   ['invoiceNumber', 'invoiceDate', 'quantity', 'primaryReason', 'secondaryReason', 'shipFromInfo', 'numberOfBoxes'],
 );
-const returnClaim = obj(
-  {
-    ...fields(['rmaClaimId', 'caseRequestNumber', 'referenceNumber', 'createdOn', 'type', 'returnReason', 'ingramPartNumber']),
-    ...fields(['vendorPartNumber', 'notes', 'status']),
-    quantity: int,
-    estimatedTotalValue: num,
-    credit: num,
-    links,
-  },
-  ['caseRequestNumber'],
-);
+const returnClaim = obj({
+  ...fields(['rmaClaimId', 'caseRequestNumber', 'referenceNumber', 'createdOn', 'type', 'returnReason', 'ingramPartNumber']),
+  ...fields(['vendorPartNumber', 'notes', 'status']),
+  quantity: int,
+  estimatedTotalValue: num,
+  credit: num,
+  links,
+});
 
 // ---- Operations the published document adds to the seed's table ------------------------------------
 
 /** A vendor's attribute an order must carry (published: choices nest further; read one level deep here). */
 const vendorAttribute = obj({
   ...fields(['attributeName', 'attributeValue', 'attributeDescription', 'attributeHint', 'attributeRequired']),
-  choices: arr({ type: 'object' }),
+  choices: arr({}),
 });
 const vendorAttributes = obj({ ...fields(['vendorName', 'productId']), additionalAttributes: arr(vendorAttribute) });
 /** A v7 order line: what either published form makes nullable (the JSON form more than the YAML form) is. */
@@ -370,17 +344,14 @@ export const businessSchemas: readonly JsonSchema[] = [
   ),
   named(
     'order-create-response',
-    obj(
-      {
-        ...fields(['customerOrderNumber', 'endCustomerOrderNumber', 'billToAddressId', 'specialBidNumber']),
-        orderSplit: bool,
-        processedPartially: bool,
-        purchaseOrderTotal: num,
-        shipToInfo: address,
-        orders: arr(createdOrder, 1),
-      },
-      ['orders'],
-    ),
+    obj({
+      ...fields(['customerOrderNumber', 'endCustomerOrderNumber', 'billToAddressId', 'specialBidNumber']),
+      orderSplit: bool,
+      processedPartially: bool,
+      purchaseOrderTotal: num,
+      shipToInfo: address,
+      orders: arr(createdOrder),
+    }),
   ),
   named(
     'order-modify-request',
@@ -393,45 +364,32 @@ export const businessSchemas: readonly JsonSchema[] = [
   ),
   named(
     'order-modify-response',
-    obj(
-      {
-        ...fields([
-          'ingramOrderNumber',
-          'changeDescription',
-          'orderModifiedDate',
-          'customerOrderNumber',
-          'endCustomerOrderNumber',
-          'notes',
-        ]),
-        ...fields(['orderTotal', 'orderSubTotal', 'freightCharges', 'totalTax'], num),
-        orderStatus: str,
-        lines: arr(
-          obj({
-            ...fields(['subOrderNumber', 'ingramLineNumber', 'customerLineNumber', 'ingramPartNumber', 'vendorPartNumber']),
-            quantityOrdered: int,
-            quantityConfirmed: int,
-          }),
-        ),
-        rejectedLineItems: arr(
-          obj({ ...fields(['ingramLineNumber', 'ingramPartNumber', 'rejectCode', 'rejectReason']), quantityOrdered: int }),
-        ),
-      },
-      ['ingramOrderNumber'],
-    ),
+    obj({
+      ...fields(['ingramOrderNumber', 'changeDescription', 'orderModifiedDate', 'customerOrderNumber', 'endCustomerOrderNumber', 'notes']),
+      ...fields(['orderTotal', 'orderSubTotal', 'freightCharges', 'totalTax'], num),
+      orderStatus: str,
+      lines: arr(
+        obj({
+          ...fields(['subOrderNumber', 'ingramLineNumber', 'customerLineNumber', 'ingramPartNumber', 'vendorPartNumber']),
+          quantityOrdered: int,
+          quantityConfirmed: int,
+        }),
+      ),
+      rejectedLineItems: arr(
+        obj({ ...fields(['ingramLineNumber', 'ingramPartNumber', 'rejectCode', 'rejectReason']), quantityOrdered: int }),
+      ),
+    }),
   ),
   named(
     'order-details-response',
-    obj(
-      {
-        ...fields(['ingramOrderNumber', 'ingramOrderDate', 'orderType', 'customerOrderNumber', 'endCustomerOrderNumber', 'orderStatus']),
-        ...fields(['currencyCode', 'paymentTerms', 'notes']),
-        ...fields(['orderTotal', 'orderSubTotal', 'freightCharges', 'totalTax', 'totalFees'], num),
-        billToInfo: address,
-        shipToInfo: address,
-        lines: arr(orderDetailsLine),
-      },
-      ['ingramOrderNumber', 'orderStatus'],
-    ),
+    obj({
+      ...fields(['ingramOrderNumber', 'ingramOrderDate', 'orderType', 'customerOrderNumber', 'endCustomerOrderNumber', 'orderStatus']),
+      ...fields(['currencyCode', 'paymentTerms', 'notes']),
+      ...fields(['orderTotal', 'orderSubTotal', 'freightCharges', 'totalTax', 'totalFees'], num),
+      billToInfo: address,
+      shipToInfo: address,
+      lines: orNull(arr(orderDetailsLine)),
+    }),
   ),
   named('order-search-response', page('orders', orderSummary)),
   /** Published: 200 without a body; the mock answers an empty JSON object (responses are JSON). */
@@ -439,29 +397,23 @@ export const businessSchemas: readonly JsonSchema[] = [
   named('quote-search-response', page('quotes', quoteSummary, { prevPage: str })),
   named(
     'quote-details-response',
-    obj(
-      {
-        ...fields(['quoteName', 'quoteNumber', 'quoteGuid', 'revision', 'ingramQuoteDate', 'lastModifiedDate', 'ingramQuoteExpiryDate']),
-        ...fields(['currencyCode', 'status', 'quoteType', 'vendorQuoteNumber']),
-        isPartialOrderAllowed: bool,
-        products: arr(quoteProduct),
-        productsCount: int,
-        quantityTotal: int,
-        extendedQuotePriceTotal: num,
-      },
-      ['quoteNumber'],
-    ),
+    obj({
+      ...fields(['quoteName', 'quoteNumber', 'quoteGuid', 'revision', 'ingramQuoteDate', 'lastModifiedDate', 'ingramQuoteExpiryDate']),
+      ...fields(['currencyCode', 'status', 'quoteType', 'vendorQuoteNumber']),
+      isPartialOrderAllowed: orNull(bool),
+      products: arr(quoteProduct),
+      productsCount: int,
+      quantityTotal: int,
+      extendedQuotePriceTotal: num,
+    }),
   ),
   named(
     'quote-validate-response',
-    obj(
-      {
-        ...fields(['quoteNumber', 'vendorName', 'vendorGroupName', 'vendorQuoteNumber', 'vendorMasterNumber']),
-        quoteType: int,
-        lines: arr(obj({ customerLineNumber: str, ingramPartNumber: str, quantity: int })),
-      },
-      ['quoteNumber'],
-    ),
+    obj({
+      ...fields(['quoteNumber', 'vendorName', 'vendorGroupName', 'vendorQuoteNumber', 'vendorMasterNumber']),
+      quoteType: int,
+      lines: arr(obj({ customerLineNumber: str, ingramPartNumber: str, quantity: int })),
+    }),
   ),
   /**
    * ASSUMPTION: quote to order is absent from the published document; its request follows the published order
@@ -474,17 +426,14 @@ export const businessSchemas: readonly JsonSchema[] = [
   named('invoice-search-response', page('invoices', invoiceSummary)),
   named(
     'invoice-details-response',
-    obj(
-      {
-        ...fields(['invoiceNumber', 'invoiceStatus', 'invoiceDate', 'customerOrderNumber', 'endCustomerOrderNumber', 'orderNumber']),
-        ...fields(['orderDate', 'invoiceType', 'invoiceDueDate', 'customerCountryCode', 'customerNumber', 'ingramOrderNumber', 'notes']),
-        billToInfo: address,
-        shipToInfo: address,
-        lines: arr(invoiceLine),
-        summary: obj({ totals: obj(fields(['netInvoiceAmount', 'totalTaxAmount', 'invoicedAmountDue', 'freightAmount'], num)) }),
-      },
-      ['invoiceNumber'],
-    ),
+    obj({
+      ...fields(['invoiceNumber', 'invoiceStatus', 'invoiceDate', 'customerOrderNumber', 'endCustomerOrderNumber', 'orderNumber']),
+      ...fields(['orderDate', 'invoiceType', 'invoiceDueDate', 'customerCountryCode', 'customerNumber', 'ingramOrderNumber', 'notes']),
+      billToInfo: address,
+      shipToInfo: address,
+      lines: arr(invoiceLine),
+      summary: obj({ totals: obj(fields(['netInvoiceAmount', 'totalTaxAmount', 'invoicedAmountDue', 'freightAmount'], num)) }),
+    }),
   ),
   named(
     'renewal-search-request',
@@ -498,69 +447,60 @@ export const businessSchemas: readonly JsonSchema[] = [
   named('renewal-search-response', page('renewals', renewalSummary)),
   named(
     'renewal-details-response',
-    obj(
-      {
-        ...fields(['renewalId', 'ingramOrderNumber', 'ingramOrderDate', 'expirationDate', 'customerOrderNumber', 'renewalValue']),
-        ...fields(['endUser', 'vendor', 'status']),
-        endUserInfo: address,
-        products: arr(
-          obj({
-            ...fields(['ingramLineNumber', 'productDescription', 'vendorPartNumber', 'ingramPartNumber']),
-            quantity: int,
-            unitPrice: num,
-          }),
-        ),
-      },
-      ['renewalId'],
-    ),
+    obj({
+      ...fields(['renewalId', 'ingramOrderNumber', 'ingramOrderDate', 'expirationDate', 'customerOrderNumber', 'renewalValue']),
+      ...fields(['endUser', 'vendor', 'status']),
+      endUserInfo: address,
+      products: arr(
+        obj({
+          ...fields(['ingramLineNumber', 'productDescription', 'vendorPartNumber', 'ingramPartNumber']),
+          quantity: int,
+          unitPrice: num,
+        }),
+      ),
+    }),
   ),
   named('deal-search-response', page('deals', dealSummary)),
   named(
     'deal-details-response',
-    obj(
-      {
-        ...fields(['dealId', 'version', 'endUser', 'vendor', 'dealReceivedOn', 'dealExpiryDate', 'priceProtectionEndDate', 'currencyCode']),
-        extendedMsrp: num,
-        products: arr(
-          obj({
-            ...fields(['ingramPartNumber', 'vendorPartNumber', 'upc', 'productDescription', 'startDate', 'expirationDate']),
-            ...fields(['msrp', 'standardPrice'], num),
-            ...fields(['approvedQuantity', 'remainingQuantity', 'daysRemaining'], int),
-          }),
-        ),
-      },
-      ['dealId'],
-    ),
+    obj({
+      ...fields(['dealId', 'version', 'endUser', 'vendor', 'dealReceivedOn', 'dealExpiryDate', 'priceProtectionEndDate', 'currencyCode']),
+      extendedMsrp: num,
+      products: arr(
+        obj({
+          ...fields(['ingramPartNumber', 'vendorPartNumber', 'upc', 'productDescription', 'startDate', 'expirationDate']),
+          ...fields(['msrp', 'standardPrice'], num),
+          ...fields(['approvedQuantity', 'remainingQuantity', 'daysRemaining'], int),
+        }),
+      ),
+    }),
   ),
   named('return-search-response', page('returnsClaims', returnSummary)),
   named(
     'return-details-response',
-    obj(
-      {
-        ...fields(['typeOfDetails', 'rmaClaimId', 'caseRequestNumber', 'createdOn', 'returnReason', 'referenceNumber', 'status']),
-        products: arr(
-          obj({
-            ingramLineNumber: int,
-            ...fields([
-              'description',
-              'ingramPartNumber',
-              'vendorPartNumber',
-              'invoiceDate',
-              'invoiceNumber',
-              'customerOrderNumber',
-              'status',
-            ]),
-            ...fields(['quantity', 'unitPrice', 'extendedPrice'], num),
-          }),
-        ),
-        ...fields(['subTotal', 'tax', 'additionalFees', 'estimatedTotal'], num),
-      },
-      ['caseRequestNumber'],
-    ),
+    obj({
+      ...fields(['typeOfDetails', 'rmaClaimId', 'caseRequestNumber', 'createdOn', 'returnReason', 'referenceNumber', 'status']),
+      products: arr(
+        obj({
+          ingramLineNumber: int,
+          ...fields([
+            'description',
+            'ingramPartNumber',
+            'vendorPartNumber',
+            'invoiceDate',
+            'invoiceNumber',
+            'customerOrderNumber',
+            'status',
+          ]),
+          ...fields(['quantity', 'unitPrice', 'extendedPrice'], num),
+        }),
+      ),
+      ...fields(['subTotal', 'tax', 'additionalFees', 'estimatedTotal'], num),
+    }),
   ),
   /** Published: no field of the request required (each entry of the list has its required fields). */
   named('return-create-request', obj({ list: arr(returnRequestItem) })),
-  named('return-create-response', obj({ returnsClaims: arr(returnClaim) }, ['returnsClaims'])),
+  named('return-create-response', obj({ returnsClaims: arr(returnClaim) })),
   named(
     'freight-estimate-request',
     obj({
@@ -573,24 +513,18 @@ export const businessSchemas: readonly JsonSchema[] = [
   ),
   named(
     'freight-estimate-response',
-    obj(
-      {
-        freightEstimateResponse: obj(
-          {
-            currencyCode: str,
-            ...fields(['totalFreightAmount', 'totalTaxAmount', 'totalFees', 'totalNetAmount', 'grossAmount'], num),
-            distribution: arr(
-              obj({ ...fields(['shipFromBranchNumber', 'carrierCode', 'shipVia']), freightRate: num, totalWeight: num, transitDays: int }),
-            ),
-            lines: arr(
-              obj({ ...fields(['ingramPartNumber', 'vendorPartNumber', 'warehouseId']), quantity: int, unitPrice: num, netAmount: num }),
-            ),
-          },
-          ['distribution'],
+    obj({
+      freightEstimateResponse: obj({
+        currencyCode: str,
+        ...fields(['totalFreightAmount', 'totalTaxAmount', 'totalFees', 'totalNetAmount', 'grossAmount'], num),
+        distribution: arr(
+          obj({ ...fields(['shipFromBranchNumber', 'carrierCode', 'shipVia']), freightRate: num, totalWeight: num, transitDays: int }),
         ),
-      },
-      ['freightEstimateResponse'],
-    ),
+        lines: arr(
+          obj({ ...fields(['ingramPartNumber', 'vendorPartNumber', 'warehouseId']), quantity: int, unitPrice: num, netAmount: num }),
+        ),
+      }),
+    }),
   ),
   named(
     'order-status-event',
@@ -630,7 +564,11 @@ export const businessSchemas: readonly JsonSchema[] = [
   /** Published: the 201 answer of order create v7 and quote create, in the shape of their status webhook. */
   named(
     'webhook-event-answer',
-    obj({ ...fields(['topic', 'event', 'eventTimeStamp', 'eventId', 'eventType']), resource: arr({ type: 'object' }) }),
+    // The 201 of order create v7 gives the resource as an object, quote create's as a list.
+    obj({
+      ...fields(['topic', 'event', 'eventTimeStamp', 'eventId', 'eventType']),
+      resource: { type: ['object', 'array'], items: { type: 'object' } },
+    }),
   ),
   /** Published (v7): the v6 request with a quote, vendor attributes and richer lines; no field required, most nullable. */
   named(
@@ -681,7 +619,7 @@ export const businessSchemas: readonly JsonSchema[] = [
     }),
   ),
   /** Published: the quote number at once; the quote is processed asynchronously (the Quote Status webhook follows). */
-  named('quote-create-response', obj({ quoteNumber: id, message: str }, ['quoteNumber'])),
+  named('quote-create-response', obj({ quoteNumber: str, message: str })),
 ];
 
 /** Every schema of the catalogue, for registering once in one Ajv instance. */

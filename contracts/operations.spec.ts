@@ -5,7 +5,7 @@ import { test, expect, harnessConfig, label, notRun, selectedOperations, type Se
 import { recordFinding } from './support/finding-recorder';
 import { writeOpenApiValidation } from './support/annotations';
 import { createOrder, lookFor, selectedForWrite } from './support/read-back';
-import { observeShape, recordShapeNotPublished, recordVisibility } from './support/answer-records';
+import { observeShape, recordExpectedFields, recordShapeNotPublished, recordVisibility } from './support/answer-records';
 import { expectAboutWhatWasAsked, expectDocumentedStatus, judgeNotFound } from './support/answer-checks';
 
 const cfg = harnessConfig();
@@ -60,6 +60,8 @@ for (const env of cfg.environments) {
             )
             .toEqual([]);
         }
+        // What a client needs beyond the document: recorded, failed only under a strict policy.
+        if (schema && schema === op.responseSchema) recordExpectedFields(op, env, res, cfg.policyFile);
       },
     );
   }

@@ -1,9 +1,10 @@
 /**
  * What the operation checks record of an answer: whether a created resource became visible (on the mock,
- * a broken fact when not), the shape of an answer no document gives, what a call showed for the summary.
+ * a broken fact when not), the shape of an answer no document gives, whether an answer carries the fields a
+ * client needs, what a call showed for the summary.
  */
 import { test } from '@playwright/test';
-import type { EnvironmentName, Operation } from '../../catalogue';
+import { absentFields, EXPECTED_FIELDS, fieldPath, isOperationId, type EnvironmentName, type Operation } from '../../catalogue';
 import type { ApiResponse } from '../../clients/http';
 import { recordFinding } from './finding-recorder';
 import { writeObserved } from './annotations';
@@ -48,6 +49,27 @@ export function recordShapeNotPublished(op: Operation, env: EnvironmentName, res
   const { kind, seen } = topLevelOf(res.json);
   const evidence = `${op.method} ${op.path} → ${res.status}, content-type ${res.headers['content-type'] ?? 'none'}, ${seen}`;
   recordFinding('shapes.not-published', kind, evidence, {
+    environment: env,
+    operationId: op.id,
+    family: op.family,
+    policyFile,
+  });
+}
+
+/**
+ * Whether an answer for the catalogue's own schema carries the fields a client cannot do without (ids,
+ * paging, the lists): no document requires them, so the finding shapes.expected-field-absent records the
+ * operation:field list of those it lacks (a failure only under a strict policy). Nothing is recorded for an
+ * operation that expects no field.
+ */
+export function recordExpectedFields(op: Operation, env: EnvironmentName, res: ApiResponse, policyFile: string | undefined): void {
+  const expected = isOperationId(op.id) ? EXPECTED_FIELDS[op.id] : [];
+  if (!expected.length) return;
+  const absent = absentFields(res.json, expected).map((f) => `${op.id}:${f}`);
+  const evidence = absent.length
+    ? `${op.method} ${op.path} → ${res.status} without ${absent.join(', ')}`
+    : `${op.method} ${op.path} → ${res.status} with ${expected.map(fieldPath).join(', ')}`;
+  recordFinding('shapes.expected-field-absent', absent.length ? 'absent' : 'all-present', evidence, {
     environment: env,
     operationId: op.id,
     family: op.family,

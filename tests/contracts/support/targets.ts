@@ -2,7 +2,14 @@
  * Loopback targets for the certify end-to-end tests: small proxies in front of a mock that change
  * one thing a real gateway may do differently, and count every request on the server side.
  */
-import { createServer, request as httpRequest, type IncomingHttpHeaders, type IncomingMessage, type Server } from 'node:http';
+import {
+  createServer,
+  request as httpRequest,
+  type IncomingHttpHeaders,
+  type IncomingMessage,
+  type Server,
+  type ServerResponse,
+} from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 export type ProxyMode =
@@ -19,7 +26,26 @@ export type ProxyMode =
    * gateway that loses its token cache does: the call still reaches the upstream, whose limiter counts it,
    * and the 401 keeps its rate-limit headers.
    */
-  | 'refuse-tokens-early';
+  | 'refuse-tokens-early'
+  /**
+   * Drops `recordsFound` from each successful product search answer (GET /resellers/v6/catalog): a field no
+   * document requires, which a client relies on (finding shapes.expected-field-absent).
+   */
+  | 'drop-records-found';
+
+/** The product search, in either environment, with or without a query. */
+const PRODUCT_SEARCH = /^(\/sandbox)?\/resellers\/v6\/catalog(\?|$)/;
+
+/** Forwards the upstream's JSON answer without `recordsFound`. */
+function withoutRecordsFound(upRes: IncomingMessage, res: ServerResponse): void {
+  const chunks: Buffer[] = [];
+  upRes.on('data', (c: Buffer) => chunks.push(c));
+  upRes.on('end', () => {
+    const { 'content-length': _cl, ...rest } = upRes.headers;
+    const { recordsFound: _dropped, ...body } = JSON.parse(Buffer.concat(chunks).toString('utf8')) as Record<string, unknown>;
+    res.writeHead(upRes.statusCode ?? 502, rest).end(JSON.stringify(body));
+  });
+}
 
 /** Calls a token serves before the 'refuse-tokens-early' proxy refuses it (fewer than a GET limit of 60). */
 export const REFUSE_TOKEN_AFTER_USES = 40;
@@ -91,6 +117,8 @@ export async function startProxy(mode: ProxyMode, upstream?: string, opts: Proxy
           res.writeHead(429, { ...rest, 'content-type': 'text/plain' }).end('Too Many Requests');
           return;
         }
+        if (mode === 'drop-records-found' && status === 200 && req.method === 'GET' && PRODUCT_SEARCH.test(req.url ?? ''))
+          return withoutRecordsFound(upRes, res);
         res.writeHead(status, keptHeaders(upRes.headers, mode));
         upRes.pipe(res);
       },
