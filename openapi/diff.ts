@@ -7,7 +7,8 @@
  * Independent of the catalogue: it compares two documents, whatever the project serves.
  */
 import SwaggerParser from '@apidevtools/swagger-parser';
-import type { DifferenceKind, DocumentDiff, DocumentDifference, OpenApiDocument, Schema } from './diff/diff-shapes';
+import type { DifferenceKind, DocumentDiff, DocumentDifference, OpenApiDocument } from './diff/diff-shapes';
+import type { Schema } from './openapi-objects';
 import { diffOperation, operationsOf } from './diff/operation-diff';
 import { diffSchema } from './diff/schema-diff';
 

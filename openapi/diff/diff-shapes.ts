@@ -1,13 +1,6 @@
 /** The document as the comparison reads it, and the differences it reports. */
 
-export type Schema = Record<string, unknown>;
-export type ParameterObject = { name: string; in: string; required?: boolean; schema?: Schema };
-export type MediaObject = { schema?: Schema };
-export type OperationObject = {
-  parameters?: ParameterObject[];
-  requestBody?: { required?: boolean; content?: Record<string, MediaObject> };
-  responses?: Record<string, { content?: Record<string, MediaObject> }>;
-};
+import type { ParameterObject, Schema } from '../openapi-objects';
 type PathItem = Record<string, unknown> & { parameters?: ParameterObject[] };
 /** A dereferenced OpenAPI 3.x document, as far as the comparison reads it. */
 export type OpenApiDocument = { openapi?: string; paths?: Record<string, PathItem>; components?: { schemas?: Record<string, Schema> } };

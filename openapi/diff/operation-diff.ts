@@ -1,5 +1,6 @@
 /** Two documents' operations compared: their paths, parameters, request bodies and responses. */
-import type { DocumentDifference, MediaObject, OpenApiDocument, OperationObject, ParameterObject, Schema } from './diff-shapes';
+import type { DocumentDifference, OpenApiDocument } from './diff-shapes';
+import type { MediaObject, OperationObject, ParameterObject, Schema } from '../openapi-objects';
 import { diffSchema, requiredWord, type SchemaSite } from './schema-diff';
 
 const METHODS = ['get', 'put', 'post', 'delete', 'patch', 'head', 'options'] as const;

@@ -1,5 +1,6 @@
 /** Two schemas compared: keywords by value, enums, properties and required names, items and their allOf/oneOf/anyOf, recursion cut. */
-import type { DifferenceKind, DocumentDifference, Schema } from './diff-shapes';
+import type { DifferenceKind, DocumentDifference } from './diff-shapes';
+import type { Schema } from '../openapi-objects';
 
 /** The schema keywords compared by value. */
 const SCALAR_KEYWORDS = [

@@ -9,11 +9,10 @@ import {
   type Doc,
   type DocumentedOperation,
   type Imported,
-  type ParameterObject,
   type ReadSchema,
   type RequestDoc,
-  type OperationObject,
 } from './document-shapes';
+import type { ParameterObject, OperationObject } from '../openapi-objects';
 import { toJsonSchema } from './json-schema';
 import { schemaReader } from './schema-defects';
 import { checkToken } from './token-check';

@@ -1,16 +1,10 @@
 /** The shapes of the document as read, and of what the import gathers from it by catalogue operation. */
 import type { ValidateFunction } from 'ajv';
 import type { Finding } from '../../reporting/report-shapes';
+import type { MediaObject, OperationObject } from '../openapi-objects';
 import type { DocumentDefect, DocumentedParameter, OpenApiCoverage } from './openapi-contract';
 
 export type Doc = { openapi?: string; servers?: { url: string }[]; paths?: Record<string, Record<string, unknown>> };
-export type MediaObject = { schema?: unknown; example?: unknown; examples?: Record<string, { value?: unknown }> };
-export type ParameterObject = { name: string; in: string; required?: boolean; schema?: unknown; example?: unknown };
-export type OperationObject = {
-  parameters?: ParameterObject[];
-  responses?: Record<string, { content?: Record<string, MediaObject> }>;
-  requestBody?: { required?: boolean; content?: Record<string, MediaObject> };
-};
 
 export const jsonOf = (content: Record<string, MediaObject> | undefined): MediaObject | undefined =>
   Object.entries(content ?? {}).find(([ct]) => /json/i.test(ct))?.[1];

@@ -1,7 +1,8 @@
 /** The document's own defects: a schema that cannot be read, an example its schema refuses, a required name it does not declare. */
 import { errorLines } from '../../clients/ajv';
 import type { DocumentDefect } from './openapi-contract';
-import { examplesOf, jsonOf, type Compile, type MediaObject, type OperationObject, type ReadSchema } from './document-shapes';
+import { examplesOf, jsonOf, type Compile, type ReadSchema } from './document-shapes';
+import type { MediaObject, OperationObject } from '../openapi-objects';
 import { toJsonSchema } from './json-schema';
 
 /**

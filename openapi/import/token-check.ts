@@ -1,7 +1,8 @@
 /** The document's token endpoints checked against the spec's (method, form body, response field types). */
 import { findingDefinition, tokenEndpoints } from '../../catalogue';
 import type { Finding } from '../../reporting/report-shapes';
-import { jsonOf, type OperationObject } from './document-shapes';
+import { jsonOf } from './document-shapes';
+import type { OperationObject } from '../openapi-objects';
 import { toJsonSchema } from './json-schema';
 
 export function checkToken(path: string, method: string, o: OperationObject, version: string, out: Finding[]): void {

@@ -13,7 +13,8 @@ import { test, expect } from '@playwright/test';
 import { allOperations, ANSWER_FACTS, isOperationId, type Operation } from '../../catalogue';
 import { schemaById, schemaId } from '../../catalogue/schemas';
 import { loadOpenApi } from '../../openapi/import';
-import { jsonOf, type Doc, type OperationObject } from '../../openapi/import/document-shapes';
+import { jsonOf, type Doc } from '../../openapi/import/document-shapes';
+import type { OperationObject } from '../../openapi/openapi-objects';
 import { toJsonSchema } from '../../openapi/import/json-schema';
 import { stricterThanDocument } from './stricter-than-document';
 
