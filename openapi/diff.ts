@@ -6,33 +6,15 @@
  *
  * Independent of the catalogue: it compares two documents, whatever the project serves.
  */
-import SwaggerParser from '@apidevtools/swagger-parser';
 import type { DifferenceKind, DocumentDiff, DocumentDifference, OpenApiDocument } from './diff/diff-shapes';
 import type { Schema } from './openapi-objects';
 import { diffOperation, operationsOf } from './diff/operation-diff';
 import { diffSchema } from './diff/schema-diff';
-
-/** A document that cannot be read or is not OpenAPI 3.x (the command exits 2). */
-export class UnreadableDocument extends Error {
-  override name = 'UnreadableDocument';
-}
-
-/** Reads and dereferences a document (YAML or JSON). */
-export async function readDocument(file: string): Promise<OpenApiDocument> {
-  let doc: OpenApiDocument;
-  try {
-    doc = (await SwaggerParser.dereference(file)) as OpenApiDocument;
-  } catch (e) {
-    throw new UnreadableDocument(`${file} could not be read as an OpenAPI document: ${(e as Error).message.split('\n')[0]}`);
-  }
-  if (!/^3\./.test(doc.openapi ?? ''))
-    throw new UnreadableDocument(`${file} is OpenAPI "${doc.openapi ?? 'unknown'}"; expected 3.0 or 3.1`);
-  return doc;
-}
+import { readOpenApiDocument } from './read-document';
 
 /** Both documents read and compared; `a` and `b` are their file names. */
 export async function diffFiles(a: string, b: string): Promise<DocumentDiff> {
-  const [docA, docB] = await Promise.all([readDocument(a), readDocument(b)]);
+  const [docA, docB] = await Promise.all([readOpenApiDocument<OpenApiDocument>(a), readOpenApiDocument<OpenApiDocument>(b)]);
   const opsA = operationsOf(docA);
   const opsB = operationsOf(docB);
   const common = [...opsA.keys()].filter((k) => opsB.has(k)).length;

@@ -6,7 +6,8 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { buildOpenApi, serialise } from '../openapi/export';
 import { loadOpenApi } from '../openapi/import';
-import { diffFiles, diffText, UnreadableDocument } from '../openapi/diff';
+import { diffFiles, diffText } from '../openapi/diff';
+import { UnreadableDocument } from '../openapi/read-document';
 
 export const OPENAPI_FILE = 'contracts/openapi.json';
 
