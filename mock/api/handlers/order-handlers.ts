@@ -74,27 +74,7 @@ export const orderHandlers = {
       totalTax: 0,
       orderStatus: o.orderStatus,
       notes: o.notes,
-      lines: view
-        .createdOrderLines(o)
-        .map(
-          ({
-            subOrderNumber,
-            ingramLineNumber,
-            customerLineNumber,
-            ingramPartNumber,
-            vendorPartNumber,
-            quantityOrdered,
-            quantityConfirmed,
-          }) => ({
-            subOrderNumber,
-            ingramLineNumber,
-            customerLineNumber,
-            ingramPartNumber,
-            vendorPartNumber,
-            quantityOrdered,
-            quantityConfirmed,
-          }),
-        ),
+      lines: view.modifiedOrderLines(o),
       rejectedLineItems: rejected,
     });
   },

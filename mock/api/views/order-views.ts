@@ -64,6 +64,17 @@ export const orderViews = {
       quantityConfirmed: l.quantity,
       quantityBackOrdered: 0,
     })),
+  /** The lines of a modify answer: a created line's numbers, part numbers and quantities, without status or prices. */
+  modifiedOrderLines: (o: Order) =>
+    orderViews.createdOrderLines(o).map((l) => ({
+      subOrderNumber: l.subOrderNumber,
+      ingramLineNumber: l.ingramLineNumber,
+      customerLineNumber: l.customerLineNumber,
+      ingramPartNumber: l.ingramPartNumber,
+      vendorPartNumber: l.vendorPartNumber,
+      quantityOrdered: l.quantityOrdered,
+      quantityConfirmed: l.quantityConfirmed,
+    })),
   quoteSummary: (q: Quote) => ({
     quoteGuid: q.quoteGuid,
     quoteName: q.quoteName,
