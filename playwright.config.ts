@@ -41,6 +41,8 @@ export default defineConfig<object, { mockDrift: readonly string[] }>({
     ['junit', { outputFile: `${REPORTS_DIR}/junit.xml` }],
     ['json', { outputFile: `${REPORTS_DIR}/results.json` }],
     ['allure-playwright', { resultsDir: `${REPORTS_DIR}/allure-results`, detail: false, suiteTitle: true }],
+    // First of the run's own: the request plan is made and the budget created before any worker starts.
+    ['./contracts/support/plan-reporter.ts'],
     ['./contracts/support/summary-reporter.ts', SUMMARY],
   ],
   // One request budget for the whole run, drawn from by every worker (contracts/support/run-budget.ts).

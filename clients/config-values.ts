@@ -2,8 +2,6 @@
 import { ConfigError } from './config-error';
 
 export const DEFAULTS = {
-  // A certification of both families and environments of a deployment without PROBE_LIMITS sends about 310.
-  requestBudget: 400,
   requestTimeoutMs: 10_000,
   maxBodyBytes: 5 * 1024 * 1024,
   max429WaitMs: 65_000,

@@ -19,8 +19,12 @@ export interface HarnessConfig {
   /** The published IM-* request headers (IM-CorrelationID excepted: fresh per request), by header name. */
   imHeaders: Record<string, string>;
   vendorOperations: VendorOperationSpec[];
-  /** Requests the suite may send; Infinity on the embedded mock. */
-  requestBudget: number;
+  /** REQUEST_BUDGET: requests the suite may send; Infinity on the embedded mock; undefined: the run's plan (contracts/support/plan.ts). */
+  requestBudget: number | undefined;
+  /** REQUEST_BUDGET_PARTIAL: a budget below the plan runs the units it covers instead of refusing the run. */
+  partialBudget: boolean;
+  /** REQUIRE_EVERY_CHECK: checks out of the run's scope count as not judged (exit 99) instead of being listed aside. */
+  requireEveryCheck: boolean;
   /** Run limit exhaustion tests (always on the mock). */
   probeLimits: boolean;
   /** Production runs only read-only operations unless writes are allowed too. */

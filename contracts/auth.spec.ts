@@ -1,6 +1,7 @@
 import type { Family } from '../catalogue';
 import { evidenceOf } from '../clients/http';
-import { test, expect, harnessConfig, label, notRun, selectedOperations, type Session } from './support/test';
+import { test, expect, harnessConfig, label, selectedOperations, type Session } from './support/test';
+import { credentialsScope, firstScope, selectedScope } from './support/scope';
 import { CheckGroup } from './support/checks';
 import { recordFinding } from './support/finding-recorder';
 
@@ -11,36 +12,45 @@ for (const env of cfg.environments) {
   // One test per environment, one check per operation and family (see support/checks.ts).
   const refusals = new CheckGroup<{ session: Session }>();
   for (const op of ops) {
-    refusals.check(`should refuse ${op.id} without a token and with a garbage token (${env})`, async ({ session }) => {
-      label(test.info(), op, env, 'auth');
-      const none = await session.call(op, env, { token: null });
-      expect(
-        none,
-        `Broken fact: every call carries a valid access token\nExpected: 401 or 403 without Authorization\nReceived: ${evidenceOf(none)}`,
-      ).toHaveStatusIn(401, 403);
-      const garbage = await session.call(op, env, { token: 'garbage-token-for-certification' });
-      expect(
-        garbage,
-        `Broken fact: every call carries a valid access token\nExpected: 401 or 403 for a garbage token\nReceived: ${evidenceOf(garbage)}`,
-      ).toHaveStatusIn(401, 403);
-      expect(none).toHaveRateLimitHeaders({ windowMs: session.target.windowMs });
-      if (op === ops.find((o) => o.family === op.family)) {
-        recordFinding(
-          'auth.missing-token-status',
-          String(none.status === 401 || none.status === 403 ? none.status : 'other'),
-          evidenceOf(none),
-          { family: op.family, environment: env, policyFile: cfg.policyFile },
-        );
-      }
-    });
+    refusals.check(
+      `should refuse ${op.id} without a token and with a garbage token (${env})`,
+      { unit: op.id, requests: 2 },
+      async ({ session }) => {
+        label(test.info(), op, env, 'auth');
+        const none = await session.call(op, env, { token: null });
+        expect(
+          none,
+          `Broken fact: every call carries a valid access token\nExpected: 401 or 403 without Authorization\nReceived: ${evidenceOf(none)}`,
+        ).toHaveStatusIn(401, 403);
+        const garbage = await session.call(op, env, { token: 'garbage-token-for-certification' });
+        expect(
+          garbage,
+          `Broken fact: every call carries a valid access token\nExpected: 401 or 403 for a garbage token\nReceived: ${evidenceOf(garbage)}`,
+        ).toHaveStatusIn(401, 403);
+        expect(none).toHaveRateLimitHeaders({ windowMs: session.target.windowMs });
+        if (op === ops.find((o) => o.family === op.family)) {
+          recordFinding(
+            'auth.missing-token-status',
+            String(none.status === 401 || none.status === 403 ? none.status : 'other'),
+            evidenceOf(none),
+            { family: op.family, environment: env, policyFile: cfg.policyFile },
+          );
+        }
+      },
+    );
   }
   for (const family of cfg.families) {
     const other: Family = family === 'reseller' ? 'vendor' : 'reseller';
-    refusals.check(`should record whether a ${other} token is refused on a ${family} call (${env})`, async ({ session }) => {
+    const op = ops.find((o) => o.family === family && o.method === 'GET');
+    const outOfScope = firstScope(
+      credentialsScope(cfg, other, `a ${other} token on a ${family} call`),
+      selectedScope(op ? [] : [`a GET operation of the ${family} family`]),
+    );
+    // A token of the other family (unless this worker has one) and the call.
+    const plan = { unit: `auth.${family}`, requests: 2, outOfScope };
+    refusals.check(`should record whether a ${other} token is refused on a ${family} call (${env})`, plan, async ({ session }) => {
       label(test.info(), `auth.${family}`, env, 'other-family');
-      if (!cfg.credentials[other]) notRun(test.info(), `needs ${other.toUpperCase()}_CLIENT_ID and ${other.toUpperCase()}_CLIENT_SECRET`);
-      const op = ops.find((o) => o.family === family && o.method === 'GET');
-      if (!op) notRun(test.info(), `no GET operation of the ${family} family is selected`);
+      if (!op) throw new Error(`no ${family} GET operation`);
       const token = await session.token(other, env);
       const res = await session.call(op, env, { token });
       const accepted = res.status >= 200 && res.status < 300;
@@ -55,7 +65,7 @@ for (const env of cfg.environments) {
 
   test(
     `should refuse every operation without a valid token and record other-family tokens (${env})`,
-    { tag: ['@auth', ...ops.map((o) => `@${o.id}`)] },
+    refusals.details({ tag: ['@auth', ...ops.map((o) => `@${o.id}`)] }),
     async ({ session }) => refusals.run({ session }),
   );
 }

@@ -1,18 +1,48 @@
 import { IM_HEADER_CONSTRAINTS, IM_HEADERS, idSources, type EnvironmentName, type Operation } from '../catalogue';
 import { evidenceOf, type ApiResponse } from '../clients/http';
 import { valueAt as at } from '../clients/ids';
-import { test, expect, harnessConfig, label, notRun, selectedOperations, type Session } from './support/test';
+import { test, expect, harnessConfig, label, notRun, planned, selectedOperations, type Session } from './support/test';
+import { firstScope, selectedScope, webhookSecretScope, writesScope } from './support/scope';
 import { recordFinding } from './support/finding-recorder';
 import { writeOpenApiValidation } from './support/annotations';
-import { createOrder, lookFor, selectedForWrite } from './support/read-back';
+import { READ_BACK_ATTEMPTS, createOrder, lookFor, selectedForWrite, writeCheckScope } from './support/read-back';
 import { observeShape, recordExpectedFields, recordShapeNotPublished, recordVisibility } from './support/answer-records';
 import { expectAboutWhatWasAsked, expectDocumentedStatus, judgeNotFound } from './support/answer-checks';
 
 const cfg = harnessConfig();
+const operations = selectedOperations(cfg);
+
+/** A check that writes with the first operation and reads back with the others: its plan. */
+const writesAndReads = (ids: readonly string[], requests: number, tag: string[]) =>
+  planned({ unit: ids[0] as string, requests, outOfScope: writeCheckScope(cfg, operations, ids) }, { tag });
+
+/** The catalogue search that the header checks call once each. */
+const onCatalogSearch = (tag: string[]) =>
+  planned(
+    {
+      unit: 'catalog.search',
+      requests: 1,
+      outOfScope: selectedScope(operations.some((o) => o.id === 'catalog.search') ? [] : ['catalog.search']),
+    },
+    { tag },
+  );
+const catalogSearch = (session: Session): Operation => {
+  const op = session.target.operations.find((o) => o.id === 'catalog.search');
+  if (!op) throw new Error('catalog.search is not selected');
+  return op;
+};
+
+/** The operations whose forms the distributor's client sends and its document refuses; a date-time for a date creates a return when accepted. */
+const conflictOps = operations.filter(
+  (o) => ['deals.details', 'freight.estimate'].includes(o.id) || (o.id === 'returns.create' && cfg.allowWrites),
+);
+
+/** Modify and cancel change an order of their own. */
+const needsOwnOrder = (op: Operation): boolean => op.id === 'orders.modify' || op.id === 'orders.cancel';
 
 /** For modify and cancel, a fresh order (when writes are allowed) so tests do not depend on each other. */
 async function paramsFor(session: Session, op: Operation, env: EnvironmentName): Promise<Record<string, string> | undefined> {
-  if (op.id !== 'orders.modify' && op.id !== 'orders.cancel') return undefined;
+  if (!needsOwnOrder(op)) return undefined;
   const created = await createOrder(session, env);
   return created?.orderNumber ? { orderNumber: created.orderNumber } : undefined;
 }
@@ -21,11 +51,16 @@ for (const env of cfg.environments) {
   for (const op of selectedOperations(cfg)) {
     test(
       `should answer a valid ${op.id} call with 2xx JSON matching its schema and integer rate-limit headers (${env})`,
-      { tag: ['@operations', `@${op.id}`, `@${op.group.replace(/\s+/g, '-').toLowerCase()}`] },
+      planned(
+        {
+          unit: op.id,
+          requests: needsOwnOrder(op) ? 2 : 1,
+          outOfScope: firstScope(op.readOnly ? undefined : writesScope(cfg, op.id), op.webhook ? webhookSecretScope(cfg) : undefined),
+        },
+        { tag: ['@operations', `@${op.id}`, `@${op.group.replace(/\s+/g, '-').toLowerCase()}`] },
+      ),
       async ({ session, openapi }) => {
         label(test.info(), op, env, 'valid-call');
-        if (!op.readOnly && !cfg.allowWrites)
-          notRun(test.info(), `${op.id} changes state and production runs read-only operations only (set ALLOW_PRODUCTION_WRITES=1)`);
         const params = await paramsFor(session, op, env);
         const { sent, res } = await session.exchange(op, env, params ? { params } : {});
         observeShape(res);
@@ -68,14 +103,12 @@ for (const env of cfg.environments) {
 
   test(
     `should find a created order with orders.details by the number the create answer gave (${env})`,
-    { tag: ['@operations', '@orders'] },
+    writesAndReads(['orders.create', 'orders.details'], 2, ['@operations', '@orders']),
     async ({ session }) => {
       label(test.info(), 'orders.create', env, 'created-order-details');
-      if (!cfg.allowWrites) notRun(test.info(), 'creating an order changes state; production runs read-only operations only');
-      const details = session.target.operations.find((o) => o.id === 'orders.details');
-      if (!details) notRun(test.info(), 'orders.details is not selected');
+      const [, details] = selectedForWrite(session, ['orders.create', 'orders.details']);
       const created = await createOrder(session, env);
-      if (!created) notRun(test.info(), 'orders.create is not selected');
+      if (!created) throw new Error('orders.create is not selected');
       expect(created.orderNumber, `Broken fact: a created order has a number\nReceived: ${evidenceOf(created.res)}`).toBeTruthy();
       const res = await session.call(details, env, { params: { orderNumber: created.orderNumber as string } });
       expect(
@@ -87,7 +120,8 @@ for (const env of cfg.environments) {
 
   test(
     `should find an order created by v7 with orders.search by its customer order number, then with orders.details (${env})`,
-    { tag: ['@operations', '@orders'] },
+    // The create, then at most READ_BACK_ATTEMPTS looks of a search and a details call.
+    writesAndReads(['orders.createV7', 'orders.search', 'orders.details'], 1 + 2 * READ_BACK_ATTEMPTS, ['@operations', '@orders']),
     async ({ session }) => {
       label(test.info(), 'orders.createV7', env, 'created-v7-order-details');
       const [create, search, details] = selectedForWrite(session, ['orders.createV7', 'orders.search', 'orders.details']);
@@ -109,7 +143,7 @@ for (const env of cfg.environments) {
 
   test(
     `should find a created quote with quotes.search and quotes.details by the number the create answer gave (${env})`,
-    { tag: ['@operations', '@quotes'] },
+    writesAndReads(['quotes.create', 'quotes.search', 'quotes.details'], 1 + 2 * READ_BACK_ATTEMPTS, ['@operations', '@quotes']),
     async ({ session }) => {
       label(test.info(), 'quotes.create', env, 'created-quote-details');
       const [create, search, details] = selectedForWrite(session, ['quotes.create', 'quotes.search', 'quotes.details']);
@@ -130,7 +164,7 @@ for (const env of cfg.environments) {
 
   test(
     `should find a created return with returns.details by the case request number the create answer gave (${env})`,
-    { tag: ['@operations', '@returns'] },
+    writesAndReads(['returns.create', 'returns.details'], 1 + READ_BACK_ATTEMPTS, ['@operations', '@returns']),
     async ({ session }) => {
       label(test.info(), 'returns.create', env, 'created-return-details');
       const [create, details] = selectedForWrite(session, ['returns.create', 'returns.details']);
@@ -151,11 +185,10 @@ for (const env of cfg.environments) {
 
   test(
     `should record whether a call missing a required header is refused (${env})`,
-    { tag: ['@operations', '@headers'] },
+    onCatalogSearch(['@operations', '@headers']),
     async ({ session }) => {
-      const op = session.target.operations.find((o) => o.id === 'catalog.search');
-      label(test.info(), op?.id ?? 'catalog.search', env, 'required-header');
-      if (!op) notRun(test.info(), 'catalog.search is not selected');
+      const op = catalogSearch(session);
+      label(test.info(), op, env, 'required-header');
       const res = await session.call(op, env, { omitHeaders: [IM_HEADERS.customerNumber] });
       const refused = res.status >= 400 && res.status < 500;
       recordFinding(
@@ -175,15 +208,19 @@ for (const env of cfg.environments) {
 
   test(
     `should record whether the target accepts the distributor client's forms that its document refuses (${env})`,
-    { tag: ['@operations', '@openapi'] },
+    planned(
+      {
+        unit: 'deals.details',
+        requests: conflictOps.length,
+        outOfScope: selectedScope(conflictOps.length ? [] : ['deals.details, freight.estimate or returns.create (writes allowed)']),
+      },
+      { tag: ['@operations', '@openapi'] },
+    ),
     async ({ session }) => {
       label(test.info(), 'deals.details', env, 'client-conflict');
-      const deals = session.target.operations.find((o) => o.id === 'deals.details');
-      const freight = session.target.operations.find((o) => o.id === 'freight.estimate');
-      // A date-time where the document gives a date creates a return when accepted: only where writes are allowed.
-      const returns = cfg.allowWrites ? session.target.operations.find((o) => o.id === 'returns.create') : undefined;
-      if (!deals && !freight && !returns)
-        notRun(test.info(), 'none of deals.details, freight.estimate, returns.create (writes allowed) is selected');
+      const [deals, freight, returns] = ['deals.details', 'freight.estimate', 'returns.create'].map((id) =>
+        conflictOps.find((o) => o.id === id),
+      );
       const record = (op: Operation, form: string, res: ApiResponse) => {
         const observed = res.status < 300 ? 'accepted' : 'refused';
         recordFinding('openapi.client-conflict', observed, `${form} → ${evidenceOf(res)}`, {
@@ -218,11 +255,12 @@ for (const env of cfg.environments) {
   for (const op of selectedOperations(cfg).filter((o) => o.listedIn === 'document')) {
     test(
       `should record whether a call to ${op.id} missing its required headers is refused (${env})`,
-      { tag: ['@operations', '@headers', `@${op.id}`] },
+      planned(
+        { unit: op.id, requests: 1, outOfScope: op.readOnly ? undefined : writesScope(cfg, `${op.id} (when a service accepts the call)`) },
+        { tag: ['@operations', '@headers', `@${op.id}`] },
+      ),
       async ({ session }) => {
         label(test.info(), op, env, 'required-headers');
-        if (!op.readOnly && !cfg.allowWrites)
-          notRun(test.info(), `${op.id} changes state when a service accepts the call; set ALLOW_PRODUCTION_WRITES=1`);
         const res = await session.call(op, env, { omitHeaders: op.requiredHeaders, deliberatelyInvalid: true });
         const refused = res.status >= 400 && res.status < 500;
         recordFinding(
@@ -246,11 +284,10 @@ for (const env of cfg.environments) {
 
   test(
     `should record whether a call with a header longer than the document allows is refused (${env})`,
-    { tag: ['@operations', '@headers'] },
+    onCatalogSearch(['@operations', '@headers']),
     async ({ session }) => {
-      const op = session.target.operations.find((o) => o.id === 'catalog.search');
-      label(test.info(), op?.id ?? 'catalog.search', env, 'header-constraint');
-      if (!op) notRun(test.info(), 'catalog.search is not selected');
+      const op = catalogSearch(session);
+      label(test.info(), op, env, 'header-constraint');
       const max = IM_HEADER_CONSTRAINTS[IM_HEADERS.correlationId].maxLength ?? 32;
       const tooLong = 'f'.repeat(max + 1);
       const res = await session.call(op, env, { headers: { [IM_HEADERS.correlationId]: tooLong }, deliberatelyInvalid: true });

@@ -6,10 +6,12 @@
  */
 import { GET_LIMIT_PER_MINUTE, advertisedResetMs, detectResetUnit, type EnvironmentName, type Operation } from '../catalogue';
 import { evidenceOf, type ApiResponse } from '../clients/http';
-import { test, expect, harnessConfig, label, notRun, selectedOperations } from './support/test';
+import { test, expect, harnessConfig, label, notRun, planned, selectedOperations } from './support/test';
+import { familyScope, firstScope, probeLimitsScope, secondAppScope, selectedScope, writesScope } from './support/scope';
 import { headerInt, startsNewWindow } from './support/rate-limit-sequence';
 import {
   exhaust,
+  exhaustionRequests,
   expectAllowedAsAdvertised,
   mustInt,
   refusedOf,
@@ -31,16 +33,29 @@ const opNamed = (id: string): Operation => {
 
 const intOf = headerInt;
 
+/** A rate-limit check's plan: its operation and requests; out of scope without PROBE_LIMITS or the reseller family. */
+const limits = (id: string, requests: number, ...more: Parameters<typeof firstScope>) =>
+  planned({
+    unit: id,
+    requests,
+    outOfScope: firstScope(
+      probeLimitsScope(cfg),
+      familyScope(cfg, 'reseller', 'the rate-limit checks use reseller GET operations'),
+      ...more,
+    ),
+  });
+/** A check that spends the operation's bucket, and `after` calls more. */
+function spends(id: string, after = 0, ...more: Parameters<typeof firstScope>) {
+  const op = selectedOperations(cfg).find((o) => o.id === id) ?? ops[0];
+  return limits(id, (op ? exhaustionRequests(op) : 0) + after, ...more);
+}
+
 test.describe('rate limits', { tag: ['@rate-limit'] }, () => {
   // Independent checks: a broken fact fails its own check and the others still run.
   test.describe.configure({ mode: 'default' });
 
   test.beforeEach(async ({ session }) => {
     setExhaustionDeadline(test.info());
-    if (!cfg.probeLimits)
-      notRun(test.info(), 'exhaustion spends the app quota for a window; set PROBE_LIMITS=1 to run it against this target');
-    if (!cfg.families.includes('reseller'))
-      notRun(test.info(), 'the rate-limit checks use reseller GET operations; FAMILIES excludes reseller');
     // Frozen mock clock: no window rolls over during a check; a reset is reached by moving the clock.
     await session.target.control?.('POST', '/clock', { nowMs: Date.now() });
   });
@@ -55,23 +70,28 @@ test.describe('rate limits', { tag: ['@rate-limit'] }, () => {
 
   // First: a finding that rarely fails, so that a run whose rate-limit checks fail restarts no worker for it
   // (Playwright starts a new worker after each failed test that has tests after it).
-  test('should record whether X-RateLimit-Reset is an epoch time or a count of seconds', async ({ session }) => {
-    const op = opNamed('returns.search');
-    label(test.info(), op, env, 'finding');
-    // Any answer will do, a 429 included: the finding needs a Reset header, not a successful call.
-    const res = await session.call(op, env, { allow429: true });
-    const reset = intOf(res, 'reset');
-    if (reset === undefined && res.status !== 429)
-      notRun(test.info(), `no integer X-RateLimit-Reset to read and no 429 (${shown(res, 'reset')}; status ${res.status})`);
-    recordFinding(
-      'ratelimit.reset-unit',
-      reset === undefined ? 'absent' : detectResetUnit(reset),
-      `${shown(res, 'reset')} at ${Math.floor(Date.now() / 1000)} (epoch s); ${evidenceOf(res)}`,
-      { environment: env, policyFile: cfg.policyFile },
-    );
-  });
+  test(
+    'should record whether X-RateLimit-Reset is an epoch time or a count of seconds',
+    limits('returns.search', 1),
+    async ({ session }) => {
+      const op = opNamed('returns.search');
+      label(test.info(), op, env, 'finding');
+      // Any answer will do, a 429 included: the finding needs a Reset header, not a successful call.
+      const res = await session.call(op, env, { allow429: true });
+      const reset = intOf(res, 'reset');
+      if (reset === undefined && res.status !== 429)
+        notRun(test.info(), `no integer X-RateLimit-Reset to read and no 429 (${shown(res, 'reset')}; status ${res.status})`);
+      recordFinding(
+        'ratelimit.reset-unit',
+        reset === undefined ? 'absent' : detectResetUnit(reset),
+        `${shown(res, 'reset')} at ${Math.floor(Date.now() / 1000)} (epoch s); ${evidenceOf(res)}`,
+        { environment: env, policyFile: cfg.policyFile },
+      );
+    },
+  );
 
-  test('should keep rate-limit buckets independent across operations', async ({ session }) => {
+  // One call of the second operation, three of the first, the second again.
+  test('should keep rate-limit buckets independent across operations', limits('deals.search', 5), async ({ session }) => {
     const a = opNamed('deals.search');
     const b = opNamed('returns.search');
     label(test.info(), a, env, 'bucket-per-operation');
@@ -88,11 +108,12 @@ test.describe('rate limits', { tag: ['@rate-limit'] }, () => {
     ).toBe(r0 - 1);
   });
 
-  test('should keep rate-limit buckets independent across apps', async ({ session }) => {
+  // The second app's token and call, three calls of the first app, the second app's call again.
+  test('should keep rate-limit buckets independent across apps', limits('orders.search', 6, secondAppScope(cfg)), async ({ session }) => {
     const op = opNamed('orders.search');
     label(test.info(), op, env, 'bucket-per-app');
     const second = cfg.secondReseller;
-    if (!second) notRun(test.info(), 'needs a second reseller app: RESELLER_B_CLIENT_ID and RESELLER_B_CLIENT_SECRET');
+    if (!second) throw new Error('no second reseller app');
     const fact = 'rate limits are allocated per API app';
     const other = session.tokenClient({ reseller: second });
     const tokenB = await other.token('reseller', env);
@@ -108,7 +129,7 @@ test.describe('rate limits', { tag: ['@rate-limit'] }, () => {
     ).toBe(r0 - 1);
   });
 
-  test('should allow exactly the advertised number of calls per window, then answer 429', async ({ session }) => {
+  test('should allow exactly the advertised number of calls per window, then answer 429', spends('catalog.search'), async ({ session }) => {
     const op = opNamed('catalog.search');
     label(test.info(), op, env, 'limit-enforced');
     const ex = await exhaust(session, op, env);
@@ -118,15 +139,19 @@ test.describe('rate limits', { tag: ['@rate-limit'] }, () => {
     writeObserved(test.info(), { limit: limit ?? null, allowed: ex.allowedAfterFirst + 1, requests: ex.sent });
   });
 
-  test('should lower X-RateLimit-Remaining by exactly one per accepted call across the exhaustion of a bucket', async ({ session }) => {
-    const op = opNamed('returns.search');
-    label(test.info(), op, env, 'remaining-sequence');
-    const ex = await exhaust(session, op, env);
-    refusedOf(ex, 'after the limit is exceeded, further requests fail');
-    expect(ex.seq).toCountDownRemaining();
-  });
+  test(
+    'should lower X-RateLimit-Remaining by exactly one per accepted call across the exhaustion of a bucket',
+    spends('returns.search'),
+    async ({ session }) => {
+      const op = opNamed('returns.search');
+      label(test.info(), op, env, 'remaining-sequence');
+      const ex = await exhaust(session, op, env);
+      refusedOf(ex, 'after the limit is exceeded, further requests fail');
+      expect(ex.seq).toCountDownRemaining();
+    },
+  );
 
-  test('should advertise and enforce 60 calls per window on a GET endpoint', async ({ session }) => {
+  test('should advertise and enforce 60 calls per window on a GET endpoint', spends('invoices.search'), async ({ session }) => {
     const op = opNamed('invoices.search');
     label(test.info(), op, env, 'get-limit');
     const fact = `all GET calls: ${GET_LIMIT_PER_MINUTE} calls per minute per endpoint`;
@@ -139,45 +164,51 @@ test.describe('rate limits', { tag: ['@rate-limit'] }, () => {
     expectAllowedAsAdvertised(ex, fact);
   });
 
-  test("should answer 429 with the spec's error body", async ({ session }) => {
+  test("should answer 429 with the spec's error body", spends('quotes.search'), async ({ session }) => {
     const op = opNamed('quotes.search');
     label(test.info(), op, env, '429-body');
     const r = refusedOf(await exhaust(session, op, env), 'after the limit is exceeded, further requests fail');
     expect(r).toBeErrorBody('the 429 body is JSON with errors[] of {field: string or null, message: string}');
   });
 
-  test('should answer 429 with Remaining 0 and all three rate-limit headers, Limit as advertised', async ({ session }) => {
-    const op = opNamed('orders.search');
-    label(test.info(), op, env, '429-headers');
-    const ex = await exhaust(session, op, env);
-    const r = refusedOf(ex, 'after the limit is exceeded, further requests fail');
-    expect(r).toHaveRateLimitHeaders({ nowMs: await targetNow(session), windowMs: session.target.windowMs });
-    expect(
-      intOf(r, 'remaining'),
-      `Broken fact: X-RateLimit-Remaining is 0 on a 429\nReceived: ${shown(r, 'remaining')}; ${evidenceOf(r)}`,
-    ).toBe(0);
-    expect(ex.seq).toNameTheAdvertisedLimitOn429();
-  });
-
-  // The operations the published document adds: their limits are assumed by class (finding ratelimit.document-operation-limits).
-  for (const op of selectedOperations(cfg).filter((o) => o.listedIn === 'document')) {
-    test(`should answer 429 with the spec's error body and Remaining 0 once ${op.id} has spent its advertised limit`, async ({
-      session,
-    }) => {
-      label(test.info(), op, env, '429-document-operation');
-      if (!op.readOnly && !cfg.allowWrites)
-        notRun(test.info(), `exhausting ${op.id} changes state with every call; set ALLOW_PRODUCTION_WRITES=1`);
-      const r = refusedOf(await exhaust(session, op, env), `after the limit of ${op.id} is exceeded, further requests fail`);
-      expect(r).toBeErrorBody('the 429 body is JSON with errors[] of {field: string or null, message: string}');
+  test(
+    'should answer 429 with Remaining 0 and all three rate-limit headers, Limit as advertised',
+    spends('orders.search'),
+    async ({ session }) => {
+      const op = opNamed('orders.search');
+      label(test.info(), op, env, '429-headers');
+      const ex = await exhaust(session, op, env);
+      const r = refusedOf(ex, 'after the limit is exceeded, further requests fail');
       expect(r).toHaveRateLimitHeaders({ nowMs: await targetNow(session), windowMs: session.target.windowMs });
       expect(
         intOf(r, 'remaining'),
         `Broken fact: X-RateLimit-Remaining is 0 on a 429\nReceived: ${shown(r, 'remaining')}; ${evidenceOf(r)}`,
       ).toBe(0);
-    });
+      expect(ex.seq).toNameTheAdvertisedLimitOn429();
+    },
+  );
+
+  // The operations the published document adds: their limits are assumed by class (finding ratelimit.document-operation-limits).
+  for (const op of selectedOperations(cfg).filter((o) => o.listedIn === 'document')) {
+    const writes = op.readOnly ? undefined : writesScope(cfg, `exhausting ${op.id} (every call)`);
+    test(
+      `should answer 429 with the spec's error body and Remaining 0 once ${op.id} has spent its advertised limit`,
+      spends(op.id, 0, writes),
+      async ({ session }) => {
+        label(test.info(), op, env, '429-document-operation');
+        const r = refusedOf(await exhaust(session, op, env), `after the limit of ${op.id} is exceeded, further requests fail`);
+        expect(r).toBeErrorBody('the 429 body is JSON with errors[] of {field: string or null, message: string}');
+        expect(r).toHaveRateLimitHeaders({ nowMs: await targetNow(session), windowMs: session.target.windowMs });
+        expect(
+          intOf(r, 'remaining'),
+          `Broken fact: X-RateLimit-Remaining is 0 on a 429\nReceived: ${shown(r, 'remaining')}; ${evidenceOf(r)}`,
+        ).toBe(0);
+      },
+    );
   }
 
-  test('should refuse calls until the reset and accept the first call after it', async ({ session }) => {
+  // The exhaustion, a call right after the 429 and one after the reset.
+  test('should refuse calls until the reset and accept the first call after it', spends('deals.search', 2), async ({ session }) => {
     const op = opNamed('deals.search');
     label(test.info(), op, env, 'reset');
     const fact = 'further requests fail until the refresh period ends';
@@ -203,7 +234,7 @@ test.describe('rate limits', { tag: ['@rate-limit'] }, () => {
     ).toBeLessThan(300);
   });
 
-  test('should send the rate-limit headers on 4xx answers', async ({ session }) => {
+  test('should send the rate-limit headers on 4xx answers', limits('catalog.search', 1), async ({ session }) => {
     const op = opNamed('catalog.search');
     label(test.info(), op, env, 'headers-4xx');
     const notFound = await session.send({
@@ -223,16 +254,23 @@ test.describe('rate limits', { tag: ['@rate-limit'] }, () => {
 test.describe('rate-limit headers per environment and family', { tag: ['@rate-limit-headers'] }, () => {
   for (const family of cfg.families) {
     for (const environment of cfg.environments) {
-      test(`should decrease X-RateLimit-Remaining by exactly 1 per call and keep Reset and Limit stable within a window (${family}, ${environment})`, async ({
-        session,
-      }) => {
-        const op = selectedOperations(cfg).find((o) => o.family === family && o.method === 'GET' && o.pathParams.length === 0);
-        if (!op) notRun(test.info(), `no selected ${family} GET operation without path parameters to call in a row`);
-        label(test.info(), op, environment, 'remaining-step');
-        const seq: ApiResponse[] = [];
-        for (let i = 0; i < 4; i++) seq.push(await session.call(op, environment));
-        expect(seq).toKeepRateLimitHeaderInvariants();
+      const op = selectedOperations(cfg).find((o) => o.family === family && o.method === 'GET' && o.pathParams.length === 0);
+      const plan = planned({
+        unit: op?.id ?? `ratelimit.${family}`,
+        requests: 4,
+        outOfScope: selectedScope(op ? [] : [`a ${family} GET operation without path parameters`]),
       });
+      test(
+        `should decrease X-RateLimit-Remaining by exactly 1 per call and keep Reset and Limit stable within a window (${family}, ${environment})`,
+        plan,
+        async ({ session }) => {
+          if (!op) throw new Error(`no ${family} GET operation without path parameters`);
+          label(test.info(), op, environment, 'remaining-step');
+          const seq: ApiResponse[] = [];
+          for (let i = 0; i < 4; i++) seq.push(await session.call(op, environment));
+          expect(seq).toKeepRateLimitHeaderInvariants();
+        },
+      );
     }
   }
 });

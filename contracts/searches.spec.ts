@@ -8,7 +8,7 @@ import { filteredField, type Operation } from '../catalogue';
 import { evidenceOf } from '../clients/http';
 import { IdResolver } from '../clients/ids';
 import { itemsNotMatching, searchFilters } from './support/answer-facts';
-import { test, expect, harnessConfig, label, notRun, selectedOperations } from './support/test';
+import { test, expect, harnessConfig, label, notRun, planned, selectedOperations } from './support/test';
 
 const cfg = harnessConfig();
 const SEARCHES: Operation[] = selectedOperations(cfg).filter((o) => searchFilters(o).length > 0);
@@ -18,7 +18,8 @@ for (const env of cfg.environments) {
     const filters = searchFilters(op);
     test(
       `should answer ${op.id} filtered by ${filters.map((f) => f.query).join(', ')} with matching items only (${env})`,
-      { tag: ['@operations', '@searches', `@${op.id}`] },
+      // One call per filter; the ids come from the searches the session makes once (plan.ts).
+      planned({ unit: op.id, requests: filters.length }, { tag: ['@operations', '@searches', `@${op.id}`] }),
       async ({ session }) => {
         label(test.info(), op, env, 'search-filter');
         if (!session.idResolver) notRun(test.info(), 'no id resolver: the ids of the target are unknown');

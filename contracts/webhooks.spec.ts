@@ -3,7 +3,8 @@ import type { AddressInfo } from 'node:net';
 import { validEvent } from '../fixtures';
 import { evidenceOf } from '../clients/http';
 import { signatureHeaders, signEventId } from '../clients/webhook-signature';
-import { test, expect, harnessConfig, label, notRun, selectedOperations } from './support/test';
+import { test, expect, harnessConfig, label, planned, selectedOperations } from './support/test';
+import { firstScope, selectedScope, webhookReceiverScope, webhookSecretScope, writesScope } from './support/scope';
 import { recordFinding } from './support/finding-recorder';
 
 const cfg = harnessConfig();
@@ -11,66 +12,75 @@ const hooks = selectedOperations(cfg).filter((o) => o.webhook);
 const env = cfg.environments[0] ?? 'production';
 const ROUND_TRIP_TIMEOUT_MS = 5_000;
 
+/** A webhook check's plan: one call; webhook calls change state, and are signed unless the check signs them itself. */
+const webhookCall = (unit: string, signs: 'with the secret' | 'itself', ...more: Parameters<typeof firstScope>) =>
+  planned({
+    unit,
+    requests: 1,
+    outOfScope: firstScope(
+      selectedScope(hooks.length ? [] : ['a webhook operation']),
+      writesScope(cfg, 'a webhook call'),
+      signs === 'itself' ? undefined : webhookSecretScope(cfg),
+      ...more,
+    ),
+  });
+
 test.describe('webhooks', { tag: ['@webhooks'] }, () => {
   for (const op of hooks) {
     const kind = op.id === 'webhooks.orderStatus' ? 'orderStatus' : 'availabilityUpdate';
-    test(`should accept a valid ${op.id} event (${env})`, { tag: [`@${op.id}`] }, async ({ session }) => {
+    test(`should accept a valid ${op.id} event (${env})`, webhookCall(op.id, 'with the secret'), async ({ session }) => {
       label(test.info(), op, env, 'valid-event');
-      if (!cfg.allowWrites) notRun(test.info(), 'webhook calls change state; production runs read-only operations only');
       const res = await session.call(op, env, { body: validEvent(kind, cfg.mock.seed, Date.now() % 100000) });
       expect(res, `Broken fact: ${op.path} accepts a valid event\nExpected: 2xx\nReceived: ${evidenceOf(res)}`).toHaveStatusIn(200, 299);
       expect(res).toBeJsonResponse();
     });
 
-    test(`should record whether a ${op.id} event its schema refuses is refused (${env})`, { tag: [`@${op.id}`] }, async ({ session }) => {
-      label(test.info(), op, env, 'invalid-event');
-      if (!cfg.allowWrites) notRun(test.info(), 'webhook calls change state; production runs read-only operations only');
-      // The document types eventId as a string; it requires no field, so an event without one is not invalid.
-      const res = await session.call(op, env, { body: { eventId: 42, resource: 'none' }, deliberatelyInvalid: true });
+    test(
+      `should record whether a ${op.id} event its schema refuses is refused (${env})`,
+      webhookCall(op.id, 'with the secret'),
+      async ({ session }) => {
+        label(test.info(), op, env, 'invalid-event');
+        // The document types eventId as a string; it requires no field, so an event without one is not invalid.
+        const res = await session.call(op, env, { body: { eventId: 42, resource: 'none' }, deliberatelyInvalid: true });
+        const refused = res.status >= 400 && res.status < 500;
+        recordFinding('webhooks.invalid-event', refused ? 'refused' : 'accepted', `eventId 42, resource "none" → ${evidenceOf(res)}`, {
+          environment: env,
+          operationId: op.id,
+          family: op.family,
+          policyFile: cfg.policyFile,
+        });
+        if (refused) expect(res).toBeErrorBody();
+      },
+    );
+  }
+
+  test(
+    `should record whether an event with a wrong x-hub-signature is refused (${env})`,
+    webhookCall(hooks[0]?.id ?? 'webhooks', 'itself'),
+    async ({ session }) => {
+      const op = hooks[0];
+      label(test.info(), op?.id ?? 'webhooks', env, 'signature');
+      if (!op) throw new Error('no webhook operation');
+      const event = validEvent(op.id === 'webhooks.orderStatus' ? 'orderStatus' : 'availabilityUpdate', cfg.mock.seed, 11);
+      // Signed with another secret: the right shape, the wrong key.
+      const wrong = signatureHeaders(event, `not-the-secret-of-${cfg.credentials.reseller?.clientId ?? 'the-app'}`);
+      const res = await session.call(op, env, { body: event, headers: wrong, deliberatelyInvalid: true });
       const refused = res.status >= 400 && res.status < 500;
-      recordFinding('webhooks.invalid-event', refused ? 'refused' : 'accepted', `eventId 42, resource "none" → ${evidenceOf(res)}`, {
+      recordFinding('webhooks.signature', refused ? 'verified' : 'not-verified', `wrong x-hub-signature → ${evidenceOf(res)}`, {
         environment: env,
         operationId: op.id,
         family: op.family,
         policyFile: cfg.policyFile,
       });
       if (refused) expect(res).toBeErrorBody();
-    });
-  }
+    },
+  );
 
-  test(`should record whether an event with a wrong x-hub-signature is refused (${env})`, async ({ session }) => {
-    const op = hooks[0];
-    label(test.info(), op?.id ?? 'webhooks', env, 'signature');
-    if (!op) notRun(test.info(), 'no webhook operation is selected');
-    if (!cfg.allowWrites) notRun(test.info(), 'webhook calls change state; production runs read-only operations only');
-    const event = validEvent(op.id === 'webhooks.orderStatus' ? 'orderStatus' : 'availabilityUpdate', cfg.mock.seed, 11);
-    // Signed with another secret: the right shape, the wrong key.
-    const wrong = signatureHeaders(event, `not-the-secret-of-${cfg.credentials.reseller?.clientId ?? 'the-app'}`);
-    const res = await session.call(op, env, { body: event, headers: wrong, deliberatelyInvalid: true });
-    const refused = res.status >= 400 && res.status < 500;
-    recordFinding('webhooks.signature', refused ? 'verified' : 'not-verified', `wrong x-hub-signature → ${evidenceOf(res)}`, {
-      environment: env,
-      operationId: op.id,
-      family: op.family,
-      policyFile: cfg.policyFile,
-    });
-    if (refused) expect(res).toBeErrorBody();
-  });
-
-  test(`should record whether an event sent with targeturl is pushed to the receiver, signed (${env})`, async ({ session }) => {
+  const roundTrip = webhookCall(hooks[0]?.id ?? 'webhooks', 'with the secret', webhookReceiverScope(cfg));
+  test(`should record whether an event sent with targeturl is pushed to the receiver, signed (${env})`, roundTrip, async ({ session }) => {
     const op = hooks[0];
     label(test.info(), op?.id ?? 'webhooks', env, 'round-trip');
-    if (!op) notRun(test.info(), 'no webhook operation is selected');
-    if (!cfg.allowWrites) notRun(test.info(), 'webhook calls change state; production runs read-only operations only');
-    if (!session.target.isMock && !cfg.webhookReceiverUrl) {
-      recordFinding(
-        'webhooks.push',
-        'not-run',
-        'a remote target cannot reach a receiver on this machine; set WEBHOOK_RECEIVER_URL to a public URL forwarding to it',
-        { environment: env, policyFile: cfg.policyFile },
-      );
-      notRun(test.info(), 'set WEBHOOK_RECEIVER_URL to a URL the target can reach');
-    }
+    if (!op) throw new Error('no webhook operation');
     const received: { headers: IncomingMessage['headers']; body: string }[] = [];
     const server = createServer((req, res) => {
       let body = '';

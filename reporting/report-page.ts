@@ -6,7 +6,7 @@ import { capacitySection, type CapacityResult } from './capacity-section';
 import type { CapacityRunComparison } from './capacity-runs';
 import { perfSection } from './perf-section';
 import { CHARTS_SCRIPT, chartJsSource, STYLE } from './page-assets';
-import { diffSection, esc, evidenceBlocks, findingsLedger, operationRows } from './report-tables';
+import { diffSection, esc, evidenceBlocks, findingsLedger, leftOutSection, operationRows } from './report-tables';
 
 export interface Timeline {
   windowMs: number;
@@ -73,8 +73,9 @@ ${STYLE}</style></head><body>
 <header><div><h1>Distributor Commerce API certification</h1><div class="meta">Target <b>${esc(summary.target)}</b> · environments ${esc(summary.environments.join(', '))} · ${esc(summary.startedAt)} · ${(summary.durationMs / 1000).toFixed(1)} s · harness ${esc(summary.harnessVersion)}</div></div>
 <div class="verdict ${esc(summary.verdict)}" id="verdict">${esc(summary.verdict.toUpperCase())}</div></header>
 <main>
-<section><h2>Totals</h2><div class="totals"><div><b>${t.passed}</b>passed</div><div><b>${t.failed}</b>failed</div><div><b>${t.blocked}</b>blocked by environment</div><div><b>${t.skipped}</b>not run</div><div><b>${t.findings}</b>findings</div><div><b>${summary.operations.length}</b>operation rows</div></div></section>
+<section><h2>Totals</h2><div class="totals"><div><b>${t.passed}</b>passed</div><div><b>${t.failed}</b>failed</div><div><b>${t.blocked}</b>blocked by environment</div><div><b>${t.skipped}</b>not run</div><div><b>${t.outOfScope ?? 0}</b>out of scope</div><div><b>${t.notApplicable ?? 0}</b>not applicable</div><div><b>${t.findings}</b>findings</div><div><b>${summary.operations.length}</b>operation rows</div></div></section>
 ${diffHtml}
+${leftOutSection(summary.leftOut ?? [])}
 <section><h2>Operations</h2><table id="operations"><thead><tr><th>family</th><th>method</th><th>path</th><th>env</th><th>contract</th><th>shape</th><th>headers</th><th>auth</th><th>advertised limit</th><th>measured limit</th><th>reset error ms</th><th>latency p50 / p95 ms</th><th>evidence</th></tr></thead><tbody>
 ${rows}
 </tbody></table>${evidence}</section>

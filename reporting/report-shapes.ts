@@ -21,7 +21,35 @@ export interface Finding {
   policy?: { expected?: string; strict?: boolean; violated: boolean };
 }
 
-export type CheckStatus = 'passed' | 'failed' | 'blocked' | 'skipped';
+/**
+ * A check's verdict. Not judged (exit 99): `blocked` (the environment stopped it) and `skipped` (not run: budget
+ * spent, ids not found). Neither failing nor judged, never turning a run red: `out-of-scope` (left out by what the
+ * user chose or did not give) and `not-applicable` (needs what only the embedded mock has).
+ */
+export type CheckStatus = 'passed' | 'failed' | 'blocked' | 'skipped' | 'out-of-scope' | 'not-applicable';
+
+/** The kinds of a check that did not reach a verdict, in the order the summary lists them. */
+export type LeftOutKind = 'out-of-scope' | 'not-applicable' | 'blocked' | 'not-run';
+
+/** Checks of one kind left without a verdict for one reason (reports/summary.json `leftOut`). */
+export interface LeftOut {
+  kind: LeftOutKind;
+  reason: string;
+  /** For out-of-scope checks: the setting that brings them in, e.g. `PROBE_LIMITS=1`. */
+  bringsIn?: string;
+  checks: number;
+}
+
+/** The totals of a run; `outOfScope` and `notApplicable` are absent from summaries written before they existed. */
+export interface Totals {
+  passed: number;
+  failed: number;
+  blocked: number;
+  skipped: number;
+  outOfScope?: number;
+  notApplicable?: number;
+  findings: number;
+}
 
 /** One row of reports/summary.json `operations`: an operation in one environment. */
 export interface OperationResult {
@@ -58,7 +86,9 @@ export interface RunSummary {
   startedAt: string;
   durationMs: number;
   verdict: 'passed' | 'failed';
-  totals: { passed: number; failed: number; blocked: number; skipped: number; findings: number };
+  totals: Totals;
+  /** Checks without a verdict, by kind and reason. */
+  leftOut?: LeftOut[];
   operations: OperationResult[];
   tests: TestResult[];
   findings: Finding[];

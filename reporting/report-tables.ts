@@ -1,7 +1,7 @@
 /** The report page's tables: the operations and their evidence, the findings ledger, the changes since the baseline. */
 import { findingDefinitions } from '../catalogue';
 import { percentile } from '../common/statistics';
-import type { Finding, LimitsManifestEntry, OperationResult, RunSummary } from './report-shapes';
+import type { Finding, LeftOut, LimitsManifestEntry, OperationResult, RunSummary } from './report-shapes';
 import { redact } from '../clients/redact';
 import type { RunDiff } from './run-diff';
 
@@ -82,4 +82,23 @@ export function diffSection(diff: RunDiff | undefined): string {
         ].join('')}</ul>`
       : '<p>No change in behaviour.</p>'
   }</section>`;
+}
+
+const LEFT_OUT_HEADINGS: Record<LeftOut['kind'], string> = {
+  'not-run': 'Not judged: not run',
+  blocked: 'Not judged: blocked',
+  'out-of-scope': 'Out of scope (what brings it in)',
+  'not-applicable': 'Not applicable to this target',
+};
+
+/** The checks without a verdict, the three kinds apart: not judged (exit 99), out of scope and not applicable (listed only). */
+export function leftOutSection(leftOut: readonly LeftOut[]): string {
+  if (!leftOut.length) return '';
+  const rows = leftOut
+    .map(
+      (l) =>
+        `<tr class="left-out" data-kind="${esc(l.kind)}"><td>${esc(LEFT_OUT_HEADINGS[l.kind])}</td><td>${esc(l.reason)}</td><td>${esc(l.bringsIn ?? '—')}</td><td class="n">${l.checks}</td></tr>`,
+    )
+    .join('\n');
+  return `<section><h2>Checks without a verdict</h2><table id="left-out"><thead><tr><th>kind</th><th>reason</th><th>brought in by</th><th>checks</th></tr></thead><tbody>\n${rows}\n</tbody></table></section>`;
 }

@@ -1,18 +1,20 @@
 /**
  * `npm run certify [-- <playwright args>]`: certifies the configured target (default: the embedded
  * mock). Checks the configuration before any request, runs the contract suite with progress on
- * screen and prints the summary. Exits 0 only when every check ran and passed; 1 when a contract
- * check failed; 99 when none failed but a check was blocked or not run (the summary names how many
- * and why); 2 when the run could not start (contracts/support/certify-exit.ts).
+ * screen and prints the summary. Exits 0 when every check in the chosen scope passed; 1 when a
+ * contract check failed; 99 when none failed but a check in scope was blocked or not run (the summary
+ * names how many and why); 2 when the run could not start (contracts/support/certify-exit.ts).
  */
 import { spawnSync } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { loadConfig, checkConfigFiles, ConfigError } from '../clients/config';
 import { imHeaderDefaultsUsed } from '../clients/config-headers';
+import type { HarnessConfig } from '../clients/harness-config';
 import { redact, registerSecret } from '../clients/redact';
 import { buildReport } from '../reporting/build-report';
 import { certifyExitCode, closingLine } from '../contracts/support/certify-exit';
+import { budgetRefusal, preflightPlan } from '../contracts/support/plan-preflight';
 import type { CertifySummary } from '../contracts/support/certify-summary';
 
 const REPORTS_DIR = process.env.REPORTS_DIR ?? 'reports';
@@ -22,7 +24,7 @@ const require = createRequire(import.meta.url);
  * Every configuration input (variables, POLICY and OPENAPI files) checked before any request: the
  * target's label, or exit code 2 with what to do.
  */
-async function checkConfiguration(): Promise<string | 2> {
+async function checkConfiguration(): Promise<HarnessConfig | 2> {
   try {
     const cfg = loadConfig();
     await checkConfigFiles();
@@ -34,7 +36,7 @@ async function checkConfiguration(): Promise<string | 2> {
       );
     }
     for (const c of Object.values(cfg.credentials)) registerSecret(c?.clientSecret);
-    return cfg.targetLabel;
+    return cfg;
   } catch (e) {
     if (e instanceof ConfigError) {
       console.error(`certify: cannot start: ${redact(e.message)}`);
@@ -44,10 +46,26 @@ async function checkConfiguration(): Promise<string | 2> {
   }
 }
 
+/** With a REQUEST_BUDGET set (and no partial run), the refusal of a budget below the run's plan, before any request. */
+function budgetShortOfPlan(cfg: HarnessConfig): string | undefined {
+  const budget = cfg.requestBudget;
+  if (budget === undefined || !Number.isFinite(budget) || cfg.partialBudget) return undefined;
+  try {
+    return budgetRefusal(preflightPlan('playwright.config.ts', process.argv.slice(2)), budget);
+  } catch (e) {
+    return redact((e as Error).message);
+  }
+}
+
 async function main(): Promise<number> {
-  const label = await checkConfiguration();
-  if (label === 2) return 2;
-  console.log(`certify: target ${label}; reports in ${REPORTS_DIR}/`);
+  const cfg = await checkConfiguration();
+  if (cfg === 2) return 2;
+  console.log(`certify: target ${cfg.targetLabel}; reports in ${REPORTS_DIR}/`);
+  const refusal = budgetShortOfPlan(cfg);
+  if (refusal) {
+    console.error(`certify: cannot start: ${refusal}`);
+    return 2;
+  }
   // Results of an earlier run must not mix with this one.
   for (const d of ['allure-results', 'html', 'test-output']) rmSync(`${REPORTS_DIR}/${d}`, { recursive: true, force: true });
   const started = Date.now();
@@ -73,8 +91,8 @@ async function main(): Promise<number> {
     return 2;
   }
   const { totals } = JSON.parse(readFileSync(`${REPORTS_DIR}/summary.json`, 'utf8')) as CertifySummary;
-  const code = certifyExitCode(r.status, totals);
-  console.log(closingLine(seconds, code, totals));
+  const code = certifyExitCode(r.status, totals, cfg.requireEveryCheck);
+  console.log(closingLine(seconds, code, totals, cfg.requireEveryCheck));
   return code;
 }
 

@@ -1,16 +1,12 @@
 /**
- * The results a check records on its test, as Playwright annotations: every type's name, payload, typed
- * writer, and the one reader the summary reporter and the detection matrix share. The reader refuses a
- * malformed annotation with the test's title and the annotation's type: a result is never dropped.
- * Annotations of other types (Playwright's own `skip` and `fail`, the harness tests' notes) are left alone.
+ * The results a check records on its test, as Playwright annotations: every type's name, payload and typed
+ * writer. Their one reader (annotation-reader.ts) is shared by the summary reporter, the plan and the
+ * detection matrix.
  */
 import type { TestInfo } from '@playwright/test';
-import type { ValidateFunction } from 'ajv';
-import { ENVIRONMENTS, type EnvironmentName } from '../../catalogue';
+import type { EnvironmentName } from '../../catalogue';
 import type { CheckStatus, Finding } from '../../reporting/report-shapes';
-import { createAjv, errorLines } from '../../clients/ajv';
 import type { ResolvedId } from '../../clients/ids';
-import { redact } from '../../clients/redact';
 
 /** The type name of each annotation the suite writes. */
 export const ANNOTATION = {
@@ -33,6 +29,14 @@ export const ANNOTATION = {
   /** The reason a test was blocked by the environment or not run on this target. */
   blocked: 'blocked',
   notRun: 'not-run',
+  /** A check left out by the run's scope: JSON OutOfScope. */
+  outOfScope: 'out-of-scope',
+  /** The reason a check cannot apply to this target (it needs what only the embedded mock has). */
+  notApplicable: 'not-applicable',
+  /** What a test plans to send, declared with the test (plan.ts): JSON PlannedRequests. */
+  plannedRequests: 'planned-requests',
+  /** Requests the test sent (its worker's count before and after it). */
+  requestsSent: 'requests-sent',
 } as const;
 
 export type AnnotationType = (typeof ANNOTATION)[keyof typeof ANNOTATION];
@@ -46,8 +50,25 @@ export interface CheckResult {
   status: CheckStatus;
   durationMs: number;
   error?: string;
-  /** The reason of a check not run or blocked. */
+  /** The reason of a check not run, blocked, out of scope or not applicable. */
   reason?: string;
+  /** What brings an out-of-scope check in. */
+  bringsIn?: string;
+}
+
+/** Why a check is out of the run's scope, and the setting that brings it in. */
+export interface OutOfScope {
+  reason: string;
+  bringsIn: string;
+}
+
+/**
+ * What a test (or one check of a group) plans to send, and the unit the budget plan keeps or leaves out whole
+ * in a partial run: an operation id, or a check family such as `token`.
+ */
+export interface PlannedRequests {
+  unit: string;
+  requests: number;
 }
 
 /** What a call showed; the summary keeps headers, fields, latency and the advertised limit per operation. */
@@ -88,6 +109,11 @@ export interface TestAnnotations extends Labels {
   checkResults: CheckResult[];
   blocked: string[];
   notRun: string[];
+  outOfScope: OutOfScope[];
+  notApplicable: string[];
+  planned: PlannedRequests[];
+  /** Requests the test sent; undefined when not recorded. */
+  requestsSent?: number;
 }
 
 /** A test as the reporter or Playwright's JSON report gives it. */
@@ -108,6 +134,9 @@ export const writeOpenApiValidation = (info: Annotated, v: OpenApiValidation): v
 export const writeCheckResult = (info: Annotated, result: CheckResult): void => push(info, ANNOTATION.checkResult, result);
 export const writeBlocked = (info: Annotated, reason: string): void => push(info, ANNOTATION.blocked, reason);
 export const writeNotRun = (info: Annotated, reason: string): void => push(info, ANNOTATION.notRun, reason);
+export const writeOutOfScope = (info: Annotated, scope: OutOfScope): void => push(info, ANNOTATION.outOfScope, scope);
+export const writeNotApplicable = (info: Annotated, reason: string): void => push(info, ANNOTATION.notApplicable, reason);
+export const writeRequestsSent = (info: Annotated, n: number): void => push(info, ANNOTATION.requestsSent, String(n));
 
 /** The labels of a test that is one check. */
 export function writeLabels(info: Annotated, labels: Labels): void {
@@ -127,142 +156,4 @@ export function writeCorrelationId(info: Annotated, line: string, keep = 3): voi
   const kept = info.annotations.filter((a) => a.type === ANNOTATION.correlationId);
   for (const old of kept.slice(0, Math.max(0, kept.length - keep + 1))) info.annotations.splice(info.annotations.indexOf(old), 1);
   push(info, ANNOTATION.correlationId, line);
-}
-
-const str = { type: 'string' } as const;
-const strings = { type: 'array', items: str } as const;
-const num = { type: 'number' } as const;
-const environment = { enum: [...ENVIRONMENTS] } as const;
-
-/** The JSON Schema of each JSON payload. */
-const PAYLOAD_SCHEMAS = {
-  [ANNOTATION.finding]: {
-    type: 'object',
-    required: ['id', 'statement', 'observed', 'evidence'],
-    properties: {
-      id: str,
-      statement: str,
-      observed: str,
-      evidence: str,
-      family: { enum: ['reseller', 'vendor'] },
-      environment,
-      operationId: str,
-      policy: {
-        type: 'object',
-        required: ['violated'],
-        properties: { expected: str, strict: { type: 'boolean' }, violated: { type: 'boolean' } },
-      },
-    },
-  },
-  [ANNOTATION.observed]: {
-    type: 'object',
-    properties: {
-      status: num,
-      headers: strings,
-      fields: strings,
-      latencyMs: num,
-      limit: { type: ['string', 'number', 'null'] },
-      correlationId: str,
-      allowed: num,
-      requests: num,
-      pace: str,
-    },
-  },
-  [ANNOTATION.openapiValidation]: {
-    type: 'object',
-    required: ['validated', 'failed'],
-    properties: { validated: { type: 'boolean' }, failed: { type: 'boolean' } },
-  },
-  [ANNOTATION.idSource]: {
-    type: 'object',
-    required: ['name', 'value', 'origin', 'from', 'environment'],
-    properties: { name: str, value: str, origin: { enum: ['configured', 'discovered', 'created', 'given'] }, from: str, environment },
-  },
-  [ANNOTATION.checkResult]: {
-    type: 'object',
-    required: ['title', 'status', 'durationMs'],
-    properties: {
-      title: str,
-      operation: str,
-      environment,
-      check: str,
-      status: { enum: ['passed', 'failed', 'blocked', 'skipped'] },
-      durationMs: num,
-      error: str,
-      reason: str,
-    },
-  },
-} as const;
-
-type JsonType = keyof typeof PAYLOAD_SCHEMAS;
-let validators: Map<string, ValidateFunction> | undefined;
-
-/** The validator of a JSON payload: one Ajv instance of the payload schemas only (the reporter needs no catalogue schema). */
-function validatorOf(type: JsonType): ValidateFunction {
-  if (!validators) {
-    const ajv = createAjv({ catalogue: false });
-    validators = new Map(Object.entries(PAYLOAD_SCHEMAS).map(([t, schema]) => [t, ajv.compile(schema)]));
-  }
-  return validators.get(type) as ValidateFunction;
-}
-
-/** The refusal of a malformed annotation: which test, which type, what was expected and received. */
-function malformed(test: AnnotatedTest, type: string, problems: string[], description: string | undefined): Error {
-  const received = description === undefined ? 'no description' : redact(description).slice(0, 300);
-  return new Error(
-    `Malformed annotation "${type}" on test "${test.title}"\nExpected: ${problems.join('; ')}\nReceived: ${received}\n` +
-      `What to do: record it with its writer in contracts/support/annotations.ts (write*), never by hand`,
-  );
-}
-
-function parseJson<T>(test: AnnotatedTest, type: JsonType, description: string | undefined): T {
-  let value: unknown;
-  try {
-    value = JSON.parse(description ?? '');
-  } catch (e) {
-    throw malformed(test, type, [`JSON (${(e as Error).message})`], description);
-  }
-  const validate = validatorOf(type);
-  if (!validate(value)) throw malformed(test, type, errorLines(validate.errors), description);
-  return value as T;
-}
-
-function text(test: AnnotatedTest, type: string, description: string | undefined): string {
-  if (typeof description !== 'string') throw malformed(test, type, ['a text'], description);
-  return description;
-}
-
-function environmentOf(test: AnnotatedTest, description: string | undefined): EnvironmentName {
-  const env = text(test, ANNOTATION.environment, description);
-  if (!(ENVIRONMENTS as readonly string[]).includes(env))
-    throw malformed(test, ANNOTATION.environment, [`one of ${ENVIRONMENTS.join(', ')}`], env);
-  return env as EnvironmentName;
-}
-
-/** Every result recorded on the test, parsed and checked; throws on a malformed one. A label counts once (the first). */
-export function readAnnotations(test: AnnotatedTest): TestAnnotations {
-  const r: TestAnnotations = {
-    findings: [],
-    observed: [],
-    correlationIds: [],
-    openapiValidations: [],
-    idSources: [],
-    checkResults: [],
-    blocked: [],
-    notRun: [],
-  };
-  for (const { type, description } of test.annotations) {
-    if (type === ANNOTATION.finding) r.findings.push(parseJson(test, type, description));
-    else if (type === ANNOTATION.observed) r.observed.push(parseJson(test, type, description));
-    else if (type === ANNOTATION.openapiValidation) r.openapiValidations.push(parseJson(test, type, description));
-    else if (type === ANNOTATION.idSource) r.idSources.push(parseJson(test, type, description));
-    else if (type === ANNOTATION.checkResult) r.checkResults.push(parseJson(test, type, description));
-    else if (type === ANNOTATION.correlationId) r.correlationIds.push(text(test, type, description));
-    else if (type === ANNOTATION.blocked) r.blocked.push(text(test, type, description));
-    else if (type === ANNOTATION.notRun) r.notRun.push(text(test, type, description));
-    else if (type === ANNOTATION.operation) r.operation ??= text(test, type, description);
-    else if (type === ANNOTATION.check) r.check ??= text(test, type, description);
-    else if (type === ANNOTATION.environment) r.environment ??= environmentOf(test, description);
-  }
-  return r;
 }

@@ -5,7 +5,7 @@
  * absent or non-integer header never satisfies a comparison.
  */
 import { test, type TestInfo } from '@playwright/test';
-import { RATE_LIMIT_HEADERS, advertisedResetMs, type EnvironmentName, type Operation } from '../../catalogue';
+import { RATE_LIMIT_HEADERS, advertisedResetMs, limitFor, type EnvironmentName, type Operation } from '../../catalogue';
 import { evidenceOf, type ApiResponse } from '../../clients/http';
 import { expect } from './matchers';
 import { blocked } from './outcomes';
@@ -121,6 +121,14 @@ async function beforeStartingOver(
     pace,
     `at that pace the ${calls} calls left need ${needMs} ms, more than the ${Math.round(leftMs)} ms left${waited ? ' of a fresh window' : ` (one window: ${windowMs ?? 'unknown'} ms)`}`,
   );
+}
+
+/**
+ * What spending an operation's bucket sends on a conforming target (its request plan): the first call, the
+ * calls its limit leaves and the 429, and the calls in flight past the first 429.
+ */
+export function exhaustionRequests(op: Operation): number {
+  return limitFor(op) + 1 + MAX_CONCURRENCY;
 }
 
 /**

@@ -2,9 +2,9 @@
  * The one-screen summary of a certification run: the counts per group, the requests sent, the ids from
  * the target, the findings and the OpenAPI coverage, as lines of text (redacted by the caller).
  */
-import type { Finding } from '../../reporting/report-shapes';
+import type { Finding, LeftOut } from '../../reporting/report-shapes';
 import { describeId, type ResolvedId } from '../../clients/ids';
-import type { CertifySummary, GroupCounts, NotJudged } from './certify-summary';
+import type { CertifySummary, GroupCounts } from './certify-summary';
 
 /** "orderNumber 20-1 (listed by orders.search, production, sandbox); ..." : one entry per id and origin. */
 export function idLine(ids: readonly ResolvedId[]): string {
@@ -16,13 +16,24 @@ export function idLine(ids: readonly ResolvedId[]): string {
   return [...byId.entries()].map(([k, envs]) => `${k}, ${envs.join(', ')})`).join('; ');
 }
 
-const row = (name: string, g: GroupCounts): string =>
-  `${name.padEnd(14)}${String(g.passed).padStart(8)}${String(g.failed).padStart(8)}${String(g.blocked).padStart(9)}${String(g.skipped).padStart(9)}${String(g.findings).padStart(10)}`;
+/** The table's columns: header and the count each shows. */
+const COLUMNS: readonly [string, keyof GroupCounts][] = [
+  ['passed', 'passed'],
+  ['failed', 'failed'],
+  ['blocked', 'blocked'],
+  ['not run', 'skipped'],
+  ['out of scope', 'outOfScope'],
+  ['n/a', 'notApplicable'],
+  ['findings', 'findings'],
+];
+
+const cell = (text: string, header: string): string => text.padStart(Math.max(8, header.length + 2));
+const row = (name: string, g: GroupCounts): string => name.padEnd(14) + COLUMNS.map(([h, k]) => cell(String(g[k]), h)).join('');
 
 /** The table of counts per group, with its header and the total. */
 function countLines(groups: ReadonlyMap<string, GroupCounts>, totals: GroupCounts): string[] {
   return [
-    `${'group'.padEnd(14)}${'passed'.padStart(8)}${'failed'.padStart(8)}${'blocked'.padStart(9)}${'not run'.padStart(9)}${'findings'.padStart(10)}`,
+    'group'.padEnd(14) + COLUMNS.map(([h]) => cell(h, h)).join(''),
     ...[...groups.entries()].sort().map(([name, g]) => row(name, g)),
     row('total', totals),
   ];
@@ -64,36 +75,47 @@ function openapiLines(openapi: unknown): string[] {
   ];
 }
 
+const checks = (n: number): string => (n > 1 ? ` (${n} checks)` : '');
+const count = (leftOut: readonly LeftOut[]): number => leftOut.reduce((n, l) => n + l.checks, 0);
+
 /**
- * How many checks were blocked and not run, and each reason once (with how many checks it held back):
- * what could not be judged says so, and the run exits 99 unless a check failed (scripts/certify.ts).
+ * The checks without a verdict, one section per kind, each reason once with how many checks it held back:
+ * out of scope (with what brings each in) and not applicable leave the exit code alone; what was blocked or
+ * not run could not be judged, and the run exits 99 unless a check failed (certify-exit.ts).
  */
-function notJudgedLines(notJudged: readonly NotJudged[]): string[] {
-  if (!notJudged.length) return [];
-  const byReason = new Map<string, number>();
-  for (const n of notJudged) {
-    const key = `${n.status === 'blocked' ? 'blocked' : 'not run'}: ${n.reason}`;
-    byReason.set(key, (byReason.get(key) ?? 0) + 1);
-  }
-  const blocked = notJudged.filter((n) => n.status === 'blocked').length;
-  return [
-    '',
-    `Not judged: ${blocked} blocked, ${notJudged.length - blocked} not run:`,
-    ...[...byReason.entries()].map(([reason, n]) => `  ${reason}${n > 1 ? ` (${n} checks)` : ''}`),
-  ];
+function leftOutLines(leftOut: readonly LeftOut[]): string[] {
+  const of = (...kinds: LeftOut['kind'][]) => leftOut.filter((l) => kinds.includes(l.kind));
+  const scope = of('out-of-scope');
+  const notApplicable = of('not-applicable');
+  const notJudged = of('blocked', 'not-run');
+  const lines: string[] = [];
+  if (scope.length)
+    lines.push(
+      '',
+      `Out of scope: ${count(scope)} checks left out by this run's settings (each line: why, and what brings it in):`,
+      ...scope.map((l) => `  ${l.reason}; brought in by ${l.bringsIn ?? '—'}${checks(l.checks)}`),
+    );
+  if (notApplicable.length)
+    lines.push(
+      '',
+      `Not applicable to this target: ${count(notApplicable)} checks:`,
+      ...notApplicable.map((l) => `  ${l.reason}${checks(l.checks)}`),
+    );
+  if (notJudged.length)
+    lines.push(
+      '',
+      `Not judged: ${count(of('blocked'))} blocked, ${count(of('not-run'))} not run:`,
+      ...notJudged.map((l) => `  ${l.kind === 'blocked' ? 'blocked' : 'not run'}: ${l.reason}${checks(l.checks)}`),
+    );
+  return lines;
 }
 
 /** The one-screen summary of the run (redacted by the caller). */
-export function summaryLines(
-  s: CertifySummary,
-  groups: ReadonlyMap<string, GroupCounts>,
-  outputDir: string,
-  notJudged: readonly NotJudged[],
-): string[] {
+export function summaryLines(s: CertifySummary, groups: ReadonlyMap<string, GroupCounts>, outputDir: string): string[] {
   const lines = [
     '',
     `Certification of ${s.target} (${s.environments.join(', ')}): ${s.verdict.toUpperCase()}`,
-    ...countLines(groups, s.totals),
+    ...countLines(groups, { outOfScope: 0, notApplicable: 0, ...s.totals }),
   ];
   const r = s.requests;
   if (r) {
@@ -108,7 +130,7 @@ export function summaryLines(
     ...lines,
     ...findingLines(s.findings),
     ...openapiLines(s.openapi),
-    ...notJudgedLines(notJudged),
+    ...leftOutLines(s.leftOut ?? []),
     '',
     `Reports: ${o}/summary.json, ${o}/findings.json, ${o}/junit.xml, ${o}/html/index.html, ${o}/allure-results`,
   ];

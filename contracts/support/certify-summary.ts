@@ -4,10 +4,20 @@
  * The summary reporter does the reading and writing; nothing here touches files, the environment or the clock.
  */
 import type { EnvironmentName, Operation } from '../../catalogue';
-import type { CheckStatus, Finding, OperationResult, RunSummary, TestResult } from '../../reporting/report-shapes';
+import type {
+  CheckStatus,
+  Finding,
+  LeftOut,
+  LeftOutKind,
+  OperationResult,
+  RunSummary,
+  TestResult,
+  Totals,
+} from '../../reporting/report-shapes';
 import { redact } from '../../clients/redact';
 import { describeId, type ResolvedId } from '../../clients/ids';
-import { readAnnotations, type CallObservation, type TestAnnotations } from './annotations';
+import type { CallObservation, TestAnnotations } from './annotations';
+import { readAnnotations } from './annotation-reader';
 import { BUDGET_SPENT } from './run-budget';
 
 /** reports/summary.json of a certification run: the shared run summary plus requests and ids. */
@@ -36,13 +46,7 @@ export interface RunEntry {
 }
 
 /** Counts of one group (a spec file) for the on-screen table. */
-export interface GroupCounts {
-  passed: number;
-  failed: number;
-  blocked: number;
-  skipped: number;
-  findings: number;
-}
+export type GroupCounts = Required<Totals>;
 
 /** One check: a test, or one check of a grouped test (support/checks.ts). */
 export interface Unit {
@@ -50,8 +54,10 @@ export interface Unit {
   status: CheckStatus;
   durationMs: number;
   error?: string;
-  /** Why it was not run or blocked. */
+  /** Why it reached no verdict (not run, blocked, out of scope, not applicable). */
   reason?: string;
+  /** What brings an out-of-scope check in. */
+  bringsIn?: string;
   operation?: string;
   environment?: EnvironmentName;
   check?: string;
@@ -63,8 +69,10 @@ function withIds(ids: readonly ResolvedId[], error: string): string {
 }
 
 function statusOf(e: RunEntry, a: TestAnnotations): CheckStatus {
-  if (e.status === 'skipped') return a.blocked.length ? 'blocked' : 'skipped';
-  return e.status === 'passed' ? 'passed' : 'failed';
+  if (e.status !== 'skipped') return e.status === 'passed' ? 'passed' : 'failed';
+  if (a.blocked.length) return 'blocked';
+  if (a.outOfScope.length) return 'out-of-scope';
+  return a.notApplicable.length ? 'not-applicable' : 'skipped';
 }
 
 /** The checks of a test: one per grouped check, else the test itself under its labels. */
@@ -76,13 +84,15 @@ export function unitsOf(e: RunEntry, a: TestAnnotations): Unit[] {
       durationMs: c.durationMs,
       ...(c.error ? { error: withIds(a.idSources, c.error) } : {}),
       ...(c.reason ? { reason: c.reason } : {}),
+      ...(c.bringsIn ? { bringsIn: c.bringsIn } : {}),
       ...(c.operation ? { operation: c.operation } : {}),
       ...(c.environment ? { environment: c.environment } : {}),
       ...(c.check ? { check: c.check } : {}),
     }));
   }
   const error = withIds(a.idSources, e.errors.map((x) => x.message ?? '').join('\n'));
-  const reason = [...a.notRun, ...a.blocked][0];
+  const scope = a.outOfScope[0];
+  const reason = [...a.notRun, ...a.blocked, ...a.notApplicable][0] ?? scope?.reason;
   return [
     {
       title: e.title,
@@ -90,6 +100,7 @@ export function unitsOf(e: RunEntry, a: TestAnnotations): Unit[] {
       durationMs: e.durationMs,
       ...(error ? { error } : {}),
       ...(reason ? { reason } : {}),
+      ...(scope ? { bringsIn: scope.bringsIn } : {}),
       ...(a.operation ? { operation: a.operation } : {}),
       ...(a.environment ? { environment: a.environment } : {}),
       ...(a.check ? { check: a.check } : {}),
@@ -97,12 +108,16 @@ export function unitsOf(e: RunEntry, a: TestAnnotations): Unit[] {
   ];
 }
 
-/** An operation's row's status: failed over blocked over passed; skipped when every check was. */
+/** The statuses that reach no verdict, by how much they weigh on a row: not judged over out of scope over not applicable. */
+const UNJUDGED: readonly CheckStatus[] = ['blocked', 'skipped', 'out-of-scope', 'not-applicable'];
+
+/** An operation's row's status: failed over blocked over passed; when no check passed, its weightiest unjudged status. */
 function rowStatus(checks: Record<string, CheckStatus>): CheckStatus {
   const vals = Object.values(checks);
   if (vals.includes('failed')) return 'failed';
   if (vals.includes('blocked')) return 'blocked';
-  return vals.every((v) => v === 'skipped') ? 'skipped' : 'passed';
+  if (vals.includes('passed')) return 'passed';
+  return UNJUDGED.find((u) => vals.includes(u)) ?? 'skipped';
 }
 
 /** Folds one check's verdict (and what the test observed) into its operation's row. */
@@ -128,10 +143,20 @@ export function addCheck(
   row.status = rowStatus(row.checks);
 }
 
-/** A check that could not be judged (blocked, or not run) and why. */
-export interface NotJudged {
-  status: 'blocked' | 'skipped';
-  reason: string;
+/** The kind of a check that reached no verdict, by its status. */
+const LEFT_OUT_KIND: Partial<Record<CheckStatus, LeftOutKind>> = {
+  'out-of-scope': 'out-of-scope',
+  'not-applicable': 'not-applicable',
+  blocked: 'blocked',
+  skipped: 'not-run',
+};
+
+/** Counts a check without a verdict under its kind and reason (and what brings it in), in the run's order. */
+function addLeftOut(leftOut: LeftOut[], kind: LeftOutKind, unit: Unit): void {
+  const reason = unit.reason ?? 'no reason recorded';
+  const same = leftOut.find((l) => l.kind === kind && l.reason === reason && l.bringsIn === unit.bringsIn);
+  if (same) same.checks += 1;
+  else leftOut.push({ kind, reason, ...(unit.bringsIn ? { bringsIn: unit.bringsIn } : {}), checks: 1 });
 }
 
 /** What the run's tests add up to, before the summary is assembled. */
@@ -143,12 +168,22 @@ export interface Collected {
   timings: Record<string, number>;
   ids: ResolvedId[];
   leftOutByBudget: number;
-  /** The checks blocked or not run, in the run's order, each with its reason. */
-  notJudged: NotJudged[];
+  /** The checks without a verdict, by kind and reason, in the run's order. */
+  leftOut: LeftOut[];
   bodies: { validated: number; failed: number };
 }
 
-const emptyGroup = (): GroupCounts => ({ passed: 0, failed: 0, blocked: 0, skipped: 0, findings: 0 });
+const emptyGroup = (): GroupCounts => ({ passed: 0, failed: 0, blocked: 0, skipped: 0, outOfScope: 0, notApplicable: 0, findings: 0 });
+
+/** The key of a status in the totals. */
+const TOTAL_OF: Record<CheckStatus, keyof Totals> = {
+  passed: 'passed',
+  failed: 'failed',
+  blocked: 'blocked',
+  skipped: 'skipped',
+  'out-of-scope': 'outOfScope',
+  'not-applicable': 'notApplicable',
+};
 
 /** The row of an operation in an environment, created on first use. */
 function rowOf(rows: Map<string, OperationResult>, op: Operation, environment: EnvironmentName): OperationResult {
@@ -183,7 +218,7 @@ export function collect(entries: readonly RunEntry[], operations: readonly Opera
     timings: {},
     ids: [],
     leftOutByBudget: 0,
-    notJudged: [],
+    leftOut: [],
     bodies: { validated: 0, failed: 0 },
   };
   const rows = new Map<string, OperationResult>();
@@ -203,7 +238,8 @@ export function collect(entries: readonly RunEntry[], operations: readonly Opera
     for (const unit of unitsOf(e, a)) {
       if (unit.reason?.startsWith(BUDGET_SPENT)) c.leftOutByBudget += 1;
       const { title, status, durationMs } = unit;
-      if (status === 'blocked' || status === 'skipped') c.notJudged.push({ status, reason: unit.reason ?? 'no reason recorded' });
+      const kind = LEFT_OUT_KIND[status];
+      if (kind) addLeftOut(c.leftOut, kind, unit);
       c.tests.push({
         title,
         file: e.file,
@@ -212,7 +248,7 @@ export function collect(entries: readonly RunEntry[], operations: readonly Opera
         tags: e.tags,
         ...(unit.error ? { error: redact(unit.error).slice(0, 4000) } : {}),
       });
-      g[status] += 1;
+      g[TOTAL_OF[status]] += 1;
       const op = unit.operation ? catalogue.get(unit.operation) : undefined;
       if (op && unit.environment && unit.check)
         addCheck(rowOf(rows, op, unit.environment), { ...unit, check: unit.check }, a.observed, a.correlationIds);
@@ -237,8 +273,8 @@ export function buildSummary(
     requests?: RequestsSummary;
   },
 ): CertifySummary {
-  const totals = { passed: 0, failed: 0, blocked: 0, skipped: 0, findings: c.findings.length };
-  for (const t of c.tests) totals[t.status] += 1;
+  const totals: GroupCounts = { ...emptyGroup(), findings: c.findings.length };
+  for (const t of c.tests) totals[TOTAL_OF[t.status]] += 1;
   return {
     harnessVersion: run.harnessVersion,
     target: run.target,
@@ -250,6 +286,7 @@ export function buildSummary(
     operations: c.rows,
     tests: c.tests,
     findings: c.findings,
+    leftOut: c.leftOut,
     timings: c.timings,
     ...(run.openapi ? { openapi: run.openapi } : {}),
     ...(run.requests ? { requests: run.requests } : {}),

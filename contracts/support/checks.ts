@@ -9,18 +9,30 @@
 import { test } from '@playwright/test';
 import { redact } from '../../clients/redact';
 import { writeCheckResult, type CheckResult } from './annotations';
+import type { CheckPlan } from './plan';
+import { ANNOTATION } from './annotations';
+import { RUN_DIR_ENV, readRunPlan } from './run-budget';
 
 export type { CheckResult } from './annotations';
 
-/** A check not run (or blocked) inside a group: stops that check only, never the test. */
+/** A check inside a group that reaches no verdict (not run, blocked, out of scope, not applicable): stops that check only, never the test. */
 export class CheckSkipped extends Error {
   constructor(
-    readonly kind: 'not-run' | 'blocked',
+    readonly kind: 'not-run' | 'blocked' | 'out-of-scope' | 'not-applicable',
     readonly reason: string,
+    readonly bringsIn?: string,
   ) {
     super(`${kind}: ${reason}`);
   }
 }
+
+/** A grouped check's status for the way it stopped short of a verdict. */
+const STATUS_OF_SKIP: Record<CheckSkipped['kind'], CheckResult['status']> = {
+  'not-run': 'skipped',
+  blocked: 'blocked',
+  'out-of-scope': 'out-of-scope',
+  'not-applicable': 'not-applicable',
+};
 
 let current: CheckResult | undefined;
 
@@ -33,14 +45,37 @@ type Body<A> = (args: A) => Promise<void>;
 
 /** Collects checks that run as one test; `args` are the test's fixtures, passed to each check. */
 export class CheckGroup<A extends object> {
-  private readonly checks: { title: string; body: Body<A> }[] = [];
+  private readonly checks: { title: string; body: Body<A>; plan: CheckPlan }[] = [];
 
-  check(title: string, body: Body<A>): void {
-    this.checks.push({ title, body });
+  /** Adds a check with its plan: the requests it sends at most, and why it is left out when it is. */
+  check(title: string, plan: CheckPlan, body: Body<A>): void {
+    this.checks.push({ title, body, plan });
   }
 
   get titles(): string[] {
     return this.checks.map((c) => c.title);
+  }
+
+  /** The group test's details: what each of its checks plans to send (plan.ts). */
+  details<D extends object>(details?: D): D & { annotation: { type: string; description: string }[] } {
+    const annotation = this.checks.map((c) => {
+      const left = c.plan.outOfScope ?? c.plan.notApplicable;
+      return { type: ANNOTATION.plannedRequests, description: JSON.stringify({ unit: c.plan.unit, requests: left ? 0 : c.plan.requests }) };
+    });
+    return { ...(details ?? ({} as D)), annotation };
+  }
+
+  /** The check's status and reason when it is not to run: out of scope, not applicable, or beyond a partial budget. */
+  private leftOut(plan: CheckPlan): Pick<CheckResult, 'status' | 'reason' | 'bringsIn'> | undefined {
+    if (plan.outOfScope) return { status: 'out-of-scope', reason: plan.outOfScope.reason, bringsIn: plan.outOfScope.bringsIn };
+    if (plan.notApplicable) return { status: 'not-applicable', reason: plan.notApplicable };
+    const left = readRunPlan(process.env[RUN_DIR_ENV])?.leftOut.some((l) => l.unit === plan.unit);
+    if (left && plan.requests > 0)
+      return {
+        status: 'skipped',
+        reason: `budget: ${plan.unit} is left out by REQUEST_BUDGET_PARTIAL (REQUEST_BUDGET covers the units before it)`,
+      };
+    return undefined;
   }
 
   /** Runs the checks in order; each verdict is independent of the others. */
@@ -48,6 +83,11 @@ export class CheckGroup<A extends object> {
     const info = test.info();
     const failures: string[] = [];
     for (const c of this.checks) {
+      const skipped = this.leftOut(c.plan);
+      if (skipped) {
+        writeCheckResult(info, { title: c.title, durationMs: 0, ...skipped });
+        continue;
+      }
       const result: CheckResult = { title: c.title, status: 'passed', durationMs: 0 };
       const errorsBefore = info.errors.length;
       const started = performance.now();
@@ -56,8 +96,9 @@ export class CheckGroup<A extends object> {
         await test.step(c.title, () => c.body(args), { box: true });
       } catch (e) {
         if (e instanceof CheckSkipped) {
-          result.status = e.kind === 'blocked' ? 'blocked' : 'skipped';
+          result.status = STATUS_OF_SKIP[e.kind];
           result.reason = e.reason;
+          if (e.bringsIn) result.bringsIn = e.bringsIn;
         } else {
           result.status = 'failed';
           result.error = redact((e as Error)?.message ?? String(e));

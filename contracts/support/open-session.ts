@@ -54,7 +54,7 @@ export function openSession(target: Target, ctx: APIRequestContext, openapi: Ope
   const runDir = process.env[RUN_DIR_ENV];
   const budget: Budget = runDir
     ? new SharedRequestBudget(runDir, (message) => notRun(base.info(), message))
-    : new RequestBudget(cfg.requestBudget);
+    : new RequestBudget(cfg.requestBudget ?? Infinity);
   const silence = new SilenceWatch(
     runDir ? { answered: join(runDir, `target-answered-${project}`), silent: join(runDir, `target-silent-${project}.txt`) } : undefined,
   );

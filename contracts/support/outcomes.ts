@@ -1,11 +1,12 @@
 /**
- * A check's outcomes besides passing and failing, and its labels: blocked by the environment or not
- * run on this target (each with its reason, never a silent skip); the operation, environment and
- * check labels the summary reads.
+ * A check's outcomes besides passing and failing, and its labels. Not judged (the run exits 99): blocked
+ * by the environment, or not run on this target. Neither (the run may still exit 0): out of the scope the
+ * user chose, with the setting that brings it in, or not applicable to this target. Each with its reason,
+ * never a silent skip; the operation, environment and check labels the summary reads.
  */
 import { test as base, type TestInfo } from '@playwright/test';
 import type { EnvironmentName, Operation } from '../../catalogue';
-import { writeBlocked, writeLabels, writeNotRun } from './annotations';
+import { writeBlocked, writeLabels, writeNotApplicable, writeNotRun, writeOutOfScope, type OutOfScope } from './annotations';
 import { CheckSkipped, currentCheck } from './checks';
 
 /** Marks the running test (or grouped check) as blocked by the environment (not a contract failure) and stops it. */
@@ -21,6 +22,22 @@ export function notRun(info: TestInfo, reason: string): never {
   if (currentCheck()) throw new CheckSkipped('not-run', reason);
   writeNotRun(info, reason);
   base.skip(true, `not run: ${reason}`);
+  throw new Error('unreachable');
+}
+
+/** Marks a check as out of the run's scope (ENVIRONMENTS, FAMILIES, PROBE_LIMITS, credentials, writes): `bringsIn` says which setting brings it in. */
+export function outOfScope(info: TestInfo, scope: OutOfScope): never {
+  if (currentCheck()) throw new CheckSkipped('out-of-scope', scope.reason, scope.bringsIn);
+  writeOutOfScope(info, scope);
+  base.skip(true, `out of scope: ${scope.reason} (${scope.bringsIn} brings it in)`);
+  throw new Error('unreachable');
+}
+
+/** Marks a check as not applicable to this target: it needs what only the embedded mock has (its clock). */
+export function notApplicable(info: TestInfo, reason: string): never {
+  if (currentCheck()) throw new CheckSkipped('not-applicable', reason);
+  writeNotApplicable(info, reason);
+  base.skip(true, `not applicable to this target: ${reason}`);
   throw new Error('unreachable');
 }
 

@@ -7,12 +7,15 @@ import type { ApiResponse } from '../../clients/http';
 import { valueAt } from '../../clients/ids';
 import { recordFinding } from './finding-recorder';
 import { expect } from './matchers';
-import { notRun } from './outcomes';
+import { outOfScope } from './outcomes';
+import { firstScope, selectedScope, writesScope } from './scope';
+import type { HarnessConfig } from '../../clients/harness-config';
+import type { OutOfScope } from './annotations';
 import type { Session } from './session';
 import { test } from '@playwright/test';
 
 /** How often, and how far apart, a write is looked for. */
-const READ_BACK_ATTEMPTS = 3;
+export const READ_BACK_ATTEMPTS = 3;
 const READ_BACK_PAUSE_MS = 1_000;
 
 /** The first value `find` gives within the attempts, or undefined. */
@@ -53,10 +56,15 @@ export async function createOrder(session: Session, env: EnvironmentName): Promi
   return { res, ...(res.status < 300 && typeof n === 'string' ? { orderNumber: n } : {}) };
 }
 
-/** The selected operations of these ids (the first one a write), or the check is not run: writes must be allowed and each selected. */
+/** Why a check that writes with the first of these operations and reads back with the others is out of scope, if it is. */
+export function writeCheckScope(cfg: HarnessConfig, operations: readonly Operation[], ids: readonly string[]): OutOfScope | undefined {
+  const missing = ids.filter((id) => !operations.some((o) => o.id === id));
+  return firstScope(writesScope(cfg, ids[0] ?? 'the write'), selectedScope(missing));
+}
+
+/** The selected operations of these ids (the first one a write); out of scope unless writes are allowed and each is selected. */
 export function selectedForWrite<const T extends readonly string[]>(session: Session, ids: T): { [K in keyof T]: Operation } {
-  if (!session.config.allowWrites) notRun(test.info(), `${ids[0]} changes state; production runs read-only operations only`);
-  const ops = ids.map((id) => session.target.operations.find((o) => o.id === id));
-  if (ops.some((o) => !o)) notRun(test.info(), `${ids.join(', ')} are not all selected`);
-  return ops as { [K in keyof T]: Operation };
+  const scope = writeCheckScope(session.config, session.target.operations, ids);
+  if (scope) outOfScope(test.info(), scope);
+  return ids.map((id) => session.target.operations.find((o) => o.id === id)) as { [K in keyof T]: Operation };
 }

@@ -11,6 +11,7 @@
 import { appendFileSync, closeSync, fstatSync, mkdirSync, openSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Budget } from '../../clients/http';
+import type { RequestPlan } from './plan';
 
 /** Environment variable naming the run's folder (set by global setup, inherited by workers). */
 export const RUN_DIR_ENV = 'CERTIFY_RUN_DIR';
@@ -25,7 +26,7 @@ interface RunBudgetFile {
   limit: number | null;
 }
 
-/** Creates the run's counter (global setup). `limit` Infinity counts without limiting. */
+/** Creates the run's counter (the plan reporter). `limit` Infinity counts without limiting. */
 export function createRunBudget(dir: string, limit: number): void {
   mkdirSync(dir, { recursive: true });
   const spec: RunBudgetFile = { limit: Number.isFinite(limit) ? limit : null };
@@ -39,6 +40,21 @@ function sizeOf(file: string): number {
     return statSync(file).size;
   } catch {
     return 0;
+  }
+}
+
+/** Writes the run's request plan (the plan reporter, before any worker starts). */
+export function writeRunPlan(dir: string, plan: RequestPlan): void {
+  writeFileSync(join(dir, 'plan.json'), JSON.stringify(plan));
+}
+
+/** The run's request plan; undefined when the run has none (a run without the plan reporter). */
+export function readRunPlan(dir: string | undefined): RequestPlan | undefined {
+  if (!dir) return undefined;
+  try {
+    return JSON.parse(readFileSync(join(dir, 'plan.json'), 'utf8')) as RequestPlan;
+  } catch {
+    return undefined;
   }
 }
 

@@ -20,7 +20,9 @@ import { IdResolver, describeId, type ResolvedId } from '../../clients/ids';
 import { writeIdSource } from './annotations';
 import { recordFinding } from './finding-recorder';
 import { recordEarlyRefusal } from './token-refusals';
-import { blocked, notRun } from './outcomes';
+import { blocked, notRun, outOfScope } from './outcomes';
+import { webhookSecretScope } from './scope';
+import type { OutOfScope } from './annotations';
 import type { Target } from './target';
 import type { SentRequest } from './answer-facts';
 
@@ -142,8 +144,7 @@ export class Session {
    */
   private webhookHeaders(event: unknown, given: Record<string, string> = {}): Record<string, string> {
     const secret = this.config.webhookSecret;
-    if (!secret && given[WEBHOOK_HEADERS.signature] === undefined)
-      notRun(base.info(), `a webhook call is signed with the app's webhook secret: set WEBHOOK_SECRET (see .env.example)`);
+    if (!secret && given[WEBHOOK_HEADERS.signature] === undefined) outOfScope(base.info(), webhookSecretScope(this.config) as OutOfScope);
     return {
       ...(this.config.webhookReceiverUrl ? { [WEBHOOK_HEADERS.targetUrl]: this.config.webhookReceiverUrl } : {}),
       ...(secret ? signatureHeaders(event, secret) : {}),

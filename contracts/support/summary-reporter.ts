@@ -108,7 +108,7 @@ export default class SummaryReporter implements Reporter {
     mkdirSync(this.out, { recursive: true });
     writeFileSync(join(this.out, 'summary.json'), redact(JSON.stringify(summary, null, 2)));
     writeFileSync(join(this.out, 'findings.json'), redact(JSON.stringify(summary.findings, null, 2)));
-    console.log(redact(summaryLines(summary, c.groups, this.out, c.notJudged).join('\n')));
+    console.log(redact(summaryLines(summary, c.groups, this.out).join('\n')));
   }
 
   printsToStdio(): boolean {

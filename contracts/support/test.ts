@@ -9,11 +9,21 @@ import { expect } from './matchers';
 import { configuredDrift, harnessConfig, provideTarget, selectedOperations, type Target } from './target';
 import type { Session } from './session';
 import { openSession } from './open-session';
+import { writeRequestsSent } from './annotations';
+import { readAnnotations } from './annotation-reader';
+import { RUN_DIR_ENV, readRunPlan } from './run-budget';
+import { notRun } from './outcomes';
 
 export { expect };
 export { harnessConfig, selectedOperations };
 export { Session } from './session';
-export { label, notRun } from './outcomes';
+export { label, notRun, notApplicable, outOfScope } from './outcomes';
+export { planned } from './plan';
+
+interface TestFixtures {
+  /** Leaves out a test its declared plan puts out of scope, not applicable or beyond a partial budget; records what it sent. */
+  planGuard: void;
+}
 
 interface WorkerFixtures {
   /** The embedded mock's drift modes; default MOCK_DRIFT (the harness configuration). */
@@ -24,7 +34,7 @@ interface WorkerFixtures {
   openapi: OpenApiContract | undefined;
 }
 
-export const test = base.extend<object, WorkerFixtures>({
+export const test = base.extend<TestFixtures, WorkerFixtures>({
   mockDrift: [configuredDrift(), { option: true, scope: 'worker' }],
 
   target: [async ({ mockDrift }, use) => provideTarget(mockDrift, use), { scope: 'worker' }],
@@ -46,5 +56,22 @@ export const test = base.extend<object, WorkerFixtures>({
       await ctx.dispose();
     },
     { scope: 'worker' },
+  ],
+
+  planGuard: [
+    async ({ session }, use, info) => {
+      const declared = readAnnotations(info);
+      const scope = declared.outOfScope[0];
+      if (scope) base.skip(true, `out of scope: ${scope.reason} (${scope.bringsIn} brings it in)`);
+      if (declared.notApplicable[0]) base.skip(true, `not applicable to this target: ${declared.notApplicable[0]}`);
+      const leftOut = readRunPlan(process.env[RUN_DIR_ENV])?.leftOut ?? [];
+      const units = declared.planned.filter((p) => p.requests > 0);
+      const left = units.length > 0 && units.every((p) => leftOut.some((l) => l.unit === p.unit)) ? units[0] : undefined;
+      if (left) notRun(info, `budget: ${left.unit} is left out by REQUEST_BUDGET_PARTIAL (REQUEST_BUDGET covers the units before it)`);
+      const before = session.budget.spent;
+      await use();
+      writeRequestsSent(info, session.budget.spent - before);
+    },
+    { auto: true },
   ],
 });

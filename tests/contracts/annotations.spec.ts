@@ -3,9 +3,9 @@
  * records, the reader gives back typed, and a malformed one is refused with the test and the type.
  */
 import { test, expect } from '@playwright/test';
+import { readAnnotations } from '../../contracts/support/annotation-reader';
 import {
   ANNOTATION,
-  readAnnotations,
   writeCheckResult,
   writeCorrelationId,
   writeFinding,

@@ -6,7 +6,7 @@
  * check failed. Titles and failure texts play no part: rewording a check's message keeps its verdict.
  */
 import type { Finding } from '../../../reporting/report-shapes';
-import { readAnnotations } from '../../../contracts/support/annotations';
+import { readAnnotations } from '../../../contracts/support/annotation-reader';
 import { DRIFT_MODES, type DriftId } from '../../../mock/drift';
 import { DETECTIONS, type CheckRef, type Detection } from './detection-matrix';
 

@@ -1,0 +1,173 @@
+/**
+ * The one reader of the results a check records (annotations.ts), shared by the summary reporter, the plan
+ * and the detection matrix. It refuses a malformed annotation with the test's title and the annotation's
+ * type: a result is never dropped. Annotations of other types (Playwright's own `skip` and `fail`, the
+ * harness tests' notes) are left alone.
+ */
+import type { ValidateFunction } from 'ajv';
+import { ENVIRONMENTS, type EnvironmentName } from '../../catalogue';
+import { createAjv, errorLines } from '../../clients/ajv';
+import { redact } from '../../clients/redact';
+import { ANNOTATION, type AnnotatedTest, type TestAnnotations } from './annotations';
+
+const str = { type: 'string' } as const;
+const strings = { type: 'array', items: str } as const;
+const num = { type: 'number' } as const;
+const environment = { enum: [...ENVIRONMENTS] } as const;
+
+/** The JSON Schema of each JSON payload. */
+const PAYLOAD_SCHEMAS = {
+  [ANNOTATION.finding]: {
+    type: 'object',
+    required: ['id', 'statement', 'observed', 'evidence'],
+    properties: {
+      id: str,
+      statement: str,
+      observed: str,
+      evidence: str,
+      family: { enum: ['reseller', 'vendor'] },
+      environment,
+      operationId: str,
+      policy: {
+        type: 'object',
+        required: ['violated'],
+        properties: { expected: str, strict: { type: 'boolean' }, violated: { type: 'boolean' } },
+      },
+    },
+  },
+  [ANNOTATION.observed]: {
+    type: 'object',
+    properties: {
+      status: num,
+      headers: strings,
+      fields: strings,
+      latencyMs: num,
+      limit: { type: ['string', 'number', 'null'] },
+      correlationId: str,
+      allowed: num,
+      requests: num,
+      pace: str,
+    },
+  },
+  [ANNOTATION.openapiValidation]: {
+    type: 'object',
+    required: ['validated', 'failed'],
+    properties: { validated: { type: 'boolean' }, failed: { type: 'boolean' } },
+  },
+  [ANNOTATION.idSource]: {
+    type: 'object',
+    required: ['name', 'value', 'origin', 'from', 'environment'],
+    properties: { name: str, value: str, origin: { enum: ['configured', 'discovered', 'created', 'given'] }, from: str, environment },
+  },
+  [ANNOTATION.checkResult]: {
+    type: 'object',
+    required: ['title', 'status', 'durationMs'],
+    properties: {
+      title: str,
+      operation: str,
+      environment,
+      check: str,
+      status: { enum: ['passed', 'failed', 'blocked', 'skipped', 'out-of-scope', 'not-applicable'] },
+      durationMs: num,
+      error: str,
+      reason: str,
+      bringsIn: str,
+    },
+  },
+  [ANNOTATION.outOfScope]: {
+    type: 'object',
+    required: ['reason', 'bringsIn'],
+    properties: { reason: str, bringsIn: str },
+  },
+  [ANNOTATION.plannedRequests]: {
+    type: 'object',
+    required: ['unit', 'requests'],
+    properties: { unit: str, requests: { type: 'integer', minimum: 0 } },
+  },
+} as const;
+
+type JsonType = keyof typeof PAYLOAD_SCHEMAS;
+let validators: Map<string, ValidateFunction> | undefined;
+
+/** The validator of a JSON payload: one Ajv instance of the payload schemas only (the reporter needs no catalogue schema). */
+function validatorOf(type: JsonType): ValidateFunction {
+  if (!validators) {
+    const ajv = createAjv({ catalogue: false });
+    validators = new Map(Object.entries(PAYLOAD_SCHEMAS).map(([t, schema]) => [t, ajv.compile(schema)]));
+  }
+  return validators.get(type) as ValidateFunction;
+}
+
+/** The refusal of a malformed annotation: which test, which type, what was expected and received. */
+function malformed(test: AnnotatedTest, type: string, problems: string[], description: string | undefined): Error {
+  const received = description === undefined ? 'no description' : redact(description).slice(0, 300);
+  return new Error(
+    `Malformed annotation "${type}" on test "${test.title}"\nExpected: ${problems.join('; ')}\nReceived: ${received}\n` +
+      `What to do: record it with its writer in contracts/support/annotations.ts (write*), never by hand`,
+  );
+}
+
+function parseJson<T>(test: AnnotatedTest, type: JsonType, description: string | undefined): T {
+  let value: unknown;
+  try {
+    value = JSON.parse(description ?? '');
+  } catch (e) {
+    throw malformed(test, type, [`JSON (${(e as Error).message})`], description);
+  }
+  const validate = validatorOf(type);
+  if (!validate(value)) throw malformed(test, type, errorLines(validate.errors), description);
+  return value as T;
+}
+
+function text(test: AnnotatedTest, type: string, description: string | undefined): string {
+  if (typeof description !== 'string') throw malformed(test, type, ['a text'], description);
+  return description;
+}
+
+function environmentOf(test: AnnotatedTest, description: string | undefined): EnvironmentName {
+  const env = text(test, ANNOTATION.environment, description);
+  if (!(ENVIRONMENTS as readonly string[]).includes(env))
+    throw malformed(test, ANNOTATION.environment, [`one of ${ENVIRONMENTS.join(', ')}`], env);
+  return env as EnvironmentName;
+}
+
+function requestCount(test: AnnotatedTest, description: string | undefined): number {
+  const n = Number(text(test, ANNOTATION.requestsSent, description));
+  if (!Number.isInteger(n) || n < 0) throw malformed(test, ANNOTATION.requestsSent, ['a whole number of requests'], description);
+  return n;
+}
+
+/** Every result recorded on the test, parsed and checked; throws on a malformed one. A label counts once (the first). */
+export function readAnnotations(test: AnnotatedTest): TestAnnotations {
+  const r: TestAnnotations = {
+    findings: [],
+    observed: [],
+    correlationIds: [],
+    openapiValidations: [],
+    idSources: [],
+    checkResults: [],
+    blocked: [],
+    notRun: [],
+    outOfScope: [],
+    notApplicable: [],
+    planned: [],
+  };
+  for (const { type, description } of test.annotations) {
+    if (type === ANNOTATION.finding) r.findings.push(parseJson(test, type, description));
+    else if (type === ANNOTATION.observed) r.observed.push(parseJson(test, type, description));
+    else if (type === ANNOTATION.openapiValidation) r.openapiValidations.push(parseJson(test, type, description));
+    else if (type === ANNOTATION.idSource) r.idSources.push(parseJson(test, type, description));
+    else if (type === ANNOTATION.checkResult) r.checkResults.push(parseJson(test, type, description));
+    else if (type === ANNOTATION.correlationId) r.correlationIds.push(text(test, type, description));
+    else if (type === ANNOTATION.blocked) r.blocked.push(text(test, type, description));
+    else if (type === ANNOTATION.notRun) r.notRun.push(text(test, type, description));
+    else if (type === ANNOTATION.outOfScope) r.outOfScope.push(parseJson(test, type, description));
+    else if (type === ANNOTATION.notApplicable) r.notApplicable.push(text(test, type, description));
+    else if (type === ANNOTATION.plannedRequests) r.planned.push(parseJson(test, type, description));
+    else if (type === ANNOTATION.requestsSent) r.requestsSent = requestCount(test, description);
+    else if (type === ANNOTATION.operation) r.operation ??= text(test, type, description);
+    else if (type === ANNOTATION.check) r.check ??= text(test, type, description);
+    else if (type === ANNOTATION.environment) r.environment ??= environmentOf(test, description);
+  }
+  return r;
+}

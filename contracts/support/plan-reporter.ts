@@ -1,0 +1,55 @@
+/**
+ * Playwright reporter that makes the run's request plan once the tests are known and before any worker
+ * starts (plan.ts): it prints the plan, creates the run's request budget (REQUEST_BUDGET, else the plan's
+ * total) and writes the plan for the workers, which leave out the units a partial run cannot afford.
+ */
+import type { FullConfig, Reporter, Suite, TestCase } from '@playwright/test/reporter';
+import { operationsFor } from '../../catalogue';
+import { loadConfig } from '../../clients/config';
+import type { PlannedRequests } from './annotations';
+import { readAnnotations } from './annotation-reader';
+import { planRun, requestsPerUnit, sessionRequests, unitOrder, type RequestPlan } from './plan';
+import { RUN_DIR_ENV, createRunBudget, writeRunPlan } from './run-budget';
+
+/** What each test plans, from the annotations it declared. */
+export function plannedOf(tests: readonly Pick<TestCase, 'title' | 'annotations'>[]): PlannedRequests[][] {
+  return tests.map((t) => readAnnotations(t).planned);
+}
+
+/** The plan of a run of these tests under the configuration (in `npm run certify`'s pre-pass and in the run). */
+export function planOf(tests: readonly Pick<TestCase, 'title' | 'annotations'>[], workers: number): RequestPlan {
+  const cfg = loadConfig();
+  const operations = operationsFor(cfg);
+  const perUnit = requestsPerUnit(plannedOf(tests));
+  const session = sessionRequests(cfg, operations, workers);
+  return planRun(perUnit, session, unitOrder(perUnit.keys(), operations), cfg.requestBudget, cfg.partialBudget);
+}
+
+/** The plan as one line: what it holds and the budget it runs on. */
+export function planLine(p: RequestPlan): string {
+  const budget = p.budget === null ? 'no budget (the embedded mock)' : `a budget of ${p.budget}`;
+  const left = p.leftOut.length ? `; partial: ${p.leftOut.length} units left out (${p.leftOut.map((u) => u.unit).join(', ')})` : '';
+  return `certify: plan: ${p.total} requests (${p.checks} for the checks, ${p.tokens} tokens, ${p.idSearches} id searches, ${p.margin} margin for re-sent calls), on ${budget}${left}`;
+}
+
+export default class PlanReporter implements Reporter {
+  onBegin(config: FullConfig, suite: Suite): void {
+    const dir = process.env[RUN_DIR_ENV];
+    if (!dir) return; // --list: nothing runs
+    let plan: RequestPlan;
+    try {
+      plan = planOf(suite.allTests(), config.workers);
+    } catch {
+      // A configuration error fails every check with its message (contracts/support/target.ts).
+      createRunBudget(dir, Infinity);
+      return;
+    }
+    createRunBudget(dir, plan.budget ?? Infinity);
+    writeRunPlan(dir, plan);
+    console.log(planLine(plan));
+  }
+
+  printsToStdio(): boolean {
+    return true;
+  }
+}
