@@ -38,7 +38,6 @@ export default defineConfig<object, { mockDrift: readonly string[] }>({
   reporter: [
     [CI ? 'line' : 'list'],
     ['html', { outputFolder: `${REPORTS_DIR}/html`, open: 'never' }],
-    ['junit', { outputFile: `${REPORTS_DIR}/junit.xml` }],
     ['json', { outputFile: `${REPORTS_DIR}/results.json` }],
     ['allure-playwright', { resultsDir: `${REPORTS_DIR}/allure-results`, detail: false, suiteTitle: true }],
     // First of the run's own: the request plan is made and the budget created before any worker starts.

@@ -76,6 +76,10 @@ export interface TestResult {
   durationMs: number;
   tags: string[];
   error?: string;
+  /** Why a check reached no verdict. */
+  reason?: string;
+  /** What brings an out-of-scope check in. */
+  bringsIn?: string;
 }
 
 /** reports/summary.json */

@@ -247,6 +247,8 @@ export function collect(entries: readonly RunEntry[], operations: readonly Opera
         durationMs,
         tags: e.tags,
         ...(unit.error ? { error: redact(unit.error).slice(0, 4000) } : {}),
+        ...(unit.reason && kind ? { reason: unit.reason } : {}),
+        ...(unit.bringsIn ? { bringsIn: unit.bringsIn } : {}),
       });
       g[TOTAL_OF[status]] += 1;
       const op = unit.operation ? catalogue.get(unit.operation) : undefined;

@@ -1,5 +1,6 @@
 /**
- * Playwright reporter that turns the run into reports/summary.json and reports/findings.json and
+ * Playwright reporter that turns the run into reports/summary.json, reports/findings.json and
+ * reports/junit.xml (one case per check) and
  * prints a one-screen summary per group (certify-summary.ts and certify-summary-lines.ts build them).
  * Everything written is redacted.
  * Its settings come as reporter options from playwright.config.ts, never from the environment.
@@ -13,6 +14,7 @@ import { redact } from '../../clients/redact';
 import { runBudgetUsage } from './run-budget';
 import { buildSummary, collect, type Collected, type RequestsSummary, type RunEntry } from './certify-summary';
 import { summaryLines } from './certify-summary-lines';
+import { certifyJunit } from './certify-junit';
 
 export type { CertifySummary, RequestsSummary } from './certify-summary';
 
@@ -108,6 +110,7 @@ export default class SummaryReporter implements Reporter {
     mkdirSync(this.out, { recursive: true });
     writeFileSync(join(this.out, 'summary.json'), redact(JSON.stringify(summary, null, 2)));
     writeFileSync(join(this.out, 'findings.json'), redact(JSON.stringify(summary.findings, null, 2)));
+    writeFileSync(join(this.out, 'junit.xml'), certifyJunit(summary.tests));
     console.log(redact(summaryLines(summary, c.groups, this.out).join('\n')));
   }
 

@@ -138,7 +138,10 @@ test.describe('token client', () => {
     expect(
       loadConfig({ TARGET: 'https://api.example.com', FAMILIES: 'reseller', RESELLER_CLIENT_ID: 'a', RESELLER_CLIENT_SECRET: 'b' })
         .requestBudget,
-    ).toBe(400);
+      'a deployment runs on its plan unless REQUEST_BUDGET is set',
+    ).toBeUndefined();
+    expect(loadConfig({ REQUEST_BUDGET: '300' }).requestBudget).toBe(300);
+    expect(() => loadConfig({ REQUEST_BUDGET: 'lots' })).toThrow(/REQUEST_BUDGET must be a non-negative number, received "lots"/);
   });
 
   test('should parse MOCK_APPS into checked apps, and refuse a malformed entry naming it and never its secret', () => {

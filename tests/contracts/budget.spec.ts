@@ -5,18 +5,21 @@
 import { test, expect } from '@playwright/test';
 import { startProxy } from './support/targets';
 import { certify } from './support/run-certify';
+import { SharedRequestBudget, createRunBudget, runBudgetUsage } from '../../contracts/support/run-budget';
 
 test('should send at most REQUEST_BUDGET requests in a run whose checks fail, across worker restarts', async () => {
   test.setTimeout(180_000);
   const target = await startProxy('fail-all');
   try {
-    const budget = 12;
-    // The token and auth checks (seven tests) stand for the suite: the first failure spends the budget, and
-    // the run still restarts its worker and must leave the rest out.
+    const budget = 60;
+    // The token and auth checks (seven tests) stand for the suite. The plan keeps the units a partial budget
+    // covers; each failure restarts a worker, and the run must still send no more than the budget.
     const r = await certify(
       {
         TARGET: target.url,
         REQUEST_BUDGET: String(budget),
+        REQUEST_BUDGET_PARTIAL: '1',
+        KNOWN_IDS: '{"orderNumber":"20-1"}',
         RESELLER_CLIENT_ID: 'x',
         RESELLER_CLIENT_SECRET: 'y',
         VENDOR_CLIENT_ID: 'x',
@@ -30,10 +33,31 @@ test('should send at most REQUEST_BUDGET requests in a run whose checks fail, ac
     const s = r.summary();
     expect(s.requests?.sent).toBe(target.requests());
     expect(s.requests?.budget).toBe(budget);
-    expect(s.requests?.checksLeftOutByBudget).toBeGreaterThan(0);
     expect(s.tests.filter((t) => t.status === 'failed').length, 'the checks that ran failed').toBeGreaterThan(0);
-    expect(r.stdout).toMatch(new RegExp(`Requests sent: ${target.requests()} of a budget of ${budget}; \\d+ checks not run: budget spent`));
+    expect(
+      s.tests.filter((t) => t.status === 'skipped' && t.reason?.startsWith('budget')).length,
+      'the checks the budget does not cover are not run',
+    ).toBeGreaterThan(0);
+    expect(r.stdout).toMatch(new RegExp(`Requests sent: ${target.requests()} of a budget of ${budget}`));
   } finally {
     await target.close();
   }
+});
+
+test('should refuse the request past the run budget, counted across the holders of the run folder', () => {
+  const dir = test.info().outputPath('run');
+  createRunBudget(dir, 3);
+  const spent: string[] = [];
+  const holder = () =>
+    new SharedRequestBudget(dir, (message) => {
+      spent.push(message);
+      throw new Error(message);
+    });
+  const [a, b] = [holder(), holder()];
+  a.take('GET /one');
+  b.take('GET /two');
+  a.take('GET /three');
+  expect(() => b.take('GET /four')).toThrow(/budget spent: the run's request budget of 3 requests is spent; GET \/four was not sent/);
+  expect(runBudgetUsage(dir)).toEqual({ limit: 3, sent: 3, refused: 1 });
+  expect(a.spent + b.spent).toBe(3);
 });

@@ -1,0 +1,113 @@
+/**
+ * The request plan (contracts/support/plan.ts): made before the first request from what each test declares,
+ * the default budget of a run against a deployment, refused (exit 2) when REQUEST_BUDGET is below it, and
+ * partial in whole units when asked; and the shipped workflow's certify step, which gates on the exit code,
+ * passes on a conforming deployment.
+ */
+import { test, expect } from '@playwright/test';
+import { readFileSync } from 'node:fs';
+import { parse } from 'yaml';
+import { startMock, type RunningMock } from '../../mock';
+import { allOperations } from '../../catalogue';
+import { loadConfig } from '../../clients/config';
+import { planRun, sessionRequests, unitOrder } from '../../contracts/support/plan';
+import { MOCK_APPS_ENV, certify } from './support/run-certify';
+import { startProxy } from './support/targets';
+
+test('should plan whole units in catalogue order within a partial budget, the session and the margin first', () => {
+  const perUnit = new Map([
+    ['orders.search', 10],
+    ['token.reseller', 5],
+    ['catalog.search', 4],
+    ['deals.search', 3],
+  ]);
+  const order = unitOrder(perUnit.keys(), allOperations());
+  expect(order, 'check families first, then operations in catalogue order').toEqual([
+    'token.reseller',
+    'catalog.search',
+    'orders.search',
+    'deals.search',
+  ]);
+  const session = { tokens: 2, idSearches: 3 };
+  const whole = planRun(perUnit, session, order, undefined, false);
+  expect(whole).toMatchObject({ checks: 22, margin: 2, total: 29, budget: 29, leftOut: [] });
+  const partial = planRun(perUnit, session, order, 20, true);
+  // 20 less the session and margin (7) covers tokens (5) and catalog.search (4), not orders.search (10): it and all after it are left out.
+  expect(partial.leftOut).toEqual([
+    { unit: 'orders.search', requests: 10 },
+    { unit: 'deals.search', requests: 3 },
+  ]);
+  expect(planRun(perUnit, session, order, 20, false).leftOut, 'not partial: the run is refused instead').toEqual([]);
+});
+
+test('should plan one token per worker, family and environment and one search per id source, none for KNOWN_IDS', () => {
+  const cfg = loadConfig({ ...MOCK_APPS_ENV, TARGET: 'https://api.example.com' });
+  const ops = allOperations().filter((o) => cfg.families.includes(o.family));
+  const both = sessionRequests(cfg, ops, 2);
+  expect(both.tokens).toBe(2 * 2 * 2);
+  const known = loadConfig({ ...MOCK_APPS_ENV, TARGET: 'https://api.example.com', KNOWN_IDS: '{"orderNumber":"20-1"}' });
+  expect(sessionRequests(known, ops, 2).idSearches, 'a known id needs no search or create').toBeLessThan(both.idSearches);
+});
+
+test.describe('a certification planned before its first request', () => {
+  let mock: RunningMock;
+  test.beforeAll(async () => {
+    mock = await startMock({ windowMs: 60_000, seed: 7 });
+  });
+  test.afterAll(async () => mock.close());
+
+  test('should end a run whose REQUEST_BUDGET is below its plan with exit 2 and the number, before any request', async () => {
+    test.setTimeout(120_000);
+    const target = await startProxy('pass-through', mock.url);
+    try {
+      const r = await certify({ ...MOCK_APPS_ENV, TARGET: target.url, REQUEST_BUDGET: '50' });
+      expect(r.status, r.stdout.slice(-2000) + r.stderr.slice(-2000)).toBe(2);
+      expect(r.stderr).toMatch(
+        /certify: cannot start: needs (\d+) requests for this scope .*more than REQUEST_BUDGET=50: set REQUEST_BUDGET=\1/,
+      );
+      expect(target.requests(), 'no request reached the target').toBe(0);
+    } finally {
+      await target.close();
+    }
+  });
+
+  test('should cut the same whole operations on every partial run and exit 99 naming them', async () => {
+    test.setTimeout(240_000);
+    const env = { ...MOCK_APPS_ENV, TARGET: mock.url, REQUEST_BUDGET: '120', REQUEST_BUDGET_PARTIAL: '1' };
+    const runs = [await certify(env, ['-g', '@auth|@tokens']), await certify(env, ['-g', '@auth|@tokens'])];
+    const cut = runs.map((r) => {
+      expect(r.status, r.stdout.slice(-3000)).toBe(99);
+      const s = r.summary();
+      expect(s.requests?.sent).toBeLessThanOrEqual(120);
+      return (s.leftOut ?? []).filter((l) => l.kind === 'not-run').map((l) => l.reason);
+    });
+    expect(cut[0]?.length, 'a budget below the plan cuts something').toBeGreaterThan(0);
+    expect(cut[0]?.every((reason) => /^budget: \S+ is left out by REQUEST_BUDGET_PARTIAL/.test(reason))).toBe(true);
+    expect(cut[1]).toEqual(cut[0]);
+  });
+
+  test("should pass the shipped workflow's certify step on a conforming deployment: exit 0, nothing left not judged, within its plan", async () => {
+    test.setTimeout(240_000);
+    const workflow = parse(readFileSync('.github/workflows/certify-sandbox.yml', 'utf8')) as {
+      jobs: { certify: { steps: { run?: string; env?: Record<string, string> }[] } };
+    };
+    const step = workflow.jobs.certify.steps.find((s) => s.run === 'npm run certify');
+    expect(step?.env, 'the workflow has a certify step with its environment').toBeDefined();
+    // The repository's secrets and variables, as a conforming deployment's: the mock's demo apps and its URL.
+    const values: Record<string, string> = { ...MOCK_APPS_ENV, DISTRIBUTOR_BASE_URL: mock.url, EXTRA_HEADERS: '' };
+    const env = Object.fromEntries(
+      Object.entries(step?.env ?? {}).map(([k, v]) => [
+        k,
+        String(v).replace(/\$\{\{\s*(?:secrets|vars)\.(\w+)\s*\}\}/g, (_, n: string) => values[n] ?? ''),
+      ]),
+    );
+    const r = await certify(env);
+    expect(r.status, r.stdout.slice(-3000) + r.stderr.slice(-2000)).toBe(0);
+    const s = r.summary();
+    expect(s.totals.failed).toBe(0);
+    expect(s.totals.blocked + s.totals.skipped, 'nothing in scope is left not judged').toBe(0);
+    expect(r.stdout).toMatch(/certify: plan: (\d+) requests/);
+    const planned = Number(/certify: plan: (\d+) requests/.exec(r.stdout)?.[1]);
+    expect(s.requests?.sent, 'the plan holds on a conforming deployment').toBeLessThanOrEqual(planned);
+  });
+});
