@@ -1,0 +1,158 @@
+/**
+ * What the target does with requests that break the published document: a required header missing, a header
+ * longer than the document allows, the distributor's client's forms its document refuses. Each is a finding
+ * (the seed does not say a service refuses them); a refusal must carry the error body.
+ */
+import { IM_HEADER_CONSTRAINTS, IM_HEADERS, type Operation } from '../catalogue';
+import { evidenceOf, type ApiResponse } from '../clients/http';
+import { test, expect, harnessConfig, label, planned, selectedOperations, type Session } from './support/test';
+import { selectedScope, writesScope } from './support/scope';
+import { recordFinding } from './support/finding-recorder';
+
+const cfg = harnessConfig();
+const operations = selectedOperations(cfg);
+
+/** The catalogue search that the header checks call once each. */
+const onCatalogSearch = (tag: string[]) =>
+  planned(
+    {
+      unit: 'catalog.search',
+      requests: 1,
+      outOfScope: selectedScope(operations.some((o) => o.id === 'catalog.search') ? [] : ['catalog.search']),
+    },
+    { tag },
+  );
+const catalogSearch = (session: Session): Operation => {
+  const op = session.target.operations.find((o) => o.id === 'catalog.search');
+  if (!op) throw new Error('catalog.search is not selected');
+  return op;
+};
+
+/** The operations whose forms the distributor's client sends and its document refuses; a date-time for a date creates a return when accepted. */
+const conflictOps = operations.filter(
+  (o) => ['deals.details', 'freight.estimate'].includes(o.id) || (o.id === 'returns.create' && cfg.allowWrites),
+);
+
+for (const env of cfg.environments) {
+  test(
+    `should record whether a call missing a required header is refused (${env})`,
+    onCatalogSearch(['@operations', '@headers']),
+    async ({ session }) => {
+      const op = catalogSearch(session);
+      label(test.info(), op, env, 'required-header');
+      const res = await session.call(op, env, { omitHeaders: [IM_HEADERS.customerNumber] });
+      const refused = res.status >= 400 && res.status < 500;
+      recordFinding(
+        'headers.required-missing',
+        refused ? 'refused' : 'accepted',
+        `${IM_HEADERS.customerNumber} omitted → ${evidenceOf(res)}`,
+        {
+          environment: env,
+          operationId: op.id,
+          family: op.family,
+          policyFile: cfg.policyFile,
+        },
+      );
+      if (refused) expect.soft(res).toBeErrorBody();
+    },
+  );
+
+  test(
+    `should record whether the target accepts the distributor client's forms that its document refuses (${env})`,
+    planned(
+      {
+        unit: 'deals.details',
+        requests: conflictOps.length,
+        outOfScope: selectedScope(conflictOps.length ? [] : ['deals.details, freight.estimate or returns.create (writes allowed)']),
+      },
+      { tag: ['@operations', '@openapi'] },
+    ),
+    async ({ session }) => {
+      label(test.info(), 'deals.details', env, 'client-conflict');
+      const [deals, freight, returns] = ['deals.details', 'freight.estimate', 'returns.create'].map((id) =>
+        conflictOps.find((o) => o.id === id),
+      );
+      const record = (op: Operation, form: string, res: ApiResponse) => {
+        const observed = res.status < 300 ? 'accepted' : 'refused';
+        recordFinding('openapi.client-conflict', observed, `${form} → ${evidenceOf(res)}`, {
+          environment: env,
+          operationId: op.id,
+          family: op.family,
+          policyFile: cfg.policyFile,
+        });
+        if (observed === 'refused') expect.soft(res).toBeErrorBody();
+      };
+      if (deals)
+        record(
+          deals,
+          'deals.details without vendorName',
+          await session.call(deals, env, { omitQuery: ['vendorName'], deliberatelyInvalid: true }),
+        );
+      if (freight) {
+        const body = session.validBody(freight) as { shipToAddress?: unknown };
+        const res = await session.call(freight, env, { body: { ...body, shipToAddress: [body.shipToAddress] }, deliberatelyInvalid: true });
+        record(freight, 'freight.estimate with shipToAddress as a one-element array', res);
+      }
+      if (returns) {
+        const body = session.validBody(returns) as { list?: { invoiceDate?: string }[] };
+        const list = (body.list ?? []).map((l) => ({ ...l, invoiceDate: `${(l.invoiceDate ?? '').slice(0, 10)}T00:00:00.000Z` }));
+        const res = await session.call(returns, env, { body: { ...body, list }, deliberatelyInvalid: true });
+        record(returns, 'returns.create with list[].invoiceDate as a date-time', res);
+      }
+    },
+  );
+
+  // The operations the published document adds, each with its own required headers (IM-SenderID on vendor required info).
+  for (const op of selectedOperations(cfg).filter((o) => o.listedIn === 'document')) {
+    test(
+      `should record whether a call to ${op.id} missing its required headers is refused (${env})`,
+      planned(
+        { unit: op.id, requests: 1, outOfScope: op.readOnly ? undefined : writesScope(cfg, `${op.id} (when a service accepts the call)`) },
+        { tag: ['@operations', '@headers', `@${op.id}`] },
+      ),
+      async ({ session }) => {
+        label(test.info(), op, env, 'required-headers');
+        const res = await session.call(op, env, { omitHeaders: op.requiredHeaders, deliberatelyInvalid: true });
+        const refused = res.status >= 400 && res.status < 500;
+        recordFinding(
+          'headers.required-missing',
+          refused ? 'refused' : 'accepted',
+          `${op.requiredHeaders.join(', ')} omitted → ${evidenceOf(res)}`,
+          {
+            environment: env,
+            operationId: op.id,
+            family: op.family,
+            policyFile: cfg.policyFile,
+          },
+        );
+        if (refused) {
+          expect.soft(res).toBeErrorBody();
+          expect.soft(res).toHaveRateLimitHeaders({ windowMs: session.target.windowMs });
+        }
+      },
+    );
+  }
+
+  test(
+    `should record whether a call with a header longer than the document allows is refused (${env})`,
+    onCatalogSearch(['@operations', '@headers']),
+    async ({ session }) => {
+      const op = catalogSearch(session);
+      label(test.info(), op, env, 'header-constraint');
+      const max = IM_HEADER_CONSTRAINTS[IM_HEADERS.correlationId].maxLength ?? 32;
+      const tooLong = 'f'.repeat(max + 1);
+      const res = await session.call(op, env, { headers: { [IM_HEADERS.correlationId]: tooLong }, deliberatelyInvalid: true });
+      const refused = res.status >= 400 && res.status < 500;
+      recordFinding(
+        'headers.constraint-broken',
+        refused ? 'refused' : 'accepted',
+        `${IM_HEADERS.correlationId} of ${tooLong.length} characters (maxLength ${max}) → ${evidenceOf(res)}`,
+        { environment: env, operationId: op.id, family: op.family, policyFile: cfg.policyFile },
+      );
+      if (refused) {
+        expect.soft(res).toBeErrorBody();
+        expect.soft(res.text, `a refusal of a header value names the header; ${evidenceOf(res)}`).toContain(IM_HEADERS.correlationId);
+      }
+    },
+  );
+}
