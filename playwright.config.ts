@@ -1,25 +1,37 @@
 /**
- * The certification suite (`npm run certify`). The environment is read once, here and in
- * clients/config.ts; see .env.example for every variable.
+ * The certification suite (`npm run certify`). The configuration is read once, by clients/config.ts (see
+ * .env.example for every variable); a configuration error leaves the defaults here and fails every check
+ * with its message (contracts/support/target.ts), after scripts/certify.ts has refused to start.
  */
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from '@playwright/test';
+import { loadConfig } from './clients/config';
+import type { HarnessConfig } from './clients/harness-config';
 import { runDirOf } from './contracts/support/run-budget';
 import type { SummaryReporterOptions } from './contracts/support/summary-reporter';
 
 const CI = !!process.env.CI;
 const REPORTS_DIR = process.env.REPORTS_DIR ?? 'reports';
-const TARGET = process.env.TARGET ?? 'mock';
-const IS_MOCK = TARGET === 'mock';
-const ENVIRONMENTS =
-  process.env.ENVIRONMENTS ?? (TARGET === 'sandbox' ? 'sandbox' : TARGET === 'production' ? 'production' : 'production,sandbox');
+const config = ((): HarnessConfig | undefined => {
+  try {
+    return loadConfig();
+  } catch {
+    return undefined;
+  }
+})();
+const IS_MOCK = !config || config.kind === 'mock';
+/**
+ * Workers against a deployment: they share its buckets (contracts/support/bucket-locks.ts) and each sends
+ * several calls at once (call-pace.ts); more would cost two cores their start-up more than they save.
+ */
+const DEPLOYMENT_WORKERS = 4;
 /** Playwright's output folder; it holds the run's request budget (global setup), resolved as Playwright resolves it. */
 const OUTPUT_DIR = `${REPORTS_DIR}/test-output`;
 const SUMMARY: SummaryReporterOptions = {
   outputDir: REPORTS_DIR,
-  target: IS_MOCK ? 'embedded mock' : TARGET.replace(/\/\/[^@/]*@/, '//'),
-  environments: ENVIRONMENTS,
+  target: config?.targetLabel ?? 'unknown (configuration error)',
+  environments: config?.environments.join(',') ?? '',
   ...(process.env.VENDOR_OPERATIONS ? { vendorOperations: process.env.VENDOR_OPERATIONS } : {}),
   ...(process.env.OPENAPI ? { openapi: process.env.OPENAPI } : {}),
   runDir: runDirOf(resolve(fileURLToPath(new URL('.', import.meta.url)), OUTPUT_DIR)),
@@ -29,9 +41,9 @@ export default defineConfig<object, { mockDrift: readonly string[] }>({
   testDir: 'contracts',
   testMatch: '**/*.spec.ts',
   forbidOnly: CI,
-  fullyParallel: false,
-  // The embedded mock runs once per worker; against real targets one worker keeps the quota and budget in one place.
-  workers: IS_MOCK ? 2 : 1,
+  // The embedded mock runs once per worker (two, each its own); a deployment's checks spread over its workers.
+  fullyParallel: !IS_MOCK,
+  workers: IS_MOCK ? 2 : Math.min(config?.concurrency ?? 1, DEPLOYMENT_WORKERS),
   retries: 0,
   timeout: 90_000,
   outputDir: OUTPUT_DIR,

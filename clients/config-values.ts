@@ -6,6 +6,7 @@ export const DEFAULTS = {
   maxBodyBytes: 5 * 1024 * 1024,
   max429WaitMs: 65_000,
   mockWindowMs: 2_000,
+  concurrency: 8,
 } as const;
 
 /** A non-negative number variable, `def` when unset or empty. */
@@ -27,4 +28,12 @@ export function httpLimitsFrom(env: NodeJS.ProcessEnv): { requestTimeoutMs: numb
     requestTimeoutMs: envNumber(env, 'REQUEST_TIMEOUT_MS', DEFAULTS.requestTimeoutMs),
     maxBodyBytes: envNumber(env, 'MAX_BODY_BYTES', DEFAULTS.maxBodyBytes),
   };
+}
+
+/** CERTIFY_CONCURRENCY: a whole number from 1; DEFAULTS.concurrency against a deployment, 1 on the embedded mock. */
+export function concurrencyFrom(env: NodeJS.ProcessEnv, kind: string): number {
+  const n = envNumber(env, 'CERTIFY_CONCURRENCY', kind === 'mock' ? 1 : DEFAULTS.concurrency);
+  if (!Number.isInteger(n) || n < 1)
+    throw new ConfigError(`CERTIFY_CONCURRENCY must be a whole number from 1, received "${env.CERTIFY_CONCURRENCY}"`);
+  return n;
 }

@@ -7,7 +7,7 @@ import { deploymentCredentialsFrom, mockCredentialsFrom, webhookSecretFrom } fro
 import { headersFrom, imHeadersFrom } from './config-headers';
 import { mockAppsFrom, mockConfigFrom } from './config-mock';
 import { environmentsFrom, familiesFrom, knownIdsFrom, targetFrom } from './config-target';
-import { DEFAULTS, envFlag, httpLimitsFrom, envNumber } from './config-values';
+import { DEFAULTS, concurrencyFrom, envFlag, httpLimitsFrom, envNumber } from './config-values';
 import type { HarnessConfig } from './harness-config';
 
 export { ConfigError };
@@ -35,6 +35,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): HarnessConfig 
     requestBudget: env.REQUEST_BUDGET ? envNumber(env, 'REQUEST_BUDGET', 0) : kind === 'mock' ? Infinity : undefined,
     partialBudget: envFlag(env, 'REQUEST_BUDGET_PARTIAL'),
     requireEveryCheck: envFlag(env, 'REQUIRE_EVERY_CHECK'),
+    concurrency: concurrencyFrom(env, kind),
     probeLimits: kind === 'mock' || envFlag(env, 'PROBE_LIMITS'),
     allowWrites: kind !== 'production' || envFlag(env, 'ALLOW_PRODUCTION_WRITES'),
     webhookReceiverUrl: env.WEBHOOK_RECEIVER_URL || undefined,

@@ -25,6 +25,12 @@ export interface HarnessConfig {
   partialBudget: boolean;
   /** REQUIRE_EVERY_CHECK: checks out of the run's scope count as not judged (exit 99) instead of being listed aside. */
   requireEveryCheck: boolean;
+  /**
+   * CERTIFY_CONCURRENCY: the most calls a worker sends at once (the run picks fewer from the round trip and the
+   * buckets' Remaining) and the most workers against a deployment; 1 sends one call at a time. Default 8; 1 on
+   * the embedded mock, whose workers each have their own.
+   */
+  concurrency: number;
   /** Run limit exhaustion tests (always on the mock). */
   probeLimits: boolean;
   /** Production runs only read-only operations unless writes are allowed too. */

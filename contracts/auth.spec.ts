@@ -66,6 +66,6 @@ for (const env of cfg.environments) {
   test(
     `should refuse every operation without a valid token and record other-family tokens (${env})`,
     refusals.details({ tag: ['@auth', ...ops.map((o) => `@${o.id}`)] }),
-    async ({ session }) => refusals.run({ session }),
+    async ({ session }) => refusals.run({ session }, () => session.pace.concurrency()),
   );
 }

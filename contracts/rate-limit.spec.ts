@@ -50,17 +50,28 @@ function spends(id: string, after = 0, ...more: Parameters<typeof firstScope>) {
   return limits(id, (op ? exhaustionRequests(op) : 0) + after, ...more);
 }
 
-test.describe('rate limits', { tag: ['@rate-limit'] }, () => {
-  // Independent checks: a broken fact fails its own check and the others still run.
-  test.describe.configure({ mode: 'default' });
+/** The rate-limit checks hold the buckets of the operations they call to themselves while each runs (bucket-locks.ts). */
+const alone = test.extend<{ exclusiveBuckets: void }>({
+  exclusiveBuckets: [
+    async ({ session }, use) => {
+      const called = [...ops, ...selectedOperations(cfg).filter((o) => o.listedIn === 'document')];
+      await session.exclusively(called, () => use());
+    },
+    { auto: true },
+  ],
+});
 
-  test.beforeEach(async ({ session }) => {
+alone.describe('rate limits', { tag: ['@rate-limit'] }, () => {
+  // Independent checks: a broken fact fails its own check and the others still run.
+  alone.describe.configure({ mode: 'default' });
+
+  alone.beforeEach(async ({ session }) => {
     setExhaustionDeadline(test.info());
     // Frozen mock clock: no window rolls over during a check; a reset is reached by moving the clock.
     await session.target.control?.('POST', '/clock', { nowMs: Date.now() });
   });
 
-  test.afterEach(async ({ session }) => {
+  alone.afterEach(async ({ session }) => {
     const control = session.target.control;
     if (!control) return;
     await control('POST', '/clock', { system: true });
@@ -70,7 +81,7 @@ test.describe('rate limits', { tag: ['@rate-limit'] }, () => {
 
   // First: a finding that rarely fails, so that a run whose rate-limit checks fail restarts no worker for it
   // (Playwright starts a new worker after each failed test that has tests after it).
-  test(
+  alone(
     'should record whether X-RateLimit-Reset is an epoch time or a count of seconds',
     limits('returns.search', 1),
     async ({ session }) => {
@@ -91,7 +102,7 @@ test.describe('rate limits', { tag: ['@rate-limit'] }, () => {
   );
 
   // One call of the second operation, three of the first, the second again.
-  test('should keep rate-limit buckets independent across operations', limits('deals.search', 5), async ({ session }) => {
+  alone('should keep rate-limit buckets independent across operations', limits('deals.search', 5), async ({ session }) => {
     const a = opNamed('deals.search');
     const b = opNamed('returns.search');
     label(test.info(), a, env, 'bucket-per-operation');
@@ -109,7 +120,7 @@ test.describe('rate limits', { tag: ['@rate-limit'] }, () => {
   });
 
   // The second app's token and call, three calls of the first app, the second app's call again.
-  test('should keep rate-limit buckets independent across apps', limits('orders.search', 6, secondAppScope(cfg)), async ({ session }) => {
+  alone('should keep rate-limit buckets independent across apps', limits('orders.search', 6, secondAppScope(cfg)), async ({ session }) => {
     const op = opNamed('orders.search');
     label(test.info(), op, env, 'bucket-per-app');
     const second = cfg.secondReseller;
@@ -129,17 +140,21 @@ test.describe('rate limits', { tag: ['@rate-limit'] }, () => {
     ).toBe(r0 - 1);
   });
 
-  test('should allow exactly the advertised number of calls per window, then answer 429', spends('catalog.search'), async ({ session }) => {
-    const op = opNamed('catalog.search');
-    label(test.info(), op, env, 'limit-enforced');
-    const ex = await exhaust(session, op, env);
-    refusedOf(ex, 'after the limit is exceeded, further requests fail');
-    const limit = intOf(ex.first, 'limit');
-    expectAllowedAsAdvertised(ex, 'X-RateLimit-Limit is the limit enforced');
-    writeObserved(test.info(), { limit: limit ?? null, allowed: ex.allowedAfterFirst + 1, requests: ex.sent });
-  });
+  alone(
+    'should allow exactly the advertised number of calls per window, then answer 429',
+    spends('catalog.search'),
+    async ({ session }) => {
+      const op = opNamed('catalog.search');
+      label(test.info(), op, env, 'limit-enforced');
+      const ex = await exhaust(session, op, env);
+      refusedOf(ex, 'after the limit is exceeded, further requests fail');
+      const limit = intOf(ex.first, 'limit');
+      expectAllowedAsAdvertised(ex, 'X-RateLimit-Limit is the limit enforced');
+      writeObserved(test.info(), { limit: limit ?? null, allowed: ex.allowedAfterFirst + 1, requests: ex.sent });
+    },
+  );
 
-  test(
+  alone(
     'should lower X-RateLimit-Remaining by exactly one per accepted call across the exhaustion of a bucket',
     spends('returns.search'),
     async ({ session }) => {
@@ -151,7 +166,7 @@ test.describe('rate limits', { tag: ['@rate-limit'] }, () => {
     },
   );
 
-  test('should advertise and enforce 60 calls per window on a GET endpoint', spends('invoices.search'), async ({ session }) => {
+  alone('should advertise and enforce 60 calls per window on a GET endpoint', spends('invoices.search'), async ({ session }) => {
     const op = opNamed('invoices.search');
     label(test.info(), op, env, 'get-limit');
     const fact = `all GET calls: ${GET_LIMIT_PER_MINUTE} calls per minute per endpoint`;
@@ -164,14 +179,14 @@ test.describe('rate limits', { tag: ['@rate-limit'] }, () => {
     expectAllowedAsAdvertised(ex, fact);
   });
 
-  test("should answer 429 with the spec's error body", spends('quotes.search'), async ({ session }) => {
+  alone("should answer 429 with the spec's error body", spends('quotes.search'), async ({ session }) => {
     const op = opNamed('quotes.search');
     label(test.info(), op, env, '429-body');
     const r = refusedOf(await exhaust(session, op, env), 'after the limit is exceeded, further requests fail');
     expect(r).toBeErrorBody('the 429 body is JSON with errors[] of {field: string or null, message: string}');
   });
 
-  test(
+  alone(
     'should answer 429 with Remaining 0 and all three rate-limit headers, Limit as advertised',
     spends('orders.search'),
     async ({ session }) => {
@@ -191,7 +206,7 @@ test.describe('rate limits', { tag: ['@rate-limit'] }, () => {
   // The operations the published document adds: their limits are assumed by class (finding ratelimit.document-operation-limits).
   for (const op of selectedOperations(cfg).filter((o) => o.listedIn === 'document')) {
     const writes = op.readOnly ? undefined : writesScope(cfg, `exhausting ${op.id} (every call)`);
-    test(
+    alone(
       `should answer 429 with the spec's error body and Remaining 0 once ${op.id} has spent its advertised limit`,
       spends(op.id, 0, writes),
       async ({ session }) => {
@@ -208,7 +223,7 @@ test.describe('rate limits', { tag: ['@rate-limit'] }, () => {
   }
 
   // The exhaustion, a call right after the 429 and one after the reset.
-  test('should refuse calls until the reset and accept the first call after it', spends('deals.search', 2), async ({ session }) => {
+  alone('should refuse calls until the reset and accept the first call after it', spends('deals.search', 2), async ({ session }) => {
     const op = opNamed('deals.search');
     label(test.info(), op, env, 'reset');
     const fact = 'further requests fail until the refresh period ends';
@@ -234,7 +249,7 @@ test.describe('rate limits', { tag: ['@rate-limit'] }, () => {
     ).toBeLessThan(300);
   });
 
-  test('should send the rate-limit headers on 4xx answers', limits('catalog.search', 1), async ({ session }) => {
+  alone('should send the rate-limit headers on 4xx answers', limits('catalog.search', 1), async ({ session }) => {
     const op = opNamed('catalog.search');
     label(test.info(), op, env, 'headers-4xx');
     const notFound = await session.send({
@@ -266,8 +281,12 @@ test.describe('rate-limit headers per environment and family', { tag: ['@rate-li
         async ({ session }) => {
           if (!op) throw new Error(`no ${family} GET operation without path parameters`);
           label(test.info(), op, environment, 'remaining-step');
-          const seq: ApiResponse[] = [];
-          for (let i = 0; i < 4; i++) seq.push(await session.call(op, environment));
+          // Four calls in a row with the bucket to themselves: no other check's call lands between them.
+          const seq: ApiResponse[] = await session.exclusively([op], async () => {
+            const calls: ApiResponse[] = [];
+            for (let i = 0; i < 4; i++) calls.push(await session.call(op, environment));
+            return calls;
+          });
           expect(seq).toKeepRateLimitHeaderInvariants();
         },
       );

@@ -22,11 +22,17 @@ export function certifyJunit(tests: readonly TestResult[]): string {
   for (const t of tests) {
     const suite = suites.get(t.file) ?? builder.testSuite().name(t.file);
     suites.set(t.file, suite);
-    const c = suite.testCase().className(t.file.replace(/\.spec\.ts$/, '')).name(t.title).time(t.durationMs / 1000);
+    const c = suite
+      .testCase()
+      .className(t.file.replace(/\.spec\.ts$/, ''))
+      .name(t.title)
+      .time(t.durationMs / 1000);
     const kind = KIND_OF[t.status];
     if (t.status === 'failed') c.failure(redact(t.error ?? 'failed'));
     else if (kind) {
-      c.skipped().property('kind', kind).property('reason', t.reason ?? 'no reason recorded');
+      c.skipped()
+        .property('kind', kind)
+        .property('reason', t.reason ?? 'no reason recorded');
       if (t.bringsIn) c.property('brought-in-by', t.bringsIn);
       c.standardOutput(`${kind}: ${t.reason ?? 'no reason recorded'}${t.bringsIn ? ` (brought in by ${t.bringsIn})` : ''}`);
     }

@@ -4,8 +4,11 @@
  * Why: Playwright discards its worker after every failed test and a worker start costs 1–2 s, so a
  * target that fails many checks took minutes when each check was a test. In a group a failure does
  * not stop the next check; the test fails once at the end, listing every failed check. Each check's
- * verdict is an annotation (`check-result`) that the summary reporter turns into its own row.
+ * verdict is an annotation (`check-result`) that the summary reporter turns into its own row, in the
+ * group's order. Checks may run several at once against a distant target (`run`'s `concurrency`); a
+ * soft assertion that fails while checks overlap fails each check it may belong to.
  */
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { test } from '@playwright/test';
 import { redact } from '../../clients/redact';
 import { writeCheckResult, type CheckResult } from './annotations';
@@ -34,11 +37,25 @@ const STATUS_OF_SKIP: Record<CheckSkipped['kind'], CheckResult['status']> = {
   'not-applicable': 'not-applicable',
 };
 
-let current: CheckResult | undefined;
+const running = new AsyncLocalStorage<CheckResult>();
 
 /** The check running in a group, if any (label, notRun and blocked act on it instead of the test). */
 export function currentCheck(): CheckResult | undefined {
-  return current;
+  return running.getStore();
+}
+
+/** Runs `work` on each item, at most `limit` at once, keeping the results in the items' order. */
+async function inOrder<T, R>(items: readonly T[], limit: number, work: (item: T) => Promise<R>): Promise<R[]> {
+  const results: R[] = new Array<R>(items.length);
+  let next = 0;
+  const lane = async () => {
+    while (next < items.length) {
+      const i = next++;
+      results[i] = await work(items[i] as T);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.max(1, Math.min(limit, items.length)) }, lane));
+  return results;
 }
 
 type Body<A> = (args: A) => Promise<void>;
@@ -78,44 +95,46 @@ export class CheckGroup<A extends object> {
     return undefined;
   }
 
-  /** Runs the checks in order; each verdict is independent of the others. */
-  async run(args: A): Promise<void> {
+  /** Runs one check to its verdict: skipped, failed (thrown or soft), or passed. */
+  private async runOne(c: (typeof this.checks)[number], args: A): Promise<CheckResult> {
     const info = test.info();
-    const failures: string[] = [];
-    for (const c of this.checks) {
-      const skipped = this.leftOut(c.plan);
-      if (skipped) {
-        writeCheckResult(info, { title: c.title, durationMs: 0, ...skipped });
-        continue;
-      }
-      const result: CheckResult = { title: c.title, status: 'passed', durationMs: 0 };
-      const errorsBefore = info.errors.length;
-      const started = performance.now();
-      current = result;
-      try {
-        await test.step(c.title, () => c.body(args), { box: true });
-      } catch (e) {
-        if (e instanceof CheckSkipped) {
-          result.status = STATUS_OF_SKIP[e.kind];
-          result.reason = e.reason;
-          if (e.bringsIn) result.bringsIn = e.bringsIn;
-        } else {
-          result.status = 'failed';
-          result.error = redact((e as Error)?.message ?? String(e));
-        }
-      } finally {
-        current = undefined;
-      }
-      // Soft assertions fail the test without throwing: they fail their check too.
-      const soft = info.errors.slice(errorsBefore).map((e) => e.message ?? '');
-      if (soft.length && result.status !== 'failed') {
+    const skipped = this.leftOut(c.plan);
+    if (skipped) return { title: c.title, durationMs: 0, ...skipped };
+    const result: CheckResult = { title: c.title, status: 'passed', durationMs: 0 };
+    const errorsBefore = info.errors.length;
+    const started = performance.now();
+    try {
+      await running.run(result, () => test.step(c.title, () => c.body(args), { box: true }));
+    } catch (e) {
+      if (e instanceof CheckSkipped) {
+        result.status = STATUS_OF_SKIP[e.kind];
+        result.reason = e.reason;
+        if (e.bringsIn) result.bringsIn = e.bringsIn;
+      } else {
         result.status = 'failed';
-        result.error = redact(soft.join('\n'));
+        result.error = redact((e as Error)?.message ?? String(e));
       }
-      result.durationMs = Math.round(performance.now() - started);
-      if (result.status === 'failed') failures.push(`✘ ${c.title}\n${result.error ?? ''}`);
-      writeCheckResult(info, result);
     }
+    // Soft assertions fail the test without throwing: they fail their check too.
+    const soft = info.errors.slice(errorsBefore).map((e) => e.message ?? '');
+    if (soft.length && result.status !== 'failed') {
+      result.status = 'failed';
+      result.error = redact(soft.join('\n'));
+    }
+    result.durationMs = Math.round(performance.now() - started);
+    return result;
+  }
+
+  /**
+   * Runs the checks; each verdict is independent of the others. The first runs alone, then at most
+   * `concurrency()` at once (asked after the first: what it measured can tell).
+   */
+  async run(args: A, concurrency: () => number = () => 1): Promise<void> {
+    const info = test.info();
+    const [first, ...rest] = this.checks;
+    const results = first ? [await this.runOne(first, args), ...(await inOrder(rest, concurrency(), (c) => this.runOne(c, args)))] : [];
+    for (const r of results) writeCheckResult(info, r);
+    const failures = results.filter((r) => r.status === 'failed').map((r) => `✘ ${r.title}\n${r.error ?? ''}`);
     if (failures.length) throw new Error(`${failures.length} of ${this.checks.length} checks failed:\n\n${failures.join('\n\n')}`);
   }
 }

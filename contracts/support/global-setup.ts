@@ -1,14 +1,21 @@
 /**
- * Global setup of the certification run: names the run's folder in Playwright's output folder (emptied before
- * each run), where the plan reporter creates the request budget that every worker draws from (run-budget.ts).
+ * Global setup of the certification run: the run's folder in Playwright's output folder (emptied before each
+ * run) with its request budget (run-budget.ts) at REQUEST_BUDGET, unlimited when unset; the plan reporter,
+ * which runs next, sets it to the run's plan (plan.ts) before any worker starts.
  */
-import { mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import type { FullConfig } from '@playwright/test';
-import { RUN_DIR_ENV, runDirOf } from './run-budget';
+import { loadConfig } from '../../clients/config';
+import { RUN_DIR_ENV, createRunBudget, runDirOf } from './run-budget';
 
 export default function globalSetup(config: FullConfig): void {
+  let limit = Infinity;
+  try {
+    limit = loadConfig().requestBudget ?? Infinity;
+  } catch {
+    // A configuration error fails every check with its message (contracts/support/target.ts).
+  }
   const dir = runDirOf(config.projects[0]?.outputDir ?? tmpdir());
-  mkdirSync(dir, { recursive: true });
+  createRunBudget(dir, limit);
   process.env[RUN_DIR_ENV] = dir;
 }

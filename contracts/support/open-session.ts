@@ -14,6 +14,8 @@ import { writeCorrelationId } from './annotations';
 import { SilenceAwareApiClient, SilenceWatch } from './silent-target';
 import { blocked, notRun } from './outcomes';
 import { Session } from './session';
+import { BucketLocks } from './bucket-locks';
+import { CallPace } from './call-pace';
 import type { Target } from './target';
 
 /**
@@ -78,7 +80,8 @@ export function openSession(target: Target, ctx: APIRequestContext, openapi: Ope
     credentials: cfg.credentials,
     transport: tokenTransport(api, target.baseUrl),
   });
-  const session = new Session(target, api, tokens, budget);
+  const locks = new BucketLocks(runDir, cfg.max429WaitMs, (reason) => blocked(base.info(), reason));
+  const session = new Session(target, api, tokens, budget, locks, new CallPace(cfg.concurrency));
   session.startOver(project);
   session.idResolver = new IdResolver({
     configured: cfg.knownIds,

@@ -1,7 +1,8 @@
 /**
  * Playwright reporter that makes the run's request plan once the tests are known and before any worker
- * starts (plan.ts): it prints the plan, creates the run's request budget (REQUEST_BUDGET, else the plan's
- * total) and writes the plan for the workers, which leave out the units a partial run cannot afford.
+ * starts (plan.ts): it prints the plan, sets the run's request budget (REQUEST_BUDGET, else the plan's total,
+ * over what global setup created) and writes the plan for the workers, which leave out the units a partial run
+ * cannot afford.
  */
 import type { FullConfig, Reporter, Suite, TestCase } from '@playwright/test/reporter';
 import { operationsFor } from '../../catalogue';
@@ -40,9 +41,7 @@ export default class PlanReporter implements Reporter {
     try {
       plan = planOf(suite.allTests(), config.workers);
     } catch {
-      // A configuration error fails every check with its message (contracts/support/target.ts).
-      createRunBudget(dir, Infinity);
-      return;
+      return; // A configuration error fails every check with its message (contracts/support/target.ts).
     }
     createRunBudget(dir, plan.budget ?? Infinity);
     writeRunPlan(dir, plan);

@@ -24,28 +24,12 @@ import { blocked, notRun, outOfScope } from './outcomes';
 import { webhookSecretScope } from './scope';
 import type { OutOfScope } from './annotations';
 import type { Target } from './target';
-import type { SentRequest } from './answer-facts';
+import type { CallOptions } from './call-options';
 
-export interface CallOptions {
-  token?: string | null;
-  params?: Record<string, string>;
-  body?: unknown;
-  query?: Record<string, string>;
-  headers?: Record<string, string>;
-  /** For tests about rate limits: a 429 is the answer under test, not an obstacle. */
-  allow429?: boolean;
-  /** Header names not to send. */
-  omitHeaders?: readonly string[];
-  /** Query parameters not to send (a documented one the distributor's client cannot send). */
-  omitQuery?: readonly string[];
-  /**
-   * Told of an answer refusing the call's token before the call is repeated with a new one: the target may
-   * have counted the refused call (its Remaining says), so a check counting calls reads it.
-   */
-  onTokenRefused?: (refused: ApiResponse) => void;
-  /** A request the check breaks on purpose (a header too long, a conflicting form): not validated against OPENAPI before sending. */
-  deliberatelyInvalid?: boolean;
-}
+export type { CallOptions } from './call-options';
+import { bucketKey, type BucketLocks } from './bucket-locks';
+import type { CallPace } from './call-pace';
+import type { SentRequest } from './answer-facts';
 
 /** The suite's view of a target: build calls from the catalogue and the fixtures. */
 export class Session {
@@ -54,7 +38,25 @@ export class Session {
     readonly api: ApiClient,
     readonly tokens: TokenClient,
     readonly budget: Budget,
+    private readonly locks: BucketLocks,
+    readonly pace: CallPace,
   ) {}
+
+  /** The bucket of an operation on this target (bucket-locks.ts). */
+  private bucketOf(op: Pick<Operation, 'id'>): string {
+    return bucketKey(this.target.baseUrl, op.id);
+  }
+
+  /**
+   * Runs `use` with these operations' buckets to itself: no other check of the run calls them meanwhile (a check
+   * that spends a bucket or compares its Remaining across calls).
+   */
+  exclusively<T>(ops: readonly Pick<Operation, 'id'>[], use: () => Promise<T>): Promise<T> {
+    return this.locks.exclusively(
+      ops.map((o) => this.bucketOf(o)),
+      use,
+    );
+  }
 
   get config(): HarnessConfig {
     return this.target.config;
@@ -192,19 +194,21 @@ export class Session {
     const { ids, used } = await this.idsFor(op, env, o);
     const { req, params } = this.requestOf(op, env, o, ids, token);
     const sent: SentRequest = { params, query: req.query ?? {}, ...(req.json !== undefined ? { body: req.json } : {}) };
-    let res = await this.api.send(req);
+    const bucket = this.bucketOf(op);
+    const send = (r: ApiRequest) => this.pace.call(bucket, () => this.locks.call(bucket, () => this.api.send(r)));
+    let res = await send(req);
     if (res.status === 401 && token && o.token === undefined) {
       // One re-fetch after a 401: the cached token may have expired on the target's side.
       const early = this.tokens.invalidate(op.family, env, token);
       req.token = await this.token(op.family, env);
       const refused = res;
       o.onTokenRefused?.(refused);
-      res = await this.api.send(req);
+      res = await send(req);
       if (early) recordEarlyRefusal(early, refused, res, { family: op.family, environment: env, policyFile: this.config.policyFile });
     }
     // A 429 under test is returned as it came (its body is judged by the check, not classified here).
     if (res.status === 429 && o.allow429) return { sent, res };
-    if (res.status === 429) res = await this.waitOutLimit(res, req);
+    if (res.status === 429) res = await this.waitOutLimit(res, req, send);
     if (res.status === 404 && used.length) this.notFoundWithIds(op, env, res, used);
     // A 5xx, an HTML page or broken JSON is classified (server-error, malformed-body) with its evidence.
     assertUsable(res);
@@ -215,10 +219,10 @@ export class Session {
    * A 429 in a test that is not about limits: on the mock, drop its windows (no real wait); elsewhere
    * wait for the reset if allowed, else block the test.
    */
-  private async waitOutLimit(res: ApiResponse, req: ApiRequest): Promise<ApiResponse> {
+  private async waitOutLimit(res: ApiResponse, req: ApiRequest, send: (r: ApiRequest) => Promise<ApiResponse>): Promise<ApiResponse> {
     if (this.target.control) {
       await this.target.control('PUT', '/limits', {});
-      return this.api.send(req);
+      return send(req);
     }
     const now = Date.now();
     const resetAt = advertisedResetMs(intHeader(res.headers['x-ratelimit-reset']), now);
@@ -231,7 +235,7 @@ export class Session {
       );
     }
     await new Promise((r) => setTimeout(r, Math.max(0, waitMs)));
-    const again = await this.api.send(req);
+    const again = await send(req);
     if (again.status === 429) blocked(info, `the target still answered 429 to ${req.method} ${req.path} after waiting for its reset`);
     return again;
   }

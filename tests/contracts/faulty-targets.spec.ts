@@ -117,7 +117,7 @@ test.describe('faulty targets', () => {
       expect(r.stdout).toMatch(/got no complete answer within 1000 ms/);
       // The reason of each blocked check, in the run's reports.
       expect(readFileSync(join(r.out, 'junit.xml'), 'utf8')).toMatch(
-        /blocked by environment: the target has not answered any request within REQUEST_TIMEOUT_MS: \[timeout\] /,
+        /blocked: the target has not answered any request within REQUEST_TIMEOUT_MS: \[timeout\] /,
       );
       expect(requests?.sent, 'one request waited for, none sent after it').toBe(1);
       expect(target.connections()).toBe(1);

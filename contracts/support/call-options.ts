@@ -1,0 +1,23 @@
+/** What a check asks of one call beyond the operation's valid request (session.ts). */
+import type { ApiResponse } from '../../clients/http';
+
+export interface CallOptions {
+  token?: string | null;
+  params?: Record<string, string>;
+  body?: unknown;
+  query?: Record<string, string>;
+  headers?: Record<string, string>;
+  /** For tests about rate limits: a 429 is the answer under test, not an obstacle. */
+  allow429?: boolean;
+  /** Header names not to send. */
+  omitHeaders?: readonly string[];
+  /** Query parameters not to send (a documented one the distributor's client cannot send). */
+  omitQuery?: readonly string[];
+  /**
+   * Told of an answer refusing the call's token before the call is repeated with a new one: the target may
+   * have counted the refused call (its Remaining says), so a check counting calls reads it.
+   */
+  onTokenRefused?: (refused: ApiResponse) => void;
+  /** A request the check breaks on purpose (a header too long, a conflicting form): not validated against OPENAPI before sending. */
+  deliberatelyInvalid?: boolean;
+}
