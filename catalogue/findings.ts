@@ -192,6 +192,13 @@ const defs: readonly FindingDefinition[] = [
       'The vendor family (a placeholder in the seed) and quote to order (absent from the published document): the success status is not shown; the catalogue assumes one.',
     observedValues: ['200', '201', '202', '203', '204', '206', '207'],
   },
+  {
+    id: 'paging.records-found-changed',
+    kind: 'gap',
+    statement:
+      'Published document: recordsFound is the number of records found for the search, pageSize the records required in the call, pageNumber the page; whether recordsFound stays the same between two pages of one search, nothing written between them, is not shown.',
+    observedValues: ['stable', 'changed'],
+  },
 ];
 
 export const findingDefinitions: readonly FindingDefinition[] = defs;

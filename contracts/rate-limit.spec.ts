@@ -21,6 +21,7 @@ import {
 } from './support/bucket-exhaustion';
 import { recordFinding } from './support/finding-recorder';
 import { writeObserved } from './support/annotations';
+import { freezeMockClock, releaseMockClock } from './support/frozen-clock';
 
 const cfg = harnessConfig();
 const env = cfg.environments[0] as EnvironmentName;
@@ -67,17 +68,10 @@ alone.describe('rate limits', { tag: ['@rate-limit'] }, () => {
 
   alone.beforeEach(async ({ session }) => {
     setExhaustionDeadline(test.info());
-    // Frozen mock clock: no window rolls over during a check; a reset is reached by moving the clock.
-    await session.target.control?.('POST', '/clock', { nowMs: Date.now() });
+    await freezeMockClock(session);
   });
 
-  alone.afterEach(async ({ session }) => {
-    const control = session.target.control;
-    if (!control) return;
-    await control('POST', '/clock', { system: true });
-    // Drops every window, so the next check starts with full quotas.
-    await control('PUT', '/limits', {});
-  });
+  alone.afterEach(async ({ session }) => releaseMockClock(session));
 
   // First: a finding that rarely fails, so that a run whose rate-limit checks fail restarts no worker for it
   // (Playwright starts a new worker after each failed test that has tests after it).

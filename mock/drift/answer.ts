@@ -45,6 +45,24 @@ export class Answer {
     return q === -1 ? url : url.slice(0, q);
   }
 
+  /** The first value of a query parameter of the request (undefined when it has none). */
+  queryValue(name: string): string | undefined {
+    const v = (this.req.query as Record<string, unknown> | undefined)?.[name];
+    const one = Array.isArray(v) ? (v[0] as unknown) : v;
+    return typeof one === 'string' ? one : undefined;
+  }
+
+  /** The request's query without its parameters named in `omit`, in a stable order (a key for answers to the same search). */
+  queryWithout(omit: readonly string[]): string {
+    const q = (this.req.query as Record<string, unknown> | undefined) ?? {};
+    return JSON.stringify(
+      Object.keys(q)
+        .filter((k) => !omit.includes(k))
+        .sort()
+        .map((k) => [k, q[k]]),
+    );
+  }
+
   /** The catalogued operation answered (undefined for token endpoints and unknown paths). */
   get operationId(): string | undefined {
     return this.req.rateRoute?.operationId;

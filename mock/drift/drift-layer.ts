@@ -26,6 +26,13 @@ import { TOKEN_DRIFT } from './tokens-drift';
 import { TOO_MANY_DRIFT } from './too-many-drift';
 import { UNDOCUMENTED_STATUS_DRIFT } from './undocumented-status-drift';
 import { WEBHOOK_DRIFT } from './webhooks-drift';
+import { BUCKET_PER_TOKEN_DRIFT } from './bucket-per-token-drift';
+import { BUCKET_PER_PATH_DRIFT } from './bucket-per-path-drift';
+import { BUCKET_PER_PREFIX_DRIFT } from './bucket-per-prefix-drift';
+import { SANDBOX_429_DRIFT } from './sandbox-429-drift';
+import { PAGE_SIZE_IGNORED_DRIFT } from './page-size-ignored-drift';
+import { PAGE_REPEATED_DRIFT } from './page-repeated-drift';
+import { RECORDS_FOUND_WRONG_DRIFT } from './records-found-wrong-drift';
 
 /** Every mode's effect: the compiler asks for the entry of a new mode. */
 export const DRIFT_EFFECTS: Readonly<Record<DriftId, DriftEffect>> = {
@@ -46,6 +53,13 @@ export const DRIFT_EFFECTS: Readonly<Record<DriftId, DriftEffect>> = {
   ...MODIFY_IGNORED_DRIFT,
   ...RETURN_UNKNOWN_DRIFT,
   ...SEARCH_NOT_SERVED_DRIFT,
+  ...BUCKET_PER_TOKEN_DRIFT,
+  ...BUCKET_PER_PATH_DRIFT,
+  ...BUCKET_PER_PREFIX_DRIFT,
+  ...SANDBOX_429_DRIFT,
+  ...PAGE_SIZE_IGNORED_DRIFT,
+  ...PAGE_REPEATED_DRIFT,
+  ...RECORDS_FOUND_WRONG_DRIFT,
 };
 
 export class DriftLayer implements MockLayer {

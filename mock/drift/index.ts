@@ -12,7 +12,8 @@ import type { AnswerTransform } from './answer';
 
 export interface DriftMode {
   readonly id: string;
-  readonly group: 'tokens' | 'headers' | '429' | 'limits' | 'auth' | 'routing' | 'webhooks' | 'shapes' | 'findings' | 'answers' | 'writes';
+  readonly group:
+    'tokens' | 'headers' | '429' | 'limits' | 'auth' | 'routing' | 'webhooks' | 'shapes' | 'findings' | 'answers' | 'writes' | 'paging';
   /** The fact it breaks, in the spec's words. */
   readonly breaks: string;
   readonly kind: 'failure' | 'finding';
@@ -71,6 +72,7 @@ export const DRIFT_MODES = [
   { id: '429.remaining-positive', group: '429', breaks: 'X-RateLimit-Remaining is 0 on a 429', kind: 'failure' },
   { id: '429.no-headers', group: '429', breaks: 'the 429 response carries the X-RateLimit headers', kind: 'failure' },
   { id: '429.non-json', group: '429', breaks: 'the 429 body is JSON', kind: 'failure' },
+  { id: '429.sandbox-plain-text', group: '429', breaks: 'the 429 body is JSON with errors[] (in the sandbox too)', kind: 'failure' },
   {
     id: '429.limit-differs',
     group: '429',
@@ -80,6 +82,24 @@ export const DRIFT_MODES = [
   { id: 'limits.extra-call', group: 'limits', breaks: 'the limit is enforced at X-RateLimit-Limit calls (allows L+1)', kind: 'failure' },
   { id: 'limits.shared-across-operations', group: 'limits', breaks: 'limits are per endpoint', kind: 'failure' },
   { id: 'limits.shared-across-apps', group: 'limits', breaks: 'limits are allocated per API app', kind: 'failure' },
+  {
+    id: 'limits.bucket-per-token',
+    group: 'limits',
+    breaks: 'rate limits are allocated per API app (a new token of the app starts a fresh count)',
+    kind: 'failure',
+  },
+  {
+    id: 'limits.bucket-per-path',
+    group: 'limits',
+    breaks: 'calls per minute per endpoint (an operation called for two ids is counted apart)',
+    kind: 'failure',
+  },
+  {
+    id: 'limits.bucket-per-prefix',
+    group: 'limits',
+    breaks: 'calls per minute per endpoint (search and details of a resource, v6 and v6.1, share one count)',
+    kind: 'failure',
+  },
   { id: 'limits.late-refill', group: 'limits', breaks: 'requests fail only until the refresh period ends', kind: 'failure' },
   { id: 'limits.get-61', group: 'limits', breaks: 'all GET calls: 60 calls per minute per endpoint', kind: 'failure' },
   { id: 'limits.header-differs', group: 'limits', breaks: 'X-RateLimit-Limit is the limit enforced', kind: 'failure' },
@@ -172,6 +192,19 @@ export const DRIFT_MODES = [
   { id: 'finding.token-get-rejected', group: 'findings', breaks: 'conflict: token by GET refused (405)', kind: 'finding' },
   { id: 'finding.token-get-accepted', group: 'findings', breaks: 'conflict: token by GET accepted', kind: 'finding' },
   { id: 'finding.expires-in-long', group: 'findings', breaks: 'conflict: expires_in far beyond 24 h', kind: 'finding' },
+  {
+    id: 'paging.page-size-ignored',
+    group: 'paging',
+    breaks: 'pageSize: the number of records required in the call (a page lists at most that many)',
+    kind: 'failure',
+  },
+  { id: 'paging.page-repeated', group: 'paging', breaks: 'pageNumber: the page asked (page 2 is not page 1 again)', kind: 'failure' },
+  {
+    id: 'paging.records-found-wrong',
+    group: 'paging',
+    breaks: 'recordsFound: the number of records found for the search (the pages hold that many)',
+    kind: 'failure',
+  },
 ] as const satisfies readonly DriftMode[];
 
 /** A drift mode's id: one of DRIFT_MODES. */

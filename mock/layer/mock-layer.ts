@@ -43,6 +43,12 @@ export const LENIENCIES = [
   'counter-per-app',
   /** One counter for all the apps calling an operation. */
   'counter-per-operation',
+  /** One counter per access token, not per app: a new token of the app starts a fresh count. */
+  'counter-per-token',
+  /** One counter per request path: an operation's calls for two ids counted apart. */
+  'counter-per-path',
+  /** One counter per resource path prefix, whatever the version: search and details of a resource counted together. */
+  'counter-per-path-prefix',
   /** 61 GET calls per minute where the spec says 60 (operations without a configured limit). */
   'sixty-one-get-calls',
 ] as const;

@@ -39,8 +39,8 @@ export interface BusinessRoute extends BusinessRouteBase {
   /** Broken document constraints are served (warn mode), webhook events included: no document says an invalid event is refused. */
   serveBroken: boolean;
   checks: readonly RequestCheck[];
-  /** The limiter key of a caller on this route. */
-  limiterKey: (who: string) => string;
+  /** The limiter key of a caller (the app, else the address) of a request on this route. */
+  limiterKey: (who: string, req: FastifyRequest) => string;
 }
 
 /** Why a request is not served as it is. */

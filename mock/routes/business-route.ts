@@ -33,16 +33,25 @@ function routeOf(s: BusinessRouteBase, env: EnvironmentName, op: Operation): Bus
     rateRoute: s.ctx.rate.route({ operationId: op.id }),
     serveBroken: s.warnRequests,
     checks: requestChecksOf(op),
-    limiterKey: limiterKeys(s.ctx, `${env}:${op.id}`),
+    limiterKey: limiterKeys(s.ctx, `${env}:${op.id}`, `${env}:${op.family}:${resourceOf(op.path)}`),
   };
 }
 
+/** The resource a path names, whatever its version: `/resellers/v6.1/orders/{orderNumber}` -> `orders`. */
+const resourceOf = (path: string): string => path.replace(/^\/[^/]+\/v[\d.]+\/([^/?]+).*$/, '$1');
+
+/** A request's path without its query. */
+const pathOf = (req: FastifyRequest): string => req.url.split('?', 1)[0] as string;
+
 /** Limiter keys by caller: per app and operation (the spec's counters), one string per caller. */
-function limiterKeys({ leniency }: MockContext, opKey: string): (who: string) => string {
+function limiterKeys({ leniency }: MockContext, opKey: string, prefixKey: string): (who: string, req: FastifyRequest) => string {
   const keys = new Map<string, string>();
-  return (who) => {
+  return (who, req) => {
     if (leniency('counter-per-app')) return who;
     if (leniency('counter-per-operation')) return opKey;
+    if (leniency('counter-per-token')) return `${req.headers.authorization ?? who}|${opKey}`;
+    if (leniency('counter-per-path')) return `${who}|${pathOf(req)}`;
+    if (leniency('counter-per-path-prefix')) return `${who}|${prefixKey}`;
     let key = keys.get(who);
     if (key === undefined) keys.set(who, (key = `${who}|${opKey}`));
     return key;
@@ -55,7 +64,7 @@ function onRequest(route: BusinessRoute, req: FastifyRequest, reply: FastifyRepl
   const auth = ctx.tokens.authenticate(req, op.family, ctx.leniency);
   req.mockAuth = auth;
   const who = auth.holder?.clientId ?? `ip:${req.ip}`;
-  if (!ctx.rate.consume(req, route.rateRoute, route.limiterKey(who), ctx.limitOf(op)).allowed) return void ctx.rate.tooMany(reply);
+  if (!ctx.rate.consume(req, route.rateRoute, route.limiterKey(who, req), ctx.limitOf(op)).allowed) return void ctx.rate.tooMany(reply);
   done();
 }
 

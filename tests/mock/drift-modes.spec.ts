@@ -8,7 +8,7 @@
 import { test, expect } from '@playwright/test';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { absentFields, allOperations, EXPECTED_FIELDS, familyBase, fillPath, type Operation } from '../../catalogue';
-import { knownIds, requestFor } from '../../fixtures';
+import { knownIds, requestFor, world } from '../../fixtures';
 import { DRIFT_MODES, ManualClock, type MockOptions } from '../../mock';
 import type { DriftId } from '../../mock/drift';
 import { app, authed, bearer, FORM, IM, RESELLER, RESELLER_B, VENDOR, webhookHeaders } from './helpers';
@@ -272,6 +272,52 @@ const vendorAnswerOf: Observe = async (a) => {
   return { status: r.statusCode, topLevelList: Array.isArray(parse(r.body)) };
 };
 
+/** Whose bucket a call counts in: a second token, a second id, the details of a searched resource; Remaining of each. */
+const bucketOwnersOf: Observe = async (a) => {
+  const [t, second] = [authed(await tokenOf(a)), authed(await tokenOf(a))];
+  const remainingOf = async (url: string, headers: Record<string, string>) =>
+    Number((await a.inject({ method: 'GET', url, headers })).headers['x-ratelimit-remaining']);
+  const twice = async (url: string) => (await remainingOf(url, t), await remainingOf(url, t));
+  const [p1, p2] = world().products.map((p) => p.ingramPartNumber);
+  await twice('/resellers/v6/invoices/');
+  const secondToken = await remainingOf('/resellers/v6/invoices/', second);
+  await twice(`/resellers/v6/catalog/details/${p1}`);
+  const secondId = await remainingOf(`/resellers/v6/catalog/details/${p2}`, t);
+  await twice('/resellers/v6/orders/search');
+  const detailsAfterSearch = await remainingOf(`/resellers/v6.1/orders/${knownIds().orderNumber}`, t);
+  return { secondToken, secondId, detailsAfterSearch };
+};
+
+/** A limit of 2 spent in each environment: the 429's content type. */
+const refusalsByEnvironmentOf: Observe = async (a) => {
+  const refusal = async (prefix: string) => {
+    const t = authed(await tokenOf(a, RESELLER, `${prefix}${TOKEN_PATH}`));
+    let last: LightMyRequestResponse | undefined;
+    for (let i = 0; i < 3; i++) last = await a.inject({ method: 'GET', url: `${prefix}${CATALOG}`, headers: t });
+    return `${last?.statusCode} ${String(last?.headers['content-type']).split(';')[0]}`;
+  };
+  return { production429: await refusal(''), sandbox429: await refusal('/sandbox') };
+};
+
+/** Two pages of two products: their sizes, keys and paging fields. */
+const pagesOf: Observe = async (a) => {
+  const t = authed(await tokenOf(a));
+  const page = async (n: number) =>
+    (parse((await a.inject({ method: 'GET', url: `${CATALOG}?pageSize=2&pageNumber=${n}`, headers: t })).body) ?? {}) as {
+      catalog?: { ingramPartNumber?: string }[];
+      recordsFound?: number;
+      pageSize?: number;
+    };
+  const [one, two] = [await page(1), await page(2)];
+  const keys = (p: typeof one) => (p.catalog ?? []).map((e) => e.ingramPartNumber).join(',');
+  return {
+    entries: [one.catalog?.length, two.catalog?.length],
+    pageSizes: [one.pageSize, two.pageSize],
+    secondRepeatsFirst: keys(one) === keys(two),
+    recordsFound: [one.recordsFound, two.recordsFound],
+  };
+};
+
 const SCENARIOS: Record<DriftId, Scenario> = {
   'token.type-not-bearer': { observe: tokenAnswer, changes: ['tokenType'] },
   'token.expires-in-string': { observe: tokenAnswer, changes: ['expiresInType'] },
@@ -334,6 +380,13 @@ const SCENARIOS: Record<DriftId, Scenario> = {
   'writes.modify-ignored': { observe: answersOf, changes: ['modifiedNotesReadBack'] },
   'writes.return-unknown': { observe: answersOf, changes: ['createdReturnDetails'] },
   'routing.sandbox-search-not-served': { observe: answersOf, changes: ['sandboxDealSearch'] },
+  'limits.bucket-per-token': { observe: bucketOwnersOf, changes: ['secondToken'] },
+  'limits.bucket-per-path': { observe: bucketOwnersOf, changes: ['secondId'] },
+  'limits.bucket-per-prefix': { observe: bucketOwnersOf, changes: ['detailsAfterSearch'] },
+  '429.sandbox-plain-text': { observe: refusalsByEnvironmentOf, changes: ['sandbox429'], base: LIMIT_2 },
+  'paging.page-size-ignored': { observe: pagesOf, changes: ['entries', 'pageSizes'] },
+  'paging.page-repeated': { observe: pagesOf, changes: ['secondRepeatsFirst'] },
+  'paging.records-found-wrong': { observe: pagesOf, changes: ['recordsFound'] },
 };
 
 /** The readings of a fresh mock (its own clock), with the modes on. */

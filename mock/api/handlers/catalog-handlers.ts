@@ -1,6 +1,7 @@
 /** The catalogue operations: price and availability, search, details (also by vendor reference), and the freight estimate. */
 import { round2 } from '../../../fixtures/lines';
-import { all, first, paged } from '../query';
+import { all, first } from '../query';
+import { equals, oneOf, searchHandler } from '../search';
 import type { MockState } from '../state';
 import { view } from '../views/view';
 import { arrayOf, cachedDetails, eq, has, lookUp, notFound, ok, type HandlerTable } from './handler';
@@ -11,21 +12,21 @@ export const catalogHandlers = {
     const asked = arrayOf(body.products);
     return { status: 200, json: `[${asked.map((r, i) => priceAndAvailabilityJson(state, r, i, o)).join(',')}]` };
   },
-  'catalog.search': ({ query, state }) => {
-    const keywords = all(query, 'keyword').map((k) => k.toLowerCase());
-    const vendors = all(query, 'vendor');
-    const items = [...state.products.values()]
-      .filter(
-        (p) =>
-          (!keywords.length || keywords.some((k) => has(p.description, k) || has(p.ingramPartNumber, k) || has(p.vendorPartNumber, k))) &&
-          (!vendors.length || vendors.some((v) => eq(p.vendorName, v))) &&
-          eq(p.vendorPartNumber, first(query, 'vendorPartNumber')) &&
-          eq(p.category, first(query, 'category')) &&
-          (first(query, 'type') === undefined || first(query, 'type') === 'IM::any' || eq(p.type, first(query, 'type'))),
-      )
-      .map(view.productSummary);
-    return ok(paged('catalog', items, first(query, 'pageNumber'), first(query, 'pageSize')));
-  },
+  'catalog.search': searchHandler('catalog.search', {
+    records: (state) => state.products.values(),
+    list: 'catalog',
+    filters: [
+      (p, { query }) => {
+        const keywords = all(query, 'keyword').map((k) => k.toLowerCase());
+        return !keywords.length || keywords.some((k) => has(p.description, k) || has(p.ingramPartNumber, k) || has(p.vendorPartNumber, k));
+      },
+      oneOf(['vendor'], (p) => p.vendorName),
+      equals('vendorPartNumber', (p) => p.vendorPartNumber),
+      equals('category', (p) => p.category),
+      (p, { query }) => first(query, 'type') === undefined || first(query, 'type') === 'IM::any' || eq(p.type, first(query, 'type')),
+    ],
+    view: view.productSummary,
+  }),
   'catalog.details': ({ params, state }) => lookUp(state.products, params.partNumber, 'Product', cachedDetails(state, view.productDetails)),
   'catalog.detailsByReference': ({ query, state }) => {
     const vendorPartNumber = first(query, 'vendorPartNumber');

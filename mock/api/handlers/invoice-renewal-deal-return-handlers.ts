@@ -1,63 +1,58 @@
 /** The invoice, renewal, deal and return operations: searches, details, and return requests. */
 import { round2 } from '../../../fixtures/lines';
-import { all, first, paged } from '../query';
+import { first } from '../query';
+import { contains, equals, oneOf, searchHandler } from '../search';
 import { view } from '../views/view';
-import { arrayOf, cachedDetails, cachedView, eq, fixed, has, lookUp, notFound, ok, type HandlerTable, type Rec } from './handler';
+import { arrayOf, cachedDetails, cachedView, eq, fixed, lookUp, notFound, ok, type HandlerTable, type Rec } from './handler';
 
 export const invoiceRenewalDealReturnHandlers = {
-  'invoices.search': ({ query, state }) => {
-    const items = [...state.invoices.values()]
-      .filter(
-        (i) =>
-          eq(i.invoiceNumber, first(query, 'invoiceNumber')) &&
-          eq(i.ingramOrderNumber, first(query, 'orderNumber')) &&
-          eq(i.customerOrderNumber, first(query, 'customerOrderNumber')) &&
-          eq(i.invoiceStatus, first(query, 'invoiceStatus')),
-      )
-      .map(view.invoiceSummary);
-    return ok(paged('invoices', items, first(query, 'pageNumber'), first(query, 'pageSize')));
-  },
+  'invoices.search': searchHandler('invoices.search', {
+    records: (state) => state.invoices.values(),
+    list: 'invoices',
+    filters: [
+      equals('orderNumber', (i) => i.ingramOrderNumber),
+      equals('customerOrderNumber', (i) => i.customerOrderNumber),
+      equals('invoiceStatus', (i) => i.invoiceStatus),
+    ],
+    view: view.invoiceSummary,
+  }),
   'invoices.details': ({ params, state }) =>
     lookUp(state.invoices, params.invoiceNumber, 'Invoice', cachedDetails(state, view.invoiceDetails)),
-  'renewals.search': ({ body, query, state }) => {
-    const status = ((body.status as Rec | undefined)?.OpporutinyStatus as Rec | undefined)?.value;
-    const items = [...state.renewals.values()]
-      .filter(
-        (r) =>
-          eq(r.status, typeof status === 'string' ? status : undefined) &&
-          eq(r.vendor, typeof body.vendor === 'string' ? body.vendor : undefined) &&
-          eq(r.endUser, typeof body.endUser === 'string' ? body.endUser : undefined) &&
-          eq(r.customerOrderNumber, first(query, 'customerOrderNumber')),
-      )
-      .map(view.renewalSummary);
-    return ok(paged('renewals', items, first(query, 'page'), first(query, 'size')));
-  },
+  'renewals.search': searchHandler('renewals.search', {
+    records: (state) => state.renewals.values(),
+    list: 'renewals',
+    filters: [
+      (r, { body }) => {
+        const status = ((body.status as Rec | undefined)?.OpporutinyStatus as Rec | undefined)?.value;
+        return eq(r.status, typeof status === 'string' ? status : undefined);
+      },
+      (r, { body }) => eq(r.vendor, typeof body.vendor === 'string' ? body.vendor : undefined),
+      (r, { body }) => eq(r.endUser, typeof body.endUser === 'string' ? body.endUser : undefined),
+      equals('customerOrderNumber', (r) => r.customerOrderNumber),
+    ],
+    view: view.renewalSummary,
+    page: { number: 'page', size: 'size' },
+  }),
   'renewals.details': ({ params, state }) => lookUp(state.renewals, params.renewalId, 'Renewal', cachedDetails(state, view.renewalDetails)),
-  'deals.search': ({ query, state }) => {
-    const items = [...state.deals.values()]
-      .filter(
-        (d) => eq(d.dealId, first(query, 'dealId')) && has(d.vendor, first(query, 'vendor')) && has(d.endUser, first(query, 'endUser')),
-      )
-      .map(view.dealSummary);
-    return ok(paged('deals', items, first(query, 'Page'), first(query, 'Size')));
-  },
+  'deals.search': searchHandler('deals.search', {
+    records: (state) => state.deals.values(),
+    list: 'deals',
+    filters: [contains('vendor', (d) => d.vendor), contains('endUser', (d) => d.endUser)],
+    view: view.dealSummary,
+    page: { number: 'Page', size: 'Size' },
+  }),
   'deals.details': ({ params, query, state }) => {
     const d = state.deals.get(params.dealId as string);
     if (!d || !eq(d.vendor, first(query, 'vendorName'))) return notFound(`Deal ${params.dealId} of vendor ${first(query, 'vendorName')}`);
     return fixed(cachedView(state, d, () => view.dealDetails(d)));
   },
-  'returns.search': ({ query, state }) => {
-    const statuses = all(query, 'returnStatus-in');
-    const items = [...state.returns.values()]
-      .filter(
-        (r) =>
-          eq(r.caseRequestNumber, first(query, 'caseRequestNumber')) &&
-          eq(r.invoiceNumber, first(query, 'invoiceNumber')) &&
-          (!statuses.length || statuses.some((s) => eq(r.status, s))),
-      )
-      .map(view.returnSummary);
-    return ok(paged('returnsClaims', items, first(query, 'page'), first(query, 'size')));
-  },
+  'returns.search': searchHandler('returns.search', {
+    records: (state) => state.returns.values(),
+    list: 'returnsClaims',
+    filters: [equals('invoiceNumber', (r) => r.invoiceNumber), oneOf(['returnStatus-in'], (r) => r.status)],
+    view: view.returnSummary,
+    page: { number: 'page', size: 'size' },
+  }),
   'returns.details': ({ params, state }) => lookUp(state.returns, params.caseRequestNumber, 'Return', (r) => ok(view.returnDetails(r))),
   'returns.create': ({ body, state, nowMs }) => {
     const claims = arrayOf(body.list).map((item) => {

@@ -1,6 +1,7 @@
 /** The order operations: create (v6.1 and v7), modify, details, search, cancel, vendor-required information, and orders from quotes. */
 import { round2 } from '../../../fixtures/lines';
-import { all, first, paged } from '../query';
+import { first } from '../query';
+import { equals, oneOf, searchHandler } from '../search';
 import { view } from '../views/view';
 import { arrayOf, created, eq, lookUp, notFound, ok, type HandlerTable, type Rec } from './handler';
 
@@ -79,20 +80,18 @@ export const orderHandlers = {
     });
   },
   'orders.details': ({ params, state }) => lookUp(state.orders, params.orderNumber, 'Order', (o) => ok(view.orderDetails(o))),
-  'orders.search': ({ query, state }) => {
-    const statuses = all(query, 'orderStatus').concat(all(query, 'orderStatus-in'));
-    const items = [...state.orders.values()]
-      .filter(
-        (o) =>
-          eq(o.ingramOrderNumber, first(query, 'ingramOrderNumber')) &&
-          (!statuses.length || statuses.some((s) => eq(o.orderStatus, s))) &&
-          eq(o.customerOrderNumber, first(query, 'customerOrderNumber')) &&
-          eq(o.vendorName, first(query, 'vendorName')) &&
-          (first(query, 'ingramPartNumber') === undefined || o.lines.some((l) => eq(l.ingramPartNumber, first(query, 'ingramPartNumber')))),
-      )
-      .map(view.orderSummary);
-    return ok(paged('orders', items, first(query, 'pageNumber'), first(query, 'pageSize')));
-  },
+  'orders.search': searchHandler('orders.search', {
+    records: (state) => state.orders.values(),
+    list: 'orders',
+    filters: [
+      oneOf(['orderStatus', 'orderStatus-in'], (o) => o.orderStatus),
+      equals('customerOrderNumber', (o) => o.customerOrderNumber),
+      equals('vendorName', (o) => o.vendorName),
+      (o, { query }) =>
+        first(query, 'ingramPartNumber') === undefined || o.lines.some((l) => eq(l.ingramPartNumber, first(query, 'ingramPartNumber'))),
+    ],
+    view: view.orderSummary,
+  }),
   'orders.cancel': ({ params, state }) => {
     const o = state.orders.get(params.orderNumber as string);
     if (!o) return notFound(`Order ${params.orderNumber}`);

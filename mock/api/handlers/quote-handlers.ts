@@ -1,21 +1,16 @@
 /** The quote operations: search, details, validation and quote requests. */
-import { first, paged } from '../query';
+import { first } from '../query';
+import { contains, equals, searchHandler } from '../search';
 import { view } from '../views/view';
-import { arrayOf, cachedDetails, eq, has, lookUp, ok, type HandlerTable, type Rec } from './handler';
+import { arrayOf, cachedDetails, lookUp, ok, type HandlerTable, type Rec } from './handler';
 
 export const quoteHandlers = {
-  'quotes.search': ({ query, state }) => {
-    const items = [...state.quotes.values()]
-      .filter(
-        (q) =>
-          eq(q.quoteNumber, first(query, 'quoteNumber')) &&
-          has(q.quoteName, first(query, 'quoteName')) &&
-          eq(q.quoteStatus, first(query, 'status')) &&
-          eq(q.vendor, first(query, 'vendorName')),
-      )
-      .map(view.quoteSummary);
-    return ok(paged('quotes', items, first(query, 'pageNumber'), first(query, 'pageSize')));
-  },
+  'quotes.search': searchHandler('quotes.search', {
+    records: (state) => state.quotes.values(),
+    list: 'quotes',
+    filters: [contains('quoteName', (q) => q.quoteName), equals('status', (q) => q.quoteStatus), equals('vendorName', (q) => q.vendor)],
+    view: view.quoteSummary,
+  }),
   'quotes.details': ({ params, state }) => lookUp(state.quotes, params.quoteNumber, 'Quote', cachedDetails(state, view.quoteDetails)),
   'quotes.validate': ({ query, state }) => lookUp(state.quotes, first(query, 'quoteNumber'), 'Quote', (q) => ok(view.quoteValidation(q))),
   'quotes.create': ({ body, state, nowMs }) => {

@@ -59,6 +59,9 @@ const remainingStep = (family: 'reseller' | 'vendor', env: EnvironmentName) =>
 const REMAINING_SEQUENCE = /lower X-RateLimit-Remaining by exactly one per accepted call/;
 const ERROR_429 = /429 with the spec's error body/;
 const HEADERS_429 = /429 with Remaining 0 and all three/;
+/** The check of two pages of a search (contracts/paging.spec.ts), in one environment. */
+const paging = (op: string, env: EnvironmentName) => new RegExp(`page ${op.replace('.', '\\.')} as published.*\\(${env}\\)`);
+const pagingCheck = (operation: string, environment: EnvironmentName): CheckRef => ({ check: 'paging', operation, environment });
 
 export const DETECTIONS = {
   'token.type-not-bearer': { grep: tokenGroup('reseller', 'production'), mustFail: [tokenCheck('shape', 'reseller', 'production')] },
@@ -105,6 +108,19 @@ export const DETECTIONS = {
   'limits.extra-call': { grep: /allow exactly the advertised number/, mustFail: [{ check: 'limit-enforced' }] },
   'limits.shared-across-operations': { grep: /independent across operations/, mustFail: [{ check: 'bucket-per-operation' }] },
   'limits.shared-across-apps': { grep: /independent across apps/, mustFail: [{ check: 'bucket-per-app' }] },
+  'limits.bucket-per-token': { grep: /second token's calls in the app's bucket/, mustFail: [{ check: 'bucket-per-app-token' }] },
+  'limits.bucket-per-path': { grep: /one operation for two ids in one bucket/, mustFail: [{ check: 'bucket-per-endpoint-ids' }] },
+  'limits.bucket-per-prefix': {
+    grep: /operations that share a spent bucket/,
+    mustFail: [{ check: 'bucket-per-endpoint-spent' }],
+  },
+  '429.sandbox-plain-text': {
+    grep: /refuse a spent bucket in sandbox/,
+    mustFail: [{ check: '429-per-environment', environment: 'sandbox' }],
+  },
+  'paging.page-size-ignored': { grep: paging('orders.search', 'production'), mustFail: [pagingCheck('orders.search', 'production')] },
+  'paging.page-repeated': { grep: paging('quotes.search', 'sandbox'), mustFail: [pagingCheck('quotes.search', 'sandbox')] },
+  'paging.records-found-wrong': { grep: paging('catalog.search', 'production'), mustFail: [pagingCheck('catalog.search', 'production')] },
   'limits.late-refill': { grep: /refuse calls until the reset/, mustFail: [{ check: 'reset' }] },
   'limits.get-61': { grep: /60 calls per window on a GET/, mustFail: [{ check: 'get-limit' }] },
   'limits.header-differs': { grep: /allow exactly the advertised number/, mustFail: [{ check: 'limit-enforced' }] },

@@ -1,0 +1,87 @@
+/**
+ * Paging as published: each search the distributor's document gives `pageSize` and `pageNumber` for
+ * (catalogue/paging.ts) is asked a page smaller than what the target holds, then the next one. Documented
+ * facts fail (contracts/support/paging-facts.ts); a `recordsFound` that changes between the two pages, nothing
+ * written between them, is a finding. A target that holds too few records to page says so: not run, with
+ * what it answered, never passed.
+ */
+import { PAGED_SEARCHES, PAGE_QUERY, isPagedSearch, type EnvironmentName, type Operation } from '../catalogue';
+import { evidenceOf, type ApiResponse } from '../clients/http';
+import { recordFinding } from './support/finding-recorder';
+import { pageOf, pageProblems, recordsFoundProblem, repeatsPage, type Page } from './support/paging-facts';
+import { test, expect, harnessConfig, label, notRun, planned, selectedOperations, type Session } from './support/test';
+
+const cfg = harnessConfig();
+const SEARCHES = selectedOperations(cfg).filter((o) => isPagedSearch(o.id));
+/** The page size asked: small, so that a target holding a few records can still be paged. */
+const PAGE_SIZE = 2;
+
+/** Asks page `number` of PAGE_SIZE entries; fails on an answer other than 2xx. */
+async function askPage(session: Session, op: Operation, env: EnvironmentName, number: number): Promise<{ res: ApiResponse; page: Page }> {
+  const res = await session.call(op, env, { query: { [PAGE_QUERY.size]: String(PAGE_SIZE), [PAGE_QUERY.number]: String(number) } });
+  expect(
+    res,
+    `Broken fact: ${op.id} answers a page asked with pageSize and pageNumber (${env})\nReceived: ${evidenceOf(res)}`,
+  ).toHaveStatusIn(200, 299);
+  const search = PAGED_SEARCHES[op.id as keyof typeof PAGED_SEARCHES];
+  return { res, page: pageOf(res.json, search, PAGE_SIZE, number) };
+}
+
+/** Fails (softly: each page's facts are reported) on the page's own broken facts. */
+function expectPageFacts(op: Operation, env: EnvironmentName, { res, page }: { res: ApiResponse; page: Page }): void {
+  expect
+    .soft(
+      pageProblems(page),
+      `Broken fact: pageSize is the number of records required in the call, pageNumber the page (${op.id}, ${env})\nEvidence: ${evidenceOf(res)}`,
+    )
+    .toEqual([]);
+}
+
+for (const env of cfg.environments) {
+  for (const op of SEARCHES) {
+    test(
+      `should page ${op.id} as published: at most pageSize entries, the page asked, recordsFound as the pages hold (${env})`,
+      // Two pages.
+      planned({ unit: op.id, requests: 2 }, { tag: ['@paging', `@${op.id}`] }),
+      async ({ session }) => {
+        label(test.info(), op, env, 'paging');
+        const first = await askPage(session, op, env, 1);
+        expectPageFacts(op, env, first);
+        if (first.page.items.length < PAGE_SIZE)
+          notRun(
+            test.info(),
+            `${op.id} lists ${first.page.items.length} record(s) in ${env}, too few to page by ${PAGE_SIZE}: ${evidenceOf(first.res)}`,
+          );
+        const second = await askPage(session, op, env, 2);
+        expectPageFacts(op, env, second);
+        const [r1, r2] = [first.page.recordsFound, second.page.recordsFound];
+        if (second.page.items.length === 0 && (r1 ?? 0) <= PAGE_SIZE && (r2 ?? 0) <= PAGE_SIZE)
+          notRun(test.info(), `${op.id} holds ${r1 ?? 'no more than'} ${PAGE_SIZE} record(s) in ${env}: a second page has none to list`);
+        expect(
+          repeatsPage(first.page, second.page),
+          `Broken fact: pageNumber is the page asked: page 2 is not page 1 again (${op.id}, ${env})\nReceived: ${second.page.keys.join(', ')} on both; ${evidenceOf(second.res)}`,
+        ).toBe(false);
+        if (r1 !== undefined && r2 !== undefined) {
+          recordFinding(
+            'paging.records-found-changed',
+            r1 === r2 ? 'stable' : 'changed',
+            `recordsFound ${r1} on page 1, ${r2} on page 2; ${evidenceOf(second.res)}`,
+            {
+              environment: env,
+              operationId: op.id,
+              policyFile: cfg.policyFile,
+            },
+          );
+        }
+        for (const p of [first, second]) {
+          expect
+            .soft(
+              recordsFoundProblem(p.page),
+              `Broken fact: recordsFound is the number of records found for the search (${op.id}, ${env})\nEvidence: ${evidenceOf(p.res)}`,
+            )
+            .toBeNull();
+        }
+      },
+    );
+  }
+}
