@@ -79,6 +79,15 @@ const PAYLOAD_SCHEMAS = {
     required: ['reason', 'bringsIn'],
     properties: { reason: str, bringsIn: str },
   },
+  [ANNOTATION.traffic]: {
+    type: 'object',
+    required: ['requests', 'concurrency', 'medianRttMs'],
+    properties: {
+      requests: { type: 'integer', minimum: 0 },
+      concurrency: { type: 'integer', minimum: 1 },
+      medianRttMs: { type: ['number', 'null'] },
+    },
+  },
   [ANNOTATION.plannedRequests]: {
     type: 'object',
     required: ['unit', 'requests'],
@@ -131,12 +140,6 @@ function environmentOf(test: AnnotatedTest, description: string | undefined): En
   return env as EnvironmentName;
 }
 
-function requestCount(test: AnnotatedTest, description: string | undefined): number {
-  const n = Number(text(test, ANNOTATION.requestsSent, description));
-  if (!Number.isInteger(n) || n < 0) throw malformed(test, ANNOTATION.requestsSent, ['a whole number of requests'], description);
-  return n;
-}
-
 /** Every result recorded on the test, parsed and checked; throws on a malformed one. A label counts once (the first). */
 export function readAnnotations(test: AnnotatedTest): TestAnnotations {
   const r: TestAnnotations = {
@@ -164,7 +167,7 @@ export function readAnnotations(test: AnnotatedTest): TestAnnotations {
     else if (type === ANNOTATION.outOfScope) r.outOfScope.push(parseJson(test, type, description));
     else if (type === ANNOTATION.notApplicable) r.notApplicable.push(text(test, type, description));
     else if (type === ANNOTATION.plannedRequests) r.planned.push(parseJson(test, type, description));
-    else if (type === ANNOTATION.requestsSent) r.requestsSent = requestCount(test, description);
+    else if (type === ANNOTATION.traffic) r.traffic = parseJson(test, type, description);
     else if (type === ANNOTATION.operation) r.operation ??= text(test, type, description);
     else if (type === ANNOTATION.check) r.check ??= text(test, type, description);
     else if (type === ANNOTATION.environment) r.environment ??= environmentOf(test, description);

@@ -35,8 +35,8 @@ export const ANNOTATION = {
   notApplicable: 'not-applicable',
   /** What a test plans to send, declared with the test (plan.ts): JSON PlannedRequests. */
   plannedRequests: 'planned-requests',
-  /** Requests the test sent (its worker's count before and after it). */
-  requestsSent: 'requests-sent',
+  /** What the test sent and how: JSON TestTraffic. */
+  traffic: 'traffic',
 } as const;
 
 export type AnnotationType = (typeof ANNOTATION)[keyof typeof ANNOTATION];
@@ -69,6 +69,15 @@ export interface OutOfScope {
 export interface PlannedRequests {
   unit: string;
   requests: number;
+}
+
+/** The requests a test sent (its worker's count before and after it), and the pace its worker had reached. */
+export interface TestTraffic {
+  requests: number;
+  /** Calls the worker sent at once by then (call-pace.ts). */
+  concurrency: number;
+  /** The median round trip of the worker's calls by then, in ms; null before any. */
+  medianRttMs: number | null;
 }
 
 /** What a call showed; the summary keeps headers, fields, latency and the advertised limit per operation. */
@@ -112,8 +121,8 @@ export interface TestAnnotations extends Labels {
   outOfScope: OutOfScope[];
   notApplicable: string[];
   planned: PlannedRequests[];
-  /** Requests the test sent; undefined when not recorded. */
-  requestsSent?: number;
+  /** What the test sent; undefined when not recorded. */
+  traffic?: TestTraffic;
 }
 
 /** A test as the reporter or Playwright's JSON report gives it. */
@@ -136,7 +145,7 @@ export const writeBlocked = (info: Annotated, reason: string): void => push(info
 export const writeNotRun = (info: Annotated, reason: string): void => push(info, ANNOTATION.notRun, reason);
 export const writeOutOfScope = (info: Annotated, scope: OutOfScope): void => push(info, ANNOTATION.outOfScope, scope);
 export const writeNotApplicable = (info: Annotated, reason: string): void => push(info, ANNOTATION.notApplicable, reason);
-export const writeRequestsSent = (info: Annotated, n: number): void => push(info, ANNOTATION.requestsSent, String(n));
+export const writeTraffic = (info: Annotated, traffic: TestTraffic): void => push(info, ANNOTATION.traffic, traffic);
 
 /** The labels of a test that is one check. */
 export function writeLabels(info: Annotated, labels: Labels): void {

@@ -39,6 +39,12 @@ function countLines(groups: ReadonlyMap<string, GroupCounts>, totals: GroupCount
   ];
 }
 
+/** How the run spread its calls: workers, calls at once, the median round trip it chose them from. */
+function paceLine(p: NonNullable<NonNullable<CertifySummary['requests']>['pace']>): string {
+  const rtt = p.medianRttMs === null ? 'no round trip measured' : `median round trip ${Math.round(p.medianRttMs)} ms`;
+  return `Pace: ${p.workers} worker${p.workers > 1 ? 's' : ''}, up to ${p.atOnce} call${p.atOnce > 1 ? 's' : ''} at once each (${rtt}; CERTIFY_CONCURRENCY caps it)`;
+}
+
 /** One line per finding id (its scopes merged) with what the target did. */
 function findingLines(findings: readonly Finding[]): string[] {
   const byId = new Map<string, Set<string>>();
@@ -120,9 +126,10 @@ export function summaryLines(s: CertifySummary, groups: ReadonlyMap<string, Grou
   const r = s.requests;
   if (r) {
     lines.push(
-      `Requests sent: ${r.sent}${r.budget === null ? '' : ` of a budget of ${r.budget}`}` +
+      `Requests sent: ${r.sent}${r.planned === undefined ? '' : ` (planned ${r.planned})`}${r.budget === null ? '' : ` of a budget of ${r.budget}`}` +
         (r.checksLeftOutByBudget ? `; ${r.checksLeftOutByBudget} checks not run: budget spent` : ''),
     );
+    if (r.pace) lines.push(paceLine(r.pace));
   }
   if (s.ids?.length) lines.push(`Ids from the target: ${idLine(s.ids)}`);
   const o = outputDir;

@@ -31,6 +31,10 @@ export interface RequestsSummary {
   budget: number | null;
   /** Checks not run because the budget was spent. */
   checksLeftOutByBudget: number;
+  /** What the run planned before its first request (plan.ts). */
+  planned?: number;
+  /** Workers, the most calls one sent at once, and the median of their round trips (ms). */
+  pace?: { workers: number; atOnce: number; medianRttMs: number | null };
 }
 
 /** One test of the run as the reporter saw it. */
@@ -170,6 +174,8 @@ export interface Collected {
   leftOutByBudget: number;
   /** The checks without a verdict, by kind and reason, in the run's order. */
   leftOut: LeftOut[];
+  /** The most calls a worker sent at once, and the round trips its tests reported (ms). */
+  pace: { atOnce: number; rtts: number[] };
   bodies: { validated: number; failed: number };
 }
 
@@ -219,6 +225,7 @@ export function collect(entries: readonly RunEntry[], operations: readonly Opera
     ids: [],
     leftOutByBudget: 0,
     leftOut: [],
+    pace: { atOnce: 1, rtts: [] },
     bodies: { validated: 0, failed: 0 },
   };
   const rows = new Map<string, OperationResult>();
@@ -231,6 +238,10 @@ export function collect(entries: readonly RunEntry[], operations: readonly Opera
     c.findings.push(...a.findings);
     g.findings += a.findings.length;
     c.ids.push(...a.idSources);
+    if (a.traffic) {
+      c.pace.atOnce = Math.max(c.pace.atOnce, a.traffic.concurrency);
+      if (a.traffic.medianRttMs !== null) c.pace.rtts.push(a.traffic.medianRttMs);
+    }
     for (const v of a.openapiValidations) {
       c.bodies.validated += v.validated ? 1 : 0;
       c.bodies.failed += v.failed ? 1 : 0;

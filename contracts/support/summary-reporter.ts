@@ -7,11 +7,12 @@
  */
 import { mkdirSync, writeFileSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { FullResult, Reporter, TestCase, TestResult } from '@playwright/test/reporter';
+import type { FullConfig, FullResult, Reporter, TestCase, TestResult } from '@playwright/test/reporter';
+import { median } from '../../common/statistics';
 import { operationsFor, parseVendorOperations } from '../../catalogue';
 import type { Finding } from '../../reporting/report-shapes';
 import { redact } from '../../clients/redact';
-import { runBudgetUsage } from './run-budget';
+import { readRunPlan, runBudgetUsage } from './run-budget';
 import { buildSummary, collect, type Collected, type RequestsSummary, type RunEntry } from './certify-summary';
 import { summaryLines } from './certify-summary-lines';
 import { certifyJunit } from './certify-junit';
@@ -78,8 +79,11 @@ export default class SummaryReporter implements Reporter {
     this.out = opts.outputDir ?? 'reports';
   }
 
-  onBegin(): void {
+  private workers = 1;
+
+  onBegin(config: FullConfig): void {
     this.started = Date.now();
+    this.workers = config.workers;
   }
 
   onTestEnd(test: TestCase, result: TestResult): void {
@@ -92,10 +96,13 @@ export default class SummaryReporter implements Reporter {
     const coverage = this.opts.openapi ? await openapiCoverage(this.opts.openapi, c.bodies) : undefined;
     c.findings.push(...(coverage?.findings ?? []));
     const usage = runBudgetUsage(this.opts.runDir);
+    const planned = readRunPlan(this.opts.runDir)?.total;
     const requests: RequestsSummary | undefined = usage && {
       sent: usage.sent,
       budget: usage.limit,
       checksLeftOutByBudget: c.leftOutByBudget,
+      ...(planned !== undefined ? { planned } : {}),
+      pace: { workers: this.workers, atOnce: c.pace.atOnce, medianRttMs: median(c.pace.rtts) },
     };
     const summary = buildSummary(c, {
       harnessVersion: harnessVersion(),

@@ -9,7 +9,7 @@ import { expect } from './matchers';
 import { configuredDrift, harnessConfig, provideTarget, selectedOperations, type Target } from './target';
 import type { Session } from './session';
 import { openSession } from './open-session';
-import { writeRequestsSent } from './annotations';
+import { writeTraffic } from './annotations';
 import { readAnnotations } from './annotation-reader';
 import { RUN_DIR_ENV, readRunPlan } from './run-budget';
 import { notRun } from './outcomes';
@@ -70,7 +70,11 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
       if (left) notRun(info, `budget: ${left.unit} is left out by REQUEST_BUDGET_PARTIAL (REQUEST_BUDGET covers the units before it)`);
       const before = session.budget.spent;
       await use();
-      writeRequestsSent(info, session.budget.spent - before);
+      writeTraffic(info, {
+        requests: session.budget.spent - before,
+        concurrency: session.pace.concurrency(),
+        medianRttMs: session.pace.medianRttMs(),
+      });
     },
     { auto: true },
   ],
