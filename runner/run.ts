@@ -6,7 +6,7 @@ import { existsSync, mkdirSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import type { Operation } from '../catalogue';
 import { ConfigError } from '../clients/config';
-import { spawnMock, type MockProcessOptions } from '../tools/mock-process';
+import { spawnMock, type MockProcessOptions } from './mock-process';
 import type { NotRun, Plan } from '../load/scripts/run-plan';
 import { segmentDirName } from '../load/scripts/segment';
 import { buildLoadScripts, bundleDir } from './bundles';

@@ -1,6 +1,6 @@
 /**
  * The mock's command line, read by `npm run mock` (scripts/mock.ts) and by the mock's own process
- * (mock/app/main.ts, which tools/mock-process.ts starts): `npm run mock -- --port 4010 [--window-ms 60000] [--seed 1] [--control] [--drift a,b] [--reset-unit seconds] [--openapi <file>] [--requests strict|warn]
+ * (mock/app/main.ts, which runner/mock-process.ts starts): `npm run mock -- --port 4010 [--window-ms 60000] [--seed 1] [--control] [--drift a,b] [--reset-unit seconds] [--openapi <file>] [--requests strict|warn]
  *   [--limiter fixed|sliding-log|sliding-counter|token-bucket|leaky-bucket|<op>=<algorithm>,...] [--count-refused] [--headers x-ratelimit|ietf|none|<op>=<style>,...]`
  * serveMock runs the embedded mock on 127.0.0.1 until interrupted.
  */

@@ -9,7 +9,8 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { knownIds } from '../../fixtures';
 import { setKnownIds } from '../../clients/ids';
-import { spawnMock } from '../../tools/mock-process';
+import { spawnMock } from '../../runner/mock-process';
+import { testMockMain } from '../cli-bundles';
 import { startProxy, type CountingTarget } from '../contracts/support/targets';
 import { load, type Ran } from './run';
 import { quotaWait } from '../../runner/remote';
@@ -32,7 +33,7 @@ const test = base.extend<{ mockArgs: string[]; mockWindowMs: number; target: Cou
   // A 60 s window: the bucket a probe exhausts stays empty for the rest of the test.
   mockWindowMs: [60_000, { option: true }],
   target: async ({ mockArgs, mockWindowMs }, use) => {
-    const mock = await spawnMock({ seed: SEED, windowMs: mockWindowMs, limits: LIMITS, extraArgs: mockArgs });
+    const mock = await spawnMock({ ...testMockMain(), seed: SEED, windowMs: mockWindowMs, limits: LIMITS, extraArgs: mockArgs });
     const proxy = await startProxy('pass-through', mock.url);
     await use(proxy);
     await proxy.close();
