@@ -9,7 +9,7 @@ const mustNotImport = (folder, forbidden, why) => [
   'error',
   {
     patterns: forbidden.map((f) => ({
-      // scripts/ is the top-level command folder only, not load/scripts/ (the k6 scripts' pure modules).
+      // scripts/ is the top-level command folder only, not load/scripts/ (the k6 entry points).
       ...(f === 'scripts' ? { regex: '^(\\.\\./)+scripts(/|$)' } : { group: [`**/${f}`, `**/${f}/**`] }),
       message: `${folder}/ must not import from ${f}/: ${why}`,
     })),

@@ -6,7 +6,7 @@ import { imHeadersFrom } from '../clients/config-headers';
 import { signatureHeaders } from '../clients/webhook-signature';
 import { DEFAULT_APPS } from '../mock/app/apps';
 import { DEFAULT_WINDOW_MS } from '../catalogue';
-import type { NotRun, Plan, PlannedOperation } from '../load/scripts/run-plan';
+import type { NotRun, Plan, PlannedOperation } from '../load/plan/run-plan';
 import type { TargetIds } from './target-ids';
 import type { LoadOptions } from './load-options';
 

@@ -1,7 +1,7 @@
 /** A run on a target other than the embedded mock: the ids of its data, and the quota their search spent. */
 import { DEFAULT_WINDOW_MS, type Operation } from '../catalogue';
-import type { Plan } from '../load/scripts/run-plan';
-import { longestWaitMs } from '../load/scripts/probe-plan';
+import type { Plan } from '../load/plan/run-plan';
+import { longestWaitMs } from '../load/plan/probe-plan';
 import { RESET_MARGIN_MS, resolveTargetIds, type TargetIds } from './target-ids';
 import { NOT_JUDGED } from '../clients/exit-codes';
 import { writesAllowed } from './plan';

@@ -19,7 +19,7 @@ import { redact, registerSecret } from '../clients/redact';
 import { TokenClient, tokenTransport } from '../clients/token-client';
 import { requestFor } from '../fixtures';
 import { DEFAULT_SEED } from '../fixtures/build-world';
-import type { NotRun } from '../load/scripts/run-plan';
+import type { NotRun } from '../load/plan/run-plan';
 import { readRateLimitHeaders } from '../load/lib/rate-limit-hints';
 
 export interface TargetIds {
@@ -51,7 +51,7 @@ export interface TargetIdsOptions {
   budget: number;
   /**
    * Longest wait, ms, for a refused listing's advertised reset before it is asked again, as long as the
-   * probe waits for a reopening (load/scripts/probe-plan.ts longestWaitMs).
+   * probe waits for a reopening (load/plan/probe-plan.ts longestWaitMs).
    */
   maxWaitMs: number;
   /** Where each call and each id found is said. */

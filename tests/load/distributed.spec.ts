@@ -12,7 +12,7 @@ import { spawnMock } from '../../runner/mock-process';
 import { testMockMain } from '../cli-bundles';
 import { mockCredentials, randomLimits } from '../../runner/plan';
 import { mergeManifests } from '../../runner/merge';
-import { canonicalSegment, inSegment, parseSegment, segmentDirName, shareOf } from '../../load/scripts/segment';
+import { canonicalSegment, inSegment, parseSegment, segmentDirName, shareOf } from '../../load/plan/segment';
 import { parse } from 'yaml';
 import { load, type Ran } from './run';
 import { readFileSync } from 'node:fs';
