@@ -6,6 +6,7 @@ export type { RunningMock } from './app/server';
 export { ManualClock } from './app/clock';
 export { DRIFT_MODES } from './drift';
 export { DriftLayer } from './drift/drift-layer';
+export { fixedDrift } from './drift/fixed-drift';
 export { HANDLERS } from './api/handlers/by-operation';
 export { signEventId } from './api/webhooks';
 export { parseRequestMode, VIOLATIONS_HEADER } from './checks/request-violations';

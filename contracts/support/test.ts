@@ -4,9 +4,10 @@
  * from here; what each fixture does lives in target.ts, open-session.ts, session.ts and outcomes.ts.
  */
 import { test as base } from '@playwright/test';
+import type { MockLayer } from '../../mock/layer/mock-layer';
 import type { OpenApiContract } from '../../openapi/import/openapi-contract';
 import { expect } from './matchers';
-import { configuredDrift, harnessConfig, provideTarget, selectedOperations, type Target } from './target';
+import { harnessConfig, provideTarget, selectedOperations, type Target } from './target';
 import type { Session } from './session';
 import { openSession } from './open-session';
 
@@ -16,8 +17,8 @@ export { Session } from './session';
 export { label, notRun } from './outcomes';
 
 interface WorkerFixtures {
-  /** The embedded mock's drift modes; default MOCK_DRIFT (the harness configuration). */
-  mockDrift: readonly string[];
+  /** The layer over the embedded mock; default none given: the drift modes MOCK_DRIFT names, fixed for the run. */
+  mockLayer: MockLayer | undefined;
   target: Target;
   session: Session;
   /** The user's OpenAPI document (OPENAPI=<file>), when given. */
@@ -25,9 +26,9 @@ interface WorkerFixtures {
 }
 
 export const test = base.extend<object, WorkerFixtures>({
-  mockDrift: [configuredDrift(), { option: true, scope: 'worker' }],
+  mockLayer: [undefined, { option: true, scope: 'worker' }],
 
-  target: [async ({ mockDrift }, use) => provideTarget(mockDrift, use), { scope: 'worker' }],
+  target: [async ({ mockLayer }, use) => provideTarget(mockLayer, use), { scope: 'worker' }],
 
   openapi: [
     // eslint-disable-next-line no-empty-pattern -- Playwright fixtures take their dependencies as the first argument.
