@@ -168,7 +168,7 @@ export default tseslint.config(
     rules: importRules(mustNotImport(folder, [...forbidden, 'tests'], why)),
   })),
   {
-    // The mock's core knows the layer over it by its interface only (mock/layer/mock-layer.ts): the drift layer is handed
+    // The mock's core knows the layer over it by its interface only (mock/ground/mock-layer.ts): the drift layer is handed
     // to the app from outside (MockOptions.layer), by the entry points that assemble it: the public entry
     // (mock/index.ts) and the mock's command line (mock/app/command.ts, which `npm run mock` and the mock's own
     // process run).

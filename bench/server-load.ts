@@ -2,7 +2,7 @@
 import autocannon from 'autocannon';
 import { knownIds, requestBody, validQuery } from '../fixtures';
 import { imHeadersFrom } from '../clients/config-headers';
-import { DEFAULT_APPS } from '../mock/app/apps';
+import { DEFAULT_APPS } from '../mock/ground/apps';
 import { cpuSeconds, type Server } from './proc';
 import { CONNECTIONS, FIXED_RATE, SMOKE_REQUESTS, type BenchOptions } from './bench-options';
 

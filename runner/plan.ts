@@ -4,7 +4,7 @@ import { knownIds, requestFor, world } from '../fixtures';
 import { webhookSecretFrom } from '../clients/config-credentials';
 import { imHeadersFrom } from '../clients/config-headers';
 import { signatureHeaders } from '../clients/webhook-signature';
-import { DEFAULT_APPS } from '../mock/app/apps';
+import { DEFAULT_APPS } from '../mock/ground/apps';
 import { DEFAULT_WINDOW_MS } from '../catalogue';
 import type { NotRun, Plan, PlannedOperation } from '../load/plan/run-plan';
 import type { TargetIds } from './target-ids';

@@ -7,7 +7,7 @@ import { loadConfig } from '../../clients/config';
 import type { HarnessConfig } from '../../clients/harness-config';
 import { registerSecret } from '../../clients/redact';
 import type { RunningMock } from '../../mock';
-import type { MockLayer } from '../../mock/layer/mock-layer';
+import type { MockLayer } from '../../mock/ground/mock-layer';
 
 export interface Target {
   config: HarnessConfig;

@@ -4,7 +4,7 @@
  * from here; what each fixture does lives in target.ts, open-session.ts, session.ts and outcomes.ts.
  */
 import { test as base } from '@playwright/test';
-import type { MockLayer } from '../../mock/layer/mock-layer';
+import type { MockLayer } from '../../mock/ground/mock-layer';
 import type { OpenApiContract } from '../../openapi/import/openapi-contract';
 import { expect } from './matchers';
 import { harnessConfig, provideTarget, selectedOperations, type Target } from './target';

@@ -3,7 +3,7 @@
  * certify's embedded mock serves. Switching modes at run time (the control API's PUT /__mock/drift) is the
  * detection matrix's, which builds its own switchable layer (`new DriftLayer(ids, true)`).
  */
-import type { MockLayer } from '../layer/mock-layer';
+import type { MockLayer } from '../ground/mock-layer';
 import { DriftLayer } from './drift-layer';
 
 /** A layer of the modes `ids` names (none: the conforming mock) that refuses to switch them. */

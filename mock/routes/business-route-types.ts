@@ -4,12 +4,12 @@
  */
 import type { FastifyRequest } from 'fastify';
 import type { EnvironmentName, Operation, QueryParam } from '../../catalogue';
-import type { MockContext } from '../app/context';
+import type { MockContext } from '../context/context';
 import type { DocumentConflict } from '../checks/document-conflicts';
-import type { ErrorBody } from '../app/errors';
+import type { ErrorBody } from '../ground/errors';
 import type { Handler } from '../api/handlers/handler';
 import type { HeaderRules } from '../checks/header-rules';
-import type { ResponseBodyHook } from '../app/mock-options';
+import type { ResponseBodyHook } from '../context/mock-options';
 import type { RateRoute } from '../limits/rate-limit';
 import type { RequestPart } from '../checks/request-violations';
 

@@ -9,10 +9,10 @@
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Operation } from '../../catalogue';
-import { missingHeadersBody, missingQuery } from './auth';
-import type { BusinessRoute, RequestCheck, RequestRefusal } from '../routes/business-route-types';
-import { entryOf, errorOf, errorStatusOf, type ErrorBody } from '../app/errors';
-import { noteViolations, type RequestPart, type Violation } from './request-violations';
+import { missingHeadersBody, missingQuery } from '../checks/auth';
+import type { BusinessRoute, RequestCheck, RequestRefusal } from './business-route-types';
+import { entryOf, errorOf, errorStatusOf, type ErrorBody } from '../ground/errors';
+import { noteViolations, type RequestPart, type Violation } from '../checks/request-violations';
 import { signatureRefusal, webhookSecretOf } from '../api/webhooks';
 
 const documentRefusal = (part: RequestPart, body: ErrorBody): RequestRefusal => ({ status: 400, body, part });
