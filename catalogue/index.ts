@@ -6,3 +6,4 @@ export * from './environments';
 export * from './limits';
 export * from './findings';
 export * from './rules';
+export * from './apps';

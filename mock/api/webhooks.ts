@@ -7,7 +7,7 @@
  */
 import { signatureMatches, signEventId } from '../../clients/webhook-signature';
 import { WEBHOOK_HEADERS } from '../../catalogue';
-import type { MockApp } from '../ground/apps';
+import type { MockApp } from '../../catalogue/apps';
 import { errorOf, type ErrorBody } from '../ground/errors';
 
 export interface ReceivedEvent {

@@ -5,7 +5,7 @@
  * serveMock runs the embedded mock on 127.0.0.1 until interrupted.
  */
 import { Command, InvalidArgumentError } from 'commander';
-import { DEFAULT_APPS } from '../ground/apps';
+import { DEFAULT_APPS } from '../../catalogue/apps';
 import { DriftLayer } from '../drift/drift-layer';
 import { DRIFT_MODES } from '../drift';
 import { startMock } from './server';

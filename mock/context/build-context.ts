@@ -2,7 +2,7 @@
 import { DEFAULT_VENDOR_OPERATIONS, limitFor, operationsFor, type Operation } from '../../catalogue';
 import { TokenStore } from '../checks/auth';
 import { SwitchableClock, systemClock } from '../ground/clock';
-import { DEFAULT_APPS } from '../ground/apps';
+import { DEFAULT_APPS } from '../../catalogue/apps';
 import type { MockContext, MockSettings } from './context';
 import type { MockLayer } from '../ground/mock-layer';
 import type { Limiter } from '../limits/limiter';

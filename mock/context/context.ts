@@ -1,6 +1,6 @@
 /** What every part of the mock shares: settings that the control API may change, the clock, the limiter, the state. */
 import type { Operation } from '../../catalogue';
-import type { MockApp } from '../ground/apps';
+import type { MockApp } from '../../catalogue/apps';
 import type { TokenStore } from '../checks/auth';
 import type { Leniency, MockLayer, SpecChoices } from '../ground/mock-layer';
 import type { SwitchableClock } from '../ground/clock';

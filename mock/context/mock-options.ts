@@ -9,7 +9,7 @@ import type { RequestMode } from '../checks/request-violations';
 import { DEFAULT_WINDOW_MS, GUIDANCE_TOKEN_LIFETIME_S, SAMPLE_EXPIRES_IN_S, type VendorOperationSpec } from '../../catalogue';
 import { DEFAULT_SEED } from '../../fixtures/build-world';
 import type { Clock } from '../ground/clock';
-import type { MockApp } from '../ground/apps';
+import type { MockApp } from '../../catalogue/apps';
 import type { MockSettings } from './context';
 import { NO_LAYER, type MockLayer } from '../ground/mock-layer';
 import type { Limiter } from '../limits/limiter';

@@ -23,7 +23,7 @@ const SEED = 7;
 const LIMITS = { 'deals.details': 4, 'catalog.details': 5, 'deals.search': 6 };
 /** The mock's reseller demo app; KNOWN_IDS empty unless a test gives it. */
 const { RESELLER_CLIENT_ID, RESELLER_CLIENT_SECRET } = mockCredentials();
-/** The embedded mock's reseller demo app (its one home: mock/ground/apps.ts DEFAULT_APPS), and no known ids. */
+/** The embedded mock's reseller demo app (its one home: catalogue/apps.ts DEFAULT_APPS), and no known ids. */
 const APP = { RESELLER_CLIENT_ID, RESELLER_CLIENT_SECRET, KNOWN_IDS: '' };
 /** The documented exit code of a run that left a selected operation out (README, Load and capacity). */
 const NOT_RUN_EXIT = 99;
