@@ -16,7 +16,10 @@ import type { RequestPart } from '../checks/request-violations';
 /** What every business route of an app shares. */
 export interface BusinessRouteBase {
   ctx: MockContext;
-  /** Requests breaking a document constraint are served and their violations noted (`requests: 'warn'`). */
+  /**
+   * Requests breaking a document constraint are served and their violations noted (`requests: 'warn'`),
+   * webhook events included: no document says an invalid event is refused.
+   */
   warnRequests: boolean;
   /** Only the published document's forms accepted (the setting in force). */
   strictDocument: () => boolean;
@@ -36,8 +39,6 @@ export interface BusinessRoute extends BusinessRouteBase {
   /** The operation's query parameters with those the distributor's client cannot send optional. */
   lenientQuery: { queryParams: readonly QueryParam[] };
   rateRoute: RateRoute;
-  /** Broken document constraints are served (warn mode), webhook events included: no document says an invalid event is refused. */
-  serveBroken: boolean;
   checks: readonly RequestCheck[];
   /** The limiter key of a caller on this route. */
   limiterKey: (who: string) => string;

@@ -31,7 +31,6 @@ function routeOf(s: BusinessRouteBase, env: EnvironmentName, op: Operation): Bus
     conflict: DOCUMENT_CONFLICTS[op.id],
     lenientQuery: requiredQueryOf(op, false),
     rateRoute: s.ctx.rate.route({ operationId: op.id }),
-    serveBroken: s.warnRequests,
     checks: requestChecksOf(op),
     limiterKey: limiterKeys(s.ctx, `${env}:${op.id}`),
   };
