@@ -15,7 +15,8 @@ import { startProxy, type CountingTarget } from '../contracts/support/targets';
 import { load, type Ran } from './run';
 import { quotaWait } from '../../runner/remote';
 import { mockCredentials } from '../../runner/plan';
-import { askAgainAtMs, refusalWait, RESET_MARGIN_MS } from '../../runner/target-ids';
+import { askAgainAtMs, refusalWait } from '../../runner/target-ids';
+import { RESET_MARGIN_MS } from '../../catalogue/rules';
 
 /** A seed other than the default one (1): the target's deals, parts and invoices are not the plan's defaults. */
 const SEED = 7;
