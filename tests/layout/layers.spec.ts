@@ -1,5 +1,5 @@
 /**
- * Arrows run one way inside a folder of stages: each subfolder of mock/ and contracts/ imports only the
+ * Arrows run one way inside a folder of stages: each subfolder of mock/, contracts/ and load/ imports only the
  * subfolders listed below it (LAYERS), never one beside it or above it. An import is any arrow the compiler
  * sees: `import`, `import type`, `export … from` and `import()`. Run alone:
  * `npx playwright test -c tests/playwright.config.ts tests/layout/layers.spec.ts`.
@@ -19,6 +19,8 @@ const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const LAYERS: Record<string, string[][]> = {
   mock: [['.'], ['app'], ['routes', 'drift'], ['context'], ['checks', 'limits', 'api', 'latency'], ['ground']],
   contracts: [['.'], ['support']],
+  // The entry points k6 runs, what they share inside k6, the run plan, the pure probe logic.
+  load: [['scripts'], ['shared'], ['plan'], ['lib']],
 };
 
 interface Arrow {
