@@ -4,22 +4,46 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
-/** A restricted-imports rule: one message per forbidden folder. */
-const mustNotImport = (folder, forbidden, why) => [
-  'error',
-  {
-    patterns: forbidden.map((f) => ({
-      // scripts/ is the top-level command folder only, not load/scripts/ (the k6 scripts' pure modules).
-      ...(f === 'scripts' ? { regex: '^(\\.\\./)+scripts(/|$)' } : { group: [`**/${f}`, `**/${f}/**`] }),
-      message: `${folder}/ must not import from ${f}/: ${why}`,
-    })),
-  },
-];
+/**
+ * A folder as a regular expression over an import's path, for import() (a selector's regular expression cannot hold
+ * a "/": `\x2F` stands for it). scripts/ is the top-level command folder only, not load/scripts/ (the k6 entry points).
+ */
+const pathRegex = (f) => (f === 'scripts' ? '^(\\.\\.\\x2F)+scripts(\\x2F|$)' : `(^|\\x2F)${f.replaceAll('/', '\\x2F')}(\\x2F|$)`);
+
+/** A forbidden folder, for both forms of import: its static pattern and its import() path. */
+const folderBan = (f, message) => ({
+  pattern: f === 'scripts' ? { regex: '^(\\.\\./)+scripts(/|$)', message } : { group: [`**/${f}`, `**/${f}/**`], message },
+  selectors: [`ImportExpression[source.value=/${pathRegex(f)}/]`],
+  message,
+});
+
+/**
+ * The rules of what a folder must not import: `import ... from` (no-restricted-imports) and `import()`
+ * (no-restricted-syntax: no-restricted-imports does not see dynamic imports), one message per ban.
+ */
+const importRules = (bans) => ({
+  'no-restricted-imports': ['error', { patterns: bans.map((b) => b.pattern) }],
+  'no-restricted-syntax': ['error', ...bans.flatMap((b) => b.selectors.map((selector) => ({ selector, message: b.message })))],
+});
+
+/** What `folder` must not import: one ban per forbidden folder, each with its reason. */
+const mustNotImport = (folder, forbidden, why) => forbidden.map((f) => folderBan(f, `${folder}/ must not import from ${f}/: ${why}`));
 
 const DATA_FLOWS = 'data flows one way from the catalogue, and nothing imports the mock, the contract suite or the load scripts.';
 
 const MOCK_FORBIDDEN = ['contracts', 'load', 'runner', 'scripts'];
+const MOCK_CORE_WHY =
+  "the mock's core must not import mock/drift/: the drift layer is handed to the app as an option (MockOptions.layer), built by the entry points that assemble it (mock/index.ts exports DriftLayer).";
 const MOCK_WHY = 'the mock serves the catalogue; the suite and the probes test it, never the other way round.';
+
+const CONTRACTS_WHY =
+  'the certification suite runs the same on any target: drift modes and the detection matrix belong to the harness tests (tests/contracts/).';
+/** What the mock's entry exports for the detection matrix and the mock's tests: switchable drift, the list of modes. */
+const MATRIX_MACHINERY = ['DriftLayer', 'DRIFT_MODES'];
+const MACHINERY_NAMES = `^(${MATRIX_MACHINERY.join('|')})$`;
+/** The mock's entry as an import path: `../../mock`, `../../mock/index`. */
+const MOCK_ENTRY = '(^|\\x2F)mock(\\x2Findex)?$';
+const CONTRACTS_THROUGH_INDEX = `contracts/ must not take ${MATRIX_MACHINERY.join(' or ')} from the mock's entry: certify's embedded mock serves the drift modes MOCK_DRIFT names, fixed (fixedDrift); switching them is the detection matrix's (tests/contracts/matrix/).`;
 
 /**
  * What each product folder must not import (tests/ for every one: the harness tests build on the product,
@@ -39,11 +63,6 @@ const LAYERS = [
     'load',
     ['mock', 'contracts', 'runner', 'scripts', 'bench'],
     'the k6 scripts run inside k6 against any target: they know nothing of the mock, the suite or the CLI.',
-  ],
-  [
-    'tools',
-    ['load', 'contracts', 'runner', 'scripts'],
-    'the k6 test double implements k6, not the scripts it runs; share code through clients/ or catalogue/.',
   ],
   [
     'runner',
@@ -70,10 +89,16 @@ export const PRODUCT_FOLDERS = [
   'contracts',
   'load',
   'runner',
-  'tools',
   'bench',
   'scripts',
 ];
+/**
+ * The k6 test double: the harness tests' tool, held to the product's limits (it stands for k6 in every load
+ * test, so a newcomer reads it as often as the product).
+ */
+const K6_DOUBLE = 'tests/tools/k6-node';
+/** Folders held to the function and file limits below. */
+const LIMITED_FOLDERS = [...PRODUCT_FOLDERS, K6_DOUBLE];
 /** Lines of one function (blank lines and comments aside): a function longer than a screen is read in pieces. */
 const MAX_FUNCTION_LINES = 80;
 /** Cyclomatic complexity of one function: past 20 paths, no reader holds them all. */
@@ -123,58 +148,73 @@ export default tseslint.config(
   ...['catalogue', 'common'].map((folder) => ({
     files: [`${folder}/**/*.ts`],
     rules: {
-      'no-restricted-imports': [
-        'error',
+      ...importRules([
         {
-          patterns: [
-            { group: ['node:*', 'k6', 'k6/*'], message: `${folder}/ is pure: it must compile for Node AND for k6.` },
-            { group: ['../*'], message: `${folder}/ imports nothing outside itself.` },
-          ],
+          pattern: { group: ['node:*', 'k6', 'k6/*'], message: `${folder}/ is pure: it must compile for Node AND for k6.` },
+          selectors: ['ImportExpression[source.value=/^(node:|k6$|k6\\x2F)/]'],
+          message: `${folder}/ is pure: it must compile for Node AND for k6.`,
         },
-      ],
+        {
+          pattern: { group: ['../*'], message: `${folder}/ imports nothing outside itself.` },
+          selectors: ['ImportExpression[source.value=/^\\.\\.\\x2F/]'],
+          message: `${folder}/ imports nothing outside itself.`,
+        },
+      ]),
       'no-restricted-globals': ['error', { name: 'process', message: `${folder}/ must not read process.env.` }],
     },
   })),
   ...LAYERS.map(([folder, forbidden, why]) => ({
     files: [`${folder}/**/*.ts`, `${folder}/**/*.mjs`],
-    rules: { 'no-restricted-imports': mustNotImport(folder, [...forbidden, 'tests'], why) },
+    rules: importRules(mustNotImport(folder, [...forbidden, 'tests'], why)),
   })),
   {
-    // The mock's core knows the layer over it by its interface only (mock/layer/mock-layer.ts): the drift layer is handed
+    // The mock's core knows the layer over it by its interface only (mock/ground/mock-layer.ts): the drift layer is handed
     // to the app from outside (MockOptions.layer), by the entry points that assemble it: the public entry
     // (mock/index.ts) and the mock's command line (mock/app/command.ts, which `npm run mock` and the mock's own
     // process run).
     files: ['mock/**/*.ts'],
     ignores: ['mock/drift/**', 'mock/index.ts', 'mock/app/command.ts'],
-    rules: {
-      'no-restricted-imports': [
-        'error',
-        {
-          patterns: [
-            ...mustNotImport('mock', [...MOCK_FORBIDDEN, 'tests'], MOCK_WHY)[1].patterns,
-            {
-              group: ['./drift', './drift/**', '../drift', '../drift/**', '**/mock/drift', '**/mock/drift/**'],
-              message:
-                "the mock's core must not import mock/drift/: the drift layer is handed to the app as an option (MockOptions.layer), built by the entry points that assemble it (mock/index.ts exports DriftLayer).",
-            },
-          ],
+    rules: importRules([
+      ...mustNotImport('mock', [...MOCK_FORBIDDEN, 'tests'], MOCK_WHY),
+      {
+        pattern: {
+          group: ['./drift', './drift/**', '../drift', '../drift/**', '**/mock/drift', '**/mock/drift/**'],
+          message: MOCK_CORE_WHY,
         },
-      ],
-    },
+        selectors: [`ImportExpression[source.value=/${pathRegex('drift')}/]`],
+        message: MOCK_CORE_WHY,
+      },
+    ]),
+  },
+  {
+    files: [`${K6_DOUBLE}/**/*.ts`, `${K6_DOUBLE}/**/*.mjs`],
+    ignores: ['**/*.spec.ts'],
+    rules: importRules(
+      mustNotImport(
+        K6_DOUBLE,
+        ['load', 'contracts', 'runner', 'scripts', 'mock'],
+        'the k6 test double implements k6, not the scripts it runs; share code through clients/ or catalogue/.',
+      ),
+    ),
   },
   {
     files: ['contracts/**/*.ts', 'playwright.config.ts'],
-    rules: {
-      'no-restricted-imports': mustNotImport(
-        'contracts',
-        ['load', 'scripts', 'tests', 'mock/drift'],
-        'the certification suite runs the same on any target: drift modes and the detection matrix belong to the harness tests (tests/contracts/).',
-      ),
-    },
+    rules: importRules([
+      ...mustNotImport('contracts', ['load', 'scripts', 'tests', 'mock/drift'], CONTRACTS_WHY),
+      // The same machinery through the mock's entry (mock/index.ts), imported or asked for with import().
+      {
+        pattern: { group: ['**/mock', '**/mock/index'], importNames: MATRIX_MACHINERY, message: CONTRACTS_THROUGH_INDEX },
+        selectors: [
+          `VariableDeclarator[init.argument.source.value=/${MOCK_ENTRY}/] > ObjectPattern > Property[key.name=/${MACHINERY_NAMES}/]`,
+          `MemberExpression[object.argument.source.value=/${MOCK_ENTRY}/][property.name=/${MACHINERY_NAMES}/]`,
+        ],
+        message: CONTRACTS_THROUGH_INDEX,
+      },
+    ]),
   },
   {
     // Specs aside: a describe block is a list of tests, read one test at a time.
-    files: PRODUCT_FOLDERS.flatMap((f) => [`${f}/**/*.ts`, `${f}/**/*.mjs`]),
+    files: LIMITED_FOLDERS.flatMap((f) => [`${f}/**/*.ts`, `${f}/**/*.mjs`]),
     ignores: ['**/*.spec.ts'],
     rules: {
       'max-lines-per-function': ['error', { max: MAX_FUNCTION_LINES, skipBlankLines: true, skipComments: true }],
@@ -183,8 +223,8 @@ export default tseslint.config(
   },
   ...FUNCTION_LIMIT_EXCEPTIONS.map(([file]) => ({ files: [file], rules: { 'max-lines-per-function': 'off', complexity: 'off' } })),
   {
-    files: PRODUCT_FOLDERS.flatMap((f) => [`${f}/**/*.ts`, `${f}/**/*.mjs`]),
-    ignores: FILE_LENGTH_EXCEPTIONS.map(([file]) => file),
+    files: LIMITED_FOLDERS.flatMap((f) => [`${f}/**/*.ts`, `${f}/**/*.mjs`]),
+    ignores: [...FILE_LENGTH_EXCEPTIONS.map(([file]) => file), `${K6_DOUBLE}/**/*.spec.ts`],
     rules: { 'max-lines': ['error', { max: MAX_FILE_LINES, skipBlankLines: false, skipComments: false }] },
   },
 );

@@ -37,7 +37,7 @@ const SUMMARY: SummaryReporterOptions = {
   runDir: runDirOf(resolve(fileURLToPath(new URL('.', import.meta.url)), OUTPUT_DIR)),
 };
 
-export default defineConfig<object, { mockDrift: readonly string[] }>({
+export default defineConfig({
   testDir: 'contracts',
   testMatch: '**/*.spec.ts',
   forbidOnly: CI,

@@ -2,12 +2,12 @@
 import autocannon from 'autocannon';
 import { knownIds, requestBody, validQuery } from '../fixtures';
 import { imHeadersFrom } from '../clients/config-headers';
-import { DEFAULT_APPS } from '../mock/app/apps';
+import { DEMO_RESELLER } from '../catalogue/apps';
 import { cpuSeconds, type Server } from './proc';
 import { CONNECTIONS, FIXED_RATE, SMOKE_REQUESTS, type BenchOptions } from './bench-options';
 
 /** The reseller demo app the benchmark's token comes from. */
-const RESELLER_APP = DEFAULT_APPS.find((a) => a.family === 'reseller') as (typeof DEFAULT_APPS)[number];
+const RESELLER_APP = DEMO_RESELLER;
 
 export interface Round {
   rps: number;

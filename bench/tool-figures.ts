@@ -2,8 +2,6 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { K6_DOUBLE_BIN } from '../tools/k6-node';
-import { bundledCli, k6DoubleBin } from '../tools/harness-bin';
 import { loadOpenApi } from '../openapi/import';
 import { buildLoadScripts } from '../runner/bundles';
 import { probeFiguresStand, unresolvedProbes } from './probe-figures';
@@ -13,14 +11,12 @@ import { spread, type Spread } from './spread';
 
 const TSX = 'node_modules/tsx/dist/cli.mjs';
 /**
- * A command line as Node's arguments: its TypeScript through tsx, as `npm run` starts it. The smoke run
- * inside the harness tests takes the bundles their global setup built (HARNESS_BIN): its figures mean
- * little, and tsx would cost each child about a second of CPU on a machine the other tests share.
+ * The k6 the probe figure runs on: the harness's k6 test double, started by path like any k6 (the figure
+ * is the probe's requests, not a load engine's speed; the double is the harness tests' tool, not imported).
  */
-const cli = (name: 'certify' | 'load', opts: BenchOptions): string[] => {
-  const bundle = opts.smoke ? bundledCli(name) : undefined;
-  return bundle ? [bundle] : [TSX, `scripts/${name}.ts`];
-};
+const K6_TEST_DOUBLE = 'tests/tools/k6-node/bin/k6';
+/** A command line as Node's arguments: its TypeScript through tsx, as `npm run` starts it. */
+const cli = (name: 'certify' | 'load'): string[] => [TSX, `scripts/${name}.ts`];
 
 /** The smoke run certifies one check: it proves the figure is produced, not its size. */
 const SMOKE_CERTIFY_GREP = 'reseller token requests as documented \\(production\\)';
@@ -28,7 +24,7 @@ const SMOKE_CERTIFY_GREP = 'reseller token requests as documented \\(production\
 function certifyWallTime(opts: BenchOptions, work: string) {
   const out = join(work, 'certify');
   const started = Date.now();
-  const c = spawnSync(process.execPath, [...cli('certify', opts), ...(opts.smoke ? ['-g', SMOKE_CERTIFY_GREP] : [])], {
+  const c = spawnSync(process.execPath, [...cli('certify'), ...(opts.smoke ? ['-g', SMOKE_CERTIFY_GREP] : [])], {
     env: { ...process.env, REPORTS_DIR: out, CI: '' },
     encoding: 'utf8',
   });
@@ -53,7 +49,7 @@ function probeEfficiency(opts: BenchOptions, work: string, bundleDir: string) {
   const p = spawnSync(
     process.execPath,
     [
-      ...cli('load', opts),
+      ...cli('load'),
       'probe-reset',
       '--window-ms',
       String(opts.probeWindowMs),
@@ -67,7 +63,7 @@ function probeEfficiency(opts: BenchOptions, work: string, bundleDir: string) {
       ...ops,
     ],
     // The k6 test double, driven like k6: the figure is the probe's requests, not a load engine's speed.
-    { encoding: 'utf8', env: { ...process.env, K6_BIN: opts.smoke ? k6DoubleBin() : K6_DOUBLE_BIN } },
+    { encoding: 'utf8', env: { ...process.env, K6_BIN: K6_TEST_DOUBLE } },
   );
   if (!probeFiguresStand(p.status, existsSync(join(out, 'limits.json'))))
     // The probe's table (stdout) says which operation had no result and why; stderr says how k6 ended.

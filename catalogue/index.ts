@@ -7,3 +7,4 @@ export * from './limits';
 export * from './findings';
 export * from './rules';
 export * from './paging';
+export * from './apps';

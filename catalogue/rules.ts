@@ -112,6 +112,15 @@ export function resetHeaderValue(windowEndMs: number, nowMs: number, unit: 'epoc
   return unit === 'epoch' ? Math.ceil(windowEndMs / 1000) : Math.max(0, Math.ceil((windowEndMs - nowMs) / 1000));
 }
 
+/** A Reset in whole seconds names the end of its window within a second, either way. */
+export const RESET_PRECISION_MS = 1_000;
+
+/**
+ * How long after an advertised reset a client asks again: an epoch second is rounded down by some targets, and
+ * the target's clock and ours are read at different instants.
+ */
+export const RESET_MARGIN_MS = 250;
+
 /** The advertised reset as epoch ms, read at `atMs` (the time of the response carrying it); null when unreadable. */
 export function advertisedResetMs(reset: number | null | undefined, atMs: number): number | null {
   const unit = detectResetUnit(reset);

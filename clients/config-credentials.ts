@@ -1,5 +1,5 @@
 /** The apps the harness takes tokens for: a deployment's from the variables, the embedded mock's demo apps, and the webhook secret. */
-import type { Family } from '../catalogue';
+import { DEMO_RESELLER, DEMO_RESELLER_B, DEMO_VENDOR, type Family } from '../catalogue';
 import { ConfigError } from './config-error';
 import type { HarnessConfig } from './harness-config';
 import type { Credentials } from './token-core';
@@ -27,17 +27,17 @@ export function mockCredentialsFrom(env: NodeJS.ProcessEnv): AppCredentials {
   return {
     credentials: {
       reseller: {
-        clientId: env.RESELLER_CLIENT_ID ?? 'demo-reseller',
-        clientSecret: env.RESELLER_CLIENT_SECRET ?? 'demo-reseller-secret',
+        clientId: env.RESELLER_CLIENT_ID ?? DEMO_RESELLER.clientId,
+        clientSecret: env.RESELLER_CLIENT_SECRET ?? DEMO_RESELLER.clientSecret,
       },
       vendor: {
-        clientId: env.VENDOR_CLIENT_ID ?? 'demo-vendor',
-        clientSecret: env.VENDOR_CLIENT_SECRET ?? 'demo-vendor-secret',
+        clientId: env.VENDOR_CLIENT_ID ?? DEMO_VENDOR.clientId,
+        clientSecret: env.VENDOR_CLIENT_SECRET ?? DEMO_VENDOR.clientSecret,
       },
     },
     secondReseller: {
-      clientId: env.RESELLER_B_CLIENT_ID ?? 'demo-reseller-b',
-      clientSecret: env.RESELLER_B_CLIENT_SECRET ?? 'demo-reseller-b-secret',
+      clientId: env.RESELLER_B_CLIENT_ID ?? DEMO_RESELLER_B.clientId,
+      clientSecret: env.RESELLER_B_CLIENT_SECRET ?? DEMO_RESELLER_B.clientSecret,
     },
   };
 }

@@ -1,13 +1,13 @@
 /** The embedded mock's configuration from the environment, its apps (MOCK_APPS) checked. */
-import type { Family } from '../catalogue';
+import type { Family, MockApp } from '../catalogue';
 import { ConfigError } from './config-error';
 import { DEFAULTS, envNumber } from './config-values';
-import type { ConfiguredApp, HarnessConfig } from './harness-config';
+import type { HarnessConfig } from './harness-config';
 
 const MOCK_APPS_SHAPE = 'MOCK_APPS must be a JSON array of {"clientId","clientSecret","family":"reseller"|"vendor"[,"webhookSecret"]}';
 
 /** One entry of MOCK_APPS, checked; the error names the entry and what is wrong, never a secret. */
-function configuredApp(entry: unknown, i: number): ConfiguredApp {
+function configuredApp(entry: unknown, i: number): MockApp {
   const e = (typeof entry === 'object' && entry !== null ? entry : {}) as Record<string, unknown>;
   const text = (k: string) => typeof e[k] === 'string' && (e[k] as string).length > 0;
   const wrong = [
@@ -16,12 +16,12 @@ function configuredApp(entry: unknown, i: number): ConfiguredApp {
     ...(e.webhookSecret === undefined || text('webhookSecret') ? [] : ['webhookSecret is not a non-empty string']),
   ];
   if (wrong.length) throw new ConfigError(`${MOCK_APPS_SHAPE}; entry ${i}: ${wrong.join(', ')}`);
-  const app: ConfiguredApp = { clientId: e.clientId as string, clientSecret: e.clientSecret as string, family: e.family as Family };
+  const app: MockApp = { clientId: e.clientId as string, clientSecret: e.clientSecret as string, family: e.family as Family };
   return e.webhookSecret === undefined ? app : { ...app, webhookSecret: e.webhookSecret as string };
 }
 
 /** MOCK_APPS, parsed and checked: a JSON array of apps. */
-export function mockAppsFrom(env: NodeJS.ProcessEnv): ConfiguredApp[] | undefined {
+export function mockAppsFrom(env: NodeJS.ProcessEnv): MockApp[] | undefined {
   if (!env.MOCK_APPS) return undefined;
   let parsed: unknown;
   try {
@@ -34,7 +34,7 @@ export function mockAppsFrom(env: NodeJS.ProcessEnv): ConfiguredApp[] | undefine
 }
 
 /** The embedded mock's configuration (MOCK_WINDOW_MS, MOCK_DRIFT, MOCK_SEED, MOCK_REQUESTS) with its apps. */
-export function mockConfigFrom(env: NodeJS.ProcessEnv, apps: ConfiguredApp[] | undefined): HarnessConfig['mock'] {
+export function mockConfigFrom(env: NodeJS.ProcessEnv, apps: MockApp[] | undefined): HarnessConfig['mock'] {
   return {
     windowMs: envNumber(env, 'MOCK_WINDOW_MS', DEFAULTS.mockWindowMs),
     drift: (env.MOCK_DRIFT ?? '')

@@ -1,5 +1,5 @@
 /** The harness configuration's shape: the target, its apps and the embedded mock, as `loadConfig` returns them. */
-import type { EnvironmentName, Family, IdName, VendorOperationSpec } from '../catalogue';
+import type { EnvironmentName, Family, IdName, MockApp, VendorOperationSpec } from '../catalogue';
 import type { Credentials } from './token-core';
 
 export type TargetKind = 'mock' | 'sandbox' | 'production' | 'url';
@@ -45,14 +45,7 @@ export interface HarnessConfig {
   /** Longest wait for a rate-limit reset in a test that is not about limits. */
   max429WaitMs: number;
   /** The embedded mock's configuration; `requests` is MOCK_REQUESTS as given (strict or warn, checked where the mock starts). */
-  mock: { windowMs: number; drift: string[]; apps: ConfiguredApp[] | undefined; seed: number; requests: string };
+  mock: { windowMs: number; drift: string[]; apps: MockApp[] | undefined; seed: number; requests: string };
   /** Ids of the target's data given by the user (KNOWN_IDS), used before any discovery. */
   knownIds: Partial<Record<IdName, string>>;
-}
-/** An app the embedded mock lets obtain tokens (MOCK_APPS): the shape of the mock's `apps` option. */
-export interface ConfiguredApp {
-  clientId: string;
-  clientSecret: string;
-  family: Family;
-  webhookSecret?: string;
 }

@@ -6,7 +6,7 @@
  */
 import { limitFor, type Operation } from '../catalogue';
 import { limitProbeRequests } from '../load/lib/limit-analysis';
-import type { NotRun } from '../load/scripts/run-plan';
+import type { NotRun } from '../load/plan/run-plan';
 import { DEFAULT_BUDGET, type LoadOptions } from './load-options';
 
 /** Requests a step's run of one operation needs at most, by its limit; undefined: the step spends no budget. */

@@ -5,7 +5,7 @@
 import type { EnvironmentName } from '../catalogue';
 import { DEFAULT_WINDOW_MS } from '../catalogue';
 import { DEFAULT_SEED } from '../fixtures/build-world';
-import { runLengthMs } from '../load/scripts/run-length';
+import { runLengthMs } from '../load/plan/run-length';
 import type { PerfThreshold } from '../reporting/perf-compare';
 
 /** k6's longest run unless --max-duration says otherwise. */

@@ -4,9 +4,9 @@ import { knownIds, requestFor, world } from '../fixtures';
 import { webhookSecretFrom } from '../clients/config-credentials';
 import { imHeadersFrom } from '../clients/config-headers';
 import { signatureHeaders } from '../clients/webhook-signature';
-import { DEFAULT_APPS } from '../mock/app/apps';
+import { DEMO_RESELLER, DEMO_VENDOR } from '../catalogue/apps';
 import { DEFAULT_WINDOW_MS } from '../catalogue';
-import type { NotRun, Plan, PlannedOperation } from '../load/scripts/run-plan';
+import type { NotRun, Plan, PlannedOperation } from '../load/plan/run-plan';
 import type { TargetIds } from './target-ids';
 import type { LoadOptions } from './load-options';
 
@@ -51,10 +51,7 @@ export function buildPlan(o: {
 }): Plan {
   const im = imHeadersFrom(process.env);
   // WEBHOOK_SECRET, else the embedded mock's rule for the reseller app the run uses.
-  const webhookSecret = webhookSecretFrom(
-    process.env,
-    process.env.RESELLER_CLIENT_ID ?? DEFAULT_APPS.find((a) => a.family === 'reseller')?.clientId,
-  ) as string;
+  const webhookSecret = webhookSecretFrom(process.env, process.env.RESELLER_CLIENT_ID ?? DEMO_RESELLER.clientId) as string;
   // Operations left out (no id of the target's data for them, or beyond the budget) are not planned: the plan
   // lists them in notRun.
   const notRun = [...(o.targetIds?.notRun ?? []), ...(o.budgetNotRun ?? [])];
@@ -132,12 +129,10 @@ export function planFor(o: LoadOptions, baseUrl: string, ops: Operation[], run: 
 
 /** The embedded mock's demo apps, as the credentials k6 reads. */
 export function mockCredentials(): NodeJS.ProcessEnv {
-  const r = DEFAULT_APPS.find((a) => a.family === 'reseller');
-  const v = DEFAULT_APPS.find((a) => a.family === 'vendor');
   return {
-    RESELLER_CLIENT_ID: r?.clientId,
-    RESELLER_CLIENT_SECRET: r?.clientSecret,
-    VENDOR_CLIENT_ID: v?.clientId,
-    VENDOR_CLIENT_SECRET: v?.clientSecret,
+    RESELLER_CLIENT_ID: DEMO_RESELLER.clientId,
+    RESELLER_CLIENT_SECRET: DEMO_RESELLER.clientSecret,
+    VENDOR_CLIENT_ID: DEMO_VENDOR.clientId,
+    VENDOR_CLIENT_SECRET: DEMO_VENDOR.clientSecret,
   };
 }

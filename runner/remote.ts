@@ -1,8 +1,8 @@
 /** A run on a target other than the embedded mock: the ids of its data, and the quota their search spent. */
-import { DEFAULT_WINDOW_MS, type Operation } from '../catalogue';
-import type { Plan } from '../load/scripts/run-plan';
-import { longestWaitMs } from '../load/scripts/probe-plan';
-import { RESET_MARGIN_MS, resolveTargetIds, type TargetIds } from './target-ids';
+import { DEFAULT_WINDOW_MS, RESET_MARGIN_MS, type Operation } from '../catalogue';
+import type { Plan } from '../load/plan/run-plan';
+import { longestWaitMs } from '../load/plan/probe-plan';
+import { resolveTargetIds, type TargetIds } from './target-ids';
 import { NOT_JUDGED } from '../clients/exit-codes';
 import { writesAllowed } from './plan';
 import type { LoadOptions } from './load-options';
@@ -23,6 +23,7 @@ export async function idsOnTarget(
     ops,
     allowWrites: writesAllowed(o, false),
     budget: run.budget,
+    seed: o.seed,
     maxWaitMs: longestWaitMs({ windowMs: DEFAULT_WINDOW_MS, ...(o.probeWaitMs !== undefined ? { probeWaitMs: o.probeWaitMs } : {}) }),
     say,
   });

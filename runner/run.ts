@@ -6,9 +6,9 @@ import { existsSync, mkdirSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import type { Operation } from '../catalogue';
 import { ConfigError } from '../clients/config';
-import { spawnMock, type MockProcessOptions } from '../tools/mock-process';
-import type { NotRun, Plan } from '../load/scripts/run-plan';
-import { segmentDirName } from '../load/scripts/segment';
+import { spawnMock, type MockProcessOptions } from './mock-process';
+import type { NotRun, Plan } from '../load/plan/run-plan';
+import { segmentDirName } from '../load/plan/segment';
 import { buildLoadScripts, bundleDir } from './bundles';
 import { findK6, k6Args, k6Environment, K6_HELP, runK6 } from './k6-process';
 import { exitCodeOf, type K6Outcome } from './outcome';
@@ -173,7 +173,7 @@ async function budgetedRun(name: string, step: K6Step, o: LoadOptions, p: K6Plan
 
 /**
  * Where k6 writes: --summary-export's file (default <reports-dir>/<script>-k6-summary.json), and the step's
- * folder, its segment's in a distributed run (load/scripts/run-plan.ts runnerPlan).
+ * folder, its segment's in a distributed run (load/plan/run-plan.ts runnerPlan).
  */
 function k6Outputs(step: K6Step, o: LoadOptions): { summaryExport: string; outDir: string } {
   const summaryExport = o.summaryExport ?? join(o.reportsDir, `${step.bundle}-k6-summary.json`);

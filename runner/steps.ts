@@ -4,10 +4,10 @@
  */
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Plan } from '../load/scripts/run-plan';
-import { runLengthMs } from '../load/scripts/run-length';
-import { shareOf } from '../load/scripts/segment';
-import { writeNotices } from '../load/scripts/probe-plan';
+import type { Plan } from '../load/plan/run-plan';
+import { runLengthMs } from '../load/plan/run-length';
+import { shareOf } from '../load/plan/segment';
+import { writeNotices } from '../load/plan/probe-plan';
 import type { PacingPlan } from '../load/lib/pacer';
 import { capacityPlan } from '../load/lib/capacity-plan';
 import { closeCapacityContext, keepCapacitySamples, runCapacityComparison } from '../reporting/capacity-runs';
@@ -118,7 +118,7 @@ export const COMMANDS: Record<string, K6Step | OwnStep> = {
     about: 'identify each limiter (algorithm, burst, sustained rate, window, pacing); exit 99 for an operation without a result',
     after: printManifest,
     preflight: (plan, o) => {
-      // The runner probes its segment's share of the operations (load/scripts/run-plan.ts runnerPlan).
+      // The runner probes its segment's share of the operations (load/plan/run-plan.ts runnerPlan).
       const segment = o.executionSegment ?? process.env.LOAD_SEGMENT;
       for (const line of writeNotices({ ...plan, operations: shareOf(plan.operations, segment) })) console.log(`load: ${line}`);
       plan.writesAnnounced = true;

@@ -16,10 +16,9 @@ import { httpLimitsFrom } from '../clients/config-values';
 import { ApiClient, RequestBudget, type ApiRequest, type ApiResponse } from '../clients/http';
 import { IdResolver, describeId, setKnownIds, type MissingId, type ResolvedId } from '../clients/ids';
 import { redact, registerSecret } from '../clients/redact';
-import { TokenClient, tokenTransport } from '../clients/token-client';
+import { openTargetSession, waitBeforeAskingAgainMs, type TargetSession } from '../clients/target-session';
 import { requestFor } from '../fixtures';
-import { DEFAULT_SEED } from '../fixtures/build-world';
-import type { NotRun } from '../load/scripts/run-plan';
+import type { NotRun } from '../load/plan/run-plan';
 import { readRateLimitHeaders } from '../load/lib/rate-limit-hints';
 
 export interface TargetIds {
@@ -51,23 +50,20 @@ export interface TargetIdsOptions {
   budget: number;
   /**
    * Longest wait, ms, for a refused listing's advertised reset before it is asked again, as long as the
-   * probe waits for a reopening (load/scripts/probe-plan.ts longestWaitMs).
+   * probe waits for a reopening (load/plan/probe-plan.ts longestWaitMs).
    */
   maxWaitMs: number;
+  /** The run's seed: the fixture world fills in the listings' filters and bodies from it. */
+  seed: number;
   /** Where each call and each id found is said. */
   say: (line: string) => void;
   env?: NodeJS.ProcessEnv;
 }
 
-/** The HTTP client and the token client of the search, opened at its first call (none when KNOWN_IDS holds every id). */
-interface SearchClients {
-  api: ApiClient;
-  tokens: TokenClient;
+/** The search's session on the target, opened at its first call (none when KNOWN_IDS holds every id). */
+interface SearchClients extends TargetSession {
   ctx: APIRequestContext;
 }
-
-/** After an advertised reset: its epoch second is rounded down. */
-export const RESET_MARGIN_MS = 250;
 
 /** Most times one listing is asked again after a refusal (each wait within the run's longest wait in all). */
 const MAX_ASKS_AGAIN = 3;
@@ -89,8 +85,8 @@ export function refusalWait(
   atMs: number | null,
   o: { nowMs: number; waitedMs: number; maxWaitMs: number; asksAgain: number },
 ): { waitMs: number } | { why: string } {
-  if (atMs === null) return { why: 'its answer advertised no Retry-After and no rate-limit reset to wait for' };
-  const waitMs = Math.max(0, atMs + RESET_MARGIN_MS - o.nowMs);
+  const waitMs = waitBeforeAskingAgainMs(atMs, o.nowMs);
+  if (waitMs === null) return { why: 'its answer advertised no Retry-After and no rate-limit reset to wait for' };
   const leftMs = o.maxWaitMs - o.waitedMs;
   if (waitMs > leftMs)
     return {
@@ -148,7 +144,7 @@ async function openSearchClients(
     imHeaders: imHeadersFrom(env),
     onExchange: (res) => o.say(redact(`load: id search: ${res.method} ${res.url} → ${res.status}`)),
   });
-  return { api, tokens: new TokenClient({ baseUrl: o.baseUrl, credentials, transport: tokenTransport(api, o.baseUrl) }), ctx };
+  return { ...openTargetSession(api, credentials), ctx };
 }
 
 /**
@@ -195,7 +191,7 @@ export async function resolveTargetIds(o: TargetIdsOptions): Promise<TargetIds> 
   const call = async (op: Operation, environment: EnvironmentName, body?: unknown): Promise<ApiResponse> => {
     const { api, tokens } = await (clients ??= openSearchClients(o, env, budget, credentials));
     // A listing needs no id; the fixture world only fills in its filters and body.
-    const parts = requestFor(op, DEFAULT_SEED, 0, {});
+    const parts = requestFor(op, o.seed, 0, {});
     const req: ApiRequest = {
       operationId: op.id,
       method: op.method,
@@ -223,7 +219,7 @@ export async function resolveTargetIds(o: TargetIdsOptions): Promise<TargetIds> 
     operations: allOperations(),
     allowWrites: o.allowWrites,
     call,
-    validBody: (op) => requestFor(op, DEFAULT_SEED).body ?? (op.jsonBody ? {} : undefined),
+    validBody: (op) => requestFor(op, o.seed).body ?? (op.jsonBody ? {} : undefined),
   });
   const said = new Set<string>();
   const resolve = async (name: IdName): Promise<ResolvedId | MissingId> => {

@@ -8,7 +8,7 @@ import { Command, InvalidArgumentError } from 'commander';
 import { allOperations, ENVIRONMENTS, parseErrorStatuses } from '../catalogue';
 import { duration, integer, listOf, oneOf, parseOrExit, parsedBy, positive } from '../clients/cli-options';
 import { DEFAULT_PERF_THRESHOLD_SPEC, parsePerfThreshold } from '../reporting/perf-compare';
-import { runLengthMs } from '../load/scripts/run-length';
+import { runLengthMs } from '../load/plan/run-length';
 import { COMMANDS } from '../runner/steps';
 import { runLoad } from '../runner/run';
 import { DEFAULT_BUDGET, DEFAULT_MAX_DURATION, defaultLoadOptions, type LoadOptions } from '../runner/load-options';

@@ -14,9 +14,12 @@ import { chmodSync, existsSync, mkdirSync, readFileSync, symlinkSync, writeFileS
 import { setPriority } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { bundledCli, k6DoubleBin, k6UnderTest, type BundledCli } from '../tools/harness-bin';
+import { K6_DOUBLE_BIN } from './tools/k6-node';
+import type { MockProcessOptions } from '../runner/mock-process';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
+/** The mock's main module, which the runner starts in a process of its own (runner/mock-process.ts). */
+const MOCK_MAIN_SOURCE = join(ROOT, 'mock/app/main.ts');
 const TSX_CLI = join(ROOT, 'node_modules/tsx/dist/cli.mjs');
 
 /** Command line → its source. */
@@ -25,20 +28,30 @@ const ENTRIES = {
   certify: 'scripts/certify.ts',
   load: 'scripts/load.ts',
   mock: 'scripts/mock.ts',
-  'k6-node': 'tools/k6-node/cli.ts',
+  'k6-node': 'tests/tools/k6-node/cli.ts',
 } as const;
-export type Cli = keyof typeof ENTRIES & BundledCli;
+export type Cli = keyof typeof ENTRIES;
 
-/** Every project module sees its own source URL as import.meta.url, as under tsx. */
-const sourceImportMetaUrl: Plugin = {
+/** The bundle of a command line in this run (HARNESS_BIN), or undefined in a test run by hand. */
+function bundledCli(name: Cli): string | undefined {
+  const bin = process.env.HARNESS_BIN;
+  return bin ? join(bin, `${name}.mjs`) : undefined;
+}
+
+/**
+ * Every project module sees its own source URL as import.meta.url, as under tsx; but for the mock's main
+ * module, which sees the bundled mock (`dir/mock.mjs`, the same command line): a bundled `npm run load`
+ * then starts its mock process as JavaScript, not as TypeScript through tsx.
+ */
+const sourceImportMetaUrl = (dir: string): Plugin => ({
   name: 'source-import-meta-url',
   setup(b) {
-    b.onLoad({ filter: /\.ts$/ }, (args) => ({
-      contents: readFileSync(args.path, 'utf8').replaceAll('import.meta.url', JSON.stringify(pathToFileURL(args.path).href)),
-      loader: 'ts',
-    }));
+    b.onLoad({ filter: /\.ts$/ }, (args) => {
+      const url = args.path === MOCK_MAIN_SOURCE ? pathToFileURL(join(dir, 'mock.mjs')) : pathToFileURL(args.path);
+      return { contents: readFileSync(args.path, 'utf8').replaceAll('import.meta.url', JSON.stringify(url.href)), loader: 'ts' };
+    });
   },
-};
+});
 
 /** Bundles every command line into `dir`, with a `k6` executable for the double; returns the time taken. */
 export async function buildCliBundles(dir: string): Promise<number> {
@@ -63,7 +76,7 @@ export async function buildCliBundles(dir: string): Promise<number> {
         outdir: dir,
         // In its chunks too, where it sets the same path again when one loads.
         banner: { js: `process.argv[1] = ${JSON.stringify(join(ROOT, source))};` },
-        plugins: [sourceImportMetaUrl],
+        plugins: [sourceImportMetaUrl(dir)],
         logLevel: 'error',
       }),
     ),
@@ -71,7 +84,7 @@ export async function buildCliBundles(dir: string): Promise<number> {
   const k6 = join(dir, 'k6');
   writeFileSync(
     k6,
-    `#!/bin/sh\n# The k6 test double (tools/k6-node), bundled.\nexec "${process.execPath}" "${join(dir, 'k6-node.mjs')}" "$@"\n`,
+    `#!/bin/sh\n# The k6 test double (tests/tools/k6-node), bundled.\nexec "${process.execPath}" "${join(dir, 'k6-node.mjs')}" "$@"\n`,
   );
   chmodSync(k6, 0o755);
   return performance.now() - started;
@@ -86,8 +99,25 @@ export function cliArgs(name: Exclude<Cli, 'k6-node'>): string[] {
   return bundle ? [bundle] : [TSX_CLI, resolve(ROOT, ENTRIES[name])];
 }
 
-/** The k6 double's executable (K6_BIN): the bundled one when the run has it. */
-export { k6DoubleBin, k6UnderTest };
+/** The options of a mock in its own process started by a test: the bundled mock when the run has it. */
+export function testMockMain(): Pick<MockProcessOptions, 'main'> {
+  const bundle = bundledCli('mock');
+  return bundle ? { main: bundle } : {};
+}
+
+/** The k6 double's executable: the bundled one in a harness test run, else tests/tools/k6-node/bin/k6. */
+export function k6DoubleBin(): string {
+  const bin = process.env.HARNESS_BIN;
+  return bin ? join(bin, 'k6') : K6_DOUBLE_BIN;
+}
+
+/**
+ * The k6 the load tests run: K6_BIN from the environment when it is set (a real k6, to run the very same
+ * tests on it), else the double.
+ */
+export function k6UnderTest(): string {
+  return process.env.K6_BIN || k6DoubleBin();
+}
 
 /** Niceness of the CPU-heavy runs the tests start: certify runs, the benchmark, the detection matrix. */
 const BACKGROUND_NICENESS = 10;

@@ -5,7 +5,7 @@
  * absent or non-integer header never satisfies a comparison.
  */
 import { test, type TestInfo } from '@playwright/test';
-import { RATE_LIMIT_HEADERS, advertisedResetMs, limitFor, type EnvironmentName, type Operation } from '../../catalogue';
+import { RATE_LIMIT_HEADERS, RESET_PRECISION_MS, advertisedResetMs, limitFor, type EnvironmentName, type Operation } from '../../catalogue';
 import { evidenceOf, type ApiResponse } from '../../clients/http';
 import { expect } from './matchers';
 import { blocked } from './outcomes';
@@ -58,9 +58,6 @@ export function setExhaustionDeadline(info: TestInfo): void {
   const timeout = info.timeout;
   exhaustionDeadlineMs = timeout > 0 ? Date.now() + timeout - TIMEOUT_MARGIN_MS : Infinity;
 }
-
-/** A Reset in whole seconds names the end of its window within a second, either way. */
-const RESET_PRECISION_MS = 1_000;
 
 /** Time surely left to the advertised reset of `first`: unbounded on the mock's frozen clock or without an integer Reset. */
 function timeLeftOf(session: Session, first: ApiResponse): () => number {

@@ -15,9 +15,12 @@ import type {
   Totals,
 } from '../../reporting/report-shapes';
 import { redact } from '../../clients/redact';
-import { describeId, type ResolvedId } from '../../clients/ids';
+import type { ResolvedId } from '../../clients/ids';
 import type { CallObservation, TestAnnotations } from './annotations';
 import { readAnnotations } from './annotation-reader';
+import { unitsOf, type RunEntry, type Unit } from './check-units';
+
+export type { RunEntry, Unit } from './check-units';
 import { BUDGET_SPENT } from './run-budget';
 
 /** reports/summary.json of a certification run: the shared run summary plus requests and ids. */
@@ -37,80 +40,8 @@ export interface RequestsSummary {
   pace?: { workers: number; atOnce: number; medianRttMs: number | null };
 }
 
-/** One test of the run as the reporter saw it. */
-export interface RunEntry {
-  title: string;
-  /** The spec file's name, e.g. tokens.spec.ts. */
-  file: string;
-  tags: string[];
-  annotations: readonly { type: string; description?: string }[];
-  status: 'passed' | 'failed' | 'timedOut' | 'skipped' | 'interrupted';
-  durationMs: number;
-  errors: readonly { message?: string }[];
-}
-
 /** Counts of one group (a spec file) for the on-screen table. */
 export type GroupCounts = Required<Totals>;
-
-/** One check: a test, or one check of a grouped test (support/checks.ts). */
-export interface Unit {
-  title: string;
-  status: CheckStatus;
-  durationMs: number;
-  error?: string;
-  /** Why it reached no verdict (not run, blocked, out of scope, not applicable). */
-  reason?: string;
-  /** What brings an out-of-scope check in. */
-  bringsIn?: string;
-  operation?: string;
-  environment?: EnvironmentName;
-  check?: string;
-}
-
-/** A failure's text with the ids it used and their origin, so the evidence says where each came from. */
-function withIds(ids: readonly ResolvedId[], error: string): string {
-  return error && ids.length ? `${error}\nIds used: ${ids.map(describeId).join('; ')}` : error;
-}
-
-function statusOf(e: RunEntry, a: TestAnnotations): CheckStatus {
-  if (e.status !== 'skipped') return e.status === 'passed' ? 'passed' : 'failed';
-  if (a.blocked.length) return 'blocked';
-  if (a.outOfScope.length) return 'out-of-scope';
-  return a.notApplicable.length ? 'not-applicable' : 'skipped';
-}
-
-/** The checks of a test: one per grouped check, else the test itself under its labels. */
-export function unitsOf(e: RunEntry, a: TestAnnotations): Unit[] {
-  if (a.checkResults.length) {
-    return a.checkResults.map((c) => ({
-      title: c.title,
-      status: c.status,
-      durationMs: c.durationMs,
-      ...(c.error ? { error: withIds(a.idSources, c.error) } : {}),
-      ...(c.reason ? { reason: c.reason } : {}),
-      ...(c.bringsIn ? { bringsIn: c.bringsIn } : {}),
-      ...(c.operation ? { operation: c.operation } : {}),
-      ...(c.environment ? { environment: c.environment } : {}),
-      ...(c.check ? { check: c.check } : {}),
-    }));
-  }
-  const error = withIds(a.idSources, e.errors.map((x) => x.message ?? '').join('\n'));
-  const scope = a.outOfScope[0];
-  const reason = [...a.notRun, ...a.blocked, ...a.notApplicable][0] ?? scope?.reason;
-  return [
-    {
-      title: e.title,
-      status: statusOf(e, a),
-      durationMs: e.durationMs,
-      ...(error ? { error } : {}),
-      ...(reason ? { reason } : {}),
-      ...(scope ? { bringsIn: scope.bringsIn } : {}),
-      ...(a.operation ? { operation: a.operation } : {}),
-      ...(a.environment ? { environment: a.environment } : {}),
-      ...(a.check ? { check: a.check } : {}),
-    },
-  ];
-}
 
 /** The statuses that reach no verdict, by how much they weigh on a row: not judged over out of scope over not applicable. */
 const UNJUDGED: readonly CheckStatus[] = ['blocked', 'skipped', 'out-of-scope', 'not-applicable'];
@@ -213,6 +144,18 @@ function distinctIds(all: readonly ResolvedId[]): ResolvedId[] {
   return [...byKey.values()].sort((a, b) => a.name.localeCompare(b.name) || a.environment.localeCompare(b.environment));
 }
 
+/** What a test's calls showed beside its verdicts: its pace and the bodies validated against OPENAPI. */
+function addTraffic(c: Collected, a: TestAnnotations): void {
+  if (a.traffic) {
+    c.pace.atOnce = Math.max(c.pace.atOnce, a.traffic.concurrency);
+    if (a.traffic.medianRttMs !== null) c.pace.rtts.push(a.traffic.medianRttMs);
+  }
+  for (const v of a.openapiValidations) {
+    c.bodies.validated += v.validated ? 1 : 0;
+    c.bodies.failed += v.failed ? 1 : 0;
+  }
+}
+
 /** Every test's checks, findings and observations, folded into rows and counts. Throws on a malformed annotation. */
 export function collect(entries: readonly RunEntry[], operations: readonly Operation[]): Collected {
   const catalogue = new Map(operations.map((o) => [o.id, o]));
@@ -238,14 +181,7 @@ export function collect(entries: readonly RunEntry[], operations: readonly Opera
     c.findings.push(...a.findings);
     g.findings += a.findings.length;
     c.ids.push(...a.idSources);
-    if (a.traffic) {
-      c.pace.atOnce = Math.max(c.pace.atOnce, a.traffic.concurrency);
-      if (a.traffic.medianRttMs !== null) c.pace.rtts.push(a.traffic.medianRttMs);
-    }
-    for (const v of a.openapiValidations) {
-      c.bodies.validated += v.validated ? 1 : 0;
-      c.bodies.failed += v.failed ? 1 : 0;
-    }
+    addTraffic(c, a);
     for (const unit of unitsOf(e, a)) {
       if (unit.reason?.startsWith(BUDGET_SPENT)) c.leftOutByBudget += 1;
       const { title, status, durationMs } = unit;

@@ -5,7 +5,7 @@
  */
 import { type APIRequestContext, type TestInfo, test as base } from '@playwright/test';
 import { RequestBudget, type ApiRequest, type ApiResponse, type Budget } from '../../clients/http';
-import { TokenClient, tokenTransport } from '../../clients/token-client';
+import { tokensThrough } from '../../clients/target-session';
 import { IdResolver } from '../../clients/ids';
 import { join } from 'node:path';
 import type { OpenApiContract } from '../../openapi/import/openapi-contract';
@@ -75,13 +75,8 @@ export function openSession(target: Target, ctx: APIRequestContext, openapi: Ope
     silence,
     (reason) => blocked(base.info(), reason),
   );
-  const tokens = new TokenClient({
-    baseUrl: target.baseUrl,
-    credentials: cfg.credentials,
-    transport: tokenTransport(api, target.baseUrl),
-  });
   const locks = new BucketLocks(runDir, cfg.max429WaitMs, (reason) => blocked(base.info(), reason));
-  const session = new Session(target, api, tokens, budget, locks, new CallPace(cfg.concurrency));
+  const session = new Session(target, api, tokensThrough(api, cfg.credentials), budget, locks, new CallPace(cfg.concurrency));
   session.startOver(project);
   session.idResolver = new IdResolver({
     configured: cfg.knownIds,

@@ -8,7 +8,8 @@ import { DEFAULT_SEED } from '../../fixtures/build-world';
 import { familyBase, fillPath, type EnvironmentName, type Family, type IdName, type Ids, type Operation } from '../../catalogue';
 import type { HarnessConfig } from '../../clients/harness-config';
 import { ApiClient, TargetFailure, assertUsable, evidenceOf, type ApiRequest, type ApiResponse, type Budget } from '../../clients/http';
-import { TokenClient, tokenTransport } from '../../clients/token-client';
+import type { TokenClient } from '../../clients/token-client';
+import { tokensThrough, waitBeforeAskingAgainMs } from '../../clients/target-session';
 import { TokenError, type Credentials } from '../../clients/token-core';
 import { redact } from '../../clients/redact';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
@@ -226,7 +227,7 @@ export class Session {
     }
     const now = Date.now();
     const resetAt = advertisedResetMs(intHeader(res.headers['x-ratelimit-reset']), now);
-    const waitMs = resetAt === null ? this.target.windowMs : resetAt - now + 250;
+    const waitMs = waitBeforeAskingAgainMs(resetAt, now) ?? this.target.windowMs;
     const info = base.info();
     if (waitMs > this.config.max429WaitMs || waitMs > info.timeout - 5_000) {
       blocked(
@@ -261,12 +262,7 @@ export class Session {
 
   /** A separate token client on this target (another app, or an injected clock). */
   tokenClient(credentials: Partial<Record<Family, Credentials>>, now?: () => number): TokenClient {
-    return new TokenClient({
-      baseUrl: this.target.baseUrl,
-      credentials,
-      transport: tokenTransport(this.api, this.target.baseUrl),
-      ...(now ? { now } : {}),
-    });
+    return tokensThrough(this.api, credentials, now);
   }
 
   /** Sends a request with the family's token, re-fetching the token once after a 401. */

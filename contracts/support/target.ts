@@ -7,6 +7,7 @@ import { loadConfig } from '../../clients/config';
 import type { HarnessConfig } from '../../clients/harness-config';
 import { registerSecret } from '../../clients/redact';
 import type { RunningMock } from '../../mock';
+import type { MockLayer } from '../../mock/ground/mock-layer';
 
 export interface Target {
   config: HarnessConfig;
@@ -39,25 +40,22 @@ export function selectedOperations(cfg: HarnessConfig = harnessConfig()): Operat
   return operationsFor(cfg);
 }
 
-/** Starts the target (the embedded mock, or none for a URL target), hands it to `use`, then stops it. */
-/** The embedded mock's drift modes as the configuration gives them (MOCK_DRIFT); none without a configuration. */
-export function configuredDrift(): readonly string[] {
-  return config instanceof Error ? [] : config.mock.drift;
-}
-
-export async function provideTarget(mockDrift: readonly string[], use: (target: Target) => Promise<void>): Promise<void> {
+/**
+ * Starts the target (the embedded mock, or none for a URL target), hands it to `use`, then stops it. The
+ * embedded mock serves the drift modes MOCK_DRIFT names, fixed for the run, unless a layer is given.
+ */
+export async function provideTarget(mockLayer: MockLayer | undefined, use: (target: Target) => Promise<void>): Promise<void> {
   const cfg = harnessConfig();
   let mock: RunningMock | undefined;
   let baseUrl = cfg.baseUrl;
   if (cfg.kind === 'mock') {
     // Loaded only for the embedded mock: a worker against a URL target starts without the server.
-    const { startMock, parseRequestMode, DriftLayer } = await import('../../mock');
+    const { startMock, parseRequestMode, fixedDrift } = await import('../../mock');
     mock = await startMock({
       requests: parseRequestMode(cfg.mock.requests, 'MOCK_REQUESTS'),
       windowMs: cfg.mock.windowMs,
       control: true,
-      // Switchable: the detection matrix turns its modes on one after another through the control API.
-      layer: new DriftLayer(mockDrift, true),
+      layer: mockLayer ?? fixedDrift(cfg.mock.drift),
       seed: cfg.mock.seed,
       vendorOperations: cfg.vendorOperations,
       ...(cfg.mock.apps ? { apps: cfg.mock.apps } : {}),

@@ -4,9 +4,10 @@
  * from here; what each fixture does lives in target.ts, open-session.ts, session.ts and outcomes.ts.
  */
 import { test as base } from '@playwright/test';
+import type { MockLayer } from '../../mock/ground/mock-layer';
 import type { OpenApiContract } from '../../openapi/import/openapi-contract';
 import { expect } from './matchers';
-import { configuredDrift, harnessConfig, provideTarget, selectedOperations, type Target } from './target';
+import { harnessConfig, provideTarget, selectedOperations, type Target } from './target';
 import type { Session } from './session';
 import { openSession } from './open-session';
 import { writeTraffic } from './annotations';
@@ -26,8 +27,8 @@ interface TestFixtures {
 }
 
 interface WorkerFixtures {
-  /** The embedded mock's drift modes; default MOCK_DRIFT (the harness configuration). */
-  mockDrift: readonly string[];
+  /** The layer over the embedded mock; default none given: the drift modes MOCK_DRIFT names, fixed for the run. */
+  mockLayer: MockLayer | undefined;
   target: Target;
   session: Session;
   /** The user's OpenAPI document (OPENAPI=<file>), when given. */
@@ -35,9 +36,9 @@ interface WorkerFixtures {
 }
 
 export const test = base.extend<TestFixtures, WorkerFixtures>({
-  mockDrift: [configuredDrift(), { option: true, scope: 'worker' }],
+  mockLayer: [undefined, { option: true, scope: 'worker' }],
 
-  target: [async ({ mockDrift }, use) => provideTarget(mockDrift, use), { scope: 'worker' }],
+  target: [async ({ mockLayer }, use) => provideTarget(mockLayer, use), { scope: 'worker' }],
 
   openapi: [
     // eslint-disable-next-line no-empty-pattern -- Playwright fixtures take their dependencies as the first argument.

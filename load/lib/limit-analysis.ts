@@ -13,7 +13,7 @@ export interface ProbeSample {
   reset: number | null;
 }
 
-import { advertisedResetMs, detectResetUnit, intHeader, type ResetUnit } from '../../catalogue/rules';
+import { advertisedResetMs, detectResetUnit, intHeader, RESET_PRECISION_MS, type ResetUnit } from '../../catalogue/rules';
 import { percentile } from '../../common/statistics';
 
 // The reset-unit reading, integer headers (catalogue/rules.ts) and percentiles (common/statistics.ts) are shared with the mock and the suite.
@@ -36,9 +36,6 @@ export interface LimitAnalysis {
    */
   inconclusive: string | null;
 }
-
-/** A Reset in whole seconds names the end of its window within a second, either way. */
-const RESET_PRECISION_MS = 1_000;
 
 /**
  * The first sample before `upTo` that counts in a later window than the one before it: its advertised

@@ -10,10 +10,10 @@ import { Counter } from 'k6/metrics';
 import exec from 'k6/execution';
 import { SHAPES } from '../lib/load-shapes';
 import { capacityPlan } from '../lib/capacity-plan';
-import { notRunLines, notRunOf, plan } from './run-plan';
-import { fetchTokens, requestOf, type Tokens } from './requests';
-import { runLengthMs } from './run-length';
-import { capacityResult, capacityTable, junitXml, opKey, type CapacityTarget } from './summary-verdicts';
+import { notRunLines, notRunOf, plan } from '../plan/run-plan';
+import { fetchTokens, requestOf, type Tokens } from '../shared/requests';
+import { runLengthMs } from '../plan/run-length';
+import { capacityResult, capacityTable, junitXml, opKey, type CapacityTarget } from '../shared/summary-verdicts';
 
 const p = plan();
 const shape = SHAPES.average;

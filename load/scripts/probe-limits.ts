@@ -6,8 +6,8 @@
  */
 import { Counter } from 'k6/metrics';
 import { unmeasuredReason } from '../lib/limit-analysis';
-import { runnerPlan } from './run-plan';
-import { runProbe, probeSummary, type ProbeResult } from './bucket-probe';
+import { runnerPlan } from '../plan/run-plan';
+import { runProbe, probeSummary, type ProbeResult } from '../shared/bucket-probe';
 
 const probeUnmeasured = new Counter('probe_unmeasured');
 /** k6's console (its types leave it out). */

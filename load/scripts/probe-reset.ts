@@ -6,9 +6,16 @@
  * `probe_unresolved` threshold, so k6 exits non-zero.
  */
 import { Counter } from 'k6/metrics';
-import { runnerPlan } from './run-plan';
-import { writeNotices } from './probe-plan';
-import { manifestOf, probeSummary, runFingerprint, unresolved, type FingerprintManifestEntry, type ProbeResult } from './bucket-probe';
+import { runnerPlan } from '../plan/run-plan';
+import { writeNotices } from '../plan/probe-plan';
+import {
+  manifestOf,
+  probeSummary,
+  runFingerprint,
+  unresolved,
+  type FingerprintManifestEntry,
+  type ProbeResult,
+} from '../shared/bucket-probe';
 
 const probeUnresolved = new Counter('probe_unresolved');
 /** k6's console (its types leave it out). */

@@ -1,9 +1,9 @@
 /** smoke: one valid call per selected operation; the checks must all pass. */
 import http from 'k6/http';
 import { check } from 'k6';
-import { notRunLines, notRunOf, plan, stamp } from './run-plan';
-import { fetchTokens, requestOf, type Tokens } from './requests';
-import { junitXml, thresholdVerdicts } from './summary-verdicts';
+import { notRunLines, notRunOf, plan, stamp } from '../plan/run-plan';
+import { fetchTokens, requestOf, type Tokens } from '../shared/requests';
+import { junitXml, thresholdVerdicts } from '../shared/summary-verdicts';
 
 export const options = { vus: 1, iterations: 1, thresholds: { checks: ['rate==1'] } };
 

@@ -16,8 +16,8 @@ import {
   type PacingPlan,
   type PacingVerdict,
 } from '../lib/pacer';
-import { notRunLines, notRunOf, plan, stamp, type NotRun, type Plan, type PlannedOperation } from './run-plan';
-import { fetchTokens, requestOf, probeStatusOf } from './requests';
+import { notRunLines, notRunOf, plan, stamp, type NotRun, type Plan, type PlannedOperation } from '../plan/run-plan';
+import { fetchTokens, requestOf, probeStatusOf } from '../shared/requests';
 
 const pacingMisses = new Counter('pacing_misses');
 

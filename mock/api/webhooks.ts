@@ -7,8 +7,8 @@
  */
 import { signatureMatches, signEventId } from '../../clients/webhook-signature';
 import { WEBHOOK_HEADERS } from '../../catalogue';
-import type { MockApp } from '../app/apps';
-import { errorOf, type ErrorBody } from '../app/errors';
+import type { MockApp } from '../../catalogue/apps';
+import { errorOf, type ErrorBody } from '../ground/errors';
 
 export interface ReceivedEvent {
   operationId: string;

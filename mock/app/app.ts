@@ -10,7 +10,7 @@
  *   handler     the operation's handler (api/handlers/) on the mock's state (api/state.ts), business-handler.ts
  *   onSend      X-RateLimit headers from the decision and the final status
  *
- * A layer over the mock (mock-options.ts, layer/mock-layer.ts) may make it lenient at named decision points, switch a
+ * A layer over the mock (mock-options.ts, ground/mock-layer.ts) may make it lenient at named decision points, switch a
  * spec choice to its other reading, and register hooks of its own after the mock's.
  */
 import Fastify, { type FastifyInstance } from 'fastify';
@@ -19,9 +19,9 @@ import { registerBodyParsers, setLazyValidatorCompiler } from '../routes/body-pa
 import { registerBusinessRoutes } from '../routes/business-route';
 import { registerControlRoutes } from '../routes/control';
 import { registerErrorHandlers, ROUTE_HELPERS } from '../routes/error-handlers';
-import { createMockContext } from './build-context';
-import { DEFAULT_BODY_LIMIT, resolveOptions, type MockOptions } from './mock-options';
-import { registerLatency } from '../routes/latency';
+import { createMockContext } from '../context/build-context';
+import { DEFAULT_BODY_LIMIT, resolveOptions, type MockOptions } from '../context/mock-options';
+import { registerLatency } from '../latency/latency';
 import { holdTickShape } from '../limits/tick-shape';
 import { registerTokenRoutes } from '../routes/token-routes';
 

@@ -1,21 +1,21 @@
 /**
  * The mock's command line, read by `npm run mock` (scripts/mock.ts) and by the mock's own process
- * (mock/app/main.ts, which tools/mock-process.ts starts): `npm run mock -- --port 4010 [--window-ms 60000] [--seed 1] [--control] [--drift a,b] [--reset-unit seconds] [--openapi <file>] [--requests strict|warn]
+ * (mock/app/main.ts, which runner/mock-process.ts starts): `npm run mock -- --port 4010 [--window-ms 60000] [--seed 1] [--control] [--drift a,b] [--reset-unit seconds] [--openapi <file>] [--requests strict|warn]
  *   [--limiter fixed|sliding-log|sliding-counter|token-bucket|leaky-bucket|<op>=<algorithm>,...] [--count-refused] [--headers x-ratelimit|ietf|none|<op>=<style>,...]`
  * serveMock runs the embedded mock on 127.0.0.1 until interrupted.
  */
 import { Command, InvalidArgumentError } from 'commander';
-import { DEFAULT_APPS } from './apps';
+import { DEFAULT_APPS } from '../../catalogue/apps';
 import { DriftLayer } from '../drift/drift-layer';
 import { DRIFT_MODES } from '../drift';
 import { startMock } from './server';
-import type { MockOptions } from './mock-options';
+import type { MockOptions } from '../context/mock-options';
 import { LIMITER_ALGORITHMS } from '../limits/limiter-algorithms';
 import { parseHeaderSpec, parseLimiterSpec } from '../limits/per-operation-specs';
 import { HEADER_STYLES } from '../limits/decision-headers';
 import { DEFAULT_REQUEST_MODE, parseRequestMode } from '../checks/request-violations';
 import { allOperations, DEFAULT_WINDOW_MS, parseErrorStatuses, parseVendorOperations } from '../../catalogue';
-import { parseLatencySpec } from '../routes/latency';
+import { parseLatencySpec } from '../latency/latency';
 import { DEFAULT_SEED } from '../../fixtures/build-world';
 import { parseOrExit } from '../../clients/cli-options';
 

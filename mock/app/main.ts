@@ -1,6 +1,6 @@
 /**
  * The module a mock process runs: `node --import tsx mock/app/main.ts <npm run mock options>`. Launchers
- * (tools/mock-process.ts) import MOCK_MAIN from here, so the layering rule sees that they start the mock; the
+ * (runner/mock-process.ts) import MOCK_MAIN from here, so the layering rule sees that they start the mock; the
  * mock itself is loaded only in the process that runs it.
  */
 import { fileURLToPath } from 'node:url';

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { buildMockApp } from './app';
-import type { MockOptions } from './mock-options';
+import type { MockOptions } from '../context/mock-options';
 
 export interface RunningMock {
   /** Base URL, e.g. http://127.0.0.1:4010 (no trailing slash). */

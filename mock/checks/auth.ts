@@ -4,9 +4,9 @@
  */
 import type { FastifyRequest } from 'fastify';
 import type { Family, Operation } from '../../catalogue';
-import type { Clock } from '../app/clock';
-import type { Leniency } from '../layer/mock-layer';
-import { entryOf, type ErrorBody, type ErrorCodeName } from '../app/errors';
+import type { Clock } from '../ground/clock';
+import type { Leniency } from '../ground/mock-layer';
+import { entryOf, type ErrorBody, type ErrorCodeName } from '../ground/errors';
 
 export interface TokenRecord {
   clientId: string;

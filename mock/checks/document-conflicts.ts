@@ -12,7 +12,7 @@
  */
 import type { FastifyRequest } from 'fastify';
 import type { Operation, QueryParam } from '../../catalogue';
-import { errorOf, type ErrorBody } from '../app/errors';
+import { errorOf, type ErrorBody } from '../ground/errors';
 
 export interface DocumentConflict {
   /** The document's required query parameters the client cannot send (optional unless strict). */

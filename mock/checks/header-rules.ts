@@ -6,7 +6,7 @@
  */
 import type { FastifyRequest } from 'fastify';
 import { headerCheck, IM_HEADER_CONSTRAINTS, type HeaderConstraint, type Operation } from '../../catalogue';
-import { entryOf, type ErrorBody } from '../app/errors';
+import { entryOf, type ErrorBody } from '../ground/errors';
 
 /** What a request's headers break: the required headers it lacks (empty values count as missing) and the refusal of the values that break a constraint. */
 export interface HeaderFaults {

@@ -18,7 +18,7 @@
  * (`strictDocument`, mock/checks/document-conflicts.ts).
  */
 import type { FastifyReply } from 'fastify';
-import type { ErrorBody } from '../app/errors';
+import type { ErrorBody } from '../ground/errors';
 
 export const REQUEST_MODES = ['strict', 'warn'] as const;
 export type RequestMode = (typeof REQUEST_MODES)[number];

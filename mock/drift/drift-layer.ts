@@ -5,8 +5,8 @@
  * control API), so a conforming mock pays nothing for drift.
  */
 import type { FastifyInstance } from 'fastify';
-import type { Clock } from '../app/clock';
-import type { LeniencyId, MockLayer, SpecChoices } from '../layer/mock-layer';
+import type { Clock } from '../ground/clock';
+import type { LeniencyId, MockLayer, SpecChoices } from '../ground/mock-layer';
 import { Answer, type AnswerTransform } from './answer';
 import { AUTH_DRIFT } from './auth-drift';
 import { CANCEL_IGNORED_DRIFT } from './cancel-ignored-drift';

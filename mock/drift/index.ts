@@ -7,7 +7,7 @@
  * either a transform of the mock's answers, a leniency the mock is asked for at one of its decision
  * points (mock/layer/mock-layer.ts names them), or the other reading of one of its spec choices.
  */
-import type { LeniencyId, SpecChoices } from '../layer/mock-layer';
+import type { LeniencyId, SpecChoices } from '../ground/mock-layer';
 import type { AnswerTransform } from './answer';
 
 export interface DriftMode {

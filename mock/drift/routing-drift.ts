@@ -1,5 +1,5 @@
 /** Drift of routing: paths the spec serves answered 404, JSON answered as text. */
-import { errorOf } from '../app/errors';
+import { errorOf } from '../ground/errors';
 import type { Answer } from './answer';
 import type { DriftEffect, DriftId } from './index';
 

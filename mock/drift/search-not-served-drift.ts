@@ -2,7 +2,7 @@
  * Drift: an environment that lacks an operation. The sandbox answers deal search, a request that names
  * no data of the target, with the mock's 404 for an unknown path; production serves it.
  */
-import { errorOf } from '../app/errors';
+import { errorOf } from '../ground/errors';
 import type { DriftEffect, DriftId } from './index';
 
 export const SEARCH_NOT_SERVED_DRIFT = {

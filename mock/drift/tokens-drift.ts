@@ -1,5 +1,5 @@
 /** Drift of the token endpoints: the token response's fields, its headers, what a token request may be. */
-import { errorOf } from '../app/errors';
+import { errorOf } from '../ground/errors';
 import type { Answer, AnswerTransform } from './answer';
 import type { DriftEffect, DriftId } from './index';
 

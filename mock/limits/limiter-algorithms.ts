@@ -8,7 +8,7 @@
  * Every algorithm gives `limit` calls from a full bucket and `limit` calls per `windowMs` in the
  * long run; they differ in when the quota comes back.
  */
-import type { Clock } from '../app/clock';
+import type { Clock } from '../ground/clock';
 import type { ConsumeOptions, Decision, Limiter } from './limiter';
 
 export const LIMITER_ALGORITHMS = ['fixed', 'sliding-log', 'sliding-counter', 'token-bucket', 'leaky-bucket'] as const;

@@ -1,5 +1,5 @@
 /** Limiters of several algorithms behind one: each operation routed to its own algorithm. */
-import type { Clock } from '../app/clock';
+import type { Clock } from '../ground/clock';
 import type { ConsumeOptions } from './limiter';
 import {
   createLimiter,

@@ -10,9 +10,9 @@
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { RATE_LIMIT_HEADERS, resetHeaderValue } from '../../catalogue/rules';
-import type { Clock } from '../app/clock';
-import { errorOf } from '../app/errors';
-import type { Leniency } from '../layer/mock-layer';
+import type { Clock } from '../ground/clock';
+import { errorOf } from '../ground/errors';
+import type { Leniency } from '../ground/mock-layer';
 import type { ConsumeOptions, Decision, Limiter } from './limiter';
 import type { PerOperation } from './per-operation-specs';
 import { decisionHeaders, type HeaderStyle } from './decision-headers';

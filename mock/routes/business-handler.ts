@@ -4,7 +4,7 @@
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { BusinessRoute } from './business-route-types';
-import { errorOf, errorStatusOf } from '../app/errors';
+import { errorOf, errorStatusOf } from '../ground/errors';
 import type { Outcome } from '../api/handlers/handler';
 import type { Query } from '../api/query';
 import type { MockState } from '../api/state';

@@ -4,19 +4,22 @@
  */
 import type { FastifyRequest } from 'fastify';
 import type { EnvironmentName, Operation, QueryParam } from '../../catalogue';
-import type { MockContext } from '../app/context';
+import type { MockContext } from '../context/context';
 import type { DocumentConflict } from '../checks/document-conflicts';
-import type { ErrorBody } from '../app/errors';
+import type { ErrorBody } from '../ground/errors';
 import type { Handler } from '../api/handlers/handler';
 import type { HeaderRules } from '../checks/header-rules';
-import type { ResponseBodyHook } from '../app/mock-options';
+import type { ResponseBodyHook } from '../context/mock-options';
 import type { RateRoute } from '../limits/rate-limit';
 import type { RequestPart } from '../checks/request-violations';
 
 /** What every business route of an app shares. */
 export interface BusinessRouteBase {
   ctx: MockContext;
-  /** Requests breaking a document constraint are served and their violations noted (`requests: 'warn'`). */
+  /**
+   * Requests breaking a document constraint are served and their violations noted (`requests: 'warn'`),
+   * webhook events included: no document says an invalid event is refused.
+   */
   warnRequests: boolean;
   /** Only the published document's forms accepted (the setting in force). */
   strictDocument: () => boolean;
@@ -36,8 +39,6 @@ export interface BusinessRoute extends BusinessRouteBase {
   /** The operation's query parameters with those the distributor's client cannot send optional. */
   lenientQuery: { queryParams: readonly QueryParam[] };
   rateRoute: RateRoute;
-  /** Broken document constraints are served (warn mode), webhook events included: no document says an invalid event is refused. */
-  serveBroken: boolean;
   checks: readonly RequestCheck[];
   /** The limiter key of a caller (the app, else the address) of a request on this route. */
   limiterKey: (who: string, req: FastifyRequest) => string;

@@ -13,13 +13,13 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ENVIRONMENTS, familyBase, isOperationId, type EnvironmentName, type Operation } from '../../catalogue';
 import { businessHandler } from './business-handler';
-import type { MockContext } from '../app/context';
+import type { MockContext } from '../context/context';
 import { DOCUMENT_CONFLICTS, requiredQueryOf } from '../checks/document-conflicts';
 import { methodNotAllowed, send } from './error-handlers';
 import { HANDLERS } from '../api/handlers/by-operation';
 import { compileHeaderRules } from '../checks/header-rules';
 import type { BusinessRoute, BusinessRouteBase } from './business-route-types';
-import { requestChecksOf, runRequestChecks } from '../checks/request-checks';
+import { requestChecksOf, runRequestChecks } from './request-checks';
 
 function routeOf(s: BusinessRouteBase, env: EnvironmentName, op: Operation): BusinessRoute {
   return {
@@ -31,7 +31,6 @@ function routeOf(s: BusinessRouteBase, env: EnvironmentName, op: Operation): Bus
     conflict: DOCUMENT_CONFLICTS[op.id],
     lenientQuery: requiredQueryOf(op, false),
     rateRoute: s.ctx.rate.route({ operationId: op.id }),
-    serveBroken: s.warnRequests,
     checks: requestChecksOf(op),
     limiterKey: limiterKeys(s.ctx, `${env}:${op.id}`, `${env}:${op.family}:${resourceOf(op.path)}`),
   };

@@ -1,8 +1,8 @@
 /** The /__mock control API: reset, clock, limits, drift, webhooks, config. No rate-limit headers. */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { TOKEN_LIMIT } from '../../catalogue';
-import type { MockContext } from '../app/context';
-import { errorBody } from '../app/errors';
+import type { MockContext } from '../context/context';
+import { errorBody } from '../ground/errors';
 
 export function registerControlRoutes(app: FastifyInstance, ctx: MockContext): void {
   const { ownSettings, clock, limiter } = ctx;

@@ -3,7 +3,7 @@
  * method it does not serve (405), and the errors Fastify raises before a handler runs (body parsing, size).
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { errorOf, type ErrorBody } from '../app/errors';
+import { errorOf, type ErrorBody } from '../ground/errors';
 import type { RouteHelpers } from './token-routes';
 
 export const send = (reply: FastifyReply, status: number, body: ErrorBody): FastifyReply => reply.code(status).send(body);

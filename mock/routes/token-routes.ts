@@ -6,8 +6,8 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { randomBytes } from 'node:crypto';
 import { ENVIRONMENTS, environmentRoot, tokenEndpoints, TOKEN_LIMIT, type Family } from '../../catalogue';
-import type { MockContext } from '../app/context';
-import { errorOf, errorStatusOf, type ErrorCodeName } from '../app/errors';
+import type { MockContext } from '../context/context';
+import { errorOf, errorStatusOf, type ErrorCodeName } from '../ground/errors';
 
 export type RouteHelpers = {
   noRoute: (req: FastifyRequest, reply: FastifyReply) => FastifyReply;

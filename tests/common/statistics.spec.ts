@@ -5,7 +5,7 @@
 import { test, expect } from '@playwright/test';
 import { interpolatedPercentile, median, percentile } from '../../common/statistics';
 import { parseDuration } from '../../common/k6-duration';
-import { runLengthMs } from '../../load/scripts/run-length';
+import { runLengthMs } from '../../load/plan/run-length';
 
 const ONE_TO_TEN = [7, 3, 10, 1, 5, 9, 2, 8, 4, 6];
 

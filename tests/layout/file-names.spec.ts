@@ -1,7 +1,6 @@
 /**
  * Files say what they hold: no two product files share a base name, so a name in a stack trace, an import or a
- * review points at one file. Exceptions, each with its reason: a folder's entry (`index.ts`), and the k6 test
- * double's modules, named after the k6 modules they stand for (`k6`, `k6/http`, ...).
+ * review points at one file. The exception, with its reason: a folder's entry (`index.ts`).
  */
 import { test, expect } from '@playwright/test';
 import { readdirSync } from 'node:fs';
@@ -11,7 +10,6 @@ import { PRODUCT_FOLDERS } from '../../eslint.config.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const SHARED_NAMES = new Set(['index.ts']);
-const NAMED_AFTER_K6 = 'tools/k6-node/modules/';
 
 function productFiles(dir: string): string[] {
   return readdirSync(join(ROOT, dir), { withFileTypes: true }).flatMap((e) => {
@@ -25,7 +23,7 @@ test('should give no two product files the same base name', () => {
   const byName = new Map<string, string[]>();
   for (const file of PRODUCT_FOLDERS.flatMap(productFiles)) {
     const name = basename(file);
-    if (SHARED_NAMES.has(name) || file.startsWith(NAMED_AFTER_K6)) continue;
+    if (SHARED_NAMES.has(name)) continue;
     byName.set(name, [...(byName.get(name) ?? []), relative(ROOT, join(ROOT, file))]);
   }
   const shared = [...byName].filter(([, files]) => files.length > 1).map(([name, files]) => `${name}: ${files.join(', ')}`);

@@ -1,5 +1,5 @@
 import { test, expect } from '@playwright/test';
-import { readFileSync } from 'node:fs';
+import { readFileSync, readdirSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
 import { parse } from 'acorn';
 import { buildLoadScripts, LOAD_SCRIPTS } from '../../runner/bundles';
@@ -21,6 +21,13 @@ test.describe('load bundles', () => {
       expect(imports.length, f).toBeGreaterThan(0);
       for (const i of imports) expect(i, `${f} imports ${i}`).toMatch(/^k6(\/[a-z-]+)?$/);
     }
+  });
+
+  test('should hold only the entry points k6 runs in load/scripts/: the modules they share live beside it', () => {
+    const files = readdirSync(new URL('../../load/scripts/', import.meta.url)).map((f) => f.replace(/\.ts$/, ''));
+    expect(files.sort(), 'a module no bundle starts from belongs in load/plan/, load/shared/ or load/lib/').toEqual(
+      [...LOAD_SCRIPTS].sort(),
+    );
   });
 
   test('should say how to get k6 and exit non-zero when it is missing', async () => {

@@ -6,7 +6,7 @@
 import { test, expect } from '@playwright/test';
 import { capacityPlan } from '../../load/lib/capacity-plan';
 import { arrivalRate, formatRate, iterationsIn, peakPerWindow } from '../../load/lib/load-shapes';
-import { capacityResult, capacityTable } from '../../load/scripts/summary-verdicts';
+import { capacityResult, capacityTable } from '../../load/shared/summary-verdicts';
 
 test.describe('capacity plan', () => {
   test('should give exact shares of a limit as k6 rate per timeUnit', () => {

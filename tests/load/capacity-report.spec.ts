@@ -3,7 +3,7 @@ import { test, expect } from '@playwright/test';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { buildReport } from '../../reporting/build-report';
-import { capacityResult } from '../../load/scripts/summary-verdicts';
+import { capacityResult } from '../../load/shared/summary-verdicts';
 import { sampleSummary } from '../reporting/sample';
 
 function reportsDir(): string {

@@ -8,10 +8,11 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { allOperations } from '../../catalogue';
 import { knownIds } from '../../fixtures';
-import { spawnMock } from '../../tools/mock-process';
+import { spawnMock } from '../../runner/mock-process';
+import { testMockMain } from '../cli-bundles';
 import { mockCredentials, randomLimits } from '../../runner/plan';
 import { mergeManifests } from '../../runner/merge';
-import { canonicalSegment, inSegment, parseSegment, segmentDirName, shareOf } from '../../load/scripts/segment';
+import { canonicalSegment, inSegment, parseSegment, segmentDirName, shareOf } from '../../load/plan/segment';
 import { parse } from 'yaml';
 import { load, type Ran } from './run';
 import { readFileSync } from 'node:fs';
@@ -71,7 +72,7 @@ test.describe('distributed probes', () => {
     const seed = 31;
     const readOnly = allOperations().filter((o) => o.readOnly);
     const expected = randomLimits(readOnly, seed);
-    const mock = await spawnMock({ windowMs: 60_000, limits: expected, control: true });
+    const mock = await spawnMock({ ...testMockMain(), windowMs: 60_000, limits: expected, control: true });
     const dir = test.info().outputPath();
     const reports = join(dir, 'reports');
     // The target's ids, given to every runner as a k6-operator TestRun gets them in its PLAN: without them
@@ -131,7 +132,7 @@ test.describe('distributed probes', () => {
     const expected = randomLimits(readOnly, 17);
     // A window longer than a runner takes to reach its id search (about 5 s on a busy two-core machine): the
     // listings the runner before it exhausted are still refused when the next one asks them for ids.
-    const mock = await spawnMock({ windowMs: 8000, limits: expected });
+    const mock = await spawnMock({ ...testMockMain(), windowMs: 8000, limits: expected });
     const dir = test.info().outputPath();
     const reports = join(dir, 'reports');
     // No KNOWN_IDS: each runner searches the target's listings, which the runner before it may just have exhausted.

@@ -14,7 +14,7 @@
 import { test, expect } from '@playwright/test';
 import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { FingerprintManifestEntry } from '../../load/scripts/bucket-probe';
+import type { FingerprintManifestEntry } from '../../load/shared/bucket-probe';
 import { cliArgs } from '../cli-bundles';
 import { run } from './run';
 import {

@@ -1,6 +1,6 @@
 /** What capacity and smoke say at the end, from hand-made k6 summaries (independent of the double). */
 import { test, expect } from '@playwright/test';
-import { capacityResult, capacityTable, junitXml, thresholdVerdicts } from '../../load/scripts/summary-verdicts';
+import { capacityResult, capacityTable, junitXml, thresholdVerdicts } from '../../load/shared/summary-verdicts';
 
 const data = {
   state: { testRunDurationMs: 10_000 },

@@ -9,12 +9,14 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { knownIds } from '../../fixtures';
 import { setKnownIds } from '../../clients/ids';
-import { spawnMock } from '../../tools/mock-process';
+import { spawnMock } from '../../runner/mock-process';
+import { testMockMain } from '../cli-bundles';
 import { startProxy, type CountingTarget } from '../contracts/support/targets';
 import { load, type Ran } from './run';
 import { quotaWait } from '../../runner/remote';
 import { mockCredentials } from '../../runner/plan';
-import { askAgainAtMs, refusalWait, RESET_MARGIN_MS } from '../../runner/target-ids';
+import { askAgainAtMs, refusalWait } from '../../runner/target-ids';
+import { RESET_MARGIN_MS } from '../../catalogue/rules';
 
 /** A seed other than the default one (1): the target's deals, parts and invoices are not the plan's defaults. */
 const SEED = 7;
@@ -22,7 +24,7 @@ const SEED = 7;
 const LIMITS = { 'deals.details': 4, 'catalog.details': 5, 'deals.search': 6 };
 /** The mock's reseller demo app; KNOWN_IDS empty unless a test gives it. */
 const { RESELLER_CLIENT_ID, RESELLER_CLIENT_SECRET } = mockCredentials();
-/** The embedded mock's reseller demo app (its one home: mock/app/context.ts DEFAULT_APPS), and no known ids. */
+/** The embedded mock's reseller demo app (its one home: catalogue/apps.ts DEFAULT_APPS), and no known ids. */
 const APP = { RESELLER_CLIENT_ID, RESELLER_CLIENT_SECRET, KNOWN_IDS: '' };
 /** The documented exit code of a run that left a selected operation out (README, Load and capacity). */
 const NOT_RUN_EXIT = 99;
@@ -32,7 +34,7 @@ const test = base.extend<{ mockArgs: string[]; mockWindowMs: number; target: Cou
   // A 60 s window: the bucket a probe exhausts stays empty for the rest of the test.
   mockWindowMs: [60_000, { option: true }],
   target: async ({ mockArgs, mockWindowMs }, use) => {
-    const mock = await spawnMock({ seed: SEED, windowMs: mockWindowMs, limits: LIMITS, extraArgs: mockArgs });
+    const mock = await spawnMock({ ...testMockMain(), seed: SEED, windowMs: mockWindowMs, limits: LIMITS, extraArgs: mockArgs });
     const proxy = await startProxy('pass-through', mock.url);
     await use(proxy);
     await proxy.close();

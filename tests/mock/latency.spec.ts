@@ -3,7 +3,7 @@
  * naming an unknown operation, and held on the named operation only.
  */
 import { test, expect } from '@playwright/test';
-import { drawDelay, parseLatencySpec } from '../../mock/routes/latency';
+import { drawDelay, parseLatencySpec } from '../../mock/latency/latency';
 import { app, bearer, IM, token } from './helpers';
 
 const KNOWN = ['orders.search', 'catalog.details'];

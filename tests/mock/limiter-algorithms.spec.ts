@@ -1,5 +1,5 @@
 import { test, expect } from '@playwright/test';
-import { ManualClock } from '../../mock/app/clock';
+import { ManualClock } from '../../mock/ground/clock';
 import { createLimiter, LIMITER_ALGORITHMS, type AlgorithmDecision, type LimiterAlgorithm } from '../../mock/limits/limiter-algorithms';
 import { parseHeaderSpec, parseLimiterSpec } from '../../mock/limits/per-operation-specs';
 import { decisionHeaders } from '../../mock/limits/decision-headers';

@@ -7,7 +7,8 @@ import { normalisePath } from '../../openapi/import/document-operations';
 import { createBodyGenerator } from '../../openapi/mock-bodies';
 import { allOperations } from '../../catalogue';
 import { buildMockApp } from '../../mock';
-import { spawnMock } from '../../tools/mock-process';
+import { spawnMock } from '../../runner/mock-process';
+import { testMockMain } from '../cli-bundles';
 import { LARGE_DOC_OPERATIONS, writeLargeOpenApi } from '../../bench/openapi-doc';
 import { knownIds } from '../../fixtures';
 import { token as mockToken, authed } from '../mock/helpers';
@@ -210,7 +211,7 @@ test.describe('mock bodies from a document', () => {
 test.describe('OPENAPI for the mock process and the load runner', () => {
   test('should serve the document bodies from a mock started in its own process', async () => {
     test.setTimeout(60_000);
-    const mock = await spawnMock({ openapi: DOC });
+    const mock = await spawnMock({ ...testMockMain(), openapi: DOC });
     try {
       const t = (await (
         await fetch(`${mock.url}/oauth/oauth20/token`, {

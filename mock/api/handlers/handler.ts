@@ -1,6 +1,6 @@
 /** What a handler of a catalogued operation is given and returns, and the outcomes the handlers build. */
 import type { OperationId } from '../../../catalogue';
-import type { ErrorCodeName } from '../../app/errors';
+import type { ErrorCodeName } from '../../ground/errors';
 import type { Query } from '../query';
 import { MockState } from '../state';
 

@@ -10,22 +10,41 @@ import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { test } from '../../../contracts/support/test';
 import { DRIFT_MODES, type DriftId } from '../../../mock/drift';
+import { DriftLayer } from '../../../mock/drift/drift-layer';
 import { grepTitle, modeOfTest } from './detection-matrix';
 import { DRIFT_MODE_ANNOTATION } from './matrix-report';
 
 const CONTRACTS = fileURLToPath(new URL('../../../contracts/', import.meta.url));
 
+/** The drift modes of a project (matrix.config.ts). */
+const modesOf = (metadata: unknown): DriftId[] => (metadata as { driftModes: DriftId[] }).driftModes;
+
+/**
+ * The matrix's own layer over the embedded mock: switchable, so that a project of several modes turns them on one
+ * after another through the control API. A project of one mode starts the mock in it.
+ */
+test.use({
+  mockLayer: [
+    // eslint-disable-next-line no-empty-pattern -- Playwright fixtures take their dependencies as the first argument.
+    async ({}, use, workerInfo) => {
+      const modes = modesOf(workerInfo.project.metadata);
+      await use(new DriftLayer(modes.length === 1 ? modes : [], true));
+    },
+    { scope: 'worker' },
+  ],
+});
+
 /** The drift mode the embedded mock of this worker serves now. */
 let serving: string | undefined;
 
-test.beforeEach(async ({ mockDrift, target, session }, testInfo) => {
-  const modes = (testInfo.project.metadata as { driftModes: DriftId[] }).driftModes;
+test.beforeEach(async ({ mockLayer, target, session }, testInfo) => {
+  const modes = modesOf(testInfo.project.metadata);
   const title = grepTitle(testInfo.titlePath, testInfo.tags);
   const mode = modeOfTest(modes, title);
   if (mode === undefined) throw new Error(`no drift mode of this project (${modes.join(', ')}) selects "${title}"`);
   testInfo.annotations.push({ type: DRIFT_MODE_ANNOTATION, description: mode });
   // One mode (a project of one mode starts the mock in it) or none.
-  serving ??= mockDrift[0] ?? '';
+  serving ??= mockLayer?.active()[0] ?? '';
   if (mode !== serving) {
     if (!target.control) throw new Error('the detection matrix switches drift modes through the mock control API: none here');
     await target.control('POST', '/reset');

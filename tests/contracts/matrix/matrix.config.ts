@@ -19,7 +19,7 @@ const GROUPS: DriftId[][] = process.env.DRIFT_MATRIX_GROUPS
   ? (JSON.parse(process.env.DRIFT_MATRIX_GROUPS) as DriftId[][])
   : selectedModes().map((m) => [m]);
 
-export default defineConfig<object, { mockDrift: readonly string[] }>({
+export default defineConfig({
   ...certify,
   testDir: '.',
   testMatch: 'matrix-suite.ts',
@@ -34,8 +34,8 @@ export default defineConfig<object, { mockDrift: readonly string[] }>({
     // One worker each: a second would load the suite and start a mock again (about 2.5 s of CPU) for a
     // few checks; the projects run side by side instead.
     workers: 1,
+    // The suite's layer over the mock reads them (matrix-suite.ts): a project of one mode starts the mock in
+    // it, one of several switches it before each test.
     metadata: { driftModes: modes },
-    // A project of one mode starts the mock in it; one of several switches it before each test (matrix-suite.ts).
-    use: { mockDrift: modes.length === 1 ? [String(modes[0])] : [] },
   })),
 });

@@ -12,7 +12,7 @@ import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { allOperations } from '../../../catalogue';
 import { randomLimits } from '../../../runner/plan';
-import type { FingerprintManifestEntry } from '../../../load/scripts/bucket-probe';
+import type { FingerprintManifestEntry } from '../../../load/shared/bucket-probe';
 import type { VerifyResult } from '../../../load/scripts/verify-pacing';
 import { run } from '../run';
 import { runWithStalls } from '../stall-injector';

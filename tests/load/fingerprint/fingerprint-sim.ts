@@ -1,5 +1,5 @@
 /** Drives the fingerprint experiments against the mock's limiter algorithms on a manual clock. */
-import { ManualClock } from '../../../mock/app/clock';
+import { ManualClock } from '../../../mock/ground/clock';
 import { createLimiter, type LimiterAlgorithm } from '../../../mock/limits/limiter-algorithms';
 import { decisionHeaders, type HeaderStyle } from '../../../mock/limits/decision-headers';
 import { Fingerprinter, type Algorithm, type FingerprintOptions } from '../../../load/lib/fingerprint';

@@ -7,8 +7,8 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { load } from '../run';
 import { DEFAULT_WINDOW_MS } from '../../../catalogue';
-import { writeNotices } from '../../../load/scripts/probe-plan';
-import type { Plan, PlannedOperation } from '../../../load/scripts/run-plan';
+import { writeNotices } from '../../../load/plan/probe-plan';
+import type { Plan, PlannedOperation } from '../../../load/plan/run-plan';
 
 const OPS = [
   '--ops',

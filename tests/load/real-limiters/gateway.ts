@@ -16,7 +16,7 @@ import { RateLimiter, TokenBucket } from 'limiter';
 import { InMemoryRateLimiter } from 'rolling-rate-limiter';
 import { Agent, createServer, request, type IncomingHttpHeaders, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { errorOf } from '../../../mock/app/errors';
+import { errorOf } from '../../../mock/ground/errors';
 
 /** How one operation's route is limited: a library, its configuration, and the path it guards. */
 export type RouteLimiter =

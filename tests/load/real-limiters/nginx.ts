@@ -10,7 +10,7 @@ import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
-import { errorOf } from '../../../mock/app/errors';
+import { errorOf } from '../../../mock/ground/errors';
 
 export interface NginxRoute {
   /** The path the route guards, as the probe calls it (exact location). */

@@ -50,7 +50,7 @@ async function main(): Promise<void> {
     console.log(`nginx ${n.url}: ${NGINX_CASE.op} limit_req rate=${route.ratePerSecond}r/s burst=${route.burst} nodelay`);
     console.log(command(n.url, [NGINX_CASE.op]));
   } else console.log(`nginx: ${nginx.missing}`);
-  console.log("(the secrets are the mock's demo ones: mock/app/context.ts DEFAULT_APPS)");
+  console.log("(the secrets are the mock's demo ones: catalogue/apps.ts DEFAULT_APPS)");
   const stop = async () => {
     await stopNginx();
     await gateway.close();

@@ -47,7 +47,7 @@ export interface Plan {
   refusedStatuses?: number[];
   /** verify-pacing: the pacing of each operation, from a probe-reset manifest. */
   pacing?: Record<string, PacingPlan>;
-  /** probe-reset: `npm run load` already said what the write operations may create (load/scripts/probe-plan.ts). */
+  /** probe-reset: `npm run load` already said what the write operations may create (load/plan/probe-plan.ts). */
   writesAnnounced?: boolean;
   /** Capacity runs: share of the limit and duration. */
   fraction?: number;

@@ -16,6 +16,6 @@ export interface K6NodeBridge {
 
 export function rt(): K6NodeBridge {
   const b = (globalThis as unknown as { __k6node?: K6NodeBridge }).__k6node;
-  if (!b) throw new Error('k6-node: these modules run only inside tools/k6-node/runtime.ts');
+  if (!b) throw new Error('k6-node: these modules run only inside tests/tools/k6-node/runtime.ts');
   return b;
 }

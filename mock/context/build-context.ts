@@ -1,10 +1,10 @@
 /** The mock's shared context (context.ts) built from its options. */
 import { DEFAULT_VENDOR_OPERATIONS, limitFor, operationsFor, type Operation } from '../../catalogue';
 import { TokenStore } from '../checks/auth';
-import { SwitchableClock, systemClock } from './clock';
-import { DEFAULT_APPS } from './apps';
+import { SwitchableClock, systemClock } from '../ground/clock';
+import { DEFAULT_APPS } from '../../catalogue/apps';
 import type { MockContext, MockSettings } from './context';
-import type { MockLayer } from '../layer/mock-layer';
+import type { MockLayer } from '../ground/mock-layer';
 import type { Limiter } from '../limits/limiter';
 import { FixedWindow } from '../limits/limiter-algorithms';
 import { LimiterSet } from '../limits/limiter-set';

@@ -106,7 +106,7 @@ async function run(argv: string[]): Promise<number> {
   const log = (l: string) => process.stderr.write(`${l}\n`);
   const [cmd, ...rest] = argv;
   if (cmd === 'version') {
-    process.stdout.write('k6 v0.0.0-k6-node (the harness test double, tools/k6-node; not a load engine)\n');
+    process.stdout.write('k6 v0.0.0-k6-node (the harness test double, tests/tools/k6-node; not a load engine)\n');
     return 0;
   }
   if (cmd !== 'run') {
@@ -121,7 +121,7 @@ async function run(argv: string[]): Promise<number> {
     return USAGE_ERROR;
   }
   // Whoever reads this run's output learns that no load engine produced it.
-  log('k6-node: the harness test double of k6 (tools/k6-node), not a load engine: measure with k6');
+  log('k6-node: the harness test double of k6 (tests/tools/k6-node), not a load engine: measure with k6');
   let outputs: ReturnType<typeof parseOutputs>;
   try {
     outputs = parseOutputs(a.outs);

@@ -3,7 +3,7 @@
  * executors (constant and ramping) start iterations at the rate, as k6 does; iteration executors run
  * their iterations back to back. Execution segments scale the work as k6 scales it.
  */
-import { parseDuration } from '../../common/k6-duration';
+import { parseDuration } from '../../../common/k6-duration';
 
 export interface ScenarioConfig {
   executor: string;

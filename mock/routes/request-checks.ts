@@ -9,10 +9,10 @@
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Operation } from '../../catalogue';
-import { missingHeadersBody, missingQuery } from './auth';
-import type { BusinessRoute, RequestCheck, RequestRefusal } from '../routes/business-route-types';
-import { entryOf, errorOf, errorStatusOf, type ErrorBody } from '../app/errors';
-import { noteViolations, type RequestPart, type Violation } from './request-violations';
+import { missingHeadersBody, missingQuery } from '../checks/auth';
+import type { BusinessRoute, RequestCheck, RequestRefusal } from './business-route-types';
+import { entryOf, errorOf, errorStatusOf, type ErrorBody } from '../ground/errors';
+import { noteViolations, type RequestPart, type Violation } from '../checks/request-violations';
 import { signatureRefusal, webhookSecretOf } from '../api/webhooks';
 
 const documentRefusal = (part: RequestPart, body: ErrorBody): RequestRefusal => ({ status: 400, body, part });
@@ -32,7 +32,7 @@ const headers: RequestCheck = (req, route) => {
   if (faults === null) return null;
   const { leniency } = route.ctx;
   const missing = faults.missing && !leniency('missing-required-header') ? missingHeadersBody(faults.missing) : null;
-  if (missing && !route.serveBroken) return documentRefusal('header', missing);
+  if (missing && !route.warnRequests) return documentRefusal('header', missing);
   const invalid = faults.invalid && !leniency('header-beyond-constraints') ? faults.invalid : null;
   if (missing && invalid) return documentRefusal('header', { errors: missing.errors.concat(invalid.errors) });
   const body = missing ?? invalid;
@@ -78,7 +78,7 @@ export function runRequestChecks(route: BusinessRoute, req: FastifyRequest, repl
   for (let i = 0; i < checks.length; i++) {
     const refusal = (checks[i] as RequestCheck)(req, route);
     if (refusal === null) continue;
-    if (refusal.part === undefined || !route.serveBroken) return void reply.code(refusal.status).send(refusal.body);
+    if (refusal.part === undefined || !route.warnRequests) return void reply.code(refusal.status).send(refusal.body);
     const to = {
       reply,
       call: `${route.op.method} ${req.url.split('?')[0]}`,

@@ -11,7 +11,7 @@
  * (unless its switches may change at run time).
  */
 import type { FastifyInstance } from 'fastify';
-import type { Clock } from '../app/clock';
+import type { Clock } from './clock';
 
 /** The decision points where the mock can be told to accept what it would refuse. */
 export const LENIENCIES = [

@@ -2,7 +2,7 @@
  * Aggregation of a metric's samples as k6 does it: trends interpolate percentiles between neighbours,
  * counters report count and rate per second of the test run, rates report the share of non-zero samples.
  */
-import { interpolatedPercentile } from '../../common/statistics';
+import { interpolatedPercentile } from '../../../common/statistics';
 import type { MetricType } from './run-state';
 
 /** Aggregated values of a metric (or submetric) as k6 names them in the summary and in thresholds. */

@@ -7,7 +7,7 @@
 import type { CapacityResult, CapacityRow, ThresholdVerdict } from '../../reporting/capacity-section';
 import { formatRate } from '../lib/load-shapes';
 
-export type { CapacityResult, CapacityRow, ThresholdVerdict };
+export type { CapacityResult, ThresholdVerdict };
 
 export interface SummaryMetric {
   type: string;

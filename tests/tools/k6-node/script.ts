@@ -54,7 +54,7 @@ async function load(bundle: string): Promise<ScriptModule> {
           setup(b) {
             b.onResolve({ filter: /^k6(\/.*)?$/ }, (args) => {
               const p = SHIMS[args.path];
-              if (!p) throw new Error(`k6-node does not implement ${args.path} (see tools/k6-node/README.md)`);
+              if (!p) throw new Error(`k6-node does not implement ${args.path} (see tests/tools/k6-node/README.md)`);
               return { path: p };
             });
           },

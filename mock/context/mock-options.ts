@@ -2,16 +2,16 @@
  * The mock's options (`buildMockApp`, `startMock`), their defaults, and what they resolve to: the
  * settings the control API may change, and the layer over the conforming mock. The layer is handed in
  * from outside (the entry points that assemble the app build the drift layer of mock/drift/): the mock's
- * core knows only its interface (mock/layer/mock-layer.ts).
+ * core knows only its interface (mock/ground/mock-layer.ts).
  */
-import type { LatencyOptions } from '../routes/latency';
+import type { LatencyOptions } from '../latency/latency';
 import type { RequestMode } from '../checks/request-violations';
 import { DEFAULT_WINDOW_MS, GUIDANCE_TOKEN_LIFETIME_S, SAMPLE_EXPIRES_IN_S, type VendorOperationSpec } from '../../catalogue';
 import { DEFAULT_SEED } from '../../fixtures/build-world';
-import type { Clock } from './clock';
-import type { MockApp } from './apps';
+import type { Clock } from '../ground/clock';
+import type { MockApp } from '../../catalogue/apps';
 import type { MockSettings } from './context';
-import { NO_LAYER, type MockLayer } from '../layer/mock-layer';
+import { NO_LAYER, type MockLayer } from '../ground/mock-layer';
 import type { Limiter } from '../limits/limiter';
 import type { LimiterSetOptions } from '../limits/limiter-set';
 import type { PerOperation } from '../limits/per-operation-specs';

@@ -1,10 +1,10 @@
 /** Shim of `k6/http` for the k6 double: synchronous requests through a worker bridge. */
 import type { SyncRequest, SyncResponse } from '../sync-http';
 import { rt } from './bridge';
-import { canonicalHeader } from '../../../clients/header-names';
+import { canonicalHeader } from '../../../../clients/header-names';
 
 // Go's CanonicalMIMEHeaderKey, as k6 exposes response headers: the same rule the probes read headers by.
-export { canonicalHeader as canonical } from '../../../clients/header-names';
+export { canonicalHeader as canonical } from '../../../../clients/header-names';
 
 interface Params {
   headers?: Record<string, string>;

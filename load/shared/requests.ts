@@ -8,7 +8,7 @@ import { buildTokenRequest, parseTokenResponse } from '../../clients/token-core'
 import type { Family } from '../../catalogue';
 import { correlationIdOf, IM_HEADERS } from '../../catalogue/rules';
 import { header, intHeader, type ProbeSample } from '../lib/limit-analysis';
-import type { Plan, PlannedOperation } from './run-plan';
+import type { Plan, PlannedOperation } from '../plan/run-plan';
 
 /** A fresh IM-CorrelationID per request: 32 hexadecimal characters, the longest the published document allows. */
 export function newCorrelationId(): string {

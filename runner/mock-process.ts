@@ -10,7 +10,6 @@ import { DEFAULT_WINDOW_MS } from '../catalogue';
 import { DEFAULT_SEED } from '../fixtures/build-world';
 import { MOCK_MAIN } from '../mock/app/main';
 import type { RunningMock } from '../mock/app/server';
-import { bundledCli } from './harness-bin';
 
 export interface MockProcessOptions {
   windowMs?: number;
@@ -21,21 +20,32 @@ export interface MockProcessOptions {
   openapi?: string;
   /** More `npm run mock` arguments, e.g. `['--reset-unit', 'seconds']`. */
   extraArgs?: string[];
+  /**
+   * The module the process runs: MOCK_MAIN (default), or a JavaScript bundle of the mock's command line.
+   * TypeScript runs through tsx, JavaScript as it is.
+   */
+  main?: string;
   /** Longest wait for the mock to listen. Default 20 s. */
   startTimeoutMs?: number;
 }
 
-/** tsx as an import hook rather than its CLI: one process, which close() stops directly. */
-function tsxEntry(): string[] {
+/** Node's arguments to run `main`: TypeScript through tsx as an import hook rather than its CLI (one process, which close() stops directly). */
+function entry(main: string): string[] {
+  if (!main.endsWith('.ts')) return [main];
   const require = createRequire(import.meta.url);
-  return ['--import', pathToFileURL(require.resolve('tsx')).href, MOCK_MAIN];
+  return ['--import', pathToFileURL(require.resolve('tsx')).href, main];
 }
 
 export async function spawnMock(o: MockProcessOptions = {}): Promise<Omit<RunningMock, 'app'>> {
-  // The harness's own test run hands a prebuilt bundle of the mock.
-  const bundle = bundledCli('mock');
-  const entry = bundle ? [bundle] : tsxEntry();
-  const args = [...entry, '--port', '0', '--window-ms', String(o.windowMs ?? DEFAULT_WINDOW_MS), '--seed', String(o.seed ?? DEFAULT_SEED)];
+  const args = [
+    ...entry(o.main ?? MOCK_MAIN),
+    '--port',
+    '0',
+    '--window-ms',
+    String(o.windowMs ?? DEFAULT_WINDOW_MS),
+    '--seed',
+    String(o.seed ?? DEFAULT_SEED),
+  ];
   if (o.limits) args.push('--limits', JSON.stringify(o.limits));
   if (o.control) args.push('--control');
   if (o.openapi) args.push('--openapi', o.openapi);

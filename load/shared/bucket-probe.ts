@@ -9,9 +9,9 @@ import { analyseLimit, advertisedResetMs, detectResetUnit, limitProbeRequests, p
 import { Fingerprinter, type RateLimitFingerprint, type TimelinePoint } from '../lib/fingerprint';
 import { readRateLimitHeaders } from '../lib/rate-limit-hints';
 import type { LimitsManifestEntry } from '../../reporting/report-shapes';
-import { notRunLines, notRunOf, stamp, type Plan, type PlannedOperation } from './run-plan';
+import { notRunLines, notRunOf, stamp, type Plan, type PlannedOperation } from '../plan/run-plan';
 import { fetchTokens, requestOf, probeSampleOf } from './requests';
-import { fingerprintConfig } from './probe-plan';
+import { fingerprintConfig } from '../plan/probe-plan';
 
 export { fingerprintConfig };
 

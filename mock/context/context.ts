@@ -1,9 +1,9 @@
 /** What every part of the mock shares: settings that the control API may change, the clock, the limiter, the state. */
 import type { Operation } from '../../catalogue';
-import type { MockApp } from './apps';
+import type { MockApp } from '../../catalogue/apps';
 import type { TokenStore } from '../checks/auth';
-import type { Leniency, MockLayer, SpecChoices } from '../layer/mock-layer';
-import type { SwitchableClock } from './clock';
+import type { Leniency, MockLayer, SpecChoices } from '../ground/mock-layer';
+import type { SwitchableClock } from '../ground/clock';
 import type { Limiter } from '../limits/limiter';
 import type { RateLimits } from '../limits/rate-limit';
 import type { MockState } from '../api/state';
