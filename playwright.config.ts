@@ -6,7 +6,7 @@
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from '@playwright/test';
-import { loadConfig } from './clients/config';
+import { runConfig } from './clients/config';
 import type { HarnessConfig } from './clients/harness-config';
 import { runDirOf } from './contracts/support/run-budget';
 import type { SummaryReporterOptions } from './contracts/support/summary-reporter';
@@ -15,7 +15,7 @@ const CI = !!process.env.CI;
 const REPORTS_DIR = process.env.REPORTS_DIR ?? 'reports';
 const config = ((): HarnessConfig | undefined => {
   try {
-    return loadConfig();
+    return runConfig();
   } catch {
     return undefined;
   }

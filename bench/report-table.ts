@@ -58,6 +58,12 @@ function toolRows(opts: BenchOptions, r: Result): [string, string][] {
         .map(([k, v]) => `${k} ${v.toFixed(1)} s`)
         .join(', ')})${opts.smoke ? ' one check only' : ''}`,
     ],
+    ...r.remoteCertify.map((f): [string, string] => [
+      `certify wall time (${f.delayMs} ms away)`,
+      `${f.wallS.toFixed(1)} s, exit ${f.exit}, ${f.failed} failed of ${f.judged} judged; ${f.requests.sent} requests (planned ${f.requests.planned}); ` +
+        `${f.pace ? `${f.pace.workers} workers, up to ${f.pace.atOnce} calls at once, median RTT ${Math.round(f.pace.medianRttMs ?? 0)} ms` : 'no pace'}; ` +
+        `critical path ${f.criticalPath ? `${f.criticalPath.s.toFixed(1)} s (${f.criticalPath.test.slice(0, 60)})` : '—'}${opts.smoke ? ' one check only' : ''}`,
+    ]),
     [
       'probe all operations',
       `${probe.operations} ops, ${probe.requests} requests, ${probe.durationMs} ms for a ${opts.probeWindowMs} ms window; exhaustion ${probe.exhaustionRequests} requests for a bound of ${probe.exhaustionBoundLPlus1} (sum of L+1), ${probe.pollRequests} reset polls; window error <= ${probe.maxAbsWindowErrorMs} ms; reset error ${probe.resetErrorMs.min}..${probe.resetErrorMs.max} ms${probe.unresolved.length ? `; exit 99: ${probe.unresolved.join(', ')}` : ''}`,

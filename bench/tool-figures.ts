@@ -8,6 +8,7 @@ import { probeFiguresStand, unresolvedProbes } from './probe-figures';
 import { writeLargeOpenApi } from './openapi-doc';
 import type { Progress, BenchOptions } from './bench-options';
 import { spread, type Spread } from './spread';
+import { remoteCertifyFigures } from './remote-certify';
 
 const TSX = 'node_modules/tsx/dist/cli.mjs';
 /**
@@ -125,6 +126,8 @@ async function openApiImportTimes(opts: BenchOptions, work: string) {
 export async function measureTools(opts: BenchOptions, work: string, progress: Progress) {
   progress('certify wall time on the embedded mock');
   const certify = certifyWallTime(opts, work);
+  progress('certify wall time of the mock as a deployment 0, 20 and 150 ms away');
+  const remoteCertify = await remoteCertifyFigures(opts, work);
   progress('bundle times');
   const bundleDir = join(work, 'bundles');
   const bundleMs = await bundleTimes(opts, bundleDir);
@@ -132,5 +135,5 @@ export async function measureTools(opts: BenchOptions, work: string, progress: P
   const probe = probeEfficiency(opts, work, bundleDir);
   progress('OpenAPI import of a 1 MB document');
   const openapiImport = await openApiImportTimes(opts, work);
-  return { certify, probe, bundleMs, openapiImport };
+  return { certify, remoteCertify, probe, bundleMs, openapiImport };
 }

@@ -22,3 +22,6 @@ export const DEMO_VENDOR: MockApp = { clientId: 'demo-vendor', clientSecret: 'de
 
 /** The mock's apps unless told others (MOCK_APPS). */
 export const DEFAULT_APPS: readonly MockApp[] = [DEMO_RESELLER, DEMO_RESELLER_B, DEMO_VENDOR];
+
+/** The webhook secret of an app that has none of its own: the mock's demo rule, `<clientId>-webhook-secret`. */
+export const demoWebhookSecret = (clientId: string): string => `${clientId}-webhook-secret`;

@@ -1,5 +1,5 @@
 /** The apps the harness takes tokens for: a deployment's from the variables, the embedded mock's demo apps, and the webhook secret. */
-import { DEMO_RESELLER, DEMO_RESELLER_B, DEMO_VENDOR, type Family } from '../catalogue';
+import { DEMO_RESELLER, DEMO_RESELLER_B, DEMO_VENDOR, demoWebhookSecret, type Family } from '../catalogue';
 import { ConfigError } from './config-error';
 import type { HarnessConfig } from './harness-config';
 import type { Credentials } from './token-core';
@@ -63,5 +63,5 @@ export function deploymentCredentialsFrom(env: NodeJS.ProcessEnv, targetName: st
  */
 export function webhookSecretFrom(env: NodeJS.ProcessEnv, mockResellerId: string | undefined): string | undefined {
   if (env.WEBHOOK_SECRET) return env.WEBHOOK_SECRET;
-  return mockResellerId === undefined ? undefined : `${mockResellerId}-webhook-secret`;
+  return mockResellerId === undefined ? undefined : demoWebhookSecret(mockResellerId);
 }

@@ -12,6 +12,25 @@ import type { HarnessConfig } from './harness-config';
 
 export { ConfigError };
 
+let processConfig: { config: HarnessConfig } | { error: unknown } | undefined;
+
+/**
+ * The process's configuration: read from its environment once, the first time it is asked for (the runner,
+ * Playwright's configuration, global setup, its reporters and each worker ask it alike). Throws the same
+ * ConfigError every time when the environment is wrong.
+ */
+export function runConfig(): HarnessConfig {
+  if (!processConfig) {
+    try {
+      processConfig = { config: loadConfig(process.env) };
+    } catch (error) {
+      processConfig = { error };
+    }
+  }
+  if ('error' in processConfig) throw processConfig.error;
+  return processConfig.config;
+}
+
 /** Reads and checks the configuration. Throws ConfigError with what to do. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): HarnessConfig {
   const { target, kind, baseUrl } = targetFrom(env);

@@ -8,7 +8,7 @@
 import { spawnSync } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { existsSync, readFileSync, rmSync } from 'node:fs';
-import { loadConfig, checkConfigFiles, ConfigError } from '../clients/config';
+import { runConfig, checkConfigFiles, ConfigError } from '../clients/config';
 import { imHeaderDefaultsUsed } from '../clients/config-headers';
 import type { HarnessConfig } from '../clients/harness-config';
 import { redact, registerSecret } from '../clients/redact';
@@ -26,7 +26,7 @@ const require = createRequire(import.meta.url);
  */
 async function checkConfiguration(): Promise<HarnessConfig | 2> {
   try {
-    const cfg = loadConfig();
+    const cfg = runConfig();
     await checkConfigFiles();
     const unset = cfg.kind === 'mock' ? [] : imHeaderDefaultsUsed(process.env);
     if (unset.length) {

@@ -5,13 +5,13 @@
  */
 import { tmpdir } from 'node:os';
 import type { FullConfig } from '@playwright/test';
-import { loadConfig } from '../../clients/config';
+import { runConfig } from '../../clients/config';
 import { RUN_DIR_ENV, createRunBudget, runDirOf } from './run-budget';
 
 export default function globalSetup(config: FullConfig): void {
   let limit = Infinity;
   try {
-    limit = loadConfig().requestBudget ?? Infinity;
+    limit = runConfig().requestBudget ?? Infinity;
   } catch {
     // A configuration error fails every check with its message (contracts/support/target.ts).
   }

@@ -6,7 +6,7 @@
  */
 import type { FullConfig, Reporter, Suite, TestCase } from '@playwright/test/reporter';
 import { operationsFor } from '../../catalogue';
-import { loadConfig } from '../../clients/config';
+import { runConfig } from '../../clients/config';
 import type { PlannedRequests } from './annotations';
 import { readAnnotations } from './annotation-reader';
 import { planRun, requestsPerUnit, sessionRequests, unitOrder, type RequestPlan } from './plan';
@@ -19,7 +19,7 @@ export function plannedOf(tests: readonly Pick<TestCase, 'title' | 'annotations'
 
 /** The plan of a run of these tests under the configuration (in `npm run certify`'s pre-pass and in the run). */
 export function planOf(tests: readonly Pick<TestCase, 'title' | 'annotations'>[], workers: number): RequestPlan {
-  const cfg = loadConfig();
+  const cfg = runConfig();
   const operations = operationsFor(cfg);
   const perUnit = requestsPerUnit(plannedOf(tests));
   const session = sessionRequests(cfg, operations, workers);

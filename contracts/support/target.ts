@@ -3,7 +3,7 @@
  * (a compressed window, the drift modes MOCK_DRIFT names, its control API).
  */
 import { DEFAULT_WINDOW_MS, operationsFor, type Operation } from '../../catalogue';
-import { loadConfig } from '../../clients/config';
+import { runConfig } from '../../clients/config';
 import type { HarnessConfig } from '../../clients/harness-config';
 import { registerSecret } from '../../clients/redact';
 import type { RunningMock } from '../../mock';
@@ -20,19 +20,9 @@ export interface Target {
   control?: (method: 'GET' | 'POST' | 'PUT', path: string, body?: unknown) => Promise<unknown>;
 }
 
-const config = (() => {
-  try {
-    return loadConfig();
-  } catch (e) {
-    // Surfaced by scripts/certify.ts before the run; here it fails every test with the same message.
-    return e as Error;
-  }
-})();
-
-/** The harness configuration, or the configuration error. */
+/** The harness configuration (read once per process); throws the configuration error, which scripts/certify.ts surfaced before the run, in every test. */
 export function harnessConfig(): HarnessConfig {
-  if (config instanceof Error) throw config;
-  return config;
+  return runConfig();
 }
 
 /** Operations selected for this run (configured vendor list, families). */

@@ -6,7 +6,7 @@
  * HMAC-SHA512, base64-encoded, over the event id string (clients/webhook-signature.ts).
  */
 import { signatureMatches, signEventId } from '../../clients/webhook-signature';
-import { WEBHOOK_HEADERS } from '../../catalogue';
+import { WEBHOOK_HEADERS, demoWebhookSecret } from '../../catalogue';
 import type { MockApp } from '../../catalogue/apps';
 import { errorOf, type ErrorBody } from '../ground/errors';
 
@@ -38,7 +38,7 @@ export { signEventId };
 /** The webhook secret of an app: its own, else `<clientId>-webhook-secret` (the mock's demo rule). */
 export function webhookSecretOf(apps: ReadonlyMap<string, MockApp>, clientId: string | null | undefined): string {
   const app = clientId ? apps.get(clientId) : undefined;
-  return app?.webhookSecret ?? `${app?.clientId ?? clientId ?? 'anonymous'}-webhook-secret`;
+  return app?.webhookSecret ?? demoWebhookSecret(app?.clientId ?? clientId ?? 'anonymous');
 }
 
 /** The 401 of a webhook call whose x-hub-signature is not the event's signature with the app's secret; null when it is. */
