@@ -11,7 +11,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { DEMO_RESELLER, DEMO_RESELLER_B, DEMO_VENDOR, demoWebhookSecret } from '../catalogue';
 import { startMock } from '../mock';
-import type { CertifySummary } from '../contracts/support/certify-summary';
+import type { RunSummary } from '../reporting/report-shapes';
 import type { BenchOptions } from './bench-options';
 
 const TSX = 'node_modules/tsx/dist/cli.mjs';
@@ -66,7 +66,7 @@ async function certifyAt(delayMs: number, work: string, grep: string[]) {
       encoding: 'utf8',
     });
     const wallS = (Date.now() - started) / 1000;
-    const s = JSON.parse(readFileSync(join(out, 'summary.json'), 'utf8')) as CertifySummary;
+    const s = JSON.parse(readFileSync(join(out, 'summary.json'), 'utf8')) as RunSummary;
     const longest = [...s.tests].sort((a, b) => b.durationMs - a.durationMs)[0];
     return {
       delayMs,

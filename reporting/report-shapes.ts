@@ -82,6 +82,20 @@ export interface TestResult {
   bringsIn?: string;
 }
 
+/** What the run sent, read from the run's request counter (run-budget.ts). */
+export interface RequestsSummary {
+  /** Requests sent to the target (token requests and retries included). */
+  sent: number;
+  /** REQUEST_BUDGET; null when unlimited. */
+  budget: number | null;
+  /** Checks not run because the budget was spent. */
+  checksLeftOutByBudget: number;
+  /** What the run planned before its first request (plan.ts). */
+  planned?: number;
+  /** Workers, the most calls one sent at once, and the median of their round trips (ms). */
+  pace?: { workers: number; atOnce: number; medianRttMs: number | null };
+}
+
 /** reports/summary.json */
 export interface RunSummary {
   harnessVersion: string;
@@ -98,6 +112,8 @@ export interface RunSummary {
   findings: Finding[];
   timings?: Record<string, number>;
   openapi?: unknown;
+  /** Certify: what the run sent (contracts/support/run-budget.ts). */
+  requests?: RequestsSummary;
 }
 
 /** One entry of reports/load/limits.json `operations` (names are read by other tools: keep them). */

@@ -10,6 +10,7 @@ import type {
   LeftOut,
   LeftOutKind,
   OperationResult,
+  RequestsSummary,
   RunSummary,
   TestResult,
   Totals,
@@ -24,21 +25,8 @@ export type { RunEntry, Unit } from './check-units';
 import { BUDGET_SPENT } from './run-budget';
 
 /** reports/summary.json of a certification run: the shared run summary plus requests and ids. */
-export type CertifySummary = RunSummary & { requests?: RequestsSummary; ids?: ResolvedId[] };
-
-/** What the run sent, read from the run's request counter (run-budget.ts). */
-export interface RequestsSummary {
-  /** Requests sent to the target (token requests and retries included). */
-  sent: number;
-  /** REQUEST_BUDGET; null when unlimited. */
-  budget: number | null;
-  /** Checks not run because the budget was spent. */
-  checksLeftOutByBudget: number;
-  /** What the run planned before its first request (plan.ts). */
-  planned?: number;
-  /** Workers, the most calls one sent at once, and the median of their round trips (ms). */
-  pace?: { workers: number; atOnce: number; medianRttMs: number | null };
-}
+export type CertifySummary = RunSummary & { ids?: ResolvedId[] };
+export type { RequestsSummary } from '../../reporting/report-shapes';
 
 /** Counts of one group (a spec file) for the on-screen table. */
 export type GroupCounts = Required<Totals>;
