@@ -18,7 +18,7 @@ for (const env of cfg.environments) {
     const filters = searchFilters(op);
     test(
       `should answer ${op.id} filtered by ${filters.map((f) => f.query).join(', ')} with matching items only (${env})`,
-      // One call per filter; the ids come from the searches the session makes once (plan.ts).
+      // One call per filter; the ids come from the searches the session makes once (request-request-plan.ts).
       planned({ unit: op.id, requests: filters.length }, { tag: ['@operations', '@searches', `@${op.id}`] }),
       async ({ session }) => {
         label(test.info(), op, env, 'search-filter');

@@ -33,7 +33,7 @@ export const ANNOTATION = {
   outOfScope: 'out-of-scope',
   /** The reason a check cannot apply to this target (it needs what only the embedded mock has). */
   notApplicable: 'not-applicable',
-  /** What a test plans to send, declared with the test (plan.ts): JSON PlannedRequests. */
+  /** What a test plans to send, declared with the test (request-request-plan.ts): JSON PlannedRequests. */
   plannedRequests: 'planned-requests',
   /** What the test sent and how: JSON TestTraffic. */
   traffic: 'traffic',

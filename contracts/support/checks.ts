@@ -12,7 +12,7 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import { test } from '@playwright/test';
 import { redact } from '../../clients/redact';
 import { writeCheckResult, type CheckResult } from './annotations';
-import type { CheckPlan } from './plan';
+import type { CheckPlan } from './request-plan';
 import { ANNOTATION } from './annotations';
 import { RUN_DIR_ENV, readRunPlan } from './run-budget';
 
@@ -73,7 +73,7 @@ export class CheckGroup<A extends object> {
     return this.checks.map((c) => c.title);
   }
 
-  /** The group test's details: what each of its checks plans to send (plan.ts). */
+  /** The group test's details: what each of its checks plans to send (request-request-plan.ts). */
   details<D extends object>(details?: D): D & { annotation: { type: string; description: string }[] } {
     const annotation = this.checks.map((c) => {
       const left = c.plan.outOfScope ?? c.plan.notApplicable;

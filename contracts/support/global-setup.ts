@@ -1,7 +1,7 @@
 /**
  * Global setup of the certification run: the run's folder in Playwright's output folder (emptied before each
  * run) with its request budget (run-budget.ts) at REQUEST_BUDGET, unlimited when unset; the plan reporter,
- * which runs next, sets it to the run's plan (plan.ts) before any worker starts.
+ * which runs next, sets it to the run's plan (request-request-plan.ts) before any worker starts.
  */
 import { tmpdir } from 'node:os';
 import type { FullConfig } from '@playwright/test';

@@ -1,6 +1,6 @@
 /**
  * Playwright reporter that makes the run's request plan once the tests are known and before any worker
- * starts (plan.ts): it prints the plan, sets the run's request budget (REQUEST_BUDGET, else the plan's total,
+ * starts (request-request-plan.ts): it prints the plan, sets the run's request budget (REQUEST_BUDGET, else the plan's total,
  * over what global setup created) and writes the plan for the workers, which leave out the units a partial run
  * cannot afford.
  */
@@ -9,7 +9,7 @@ import { operationsFor } from '../../catalogue';
 import { runConfig } from '../../clients/config';
 import type { PlannedRequests } from './annotations';
 import { readAnnotations } from './annotation-reader';
-import { planRun, requestsPerUnit, sessionRequests, unitOrder, type RequestPlan } from './plan';
+import { planRun, requestsPerUnit, sessionRequests, unitOrder, type RequestPlan } from './request-plan';
 import { RUN_DIR_ENV, createRunBudget, writeRunPlan } from './run-budget';
 
 /** What each test plans, from the annotations it declared. */

@@ -11,7 +11,7 @@
 import { appendFileSync, closeSync, fstatSync, mkdirSync, openSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Budget } from '../../clients/http';
-import type { RequestPlan } from './plan';
+import type { RequestPlan } from './request-plan';
 
 /** Environment variable naming the run's folder (set by global setup, inherited by workers). */
 export const RUN_DIR_ENV = 'CERTIFY_RUN_DIR';

@@ -1,7 +1,7 @@
 /**
  * The run's scope: each reason a check is left out by what the user chose or did not give, with the setting
  * that brings it in, and the one reason a check cannot apply to a target (it needs the embedded mock's clock).
- * Decided from the configuration when the check is declared, so the request plan (plan.ts) counts only what
+ * Decided from the configuration when the check is declared, so the request plan (request-request-plan.ts) counts only what
  * the run will send; a check out of scope is listed, never failed, and leaves the exit code alone.
  */
 import type { EnvironmentName, Family } from '../../catalogue';

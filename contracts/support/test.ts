@@ -19,7 +19,7 @@ export { expect };
 export { harnessConfig, selectedOperations };
 export { Session } from './session';
 export { label, notRun, notApplicable, outOfScope } from './outcomes';
-export { planned } from './plan';
+export { planned } from './request-plan';
 
 interface TestFixtures {
   /** Leaves out a test its declared plan puts out of scope, not applicable or beyond a partial budget; records what it sent. */

@@ -109,7 +109,10 @@ test.describe('faulty targets', () => {
       // Before, each check waited out its own request timeouts, and each failure restarted a worker.
       expect(r.seconds, 'as fast as a failing target').toBeLessThan(40);
       const { totals, tests, requests } = r.summary;
-      expect(totals.failed).toBe(1);
+      // Each worker sends its first request before any of them has heard nothing back: one timeout per worker, at once.
+      const workers = requests?.pace?.workers ?? 1;
+      expect(totals.failed).toBeGreaterThanOrEqual(1);
+      expect(totals.failed).toBeLessThanOrEqual(workers);
       expect(tests.find((t) => t.status === 'failed')?.error).toMatch(
         /\[timeout\] .* got no complete answer within 1000 ms \(REQUEST_TIMEOUT_MS\)/,
       );
@@ -119,8 +122,8 @@ test.describe('faulty targets', () => {
       expect(readFileSync(join(r.out, 'junit.xml'), 'utf8')).toMatch(
         /blocked: the target has not answered any request within REQUEST_TIMEOUT_MS: \[timeout\] /,
       );
-      expect(requests?.sent, 'one request waited for, none sent after it').toBe(1);
-      expect(target.connections()).toBe(1);
+      expect(requests?.sent, 'one request waited for per worker, none sent after it').toBeLessThanOrEqual(workers);
+      expect(target.connections()).toBe(requests?.sent);
     } finally {
       await target.close();
     }
