@@ -8,3 +8,4 @@ export * from './findings';
 export * from './rules';
 export * from './paging';
 export * from './apps';
+export * from './request-constraints';

@@ -51,8 +51,10 @@ export interface HeaderConstraint {
 }
 
 /**
- * The published document's constraints on the IM-* headers (the same on every operation that lists
- * the header). A request breaking one is refused (400) by a service that enforces its document.
+ * The strictest constraint the published document gives each IM-* header on any operation: a value keeping it is
+ * valid on every operation, so the harness holds its configured values to it (clients/config-headers.ts). Each
+ * operation's own constraints (IM-CountryCode at most 10 characters on vendor required info, IM-CustomerNumber
+ * unbounded on order cancel) are in request-constraints.ts; the mock enforces those.
  */
 export const IM_HEADER_CONSTRAINTS: Readonly<Record<ImHeader, HeaderConstraint>> = {
   'IM-CustomerNumber': { maxLength: 10 },

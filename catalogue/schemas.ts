@@ -5,14 +5,18 @@
  * the field names and types of the distributor's published OpenAPI document (names and types are
  * facts); the schemas are written here, not copied. Extra fields are allowed everywhere (a target may send more).
  *
- * Requests (what the mock validates with): nothing required that neither published form requires, null
- * wherever either form allows it (tests/openapi/request-schemas.spec.ts holds them to both forms).
+ * Requests (what the mock validates with): each documented operation's body as request-constraints.ts holds it
+ * (every constraint either published form gives, at every depth; what either form allows is allowed), held to both
+ * forms, both ways, by tests/openapi/request-schemas.spec.ts. Quote to order, which no form documents, keeps a
+ * schema of ours that requires nothing.
  * Answers (what certify validates with): the same rule, held to both forms by tests/openapi/answer-schemas.spec.ts:
  * no field required (the published ones require none), no bound, format or enum the forms do not give. The
  * fields a client cannot do without (ids, paging, the lists) are no document's: catalogue/answers.ts lists
  * them (EXPECTED_FIELDS) and certify records whether a target sends them (finding shapes.expected-field-absent).
  * The vendor family's answers and quote to order's have no schema: no document gives them (finding shapes.not-published).
  */
+import { documentedBodyOf } from './request-constraints';
+
 export type JsonSchema = Record<string, unknown>;
 
 const SCHEMA_BASE = 'https://harness.local/schemas/';
@@ -29,8 +33,6 @@ function obj(properties: Record<string, unknown>, required: readonly string[] = 
 const arr = (items: unknown): JsonSchema => ({ type: 'array', items });
 /** Properties of the given names, all of one schema. */
 const fields = (names: readonly string[], s: unknown = str): Record<string, unknown> => Object.fromEntries(names.map((n) => [n, s]));
-/** A calendar date as the published document gives it (`format: date`, YYYY-MM-DD). */
-const date = { type: 'string', format: 'date' } as const;
 /** The schema, or null: the document's `nullable: true`. */
 const orNull = (s: JsonSchema): JsonSchema => ({ ...s, type: [s.type as string, 'null'] });
 /** The object with each property of the given names (every property when none is named) nullable. */
@@ -47,9 +49,6 @@ function named(name: string, schema: JsonSchema): JsonSchema {
 
 const link = obj(fields(['topic', 'href', 'type']));
 const links = arr(link);
-const attribute = obj(fields(['attributeName', 'attributeValue']));
-/** Attributes where the document makes the list, each entry and each field nullable (price and availability, v7 orders). */
-const nullableAttributes = orNull(arr(orNull(nullableFields(attribute))));
 const address = obj(
   fields([
     'contact',
@@ -201,11 +200,6 @@ const orderSummary = obj({
   subOrders: arr(obj({ subOrderNumber: str, subOrderTotal: num, subOrderStatus: str })),
   links: link,
 });
-const modifyLine = obj({
-  ...fields(['ingramPartNumber', 'ingramLineNumber', 'customerLineNumber', 'notes']),
-  addUpdateDeleteLine: { enum: ['UPDATE', 'DELETE', 'ADD'] },
-  quantity: int,
-});
 
 // ---- Quotes, invoices, renewals, deals, returns, freight ------------------------------------------
 
@@ -239,7 +233,6 @@ const renewalSummary = obj({
   renewalValue: num,
   links,
 });
-const dateRange = obj(fields(['customStartDate', 'customEndDate']));
 const dealSummary = obj({ ...fields(['dealId', 'version', 'endUser', 'vendor', 'dealExpiryDate']), links: link });
 const returnSummary = obj({
   ...fields(['returnClaimId', 'caseRequestNumber', 'createdOn', 'type', 'returnReason', 'referenceNumber', 'modifiedOn', 'status']),
@@ -247,21 +240,6 @@ const returnSummary = obj({
   credit: num,
   links,
 });
-const shipFrom = obj(
-  fields(['companyName', 'contact', 'addressLine1', 'addressLine2', 'city', 'state', 'postalCode', 'countryCode', 'email', 'phoneNumber']),
-  ['companyName', 'contact', 'addressLine1', 'city', 'state', 'postalCode', 'countryCode', 'email'],
-);
-const returnRequestItem = obj(
-  {
-    ...fields(['invoiceNumber', 'customerOrderNumber', 'ingramPartNumber', 'vendorPartNumber', 'serialNumber']),
-    invoiceDate: date,
-    ...fields(['primaryReason', 'secondaryReason', 'notes', 'referenceNumber', 'billToAddressId']),
-    quantity: int,
-    numberOfBoxes: int,
-    shipFromInfo: arr(shipFrom),
-  },
-  ['invoiceNumber', 'invoiceDate', 'quantity', 'primaryReason', 'secondaryReason', 'shipFromInfo', 'numberOfBoxes'],
-);
 const returnClaim = obj({
   ...fields(['rmaClaimId', 'caseRequestNumber', 'referenceNumber', 'createdOn', 'type', 'returnReason', 'ingramPartNumber']),
   ...fields(['vendorPartNumber', 'notes', 'status']),
@@ -279,16 +257,6 @@ const vendorAttribute = obj({
   choices: arr({}),
 });
 const vendorAttributes = obj({ ...fields(['vendorName', 'productId']), additionalAttributes: arr(vendorAttribute) });
-/** A v7 order line: what either published form makes nullable (the JSON form more than the YAML form) is. */
-const orderV7Line = obj({
-  ...fields(['customerLineNumber', 'resourceId', 'planid']),
-  ...fields(['ingramPartNumber', 'vendorPartNumber', 'specialBidNumber', 'notes'], orNull(str)),
-  quantity: int,
-  ...fields(['unitPrice', 'endUserPrice'], orNull(num)),
-  ...fields(['margin', 'endCustomerPrice'], num),
-  additionalAttributes: arr(attribute),
-  vriAdditionalAttributes: arr(vendorAttributes),
-});
 const requiredInfoItem = obj({
   ...fields(['quoteNumber', 'ingramPartNumber', 'vendorPartNumber', 'planId', 'planName']),
   responseMessages: arr(obj(fields(['id', 'traceId', 'type', 'message']))),
@@ -296,52 +264,13 @@ const requiredInfoItem = obj({
   vriAdditionalAttributes: arr(vendorAttributes),
 });
 
-/**
- * Webhook events as published: an envelope with a list of resources, no field required (an event without an
- * eventId is signed over the empty id). Whether a service refuses an event its schema refuses is the finding
- * webhooks.invalid-event.
- */
-const webhookEvent = (resource: JsonSchema): JsonSchema =>
-  obj({ ...fields(['topic', 'event', 'eventTimeStamp', 'eventId']), resource: arr(resource) });
-
 export const businessSchemas: readonly JsonSchema[] = [
-  named(
-    'price-and-availability-request',
-    // Published: every field nullable but the list of products.
-    obj({
-      ...fields(['showAvailableDiscounts', 'showReserveInventoryDetails'], orNull(bool)),
-      specialBidNumber: orNull(str),
-      products: arr(
-        nullableFields(obj(fields(['ingramPartNumber', 'vendorPartNumber', 'customerPartNumber', 'upc', 'quantityRequested', 'planID']))),
-      ),
-      additionalAttributes: nullableAttributes,
-    }),
-  ),
+  named('price-and-availability-request', documentedBodyOf('catalog.priceAndAvailability')),
   /** Published: a top-level array, one entry per product asked for. */
   named('price-and-availability-response', arr(priceAvailabilityItem)),
   named('product-search-response', page('catalog', productSummary)),
   named('product-details-response', productDetails),
-  named(
-    'order-create-request',
-    obj(
-      {
-        ...fields(['customerOrderNumber', 'endCustomerOrderNumber', 'billToAddressId', 'specialBidNumber', 'notes']),
-        acceptBackOrder: bool,
-        // Published: the reseller's phone number an integer (a string too: the address it shares with the answers).
-        resellerInfo: { ...address, properties: { ...(address.properties as object), phoneNumber: { type: ['string', 'integer'] } } },
-        shipToInfo: obj({ addressId: str, ...(address.properties as object) }),
-        endUserInfo: address,
-        lines: arr(orderLineRequest),
-        shipmentDetails: obj({
-          ...fields(['carrierCode', 'freightAccountNumber', 'shipComplete', 'shippingInstructions']),
-          requestedDeliveryDate: date,
-          signatureRequired: bool,
-        }),
-        additionalAttributes: arr(attribute),
-      },
-      ['customerOrderNumber'],
-    ),
-  ),
+  named('order-create-request', documentedBodyOf('orders.create')),
   named(
     'order-create-response',
     obj({
@@ -353,15 +282,7 @@ export const businessSchemas: readonly JsonSchema[] = [
       orders: arr(createdOrder),
     }),
   ),
-  named(
-    'order-modify-request',
-    obj({
-      notes: str,
-      shipToInfo: obj({ addressId: str, ...(address.properties as object) }),
-      lines: arr(modifyLine),
-      additionalAttributes: arr(attribute),
-    }),
-  ),
+  named('order-modify-request', documentedBodyOf('orders.modify')),
   named(
     'order-modify-response',
     obj({
@@ -435,15 +356,7 @@ export const businessSchemas: readonly JsonSchema[] = [
       summary: obj({ totals: obj(fields(['netInvoiceAmount', 'totalTaxAmount', 'invoicedAmountDue', 'freightAmount'], num)) }),
     }),
   ),
-  named(
-    'renewal-search-request',
-    obj({
-      status: obj({ OpporutinyStatus: obj(fields(['value', 'subStatus'])) }),
-      dateType: obj(fields(['startDate', 'endDate', 'invoiceDate', 'expirationDate'], dateRange)),
-      vendor: str,
-      endUser: str,
-    }),
-  ),
+  named('renewal-search-request', documentedBodyOf('renewals.search')),
   named('renewal-search-response', page('renewals', renewalSummary)),
   named(
     'renewal-details-response',
@@ -499,18 +412,9 @@ export const businessSchemas: readonly JsonSchema[] = [
     }),
   ),
   /** Published: no field of the request required (each entry of the list has its required fields). */
-  named('return-create-request', obj({ list: arr(returnRequestItem) })),
+  named('return-create-request', documentedBodyOf('returns.create')),
   named('return-create-response', obj({ returnsClaims: arr(returnClaim) })),
-  named(
-    'freight-estimate-request',
-    obj({
-      // The YAML form gives billToAddressId no type: any value.
-      billToAddressId: {},
-      shipToAddressId: str,
-      shipToAddress: obj(fields(['companyName', 'addressLine1', 'addressLine2', 'city', 'state', 'postalCode', 'countryCode'])),
-      lines: arr(obj(fields(['customerLineNumber', 'ingramPartNumber', 'quantity', 'warehouseId', 'carrierCode']))),
-    }),
-  ),
+  named('freight-estimate-request', documentedBodyOf('freight.estimate')),
   named(
     'freight-estimate-response',
     obj({
@@ -526,39 +430,8 @@ export const businessSchemas: readonly JsonSchema[] = [
       }),
     }),
   ),
-  named(
-    'order-status-event',
-    webhookEvent(
-      obj({
-        ...fields(['eventType', 'orderNumber', 'customerOrderNumber', 'orderEntryTimeStamp']),
-        lines: arr(
-          obj({
-            ...fields(['LineNumber', 'subOrderNumber', 'lineStatus', 'ingramPartNumber', 'vendorPartNumber']),
-            ...fields(['requestedQuantity', 'shippedQuantity', 'backorderedQuantity']),
-          }),
-        ),
-        links,
-      }),
-    ),
-  ),
-  named(
-    'availability-update-event',
-    webhookEvent(
-      obj({
-        ...fields([
-          'eventType',
-          'ingramPartNumber',
-          'vendorPartNumber',
-          'vendorName',
-          'upcCode',
-          'skuStatus',
-          'backOrderFlag',
-          'totalAvailability',
-        ]),
-        links,
-      }),
-    ),
-  ),
+  named('order-status-event', documentedBodyOf('webhooks.orderStatus')),
+  named('availability-update-event', documentedBodyOf('webhooks.availabilityUpdate')),
   /** Published: 200 without a body; the mock answers an empty JSON object. */
   named('webhook-ack-response', obj({})),
   /** Published: the 201 answer of order create v7 and quote create, in the shape of their status webhook. */
@@ -571,53 +444,15 @@ export const businessSchemas: readonly JsonSchema[] = [
     }),
   ),
   /** Published (v7): the v6 request with a quote, vendor attributes and richer lines; no field required, most nullable. */
-  named(
-    'order-create-v7-request',
-    obj({
-      ...fields(['customerOrderNumber', 'notes', 'billToAddressId']),
-      ...fields(['quoteNumber', 'endCustomerOrderNumber', 'specialBidNumber', 'vendAuthNumber'], orNull(str)),
-      acceptBackOrder: orNull(bool),
-      resellerInfo: orNull(nullableFields(address)),
-      endUserInfo: nullableFields(address),
-      shipToInfo: orNull(nullableFields(obj({ addressId: str, shippingNotes: str, ...(address.properties as object) }))),
-      shipmentDetails: orNull(
-        nullableFields(
-          obj({
-            ...fields(['carrierCode', 'requestedDeliveryDate', 'shipComplete', 'shippingInstructions', 'freightAccountNumber']),
-            signatureRequired: bool,
-          }),
-        ),
-      ),
-      additionalAttributes: nullableAttributes,
-      vmfAdditionalAttributes: nullableAttributes,
-      vmfVendorAdditionalAttributes: arr(vendorAttributes),
-      vriAdditionalAttributes: arr(vendorAttributes),
-      lines: arr(orderV7Line),
-    }),
-  ),
+  named('order-create-v7-request', documentedBodyOf('orders.createV7')),
   /** Published: the order is confirmed, not yet numbered (the Order Status webhook follows); no field required. */
   named('order-create-v7-response', obj({ quoteNumber: { type: ['string', 'null'] }, confirmationNumber: str, message: str })),
   /** Published (YAML form only); no field required: `{}` asks for nothing and is answered `[]`. */
-  named(
-    'vendor-required-info-request',
-    obj({ quoteNumber: str, products: arr(obj(fields(['ingramPartNumber', 'vendorPartNumber', 'planID']))) }),
-  ),
+  named('vendor-required-info-request', documentedBodyOf('orders.vendorRequiredInfo')),
   /** Published: a top-level array, one entry per product asked for. */
   named('vendor-required-info-response', arr(requiredInfoItem)),
   /** Published (JSON form only): every field a string, quantities too; no field required. */
-  named(
-    'quote-create-request',
-    obj({
-      ...fields(['quoteName', 'firstname', 'lastname', 'CustomerContact', 'quoteExpiryDate', 'customerNeed']),
-      ...fields(['dealId', 'pricingType', 'sendQuoteCopy']),
-      endUserInfo: address,
-      products: arr(
-        obj(
-          fields(['customerLineNumber', 'ingramPartNumber', 'vendorPartNumber', 'quantity', 'specialBid', 'lineLevelNotes', 'pricingType']),
-        ),
-      ),
-    }),
-  ),
+  named('quote-create-request', documentedBodyOf('quotes.create')),
   /** Published: the quote number at once; the quote is processed asynchronously (the Quote Status webhook follows). */
   named('quote-create-response', obj({ quoteNumber: str, message: str })),
 ];

@@ -2,12 +2,16 @@
  * `npm run openapi` writes contracts/openapi.json from the catalogue.
  * `npm run openapi -- check <file>` imports an OpenAPI document and prints coverage and conflicts.
  * `npm run openapi -- diff <a> <b> [--json]` lists where two OpenAPI documents disagree (exit 0; 2 when one cannot be read).
+ * `npm run openapi -- constraints [<yaml> <json>]` writes catalogue/request-constraints-data.ts: what either published
+ * form allows in each operation's request (default: VENDOR_OPENAPI and VENDOR_OPENAPI_JSON).
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { buildOpenApi, serialise } from '../openapi/export';
 import { loadOpenApi } from '../openapi/import';
 import { diffFiles, diffText } from '../openapi/diff';
 import { UnreadableDocument } from '../openapi/read-document';
+import { enforcedOnly, formConstraints, mergeConstraints } from '../openapi/document-constraints';
+import { resellerOperations } from '../catalogue';
 
 export const OPENAPI_FILE = 'contracts/openapi.json';
 
@@ -45,8 +49,43 @@ async function main(): Promise<number> {
     return 0;
   }
   if (cmd === 'diff') return diff(process.argv.slice(3));
+  if (cmd === 'constraints') return constraints(process.argv.slice(3));
   console.error(`openapi: unknown command "${cmd}"; expected export (default), check <file> or diff <a> <b> [--json]`);
   return 2;
+}
+
+export const CONSTRAINTS_FILE = 'catalogue/request-constraints-data.ts';
+
+/** `constraints [<yaml> <json>]`: the merge of both forms' request constraints, per operation, as the catalogue's data. */
+async function constraints(args: string[]): Promise<number> {
+  const files = args.length ? args : [process.env.VENDOR_OPENAPI, process.env.VENDOR_OPENAPI_JSON].filter((f): f is string => !!f);
+  if (files.length !== 2) {
+    console.error(
+      'openapi: usage: npm run openapi -- constraints <reseller-api.yaml> <reseller-api.json> (or VENDOR_OPENAPI and VENDOR_OPENAPI_JSON)',
+    );
+    return 2;
+  }
+  const forms = await Promise.all(files.map((f) => loadOpenApi(f)));
+  const data: Record<string, unknown> = {};
+  for (const op of resellerOperations) {
+    const merged = mergeConstraints(forms.map((c) => formConstraints(c, op.id)));
+    if (merged) data[op.id] = enforcedOnly(merged);
+  }
+  const text = [
+    '/* eslint-disable max-lines -- data written by `npm run openapi -- constraints` */',
+    '/**',
+    ' * Written by `npm run openapi -- constraints <yaml> <json>` (scripts/openapi.ts): per operation, what either published',
+    ' * form of the document allows in a request (catalogue/request-constraints.ts says how the forms are merged). Facts',
+    ' * of the document, held to both forms by tests/openapi/request-schemas.spec.ts; edit by regenerating.',
+    ' */',
+    `export const REQUEST_CONSTRAINTS_DATA = ${JSON.stringify(data, null, 2)};`,
+    '',
+  ].join('\n');
+  const prettier = await import('prettier');
+  const options = (await prettier.resolveConfig(CONSTRAINTS_FILE)) ?? {};
+  writeFileSync(CONSTRAINTS_FILE, await prettier.format(text, { ...options, filepath: CONSTRAINTS_FILE }));
+  console.log(`openapi: wrote ${CONSTRAINTS_FILE} (${Object.keys(data).length} operations)`);
+  return 0;
 }
 
 /** `diff <a> <b> [--json]`: a difference is information (exit 0); a document that cannot be read exits 2. */

@@ -38,6 +38,9 @@ export const LONG_TESTS = [
   'load/distributed.spec.ts',
   // The 10 000-request fuzz of the mock's bad input (CPU-bound).
   'mock/bad-input.spec.ts',
+  // The document fuzz: every constraint of both published forms, a value breaking and one keeping each, in both
+  // request modes, each judged by the forms' own validators (CPU-bound: thousands of requests).
+  'mock/document-fuzz-long.spec.ts',
   // Instructions per request counted under callgrind (CPU-bound: 23 s of one core).
   'bench/instructions.spec.ts',
   // The smallest benchmark and the CPU profiles, end to end (CPU-bound: 30 s of test time, both cores busy).

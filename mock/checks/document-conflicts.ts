@@ -4,8 +4,9 @@
  * document alone and refuses the client's form with a message naming the conflict.
  *
  * - deals.details: the document requires the `vendorName` query parameter; the client has no way to send it.
- * - freight.estimate: the document gives `shipToAddress` as an object; the client's model sends an array
- *   (one element).
+ * - freight.estimate: the YAML form gives `shipToAddress` as an object; the client's model (and the JSON form) an
+ *   array. A one-element array holding an object is accepted as that object; any other array is refused, but for a
+ *   one-element array of something else, which the schema judges.
  * - returns.create `list[].invoiceDate`, orders.create `shipmentDetails.requestedDeliveryDate`: the document
  *   gives `format: date`; the client's models hold a Date and send it as a date-time
  *   (`2026-01-01T00:00:00.000Z`). Accepted as its date part.
@@ -78,7 +79,8 @@ export const DOCUMENT_CONFLICTS: Readonly<Record<string, DocumentConflict>> = {
     check: (req, strict, report) => {
       const body = req.body as { shipToAddress?: unknown } | undefined;
       const ship = body?.shipToAddress;
-      if (!Array.isArray(ship)) return null;
+      // Not the client's form (an object, or a one-element list of something else): the schema judges it.
+      if (!Array.isArray(ship) || (ship.length === 1 && !asObject(ship[0]))) return null;
       const message = `freight.estimate shipToAddress as an array of ${ship.length}: the published document gives an object; the distributor's generated client's model sends an array`;
       if (strict || ship.length !== 1)
         return conflictBody('shipToAddress', strict ? message : `${message}; only a one-element array is accepted`);

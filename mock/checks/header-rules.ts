@@ -5,7 +5,7 @@
  * named there, and allocates nothing unless it breaks a rule.
  */
 import type { FastifyRequest } from 'fastify';
-import { headerCheck, IM_HEADER_CONSTRAINTS, type HeaderConstraint, type Operation } from '../../catalogue';
+import { headerCheck, headerConstraintsOf, type HeaderConstraint, type Operation } from '../../catalogue';
 import { entryOf, type ErrorBody } from '../ground/errors';
 
 /** What a request's headers break: the required headers it lacks (empty values count as missing) and the refusal of the values that break a constraint. */
@@ -27,13 +27,14 @@ interface HeaderRule {
 }
 
 /**
- * The header rules of an operation: its required headers, and every IM-* header the catalogue constrains,
- * checked when the request carries it. Webhook operations list no IM-* header in the document, so no value
- * is checked there; vendor operations neither.
+ * The header rules of an operation: its required headers, and the constraints the document gives the values of
+ * the headers the operation lists (catalogue/request-constraints.ts: per operation, what either published form
+ * allows), checked when the request carries them. Webhook operations list no IM-* header in the document, so no
+ * value is checked there; vendor operations neither.
  */
 export function compileHeaderRules(
-  op: Pick<Operation, 'webhook' | 'family' | 'requiredHeaders'>,
-  constraints: Readonly<Record<string, HeaderConstraint>> = IM_HEADER_CONSTRAINTS,
+  op: Pick<Operation, 'id' | 'webhook' | 'family' | 'requiredHeaders'>,
+  constraints: Readonly<Record<string, HeaderConstraint>> = headerConstraintsOf(op.id),
 ): HeaderRules {
   const byLower = new Map<string, HeaderRule>();
   for (const name of op.requiredHeaders) byLower.set(name.toLowerCase(), { name, lower: name.toLowerCase(), required: true, check: null });

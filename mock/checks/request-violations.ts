@@ -8,7 +8,8 @@
  *   format: a JSON array of `{ location, severity, code, message }`).
  *
  * What `warn` serves (document constraints): a required IM-* header absent or empty, an IM-* header value that
- * breaks its maxLength / minLength / pattern / enum, a required query parameter absent, a JSON body its request
+ * breaks its maxLength / minLength / pattern / enum, a required query parameter absent or a query value its
+ * constraints refuse (type, format, enum, maxLength, range), a JSON body its request
  * schema does not allow (every schema error listed). The operation then answers as it answers a conforming call:
  * a body without the id it should name finds nothing (404).
  *
@@ -38,7 +39,7 @@ export interface Violation {
   /** `['request', part, ...name or path]`, e.g. `['request', 'header', 'IM-CorrelationID']`, `['request', 'body', 'lines', '0', 'quantity']`. */
   location: string[];
   severity: 'Error';
-  /** The id of the error the strict mode answers with (mock/app/errors.ts): missingHeader, invalidHeader, missingQuery, invalidBody. */
+  /** The id of the error the strict mode answers with (mock/ground/errors.ts): missingHeader, invalidHeader, missingQuery, invalidQuery, invalidBody. */
   code: string;
   message: string;
 }

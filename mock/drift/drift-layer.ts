@@ -1,6 +1,6 @@
 /**
  * The drift layer over the mock: the modes switched on, applied where a layer may act
- * (mock/layer/mock-layer.ts). Answer transforms run in one onSend hook, after the mock wrote its rate-limit
+ * (mock/ground/mock-layer.ts). Answer transforms run in one onSend hook, after the mock wrote its rate-limit
  * headers; the hook is registered only when a mode is on at start or may be switched on later (the
  * control API), so a conforming mock pays nothing for drift.
  */

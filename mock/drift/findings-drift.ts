@@ -1,6 +1,6 @@
 /**
  * Findings: behaviours where the spec's sources conflict or are silent, switched to their other
- * reading (each is one of the mock's settings, mock/layer/mock-layer.ts `SpecChoices`), or a silent refusal
+ * reading (each is one of the mock's settings, mock/ground/mock-layer.ts `SpecChoices`), or a silent refusal
  * dropped (a leniency).
  */
 import type { DriftEffect, DriftId } from './index';

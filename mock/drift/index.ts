@@ -5,7 +5,7 @@
  *
  * Drift is a layer over the conforming mock (drift-layer.ts): each mode is one entry of a group file here,
  * either a transform of the mock's answers, a leniency the mock is asked for at one of its decision
- * points (mock/layer/mock-layer.ts names them), or the other reading of one of its spec choices.
+ * points (mock/ground/mock-layer.ts names them), or the other reading of one of its spec choices.
  */
 import type { LeniencyId, SpecChoices } from '../ground/mock-layer';
 import type { AnswerTransform } from './answer';

@@ -9,6 +9,7 @@ import type { DocumentConflict } from '../checks/document-conflicts';
 import type { ErrorBody } from '../ground/errors';
 import type { Handler } from '../api/handlers/handler';
 import type { HeaderRules } from '../checks/header-rules';
+import type { QueryRules } from '../checks/query-rules';
 import type { ResponseBodyHook } from '../context/mock-options';
 import type { RateRoute } from '../limits/rate-limit';
 import type { RequestPart } from '../checks/request-violations';
@@ -35,6 +36,8 @@ export interface BusinessRoute extends BusinessRouteBase {
   /** The operation's handler (null: a vendor operation, answered generically). */
   handler: Handler | null;
   headerRules: HeaderRules;
+  /** The document's constraints on query values (null: none). */
+  queryRules: QueryRules | null;
   conflict: DocumentConflict | undefined;
   /** The operation's query parameters with those the distributor's client cannot send optional. */
   lenientQuery: { queryParams: readonly QueryParam[] };

@@ -15,9 +15,10 @@ import { ENVIRONMENTS, familyBase, isOperationId, type EnvironmentName, type Ope
 import { businessHandler } from './business-handler';
 import type { MockContext } from '../context/context';
 import { DOCUMENT_CONFLICTS, requiredQueryOf } from '../checks/document-conflicts';
-import { methodNotAllowed, send } from './error-handlers';
+import { everyMethod, methodNotAllowedRoute, otherMethods, send } from './error-handlers';
 import { HANDLERS } from '../api/handlers/by-operation';
 import { compileHeaderRules } from '../checks/header-rules';
+import { compileQueryRules } from '../checks/query-rules';
 import type { BusinessRoute, BusinessRouteBase } from './business-route-types';
 import { requestChecksOf, runRequestChecks } from './request-checks';
 
@@ -28,6 +29,7 @@ function routeOf(s: BusinessRouteBase, env: EnvironmentName, op: Operation): Bus
     op,
     handler: isOperationId(op.id) ? HANDLERS[op.id] : null,
     headerRules: compileHeaderRules(op),
+    queryRules: compileQueryRules(op),
     conflict: DOCUMENT_CONFLICTS[op.id],
     lenientQuery: requiredQueryOf(op, false),
     rateRoute: s.ctx.rate.route({ operationId: op.id }),
@@ -94,11 +96,11 @@ function businessRouteOptions(s: BusinessRouteBase, env: EnvironmentName, op: Op
   };
 }
 
-const ALL_METHODS = ['GET', 'POST', 'PUT', 'DELETE', 'PATCH'] as const;
 const toFastifyPath = (p: string): string => p.replace(/\{([^}]+)\}/g, ':$1');
 
-/** Every catalogued operation in every environment; a known path answers 405 to the methods it does not serve. */
+/** Every catalogued operation in every environment; a known path answers 405 with Allow to every method it does not serve, before the body is read. */
 export function registerBusinessRoutes(app: FastifyInstance, s: BusinessRouteBase): void {
+  const methods = everyMethod(app);
   const served = new Map<string, Set<string>>();
   for (const env of ENVIRONMENTS) {
     for (const op of s.ctx.operations) {
@@ -108,10 +110,8 @@ export function registerBusinessRoutes(app: FastifyInstance, s: BusinessRouteBas
       app.route({ method: op.method, url, ...businessRouteOptions(s, env, op) });
     }
   }
-  for (const [url, methods] of served) {
-    const allowed = [...methods].join(', ');
-    for (const m of ALL_METHODS) {
-      if (!methods.has(m)) app.route({ method: m, url, handler: (req, reply) => methodNotAllowed(req, reply, allowed) });
-    }
+  for (const [url, serving] of served) {
+    const refused = methodNotAllowedRoute([...serving].join(', '));
+    app.route({ method: otherMethods(methods, serving), url, ...refused });
   }
 }

@@ -2,6 +2,7 @@
  * The mock's answers outside an operation's handler: an unknown path (404), a known path called with a
  * method it does not serve (405), and the errors Fastify raises before a handler runs (body parsing, size).
  */
+import { METHODS } from 'node:http';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { errorOf, type ErrorBody } from '../ground/errors';
 import type { RouteHelpers } from './token-routes';
@@ -16,7 +17,32 @@ export function methodNotAllowed(_req: FastifyRequest, reply: FastifyReply, allo
   return send(reply, 405, errorOf('methodNotAllowed', { message: `Method not allowed; allowed: ${allowed}` }));
 }
 
-export const ROUTE_HELPERS: RouteHelpers = { noRoute, methodNotAllowed };
+/**
+ * Route options answering 405 with `Allow` from onRequest: before the body is read, so a method with a body or
+ * none, with any Content-Type or none, gets the same answer.
+ */
+export function methodNotAllowedRoute(allowed: string) {
+  return {
+    onRequest: (req: FastifyRequest, reply: FastifyReply, _done: () => void): void => void methodNotAllowed(req, reply, allowed),
+    handler: (req: FastifyRequest, reply: FastifyReply) => methodNotAllowed(req, reply, allowed),
+  };
+}
+
+/**
+ * Every method Node reads a request with (TRACE, OPTIONS, QUERY, PROPFIND ...; CONNECT aside: a tunnel, not a
+ * request to a path), each made routable on the app, so a known path answers each method it does not serve 405.
+ */
+export function everyMethod(app: FastifyInstance): readonly string[] {
+  for (const m of METHODS) if (m !== 'CONNECT' && !app.supportedMethods.includes(m)) app.addHttpMethod(m, { hasBody: true });
+  return app.supportedMethods.filter((m) => m !== 'CONNECT');
+}
+
+/** The methods a path answers 405 to: every method but those it serves (HEAD aside: Fastify answers it as the path's GET, served or 405). */
+export function otherMethods(all: readonly string[], served: ReadonlySet<string>): string[] {
+  return all.filter((m) => !served.has(m) && m !== 'HEAD');
+}
+
+export const ROUTE_HELPERS: RouteHelpers = { noRoute, methodNotAllowed, methodNotAllowedRoute, everyMethod, otherMethods };
 
 type FastifyError = Error & { statusCode?: number; code?: string };
 

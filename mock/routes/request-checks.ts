@@ -1,6 +1,6 @@
 /**
  * The preHandler of a business route: the request checks in the order the API answers them (authentication,
- * required headers and their constraints, query parameters, Content-Type and the body's schema, the webhook
+ * required headers and their constraints, query parameters and their constraints, Content-Type and the body's schema, the webhook
  * signature). Each check returns a refusal or null; a route lists, once at registration, the checks its
  * operation needs, and a conforming request runs them without allocating.
  *
@@ -39,11 +39,20 @@ const headers: RequestCheck = (req, route) => {
   return body ? documentRefusal('header', body) : null;
 };
 
-/** The required query parameters (those the distributor's client cannot send are optional unless strictDocument). */
+/**
+ * The required query parameters (those the distributor's client cannot send are optional unless strictDocument),
+ * then the values the document constrains. Strict mode refuses the missing ones first; warn mode notes both.
+ */
 const query: RequestCheck = (req, route) => {
+  const q = req.query as Record<string, unknown>;
   const lenient = route.conflict && !route.strictDocument();
-  const missing = missingQuery(req.query as Record<string, unknown>, lenient ? route.lenientQuery : route.op);
-  return missing ? documentRefusal('query', missingQueryBody(missing)) : null;
+  const names = missingQuery(q, lenient ? route.lenientQuery : route.op);
+  const missing = names ? missingQueryBody(names) : null;
+  if (missing && !route.warnRequests) return documentRefusal('query', missing);
+  const invalid = route.queryRules ? route.queryRules(q) : null;
+  if (missing && invalid) return documentRefusal('query', { errors: missing.errors.concat(invalid.errors) });
+  const body = missing ?? invalid;
+  return body ? documentRefusal('query', body) : null;
 };
 
 /** A JSON operation: the Content-Type, then the body against the published request schema (validated by the route). */

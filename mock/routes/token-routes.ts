@@ -12,10 +12,17 @@ import { errorOf, errorStatusOf, type ErrorCodeName } from '../ground/errors';
 export type RouteHelpers = {
   noRoute: (req: FastifyRequest, reply: FastifyReply) => FastifyReply;
   methodNotAllowed: (req: FastifyRequest, reply: FastifyReply, allowed: string) => FastifyReply;
+  methodNotAllowedRoute: (allowed: string) => {
+    onRequest: (req: FastifyRequest, reply: FastifyReply, done: () => void) => void;
+    handler: (req: FastifyRequest, reply: FastifyReply) => FastifyReply;
+  };
+  everyMethod: (app: FastifyInstance) => readonly string[];
+  otherMethods: (all: readonly string[], served: ReadonlySet<string>) => string[];
 };
 
 export function registerTokenRoutes(app: FastifyInstance, ctx: MockContext, h: RouteHelpers): void {
   const { ownSettings, leniency, rate } = ctx;
+  const methods = h.everyMethod(app);
   const tokenRoute = rate.route({ token: true });
   const fail = (reply: FastifyReply, code: ErrorCodeName, field?: string) =>
     reply.code(errorStatusOf(code)).send(errorOf(code, field ? { field, message: `Missing required field ${field}` } : {}));
@@ -58,8 +65,13 @@ export function registerTokenRoutes(app: FastifyInstance, ctx: MockContext, h: R
         if (ctx.settings().tokenGet === 'accept') return issue(family, req.query as Record<string, unknown>, req, reply);
         return h.methodNotAllowed(req, reply, 'POST');
       });
-      for (const m of ['PUT', 'DELETE', 'PATCH'] as const)
-        app.route({ method: m, url, onRequest, handler: (req, reply) => h.methodNotAllowed(req, reply, 'POST') });
+      // Any other method: 405 before the body is read.
+      const refused = h.methodNotAllowedRoute('POST');
+      const refuse = (req: FastifyRequest, reply: FastifyReply, done: () => void) => {
+        req.rateRoute = tokenRoute;
+        refused.onRequest(req, reply, done);
+      };
+      app.route({ method: h.otherMethods(methods, new Set(['GET', 'POST'])), url, onRequest: refuse, handler: refused.handler });
     }
   }
 }
