@@ -93,7 +93,7 @@ export interface RequestsSummary {
   /** What the run planned before its first request (plan.ts). */
   planned?: number;
   /** Workers, the most calls one sent at once, and the median of their round trips (ms). */
-  pace?: { workers: number; atOnce: number; medianRttMs: number | null };
+  pace?: { workers: number; atOnce: number; medianRttMs: number | null; unexpected429s: number };
 }
 
 /** reports/summary.json */

@@ -81,11 +81,12 @@ const PAYLOAD_SCHEMAS = {
   },
   [ANNOTATION.traffic]: {
     type: 'object',
-    required: ['requests', 'concurrency', 'medianRttMs'],
+    required: ['requests', 'concurrency', 'medianRttMs', 'unexpected429s'],
     properties: {
       requests: { type: 'integer', minimum: 0 },
       concurrency: { type: 'integer', minimum: 1 },
       medianRttMs: { type: ['number', 'null'] },
+      unexpected429s: { type: 'integer', minimum: 0 },
     },
   },
   [ANNOTATION.plannedRequests]: {

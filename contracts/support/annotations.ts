@@ -78,6 +78,8 @@ export interface TestTraffic {
   concurrency: number;
   /** The median round trip of the worker's calls by then, in ms; null before any. */
   medianRttMs: number | null;
+  /** 429s the test met on calls no check asked a 429 of (each waited out and sent again). */
+  unexpected429s: number;
 }
 
 /** What a call showed; the summary keeps headers, fields, latency and the advertised limit per operation. */

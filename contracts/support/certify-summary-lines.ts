@@ -42,7 +42,8 @@ function countLines(groups: ReadonlyMap<string, GroupCounts>, totals: GroupCount
 /** How the run spread its calls: workers, calls at once, the median round trip it chose them from. */
 function paceLine(p: NonNullable<NonNullable<CertifySummary['requests']>['pace']>): string {
   const rtt = p.medianRttMs === null ? 'no round trip measured' : `median round trip ${Math.round(p.medianRttMs)} ms`;
-  return `Pace: ${p.workers} worker${p.workers > 1 ? 's' : ''}, up to ${p.atOnce} call${p.atOnce > 1 ? 's' : ''} at once each (${rtt}; CERTIFY_CONCURRENCY caps it)`;
+  const refused = p.unexpected429s ? `; ${p.unexpected429s} 429s no check asked for, each waited out and sent again` : '';
+  return `Pace: ${p.workers} worker${p.workers > 1 ? 's' : ''}, up to ${p.atOnce} call${p.atOnce > 1 ? 's' : ''} at once each (${rtt}; CERTIFY_CONCURRENCY caps it)${refused}`;
 }
 
 /** One line per finding id (its scopes merged) with what the target did. */

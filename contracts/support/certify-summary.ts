@@ -94,7 +94,7 @@ export interface Collected {
   /** The checks without a verdict, by kind and reason, in the run's order. */
   leftOut: LeftOut[];
   /** The most calls a worker sent at once, and the round trips its tests reported (ms). */
-  pace: { atOnce: number; rtts: number[] };
+  pace: { atOnce: number; rtts: number[]; unexpected429s: number };
   bodies: { validated: number; failed: number };
 }
 
@@ -137,6 +137,7 @@ function addTraffic(c: Collected, a: TestAnnotations): void {
   if (a.traffic) {
     c.pace.atOnce = Math.max(c.pace.atOnce, a.traffic.concurrency);
     if (a.traffic.medianRttMs !== null) c.pace.rtts.push(a.traffic.medianRttMs);
+    c.pace.unexpected429s += a.traffic.unexpected429s;
   }
   for (const v of a.openapiValidations) {
     c.bodies.validated += v.validated ? 1 : 0;
@@ -156,7 +157,7 @@ export function collect(entries: readonly RunEntry[], operations: readonly Opera
     ids: [],
     leftOutByBudget: 0,
     leftOut: [],
-    pace: { atOnce: 1, rtts: [] },
+    pace: { atOnce: 1, rtts: [], unexpected429s: 0 },
     bodies: { validated: 0, failed: 0 },
   };
   const rows = new Map<string, OperationResult>();

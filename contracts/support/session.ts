@@ -43,6 +43,9 @@ export class Session {
     readonly pace: CallPace,
   ) {}
 
+  /** 429s this worker met on calls no check asked a 429 of. */
+  unexpected429s = 0;
+
   /** The bucket of an operation on this target (bucket-locks.ts). */
   private bucketOf(op: Pick<Operation, 'id'>): string {
     return bucketKey(this.target.baseUrl, op.id);
@@ -209,7 +212,11 @@ export class Session {
     }
     // A 429 under test is returned as it came (its body is judged by the check, not classified here).
     if (res.status === 429 && o.allow429) return { sent, res };
-    if (res.status === 429) res = await this.waitOutLimit(res, req, send);
+    if (res.status === 429) {
+      // Reported in the summary: a 429 no check asked for is waited out and sent again, never hidden.
+      this.unexpected429s += 1;
+      res = await this.waitOutLimit(res, req, send);
+    }
     if (res.status === 404 && used.length) this.notFoundWithIds(op, env, res, used);
     // A 5xx, an HTML page or broken JSON is classified (server-error, malformed-body) with its evidence.
     assertUsable(res);

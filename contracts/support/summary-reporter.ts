@@ -102,7 +102,7 @@ export default class SummaryReporter implements Reporter {
       budget: usage.limit,
       checksLeftOutByBudget: c.leftOutByBudget,
       ...(planned !== undefined ? { planned } : {}),
-      pace: { workers: this.workers, atOnce: c.pace.atOnce, medianRttMs: median(c.pace.rtts) },
+      pace: { workers: this.workers, atOnce: c.pace.atOnce, medianRttMs: median(c.pace.rtts), unexpected429s: c.pace.unexpected429s },
     };
     const summary = buildSummary(c, {
       harnessVersion: harnessVersion(),

@@ -69,12 +69,13 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
       const units = declared.planned.filter((p) => p.requests > 0);
       const left = units.length > 0 && units.every((p) => leftOut.some((l) => l.unit === p.unit)) ? units[0] : undefined;
       if (left) notRun(info, `budget: ${left.unit} is left out by REQUEST_BUDGET_PARTIAL (REQUEST_BUDGET covers the units before it)`);
-      const before = session.budget.spent;
+      const before = { requests: session.budget.spent, unexpected429s: session.unexpected429s };
       await use();
       writeTraffic(info, {
-        requests: session.budget.spent - before,
+        requests: session.budget.spent - before.requests,
         concurrency: session.pace.concurrency(),
         medianRttMs: session.pace.medianRttMs(),
+        unexpected429s: session.unexpected429s - before.unexpected429s,
       });
     },
     { auto: true },

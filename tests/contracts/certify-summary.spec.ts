@@ -132,7 +132,13 @@ test('should fold each check into its operation row, with observations, evidence
 
 test('should build the summary and its screen from the collected run and the given settings', () => {
   const c = collect(RUN, allOperations());
-  const requests = { sent: 12, budget: 10, checksLeftOutByBudget: c.leftOutByBudget };
+  const requests = {
+    sent: 12,
+    budget: 10,
+    checksLeftOutByBudget: c.leftOutByBudget,
+    planned: 14,
+    pace: { workers: 2, atOnce: 8, medianRttMs: 151.6, unexpected429s: 3 },
+  };
   const s = buildSummary(c, {
     harnessVersion: '1.2.3',
     target: 'embedded mock',
@@ -149,7 +155,10 @@ test('should build the summary and its screen from the collected run and the giv
   const screen = summaryLines(s, c.groups, 'out').join('\n');
   expect(screen).toContain('Certification of embedded mock (production, sandbox): FAILED');
   expect(screen).toMatch(/operations\s+1\s+1\s+1\s+0\s+0\s+0\s+0\ntokens\s+1\s+0\s+0\s+1\s+0\s+0\s+1\ntotal\s+2\s+1\s+1\s+1\s+0\s+0\s+1/);
-  expect(screen).toContain('Requests sent: 12 of a budget of 10; 1 checks not run: budget spent');
+  expect(screen).toContain('Requests sent: 12 (planned 14) of a budget of 10; 1 checks not run: budget spent');
+  expect(screen).toContain(
+    'Pace: 2 workers, up to 8 calls at once each (median round trip 152 ms; CERTIFY_CONCURRENCY caps it); 3 429s no check asked for, each waited out and sent again',
+  );
   expect(screen).toContain('Ids from the target: orderNumber 20-1 (listed by orders.search, production)');
   expect(screen).toMatch(/token\.lifetime\s+beyond-24h/);
   expect(screen).toContain('Not judged: 1 blocked, 1 not run:\n  blocked: no sandbox app\n  not run: budget spent: 10 of 10\n');
