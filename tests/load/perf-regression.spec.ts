@@ -69,6 +69,9 @@ test.describe('performance regression between two capacity runs', () => {
     expect(calls).toEqual([]);
   });
 
+  /** How late the mock's 20 ms delay may fire on a busy host (its timer is a lower bound). */
+  const TIMER_LATENESS_MS = 3;
+
   test('should call the operation made 20 ms slower, and only it, slower with an interval containing +20 ms', async () => {
     const r = await load(dir, ['compare', runDir('baseline'), runDir('slower')]);
     expect(r.code, r.stdout + r.stderr).toBe(99);
@@ -78,7 +81,8 @@ test.describe('performance regression between two capacity runs', () => {
     const c = JSON.parse(readFileSync(join(runDir('slower'), 'capacity-diff.json'), 'utf8')) as CapacityRunComparison;
     expect(c.operations.filter((o) => o.verdict === 'slower').map((o) => o.id)).toEqual(['orders.search']);
     const median = c.operations.find((o) => o.id === 'orders.search')?.median;
-    expect(median?.interval[0]).toBeLessThanOrEqual(20);
+    // A 20 ms timer fires 20 ms or later, later still on a busy host: the interval holds +20 ms, or lies just above it.
+    expect(median?.interval[0]).toBeLessThanOrEqual(20 + TIMER_LATENESS_MS);
     expect(median?.interval[1]).toBeGreaterThanOrEqual(20);
     expect(c.distributions.map((d) => d.id)).toEqual(c.operations.map((o) => o.id));
     expect(existsSync(join(runDir('slower'), 'capacity-diff.json'))).toBe(true);
