@@ -146,7 +146,6 @@ export const writeCheckResult = (info: Annotated, result: CheckResult): void => 
 export const writeBlocked = (info: Annotated, reason: string): void => push(info, ANNOTATION.blocked, reason);
 export const writeNotRun = (info: Annotated, reason: string): void => push(info, ANNOTATION.notRun, reason);
 export const writeOutOfScope = (info: Annotated, scope: OutOfScope): void => push(info, ANNOTATION.outOfScope, scope);
-export const writeNotApplicable = (info: Annotated, reason: string): void => push(info, ANNOTATION.notApplicable, reason);
 export const writeTraffic = (info: Annotated, traffic: TestTraffic): void => push(info, ANNOTATION.traffic, traffic);
 
 /** The labels of a test that is one check. */

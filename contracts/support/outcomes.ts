@@ -6,7 +6,7 @@
  */
 import { test as base, type TestInfo } from '@playwright/test';
 import type { EnvironmentName, Operation } from '../../catalogue';
-import { writeBlocked, writeLabels, writeNotApplicable, writeNotRun, writeOutOfScope, type OutOfScope } from './annotations';
+import { writeBlocked, writeLabels, writeNotRun, writeOutOfScope, type OutOfScope } from './annotations';
 import { CheckSkipped, currentCheck } from './checks';
 
 /** Marks the running test (or grouped check) as blocked by the environment (not a contract failure) and stops it. */
@@ -30,14 +30,6 @@ export function outOfScope(info: TestInfo, scope: OutOfScope): never {
   if (currentCheck()) throw new CheckSkipped('out-of-scope', scope.reason, scope.bringsIn);
   writeOutOfScope(info, scope);
   base.skip(true, `out of scope: ${scope.reason} (${scope.bringsIn} brings it in)`);
-  throw new Error('unreachable');
-}
-
-/** Marks a check as not applicable to this target: it needs what only the embedded mock has (its clock). */
-export function notApplicable(info: TestInfo, reason: string): never {
-  if (currentCheck()) throw new CheckSkipped('not-applicable', reason);
-  writeNotApplicable(info, reason);
-  base.skip(true, `not applicable to this target: ${reason}`);
   throw new Error('unreachable');
 }
 

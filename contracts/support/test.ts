@@ -18,7 +18,7 @@ import { notRun } from './outcomes';
 export { expect };
 export { harnessConfig, selectedOperations };
 export { Session } from './session';
-export { label, notRun, notApplicable, outOfScope } from './outcomes';
+export { label, notRun } from './outcomes';
 export { planned } from './request-plan';
 
 interface TestFixtures {
