@@ -28,6 +28,9 @@ export interface Budget {
   readonly spent: number;
 }
 
+/** A connection closed before any answer came: the target dropped a kept-alive connection, or reset it. */
+const droppedConnection = (e: unknown): boolean => /socket hang up|ECONNRESET/.test(String((e as Error)?.message ?? e));
+
 /** A budget held by one process (the run-wide one lives in contracts/support/run-budget.ts). */
 export class RequestBudget implements Budget {
   private used = 0;
@@ -138,9 +141,8 @@ export class ApiClient {
     const started = performance.now();
     const sentAtMs = Date.now();
     const where = `${url} (IM-CorrelationID ${correlationId})`;
-    let res: APIResponse;
-    try {
-      res = await this.ctx.fetch(url, {
+    const fetch = () =>
+      this.ctx.fetch(url, {
         method: req.method,
         headers,
         data,
@@ -150,8 +152,17 @@ export class ApiClient {
         failOnStatusCode: false,
         maxRedirects: 0,
       });
+    const classified = (e: unknown) => classifyError(e, req.method, where, this.opts.timeoutMs);
+    let res: APIResponse;
+    try {
+      res = await fetch();
     } catch (e) {
-      throw classifyError(e, req.method, where, this.opts.timeoutMs);
+      if (!droppedConnection(e)) throw classified(e);
+      // An idle kept-alive connection the target closed as the request went out: sent once more, on a new one.
+      this.opts.budget.take(`${req.method} ${req.path} (again: the connection was closed before an answer)`);
+      res = await fetch().catch((again: unknown) => {
+        throw classified(again);
+      });
     }
     const h = res.headers();
     const body = await this.readBody(res, h, req.method, url, where);
