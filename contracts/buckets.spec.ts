@@ -180,8 +180,12 @@ test.describe('bucket owners, spending a bucket', { tag: ['@bucket-owner'] }, ()
         const refused = refusedOf(await exhaust(session, op, env), 'after the limit is exceeded, further requests fail');
         return { refused, res: await session.call(op, env, { token, allow429: true }) };
       });
-      if (!withinWindowOf(refused, res, session))
-        notRun(test.info(), `the second token's call was sent after the advertised reset; ${evidenceOf(refused)}`);
+      // Refused: the app's count held for the second token. Served: a fault only if the window cannot have ended.
+      if (res.status !== 429 && !withinWindowOf(refused, res, session))
+        notRun(
+          test.info(),
+          `the second token's call was served, but sent near or after the advertised reset; ${evidenceOf(refused)}; ${evidenceOf(res)}`,
+        );
       expect(
         res.status,
         `Broken fact: rate limits are allocated per API app: the app's bucket is spent for every token of the app\nExpected: 429 within the window of the refusal (${shown(refused, 'reset')})\nReceived: ${evidenceOf(res)}`,

@@ -27,7 +27,11 @@ test('should pass every certification of the mock at a 2 s window behind a forwa
     for (const { r, s } of runs) {
       const failed = s.tests.filter((t) => t.status === 'failed');
       verdicts.push(
-        `${s.verdict}, exit ${r.status} (${s.totals.passed} passed, ${s.totals.blocked} blocked, ${failed.length} failed, ${r.seconds.toFixed(1)} s)`,
+        `${s.verdict}, exit ${r.status} (${s.totals.passed} passed, ${s.totals.blocked} blocked, ${failed.length} failed, ${r.seconds.toFixed(1)} s)` +
+          (s.leftOut ?? [])
+            .filter((l) => l.kind === 'blocked' || l.kind === 'not-run')
+            .map((l) => `\n  ${l.kind}: ${l.reason}`)
+            .join(''),
       );
       // Nothing failed: exit 0, or 99 when a check was blocked with its arithmetic (not judged).
       expect(r.status, r.stdout.slice(-2000)).toBe(s.totals.blocked + s.totals.skipped > 0 ? 99 : 0);
