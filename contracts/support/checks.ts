@@ -12,9 +12,8 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import { test } from '@playwright/test';
 import { redact } from '../../clients/redact';
 import { writeCheckResult, type CheckResult } from './annotations';
-import type { CheckPlan } from './request-plan';
-import { ANNOTATION } from './annotations';
-import { RUN_DIR_ENV, readRunPlan } from './run-budget';
+import { planAnnotations, type CheckPlan } from './request-plan';
+import { leftOutByPlan } from './run-budget';
 
 export type { CheckResult } from './annotations';
 
@@ -75,10 +74,8 @@ export class CheckGroup<A extends object> {
 
   /** The group test's details: what each of its checks plans to send (request-request-plan.ts). */
   details<D extends object>(details?: D): D & { annotation: { type: string; description: string }[] } {
-    const annotation = this.checks.map((c) => {
-      const left = c.plan.outOfScope ?? c.plan.notApplicable;
-      return { type: ANNOTATION.plannedRequests, description: JSON.stringify({ unit: c.plan.unit, requests: left ? 0 : c.plan.requests }) };
-    });
+    // A group's checks are left out one by one when it runs: the test carries only what each plans to send.
+    const annotation = this.checks.map((c) => planAnnotations(c.plan)[0] as { type: string; description: string });
     return { ...(details ?? ({} as D)), annotation };
   }
 
@@ -86,13 +83,8 @@ export class CheckGroup<A extends object> {
   private leftOut(plan: CheckPlan): Pick<CheckResult, 'status' | 'reason' | 'bringsIn'> | undefined {
     if (plan.outOfScope) return { status: 'out-of-scope', reason: plan.outOfScope.reason, bringsIn: plan.outOfScope.bringsIn };
     if (plan.notApplicable) return { status: 'not-applicable', reason: plan.notApplicable };
-    const left = readRunPlan(process.env[RUN_DIR_ENV])?.leftOut.some((l) => l.unit === plan.unit);
-    if (left && plan.requests > 0)
-      return {
-        status: 'skipped',
-        reason: `budget: ${plan.unit} is left out by REQUEST_BUDGET_PARTIAL (REQUEST_BUDGET covers the units before it)`,
-      };
-    return undefined;
+    const budget = plan.requests > 0 ? leftOutByPlan(plan.unit) : undefined;
+    return budget ? { status: 'skipped', reason: budget } : undefined;
   }
 
   /** Runs one check to its verdict: skipped, failed (thrown or soft), or passed. */

@@ -58,6 +58,18 @@ export function readRunPlan(dir: string | undefined): RequestPlan | undefined {
   }
 }
 
+let workerPlan: { plan: RequestPlan | undefined } | undefined;
+
+/**
+ * Why a partial run leaves this unit out, or undefined when it runs. The run's plan is read once per worker:
+ * the plan reporter wrote it before any worker started.
+ */
+export function leftOutByPlan(unit: string): string | undefined {
+  workerPlan ??= { plan: readRunPlan(process.env[RUN_DIR_ENV]) };
+  if (!workerPlan.plan?.leftOut.some((l) => l.unit === unit)) return undefined;
+  return `budget: ${unit} is left out by REQUEST_BUDGET_PARTIAL (REQUEST_BUDGET covers the units before it)`;
+}
+
 /** What the run spent: requests sent and attempts refused (0 when the run has no counter). */
 export function runBudgetUsage(dir: string | undefined): { limit: number | null; sent: number; refused: number } | undefined {
   if (!dir) return undefined;

@@ -12,7 +12,7 @@ import type { Session } from './session';
 import { openSession } from './open-session';
 import { writeTraffic } from './annotations';
 import { readAnnotations } from './annotation-reader';
-import { RUN_DIR_ENV, readRunPlan } from './run-budget';
+import { leftOutByPlan } from './run-budget';
 import { notRun } from './outcomes';
 
 export { expect };
@@ -65,10 +65,9 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
       const scope = declared.outOfScope[0];
       if (scope) base.skip(true, `out of scope: ${scope.reason} (${scope.bringsIn} brings it in)`);
       if (declared.notApplicable[0]) base.skip(true, `not applicable to this target: ${declared.notApplicable[0]}`);
-      const leftOut = readRunPlan(process.env[RUN_DIR_ENV])?.leftOut ?? [];
       const units = declared.planned.filter((p) => p.requests > 0);
-      const left = units.length > 0 && units.every((p) => leftOut.some((l) => l.unit === p.unit)) ? units[0] : undefined;
-      if (left) notRun(info, `budget: ${left.unit} is left out by REQUEST_BUDGET_PARTIAL (REQUEST_BUDGET covers the units before it)`);
+      const budget = units.map((p) => leftOutByPlan(p.unit));
+      if (budget.length > 0 && budget.every(Boolean)) notRun(info, budget[0] as string);
       const before = { requests: session.budget.spent, unexpected429s: session.unexpected429s };
       await use();
       writeTraffic(info, {
