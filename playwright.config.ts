@@ -1,15 +1,15 @@
 /**
  * The certification suite (`npm run certify`). The configuration is read once, by clients/config.ts (see
  * .env.example for every variable); a configuration error leaves the defaults here and fails every check
- * with its message (contracts/support/target.ts), after scripts/certify.ts has refused to start.
+ * with its message (contracts/session/target.ts), after scripts/certify.ts has refused to start.
  */
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from '@playwright/test';
 import { runConfig } from './clients/config';
 import type { HarnessConfig } from './clients/harness-config';
-import { runDirOf } from './contracts/support/run-budget';
-import type { SummaryReporterOptions } from './contracts/support/summary-reporter';
+import { runDirOf } from './contracts/plan/run-budget';
+import type { SummaryReporterOptions } from './contracts/reporter/summary-reporter';
 
 const CI = !!process.env.CI;
 const REPORTS_DIR = process.env.REPORTS_DIR ?? 'reports';
@@ -22,7 +22,7 @@ const config = ((): HarnessConfig | undefined => {
 })();
 const IS_MOCK = !config || config.kind === 'mock';
 /**
- * Workers against a deployment: they share its buckets (contracts/support/bucket-locks.ts) and each sends
+ * Workers against a deployment: they share its buckets (contracts/session/bucket-locks.ts) and each sends
  * several calls at once (call-pace.ts); more would cost two cores their start-up more than they save.
  */
 const DEPLOYMENT_WORKERS = 4;
@@ -53,11 +53,11 @@ export default defineConfig({
     ['json', { outputFile: `${REPORTS_DIR}/results.json` }],
     ['allure-playwright', { resultsDir: `${REPORTS_DIR}/allure-results`, detail: false, suiteTitle: true }],
     // First of the run's own: the request plan is made and the budget created before any worker starts.
-    ['./contracts/support/plan-reporter.ts'],
-    ['./contracts/support/summary-reporter.ts', SUMMARY],
+    ['./contracts/reporter/plan-reporter.ts'],
+    ['./contracts/reporter/summary-reporter.ts', SUMMARY],
   ],
-  // One request budget for the whole run, drawn from by every worker (contracts/support/run-budget.ts).
-  globalSetup: './contracts/support/global-setup.ts',
+  // One request budget for the whole run, drawn from by every worker (contracts/plan/run-budget.ts).
+  globalSetup: './contracts/session/global-setup.ts',
   use: { trace: 'off' },
   projects: [{ name: 'certify' }],
 });

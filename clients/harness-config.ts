@@ -19,7 +19,7 @@ export interface HarnessConfig {
   /** The published IM-* request headers (IM-CorrelationID excepted: fresh per request), by header name. */
   imHeaders: Record<string, string>;
   vendorOperations: VendorOperationSpec[];
-  /** REQUEST_BUDGET: requests the suite may send; Infinity on the embedded mock; undefined: the run's plan (contracts/support/plan.ts). */
+  /** REQUEST_BUDGET: requests the suite may send; Infinity on the embedded mock; undefined: the run's plan (contracts/plan/request-plan.ts). */
   requestBudget: number | undefined;
   /** REQUEST_BUDGET_PARTIAL: a budget below the plan runs the units it covers instead of refusing the run. */
   partialBudget: boolean;

@@ -31,7 +31,7 @@ export interface Budget {
 /** A connection closed before any answer came: the target dropped a kept-alive connection, or reset it. */
 const droppedConnection = (e: unknown): boolean => /socket hang up|ECONNRESET/.test(String((e as Error)?.message ?? e));
 
-/** A budget held by one process (the run-wide one lives in contracts/support/run-budget.ts). */
+/** A budget held by one process (the run-wide one lives in contracts/plan/run-budget.ts). */
 export class RequestBudget implements Budget {
   private used = 0;
   constructor(readonly limit: number) {}

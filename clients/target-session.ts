@@ -1,7 +1,7 @@
 /**
  * A session on a target: one HTTP client on a request budget, the apps' tokens taken through it (each token
  * request counted on the budget, timed out and redacted like any call), and when a refused call is asked
- * again. Certify's workers (contracts/support/open-session.ts) and `npm run load`'s id search on a deployment
+ * again. Certify's workers (contracts/session/open-session.ts) and `npm run load`'s id search on a deployment
  * (runner/target-ids.ts) open theirs here.
  */
 import { RESET_MARGIN_MS, type Family } from '../catalogue';

@@ -1,15 +1,15 @@
 import type { Family } from '../catalogue';
 import { evidenceOf } from '../clients/http';
-import { test, expect, harnessConfig, label, selectedOperations, type Session } from './support/test';
-import { credentialsScope, firstScope, selectedScope } from './support/scope';
-import { CheckGroup } from './support/checks';
-import { recordFinding } from './support/finding-recorder';
+import { test, expect, harnessConfig, label, selectedOperations, type Session } from './session/test';
+import { credentialsScope, firstScope, selectedScope } from './plan/scope';
+import { CheckGroup } from './outcomes/check-groups';
+import { recordFinding } from './record/finding-recorder';
 
 const cfg = harnessConfig();
 const ops = selectedOperations(cfg);
 
 for (const env of cfg.environments) {
-  // One test per environment, one check per operation and family (see support/checks.ts).
+  // One test per environment, one check per operation and family (see outcomes/check-groups.ts).
   const refusals = new CheckGroup<{ session: Session }>();
   for (const op of ops) {
     refusals.check(

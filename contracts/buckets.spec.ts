@@ -2,7 +2,7 @@
  * Who owns a bucket: the API app, whatever its token (Limits 1: "Rate limits are allocated per API app"),
  * and the endpoint, whatever the id in its path, apart from the other endpoints of the same resource
  * (Limits 2: "calls per minute per endpoint"). The counts are read from Remaining without spending a bucket
- * (contracts/support/bucket-owner.ts); with PROBE_LIMITS a bucket is spent and the refusal judged: for a
+ * (contracts/exchanges/bucket-owner.ts); with PROBE_LIMITS a bucket is spent and the refusal judged: for a
  * second token of the app, for the operations that share the spent one's path prefix, and in every
  * environment after the first (the 429's status, body, content type and headers). On the embedded mock the
  * clock is frozen for each check, as in rate-limit.spec.ts.
@@ -10,12 +10,12 @@
 import { idSources, type EnvironmentName, type Operation } from '../catalogue';
 import { evidenceOf, type ApiResponse } from '../clients/http';
 import { valueAt } from '../clients/ids';
-import { test, expect, harnessConfig, label, notRun, planned, selectedOperations, type Session } from './support/test';
-import { credentialsScope, familyScope, firstScope, probeLimitsScope, selectedScope } from './support/scope';
-import { readCounting, type Counting } from './support/bucket-owner';
-import { exhaust, exhaustionRequests, mustInt, refusedOf, setExhaustionDeadline, shown, targetNow } from './support/bucket-exhaustion';
-import { resetAtMs } from './support/rate-limit-sequence';
-import { freezeMockClock, releaseMockClock } from './support/frozen-clock';
+import { test, expect, harnessConfig, label, notRun, planned, selectedOperations, type Session } from './session/test';
+import { credentialsScope, familyScope, firstScope, probeLimitsScope, selectedScope } from './plan/scope';
+import { readCounting, type Counting } from './exchanges/bucket-owner';
+import { exhaust, exhaustionRequests, mustInt, refusedOf, setExhaustionDeadline, shown, targetNow } from './exchanges/bucket-exhaustion';
+import { resetAtMs } from './judge/rate-limit-sequence';
+import { freezeMockClock, releaseMockClock } from './session/frozen-clock';
 
 const cfg = harnessConfig();
 const env = cfg.environments[0] as EnvironmentName;

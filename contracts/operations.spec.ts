@@ -1,12 +1,12 @@
 import { idSources, type EnvironmentName, type Operation } from '../catalogue';
 import { evidenceOf } from '../clients/http';
 import { valueAt as at } from '../clients/ids';
-import { test, expect, harnessConfig, label, notRun, planned, selectedOperations, type Session } from './support/test';
-import { firstScope, webhookSecretScope, writesScope } from './support/scope';
-import { writeOpenApiValidation } from './support/annotations';
-import { READ_BACK_ATTEMPTS, createOrder, lookFor, selectedForWrite, writeCheckScope } from './support/read-back';
-import { observeShape, recordExpectedFields, recordShapeNotPublished, recordVisibility } from './support/answer-records';
-import { expectAboutWhatWasAsked, expectDocumentedStatus, judgeNotFound } from './support/answer-checks';
+import { test, expect, harnessConfig, label, notRun, planned, selectedOperations, type Session } from './session/test';
+import { firstScope, webhookSecretScope, writesScope } from './plan/scope';
+import { writeOpenApiValidation } from './record/annotations';
+import { READ_BACK_ATTEMPTS, createOrder, lookFor, selectedForWrite, writeCheckScope } from './exchanges/read-back';
+import { observeShape, recordExpectedFields, recordShapeNotPublished, recordVisibility } from './exchanges/answer-records';
+import { expectAboutWhatWasAsked, expectDocumentedStatus, judgeNotFound } from './judge/answer-checks';
 
 const cfg = harnessConfig();
 const operations = selectedOperations(cfg);

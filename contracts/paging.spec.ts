@@ -1,15 +1,15 @@
 /**
  * Paging as published: each search the distributor's document gives `pageSize` and `pageNumber` for
  * (catalogue/paging.ts) is asked a page smaller than what the target holds, then the next one. Documented
- * facts fail (contracts/support/paging-facts.ts); a `recordsFound` that changes between the two pages, nothing
+ * facts fail (contracts/judge/paging-facts.ts); a `recordsFound` that changes between the two pages, nothing
  * written between them, is a finding. A target that holds too few records to page says so: not run, with
  * what it answered, never passed.
  */
 import { PAGED_SEARCHES, PAGE_QUERY, isPagedSearch, type EnvironmentName, type Operation } from '../catalogue';
 import { evidenceOf, type ApiResponse } from '../clients/http';
-import { recordFinding } from './support/finding-recorder';
-import { pageOf, pageProblems, recordsFoundProblem, repeatsPage, type Page } from './support/paging-facts';
-import { test, expect, harnessConfig, label, notRun, planned, selectedOperations, type Session } from './support/test';
+import { recordFinding } from './record/finding-recorder';
+import { pageOf, pageProblems, recordsFoundProblem, repeatsPage, type Page } from './judge/paging-facts';
+import { test, expect, harnessConfig, label, notRun, planned, selectedOperations, type Session } from './session/test';
 
 const cfg = harnessConfig();
 const SEARCHES = selectedOperations(cfg).filter((o) => isPagedSearch(o.id));

@@ -6,9 +6,9 @@
  */
 import { GET_LIMIT_PER_MINUTE, advertisedResetMs, detectResetUnit, type EnvironmentName, type Operation } from '../catalogue';
 import { evidenceOf, type ApiResponse } from '../clients/http';
-import { test, expect, harnessConfig, label, notRun, planned, selectedOperations } from './support/test';
-import { familyScope, firstScope, probeLimitsScope, secondAppScope, selectedScope, writesScope } from './support/scope';
-import { headerInt, startsNewWindow } from './support/rate-limit-sequence';
+import { test, expect, harnessConfig, label, notRun, planned, selectedOperations } from './session/test';
+import { familyScope, firstScope, probeLimitsScope, secondAppScope, selectedScope, writesScope } from './plan/scope';
+import { headerInt, startsNewWindow } from './judge/rate-limit-sequence';
 import {
   exhaust,
   exhaustionRequests,
@@ -18,10 +18,10 @@ import {
   setExhaustionDeadline,
   shown,
   targetNow,
-} from './support/bucket-exhaustion';
-import { recordFinding } from './support/finding-recorder';
-import { writeObserved } from './support/annotations';
-import { freezeMockClock, releaseMockClock } from './support/frozen-clock';
+} from './exchanges/bucket-exhaustion';
+import { recordFinding } from './record/finding-recorder';
+import { writeObserved } from './record/annotations';
+import { freezeMockClock, releaseMockClock } from './session/frozen-clock';
 
 const cfg = harnessConfig();
 const env = cfg.environments[0] as EnvironmentName;

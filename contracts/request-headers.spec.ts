@@ -5,9 +5,9 @@
  */
 import { IM_HEADER_CONSTRAINTS, IM_HEADERS, type Operation } from '../catalogue';
 import { evidenceOf, type ApiResponse } from '../clients/http';
-import { test, expect, harnessConfig, label, planned, selectedOperations, type Session } from './support/test';
-import { selectedScope, writesScope } from './support/scope';
-import { recordFinding } from './support/finding-recorder';
+import { test, expect, harnessConfig, label, planned, selectedOperations, type Session } from './session/test';
+import { selectedScope, writesScope } from './plan/scope';
+import { recordFinding } from './record/finding-recorder';
 
 const cfg = harnessConfig();
 const operations = selectedOperations(cfg);

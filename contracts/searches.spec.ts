@@ -7,8 +7,8 @@
 import { filteredField, type Operation } from '../catalogue';
 import { evidenceOf } from '../clients/http';
 import { IdResolver } from '../clients/ids';
-import { itemsNotMatching, searchFilters } from './support/answer-facts';
-import { test, expect, harnessConfig, label, notRun, planned, selectedOperations } from './support/test';
+import { itemsNotMatching, searchFilters } from './judge/answer-facts';
+import { test, expect, harnessConfig, label, notRun, planned, selectedOperations } from './session/test';
 
 const cfg = harnessConfig();
 const SEARCHES: Operation[] = selectedOperations(cfg).filter((o) => searchFilters(o).length > 0);

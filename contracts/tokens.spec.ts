@@ -1,11 +1,11 @@
 import { GUIDANCE_TOKEN_LIFETIME_S, tokenEndpoints, environmentRoot, type EnvironmentName, type Family } from '../catalogue';
 import { evidenceOf, type ApiResponse } from '../clients/http';
 import { registerSecret } from '../clients/redact';
-import { test, expect, harnessConfig, label, planned, type Session } from './support/test';
-import { mockClockApplies } from './support/scope';
-import { CheckGroup } from './support/checks';
-import { recordFinding } from './support/finding-recorder';
-import { recordEarlyRefusal } from './support/token-refusals';
+import { test, expect, harnessConfig, label, planned, type Session } from './session/test';
+import { mockClockApplies } from './plan/scope';
+import { CheckGroup } from './outcomes/check-groups';
+import { recordFinding } from './record/finding-recorder';
+import { recordEarlyRefusal } from './judge/token-refusals';
 
 const cfg = harnessConfig();
 const TOKEN_SCHEMA = 'https://harness.local/schemas/token-response.json';
@@ -16,7 +16,7 @@ function tokenPath(family: Family, env: EnvironmentName): string {
 
 for (const env of cfg.environments) {
   for (const family of cfg.families) {
-    // One test per environment and family, one check per fact (see support/checks.ts).
+    // One test per environment and family, one check per fact (see outcomes/check-groups.ts).
     const group = new CheckGroup<{ session: Session }>();
     const form = () => {
       const c = cfg.credentials[family];

@@ -1,8 +1,8 @@
 import { vendorSandboxBaseStatements, type Operation } from '../catalogue';
 import { evidenceOf } from '../clients/http';
-import { test, expect, harnessConfig, label, planned, selectedOperations } from './support/test';
-import { credentialsScope, environmentScope, familyScope, firstScope, selectedScope } from './support/scope';
-import { recordFinding } from './support/finding-recorder';
+import { test, expect, harnessConfig, label, planned, selectedOperations } from './session/test';
+import { credentialsScope, environmentScope, familyScope, firstScope, selectedScope } from './plan/scope';
+import { recordFinding } from './record/finding-recorder';
 
 const cfg = harnessConfig();
 const ops = selectedOperations(cfg);

@@ -3,9 +3,9 @@ import type { AddressInfo } from 'node:net';
 import { validEvent } from '../fixtures';
 import { evidenceOf } from '../clients/http';
 import { signatureHeaders, signEventId } from '../clients/webhook-signature';
-import { test, expect, harnessConfig, label, planned, selectedOperations } from './support/test';
-import { firstScope, selectedScope, webhookReceiverScope, webhookSecretScope, writesScope } from './support/scope';
-import { recordFinding } from './support/finding-recorder';
+import { test, expect, harnessConfig, label, planned, selectedOperations } from './session/test';
+import { firstScope, selectedScope, webhookReceiverScope, webhookSecretScope, writesScope } from './plan/scope';
+import { recordFinding } from './record/finding-recorder';
 
 const cfg = harnessConfig();
 const hooks = selectedOperations(cfg).filter((o) => o.webhook);

@@ -15,8 +15,8 @@ import {
   selectedForWrite,
   writeCheckScope,
   type ReadBack,
-} from './support/read-back';
-import { test, expect, harnessConfig, label, planned, selectedOperations, type Session } from './support/test';
+} from './exchanges/read-back';
+import { test, expect, harnessConfig, label, planned, selectedOperations, type Session } from './session/test';
 
 const cfg = harnessConfig();
 

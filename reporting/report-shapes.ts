@@ -112,7 +112,7 @@ export interface RunSummary {
   findings: Finding[];
   timings?: Record<string, number>;
   openapi?: unknown;
-  /** Certify: what the run sent (contracts/support/run-budget.ts). */
+  /** Certify: what the run sent (contracts/plan/run-budget.ts). */
   requests?: RequestsSummary;
 }
 

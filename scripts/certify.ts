@@ -3,7 +3,7 @@
  * mock). Checks the configuration before any request, runs the contract suite with progress on
  * screen and prints the summary. Exits 0 when every check in the chosen scope passed; 1 when a
  * contract check failed; 99 when none failed but a check in scope was blocked or not run (the summary
- * names how many and why); 2 when the run could not start (contracts/support/certify-exit.ts).
+ * names how many and why); 2 when the run could not start (contracts/reporter/certify-exit.ts).
  */
 import { spawnSync } from 'node:child_process';
 import { createRequire } from 'node:module';
@@ -13,9 +13,9 @@ import { imHeaderDefaultsUsed } from '../clients/config-headers';
 import type { HarnessConfig } from '../clients/harness-config';
 import { redact, registerSecret } from '../clients/redact';
 import { buildReport } from '../reporting/build-report';
-import { certifyExitCode, closingLine } from '../contracts/support/certify-exit';
-import { budgetRefusal, preflightPlan } from '../contracts/support/plan-preflight';
-import type { CertifySummary } from '../contracts/support/certify-summary';
+import { certifyExitCode, closingLine } from '../contracts/reporter/certify-exit';
+import { budgetRefusal, preflightPlan } from '../contracts/reporter/plan-preflight';
+import type { CertifySummary } from '../contracts/reporter/certify-summary';
 
 const REPORTS_DIR = process.env.REPORTS_DIR ?? 'reports';
 const require = createRequire(import.meta.url);

@@ -20,9 +20,9 @@ test('should leave no second reader of the environment on the certify path', () 
   for (const file of [
     'scripts/certify.ts',
     'playwright.config.ts',
-    'contracts/support/global-setup.ts',
-    'contracts/support/plan-reporter.ts',
-    'contracts/support/target.ts',
+    'contracts/session/global-setup.ts',
+    'contracts/reporter/plan-reporter.ts',
+    'contracts/session/target.ts',
   ]) {
     const text = readFileSync(file, 'utf8');
     expect(text, `${file} reads the configuration through runConfig()`).not.toMatch(

@@ -3,7 +3,7 @@
  * records, the reader gives back typed, and a malformed one is refused with the test and the type.
  */
 import { test, expect } from '@playwright/test';
-import { readAnnotations } from '../../contracts/support/annotation-reader';
+import { readAnnotations } from '../../contracts/record/annotation-reader';
 import {
   ANNOTATION,
   writeCheckResult,
@@ -14,7 +14,7 @@ import {
   writeNotRun,
   writeObserved,
   type AnnotatedTest,
-} from '../../contracts/support/annotations';
+} from '../../contracts/record/annotations';
 
 const TITLE = 'should answer a valid catalog.search call (production)';
 const annotated = (annotations: AnnotatedTest['annotations']): AnnotatedTest => ({ title: TITLE, annotations });

@@ -1,12 +1,12 @@
 /**
- * Checks at once on one target (contracts/support/bucket-locks.ts, call-pace.ts): a bucket held exclusively sees
+ * Checks at once on one target (contracts/session/bucket-locks.ts, call-pace.ts): a bucket held exclusively sees
  * no other holder's calls while it is held, and its holder starts only once the calls in flight have landed; the
  * calls sent at once follow the measured round trip and never exceed a bucket's Remaining less its margin.
  */
 import { test, expect } from '@playwright/test';
 import { mkdtempSync } from 'node:fs';
-import { BucketLocks } from '../../contracts/support/bucket-locks';
-import { CallPace } from '../../contracts/support/call-pace';
+import { BucketLocks } from '../../contracts/session/bucket-locks';
+import { CallPace } from '../../contracts/session/call-pace';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const stuck = (message: string): never => {

@@ -1,11 +1,11 @@
 /**
- * Whose bucket a call counts in, judged from Remaining (contracts/support/bucket-owner.ts): together or apart
+ * Whose bucket a call counts in, judged from Remaining (contracts/exchanges/bucket-owner.ts): together or apart
  * on a fixed window, a window that rolled over told apart, and a limiter that refills between calls or a drop
  * neither reading explains left unclear, never judged.
  */
 import { test, expect } from '@playwright/test';
 import type { ApiResponse } from '../../clients/http';
-import { judgeCounting } from '../../contracts/support/bucket-owner';
+import { judgeCounting } from '../../contracts/exchanges/bucket-owner';
 
 const RESET = 1_800_000_060;
 let n = 0;

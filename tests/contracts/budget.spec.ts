@@ -5,7 +5,7 @@
 import { test, expect } from '@playwright/test';
 import { startProxy } from './support/targets';
 import { certify } from './support/run-certify';
-import { SharedRequestBudget, createRunBudget, runBudgetUsage } from '../../contracts/support/run-budget';
+import { SharedRequestBudget, createRunBudget, runBudgetUsage } from '../../contracts/plan/run-budget';
 
 test('should send at most REQUEST_BUDGET requests in a run whose checks fail, across worker restarts', async () => {
   test.setTimeout(180_000);

@@ -1,13 +1,13 @@
 /**
- * The certification summary from the run's tests (contracts/support/certify-summary.ts): rows per operation and
+ * The certification summary from the run's tests (contracts/reporter/certify-summary.ts): rows per operation and
  * environment, counts per group, findings, ids and the requests sent, without files or the environment.
  */
 import { test, expect } from '@playwright/test';
 import { allOperations } from '../../catalogue';
-import { buildSummary, collect, type RunEntry } from '../../contracts/support/certify-summary';
-import { summaryLines } from '../../contracts/support/certify-summary-lines';
-import { ANNOTATION } from '../../contracts/support/annotations';
-import { certifyExitCode, closingLine } from '../../contracts/support/certify-exit';
+import { buildSummary, collect, type RunEntry } from '../../contracts/reporter/certify-summary';
+import { summaryLines } from '../../contracts/reporter/certify-summary-lines';
+import { ANNOTATION } from '../../contracts/record/annotations';
+import { certifyExitCode, closingLine } from '../../contracts/reporter/certify-exit';
 import { NOT_JUDGED } from '../../clients/exit-codes';
 
 const note = (type: string, payload: unknown) => ({ type, description: typeof payload === 'string' ? payload : JSON.stringify(payload) });

@@ -1,7 +1,7 @@
 /** The pace of an exhaustion against in-memory limiters: how many at once, where it stops, what it sent past the 429. */
 import { test, expect } from '@playwright/test';
 import type { ApiResponse } from '../../clients/http';
-import { MAX_CONCURRENCY, concurrencyFor, spendBucket } from '../../contracts/support/exhaustion-pacing';
+import { MAX_CONCURRENCY, concurrencyFor, spendBucket } from '../../contracts/exchanges/exhaustion-pacing';
 
 const T0 = 1_800_000_000_000;
 

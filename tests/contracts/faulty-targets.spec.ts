@@ -8,7 +8,7 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { startFaultyTarget, startSilentTarget, type FaultKind } from './support/faulty-targets';
 import { MOCK_APPS_ENV } from './support/run-certify';
-import type { CertifySummary } from '../../contracts/support/summary-reporter';
+import type { CertifySummary } from '../../contracts/reporter/summary-reporter';
 import { run } from '../load/run';
 import { cliArgs } from '../cli-bundles';
 import { ApiClient, RequestBudget, TargetFailure, assertUsable, type FailureKind } from '../../clients/http';

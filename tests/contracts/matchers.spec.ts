@@ -1,8 +1,8 @@
 /** The contract suite's rate-limit header matcher: when is X-RateLimit-Reset judged, and against what time. */
 import { test, expect as base } from '@playwright/test';
 import type { ApiResponse } from '../../clients/http';
-import { expect } from '../../contracts/support/matchers';
-import { countingOrder } from '../../contracts/support/rate-limit-sequence';
+import { expect } from '../../contracts/judge/matchers';
+import { countingOrder } from '../../contracts/judge/rate-limit-sequence';
 
 const SENT = 1_800_000_000_400;
 

@@ -1,7 +1,7 @@
-/** What two pages of a search must say (contracts/support/paging-facts.ts), on answers written here. */
+/** What two pages of a search must say (contracts/judge/paging-facts.ts), on answers written here. */
 import { test, expect } from '@playwright/test';
 import { PAGED_SEARCHES } from '../../catalogue';
-import { pageOf, pageProblems, recordsFoundProblem, repeatsPage } from '../../contracts/support/paging-facts';
+import { pageOf, pageProblems, recordsFoundProblem, repeatsPage } from '../../contracts/judge/paging-facts';
 
 const search = PAGED_SEARCHES['quotes.search'];
 const quotes = (...ids: string[]) => ids.map((quoteNumber) => ({ quoteNumber }));

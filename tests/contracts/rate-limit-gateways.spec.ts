@@ -7,7 +7,7 @@ import { test, expect } from '@playwright/test';
 import { startMock, type RunningMock } from '../../mock';
 import { startProxy, type CountingTarget } from './support/targets';
 import type { Finding } from '../../reporting/report-shapes';
-import type { CertifySummary } from '../../contracts/support/summary-reporter';
+import type { CertifySummary } from '../../contracts/reporter/summary-reporter';
 import { MOCK_APPS_ENV, certify } from './support/run-certify';
 
 const URL_TARGET = { ...MOCK_APPS_ENV, PROBE_LIMITS: '1', FAMILIES: 'reseller', ENVIRONMENTS: 'production' };

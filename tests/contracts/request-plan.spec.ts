@@ -1,5 +1,5 @@
 /**
- * The request plan (contracts/support/request-plan.ts): made before the first request from what each test declares,
+ * The request plan (contracts/plan/request-plan.ts): made before the first request from what each test declares,
  * the default budget of a run against a deployment, refused (exit 2) when REQUEST_BUDGET is below it, and
  * partial in whole units when asked; and the shipped workflow's certify step, which gates on the exit code,
  * passes on a conforming deployment.
@@ -10,7 +10,7 @@ import { parse } from 'yaml';
 import { startMock, type RunningMock } from '../../mock';
 import { allOperations } from '../../catalogue';
 import { loadConfig } from '../../clients/config';
-import { planRun, sessionRequests, unitOrder } from '../../contracts/support/request-plan';
+import { planRun, sessionRequests, unitOrder } from '../../contracts/plan/request-plan';
 import { MOCK_APPS_ENV, certify } from './support/run-certify';
 import { startProxy } from './support/targets';
 

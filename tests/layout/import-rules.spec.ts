@@ -30,22 +30,22 @@ async function layeringErrors(file: string, source: string): Promise<string[]> {
 test.describe('layering rules', () => {
   const cases: [string, string, RegExp][] = [
     [
-      'contracts/support/case.ts',
+      'contracts/session/case.ts',
       "export const m = () => import('../../mock/drift/drift-layer');",
       /contracts\/ must not import from mock\/drift\//,
     ],
     [
-      'contracts/support/case.ts',
+      'contracts/session/case.ts',
       "import { DriftLayer } from '../../mock';\nexport { DriftLayer };",
       /must not take DriftLayer or DRIFT_MODES/,
     ],
     [
-      'contracts/support/case.ts',
+      'contracts/session/case.ts',
       "export async function m() {\n  const { DriftLayer } = await import('../../mock');\n  return DriftLayer;\n}",
       /must not take DriftLayer or DRIFT_MODES/,
     ],
     [
-      'contracts/support/case.ts',
+      'contracts/session/case.ts',
       "export const m = async () => (await import('../../mock')).DRIFT_MODES;",
       /must not take DriftLayer or DRIFT_MODES/,
     ],
@@ -63,6 +63,6 @@ test.describe('layering rules', () => {
   test("should let certify's target start the mock with the drift modes MOCK_DRIFT names, fixed", async () => {
     const source =
       "export async function m() {\n  const { startMock, fixedDrift } = await import('../../mock');\n  return [startMock, fixedDrift];\n}";
-    expect(await layeringErrors('contracts/support/case.ts', source)).toEqual([]);
+    expect(await layeringErrors('contracts/session/case.ts', source)).toEqual([]);
   });
 });

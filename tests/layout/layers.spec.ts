@@ -18,7 +18,7 @@ const ROOT = fileURLToPath(new URL('../../', import.meta.url));
  */
 const LAYERS: Record<string, string[][]> = {
   mock: [['.'], ['app'], ['routes', 'drift'], ['context'], ['checks', 'limits', 'api', 'latency'], ['ground']],
-  contracts: [['.'], ['support']],
+  contracts: [['.'], ['exchanges', 'reporter'], ['session'], ['judge'], ['outcomes'], ['plan'], ['record']],
   // The entry points k6 runs, what they share inside k6, the run plan, the pure probe logic.
   load: [['scripts'], ['shared'], ['plan'], ['lib']],
 };

@@ -7,7 +7,7 @@
 import type { EnvironmentName } from '../../../catalogue';
 import { DRIFT_MODES, type DriftId } from '../../../mock/drift';
 
-/** A check by the labels the suite records for it (contracts/support/outcomes.ts `label`); absent parts match any. */
+/** A check by the labels the suite records for it (contracts/outcomes/outcomes.ts `label`); absent parts match any. */
 export interface CheckRef {
   check: string;
   operation?: string;
@@ -31,7 +31,7 @@ export interface Detection {
  * one of them, spread so that few modes share a test: the matrix run needs one project per mode that
  * shares a test (matrix-runner.ts), and each project costs a worker start.
  */
-/** The token checks run grouped, one test per family and environment (contracts/support/checks.ts). */
+/** The token checks run grouped, one test per family and environment (contracts/outcomes/check-groups.ts). */
 const tokenGroup = (family: 'reseller' | 'vendor', env: 'production' | 'sandbox') =>
   new RegExp(`${family} token requests as documented \\(${env}\\)`);
 /** The per-operation auth checks run grouped, one test per environment. */

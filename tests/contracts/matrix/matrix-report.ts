@@ -1,12 +1,12 @@
 /**
  * Judges the detection matrix from Playwright's JSON report of its run: each test carries the drift mode
  * it ran under (annotation `drift-mode`, matrix-suite.ts) and the labels of its checks, read as the
- * summary reads them (contracts/support/annotations.ts): the test's labels, or one verdict per grouped check. A failure mode is caught when
+ * summary reads them (contracts/record/annotations.ts): the test's labels, or one verdict per grouped check. A failure mode is caught when
  * one of the checks its detection names failed; a finding mode when its finding is recorded and no
  * check failed. Titles and failure texts play no part: rewording a check's message keeps its verdict.
  */
 import type { Finding } from '../../../reporting/report-shapes';
-import { readAnnotations } from '../../../contracts/support/annotation-reader';
+import { readAnnotations } from '../../../contracts/record/annotation-reader';
 import { DRIFT_MODES, type DriftId } from '../../../mock/drift';
 import { DETECTIONS, type CheckRef, type Detection } from './detection-matrix';
 

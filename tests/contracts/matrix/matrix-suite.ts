@@ -8,7 +8,7 @@
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { test } from '../../../contracts/support/test';
+import { test } from '../../../contracts/session/test';
 import { DRIFT_MODES, type DriftId } from '../../../mock/drift';
 import { DriftLayer } from '../../../mock/drift/drift-layer';
 import { grepTitle, modeOfTest } from './detection-matrix';

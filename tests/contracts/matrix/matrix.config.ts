@@ -24,7 +24,7 @@ export default defineConfig({
   testDir: '.',
   testMatch: 'matrix-suite.ts',
   outputDir: `${REPORTS_DIR}/test-output`,
-  globalSetup: fileURLToPath(new URL('../../../contracts/support/global-setup.ts', import.meta.url)),
+  globalSetup: fileURLToPath(new URL('../../../contracts/session/global-setup.ts', import.meta.url)),
   reporter: [['dot'], ['json', { outputFile: `${REPORTS_DIR}/${MATRIX_REPORT}` }]],
   projects: GROUPS.map((modes) => ({
     // Short: Playwright names each test's output folder after its project (a joined list of 19 modes

@@ -8,7 +8,7 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Finding } from '../../../reporting/report-shapes';
 import { cliArgs, inBackground } from '../../cli-bundles';
-import type { CertifySummary } from '../../../contracts/support/summary-reporter';
+import type { CertifySummary } from '../../../contracts/reporter/summary-reporter';
 
 export interface CertifyRun {
   status: number | null;

@@ -11,7 +11,7 @@
  * the deadline.
  */
 import type { ApiResponse } from '../../clients/http';
-import { headerInt, startsNewWindow } from './rate-limit-sequence';
+import { headerInt, startsNewWindow } from '../judge/rate-limit-sequence';
 
 /** Most calls in flight at once: 500 calls at 150 ms take about 2.4 s, and no gateway sees a flood. */
 export const MAX_CONCURRENCY = 32;

@@ -6,8 +6,8 @@
  */
 import { test as base, type TestInfo } from '@playwright/test';
 import type { EnvironmentName, Operation } from '../../catalogue';
-import { writeBlocked, writeLabels, writeNotRun, writeOutOfScope, type OutOfScope } from './annotations';
-import { CheckSkipped, currentCheck } from './checks';
+import { writeBlocked, writeLabels, writeNotRun, writeOutOfScope, type OutOfScope } from '../record/annotations';
+import { CheckSkipped, currentCheck } from './check-groups';
 
 /** Marks the running test (or grouped check) as blocked by the environment (not a contract failure) and stops it. */
 export function blocked(info: TestInfo, reason: string): never {

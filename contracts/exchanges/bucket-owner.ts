@@ -9,8 +9,8 @@
 import { test } from '@playwright/test';
 import { evidenceOf, type ApiResponse } from '../../clients/http';
 import { mustInt } from './bucket-exhaustion';
-import { blocked, notRun } from './outcomes';
-import { startsNewWindow } from './rate-limit-sequence';
+import { blocked, notRun } from '../outcomes/outcomes';
+import { startsNewWindow } from '../judge/rate-limit-sequence';
 
 /** How the calls of `first` showed in the Remaining of `other`. */
 export type Counting = 'together' | 'apart';

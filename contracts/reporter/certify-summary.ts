@@ -17,12 +17,12 @@ import type {
 } from '../../reporting/report-shapes';
 import { redact } from '../../clients/redact';
 import type { ResolvedId } from '../../clients/ids';
-import type { CallObservation, TestAnnotations } from './annotations';
-import { readAnnotations } from './annotation-reader';
-import { unitsOf, type RunEntry, type Unit } from './check-units';
+import type { CallObservation, TestAnnotations } from '../record/annotations';
+import { readAnnotations } from '../record/annotation-reader';
+import { unitsOf, type RunEntry, type Unit } from '../record/check-units';
 
-export type { RunEntry, Unit } from './check-units';
-import { BUDGET_SPENT } from './run-budget';
+export type { RunEntry, Unit } from '../record/check-units';
+import { BUDGET_SPENT } from '../plan/run-budget';
 
 /** reports/summary.json of a certification run: the shared run summary plus requests and ids. */
 export type CertifySummary = RunSummary & { ids?: ResolvedId[] };

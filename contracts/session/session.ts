@@ -16,21 +16,21 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { advertisedResetMs, intHeader, WEBHOOK_HEADERS } from '../../catalogue/rules';
 import { signatureHeaders } from '../../clients/webhook-signature';
-import { RUN_DIR_ENV } from './run-budget';
+import { RUN_DIR_ENV } from '../plan/run-budget';
 import { IdResolver, describeId, type ResolvedId } from '../../clients/ids';
-import { writeIdSource } from './annotations';
-import { recordFinding } from './finding-recorder';
-import { recordEarlyRefusal } from './token-refusals';
-import { blocked, notRun, outOfScope } from './outcomes';
-import { webhookSecretScope } from './scope';
-import type { OutOfScope } from './annotations';
+import { writeIdSource } from '../record/annotations';
+import { recordFinding } from '../record/finding-recorder';
+import { recordEarlyRefusal } from '../judge/token-refusals';
+import { blocked, notRun, outOfScope } from '../outcomes/outcomes';
+import { webhookSecretScope } from '../plan/scope';
+import type { OutOfScope } from '../record/annotations';
 import type { Target } from './target';
 import type { CallOptions } from './call-options';
 
 export type { CallOptions } from './call-options';
 import { bucketKey, type BucketLocks } from './bucket-locks';
 import type { CallPace } from './call-pace';
-import type { SentRequest } from './answer-facts';
+import type { SentRequest } from '../judge/answer-facts';
 
 /** The suite's view of a target: build calls from the catalogue and the fixtures. */
 export class Session {

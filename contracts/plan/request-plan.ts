@@ -8,7 +8,7 @@
  */
 import { idSources, type Operation } from '../../catalogue';
 import type { HarnessConfig } from '../../clients/harness-config';
-import { ANNOTATION, type OutOfScope, type PlannedRequests } from './annotations';
+import { ANNOTATION, type OutOfScope, type PlannedRequests } from '../record/annotations';
 
 /** What one check plans: its unit, the requests it sends at most, and why it is left out when it is. */
 export interface CheckPlan extends PlannedRequests {

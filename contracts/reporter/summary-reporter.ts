@@ -12,7 +12,7 @@ import { median } from '../../common/statistics';
 import { operationsFor, parseVendorOperations } from '../../catalogue';
 import type { Finding } from '../../reporting/report-shapes';
 import { redact } from '../../clients/redact';
-import { readRunPlan, runBudgetUsage } from './run-budget';
+import { readRunPlan, runBudgetUsage } from '../plan/run-budget';
 import { buildSummary, collect, type Collected, type RequestsSummary, type RunEntry } from './certify-summary';
 import { summaryLines } from './certify-summary-lines';
 import { certifyJunit } from './certify-junit';

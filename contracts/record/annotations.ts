@@ -20,7 +20,7 @@ export const ANNOTATION = {
   openapiValidation: 'openapi-validation',
   /** An id the check used and where it came from (clients/ids.ts): JSON ResolvedId. */
   idSource: 'id-source',
-  /** The verdict of one check of a group (checks.ts): JSON CheckResult. */
+  /** The verdict of one check of a group (outcomes/check-groups.ts): JSON CheckResult. */
   checkResult: 'check-result',
   /** The labels of a test that is one check: operation id, environment, check name. */
   operation: 'operation',

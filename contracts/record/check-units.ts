@@ -1,5 +1,5 @@
 /**
- * The checks of a run's test as the summary counts them: one per grouped check (checks.ts), else the test
+ * The checks of a run's test as the summary counts them: one per grouped check (outcomes/check-groups.ts), else the test
  * itself under its labels, with its status, its reason when it reached no verdict, and the ids its evidence used.
  */
 import type { EnvironmentName } from '../../catalogue';
@@ -19,7 +19,7 @@ export interface RunEntry {
   errors: readonly { message?: string }[];
 }
 
-/** One check: a test, or one check of a grouped test (support/checks.ts). */
+/** One check: a test, or one check of a grouped test (outcomes/check-groups.ts). */
 export interface Unit {
   title: string;
   status: CheckStatus;

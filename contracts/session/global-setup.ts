@@ -6,14 +6,14 @@
 import { tmpdir } from 'node:os';
 import type { FullConfig } from '@playwright/test';
 import { runConfig } from '../../clients/config';
-import { RUN_DIR_ENV, createRunBudget, runDirOf } from './run-budget';
+import { RUN_DIR_ENV, createRunBudget, runDirOf } from '../plan/run-budget';
 
 export default function globalSetup(config: FullConfig): void {
   let limit = Infinity;
   try {
     limit = runConfig().requestBudget ?? Infinity;
   } catch {
-    // A configuration error fails every check with its message (contracts/support/target.ts).
+    // A configuration error fails every check with its message (contracts/session/target.ts).
   }
   const dir = runDirOf(config.projects[0]?.outputDir ?? tmpdir());
   createRunBudget(dir, limit);

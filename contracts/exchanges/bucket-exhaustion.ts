@@ -7,12 +7,12 @@
 import { test, type TestInfo } from '@playwright/test';
 import { RATE_LIMIT_HEADERS, RESET_PRECISION_MS, advertisedResetMs, limitFor, type EnvironmentName, type Operation } from '../../catalogue';
 import { evidenceOf, type ApiResponse } from '../../clients/http';
-import { expect } from './matchers';
-import { blocked } from './outcomes';
-import { countingOrder, headerInt, resetAtMs } from './rate-limit-sequence';
+import { expect } from '../judge/matchers';
+import { blocked } from '../outcomes/outcomes';
+import { countingOrder, headerInt, resetAtMs } from '../judge/rate-limit-sequence';
 import { MAX_CONCURRENCY, describePace, neededMs, spendBucket, type Spent } from './exhaustion-pacing';
-import { writeObserved } from './annotations';
-import type { Session } from './session';
+import { writeObserved } from '../record/annotations';
+import type { Session } from '../session/session';
 
 const NAMES = RATE_LIMIT_HEADERS;
 type HeaderKey = keyof typeof NAMES;
@@ -130,7 +130,7 @@ export function exhaustionRequests(op: Operation): number {
 
 /**
  * Spends the bucket until the first 429: at most Remaining(first) + 2 calls after the first, sent at the
- * pace the window needs (contracts/support/exhaustion-pacing.ts). A 429 is returned whatever its body (the body is
+ * pace the window needs (contracts/exchanges/exhaustion-pacing.ts). A 429 is returned whatever its body (the body is
  * another check). When an answer counts in a new window, starts over once (in a fresh window when the
  * rest of the current one is too short); a second time, or when the test's time runs out, the check ends
  * blocked with the arithmetic.

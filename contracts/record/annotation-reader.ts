@@ -113,7 +113,7 @@ function malformed(test: AnnotatedTest, type: string, problems: string[], descri
   const received = description === undefined ? 'no description' : redact(description).slice(0, 300);
   return new Error(
     `Malformed annotation "${type}" on test "${test.title}"\nExpected: ${problems.join('; ')}\nReceived: ${received}\n` +
-      `What to do: record it with its writer in contracts/support/annotations.ts (write*), never by hand`,
+      `What to do: record it with its writer in contracts/record/annotations.ts (write*), never by hand`,
   );
 }
 

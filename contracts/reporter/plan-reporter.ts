@@ -7,10 +7,10 @@
 import type { FullConfig, Reporter, Suite, TestCase } from '@playwright/test/reporter';
 import { operationsFor } from '../../catalogue';
 import { runConfig } from '../../clients/config';
-import type { PlannedRequests } from './annotations';
-import { readAnnotations } from './annotation-reader';
-import { planRun, requestsPerUnit, sessionRequests, unitOrder, type RequestPlan } from './request-plan';
-import { RUN_DIR_ENV, createRunBudget, writeRunPlan } from './run-budget';
+import type { PlannedRequests } from '../record/annotations';
+import { readAnnotations } from '../record/annotation-reader';
+import { planRun, requestsPerUnit, sessionRequests, unitOrder, type RequestPlan } from '../plan/request-plan';
+import { RUN_DIR_ENV, createRunBudget, writeRunPlan } from '../plan/run-budget';
 
 /** What each test plans, from the annotations it declared. */
 export function plannedOf(tests: readonly Pick<TestCase, 'title' | 'annotations'>[]): PlannedRequests[][] {
@@ -41,7 +41,7 @@ export default class PlanReporter implements Reporter {
     try {
       plan = planOf(suite.allTests(), config.workers);
     } catch {
-      return; // A configuration error fails every check with its message (contracts/support/target.ts).
+      return; // A configuration error fails every check with its message (contracts/session/target.ts).
     }
     createRunBudget(dir, plan.budget ?? Infinity);
     writeRunPlan(dir, plan);

@@ -11,11 +11,11 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { test } from '@playwright/test';
 import { redact } from '../../clients/redact';
-import { writeCheckResult, type CheckResult } from './annotations';
-import { planAnnotations, type CheckPlan } from './request-plan';
-import { leftOutByPlan } from './run-budget';
+import { writeCheckResult, type CheckResult } from '../record/annotations';
+import { planAnnotations, type CheckPlan } from '../plan/request-plan';
+import { leftOutByPlan } from '../plan/run-budget';
 
-export type { CheckResult } from './annotations';
+export type { CheckResult } from '../record/annotations';
 
 /** A check inside a group that reaches no verdict (not run, blocked, out of scope, not applicable): stops that check only, never the test. */
 export class CheckSkipped extends Error {

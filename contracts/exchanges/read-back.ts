@@ -5,13 +5,13 @@
 import { idSources, type EnvironmentName, type Operation } from '../../catalogue';
 import type { ApiResponse } from '../../clients/http';
 import { valueAt } from '../../clients/ids';
-import { recordFinding } from './finding-recorder';
-import { expect } from './matchers';
-import { outOfScope } from './outcomes';
-import { firstScope, selectedScope, writesScope } from './scope';
+import { recordFinding } from '../record/finding-recorder';
+import { expect } from '../judge/matchers';
+import { outOfScope } from '../outcomes/outcomes';
+import { firstScope, selectedScope, writesScope } from '../plan/scope';
 import type { HarnessConfig } from '../../clients/harness-config';
-import type { OutOfScope } from './annotations';
-import type { Session } from './session';
+import type { OutOfScope } from '../record/annotations';
+import type { Session } from '../session/session';
 import { test } from '@playwright/test';
 
 /** How often, and how far apart, a write is looked for. */

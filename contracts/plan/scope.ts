@@ -6,7 +6,7 @@
  */
 import type { EnvironmentName, Family } from '../../catalogue';
 import type { HarnessConfig } from '../../clients/harness-config';
-import type { OutOfScope } from './annotations';
+import type { OutOfScope } from '../record/annotations';
 
 type Scope = OutOfScope | undefined;
 

@@ -7,7 +7,7 @@ import { test } from '@playwright/test';
 import type { EnvironmentName, Operation } from '../../catalogue';
 import { evidenceOf, type ApiResponse } from '../../clients/http';
 import { describeComparison, echoComparisons, statusVerdict, type SentRequest } from './answer-facts';
-import { recordFinding } from './finding-recorder';
+import { recordFinding } from '../record/finding-recorder';
 import { expect } from './matchers';
 
 const scopeOf = (op: Operation, env: EnvironmentName, policyFile: string | undefined) => ({

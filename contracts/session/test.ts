@@ -6,20 +6,20 @@
 import { test as base } from '@playwright/test';
 import type { MockLayer } from '../../mock/ground/mock-layer';
 import type { OpenApiContract } from '../../openapi/import/openapi-contract';
-import { expect } from './matchers';
+import { expect } from '../judge/matchers';
 import { harnessConfig, provideTarget, selectedOperations, type Target } from './target';
 import type { Session } from './session';
 import { openSession } from './open-session';
-import { writeTraffic } from './annotations';
-import { readAnnotations } from './annotation-reader';
-import { leftOutByPlan } from './run-budget';
-import { notRun } from './outcomes';
+import { writeTraffic } from '../record/annotations';
+import { readAnnotations } from '../record/annotation-reader';
+import { leftOutByPlan } from '../plan/run-budget';
+import { notRun } from '../outcomes/outcomes';
 
 export { expect };
 export { harnessConfig, selectedOperations };
 export { Session } from './session';
-export { label, notRun } from './outcomes';
-export { planned } from './request-plan';
+export { label, notRun } from '../outcomes/outcomes';
+export { planned } from '../plan/request-plan';
 
 interface TestFixtures {
   /** Leaves out a test its declared plan puts out of scope, not applicable or beyond a partial budget; records what it sent. */

@@ -6,10 +6,10 @@
 import { test } from '@playwright/test';
 import { absentFields, EXPECTED_FIELDS, fieldPath, isOperationId, type EnvironmentName, type Operation } from '../../catalogue';
 import type { ApiResponse } from '../../clients/http';
-import { recordFinding } from './finding-recorder';
-import { writeObserved } from './annotations';
-import { expect } from './matchers';
-import type { Session } from './session';
+import { recordFinding } from '../record/finding-recorder';
+import { writeObserved } from '../record/annotations';
+import { expect } from '../judge/matchers';
+import type { Session } from '../session/session';
 
 /**
  * Records whether a resource created asynchronously was found by search and details; on the mock, which

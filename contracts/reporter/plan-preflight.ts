@@ -6,7 +6,7 @@
 import { spawnSync } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { planOf } from './plan-reporter';
-import type { RequestPlan } from './request-plan';
+import type { RequestPlan } from '../plan/request-plan';
 
 const require = createRequire(import.meta.url);
 

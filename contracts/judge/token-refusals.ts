@@ -7,8 +7,8 @@ import { test, type TestInfo } from '@playwright/test';
 import type { EnvironmentName, Family } from '../../catalogue';
 import type { ApiResponse } from '../../clients/http';
 import { describeEarlyRefusal, type EarlyRefusal } from '../../clients/token-core';
-import { readAnnotations } from './annotation-reader';
-import { recordFinding } from './finding-recorder';
+import { readAnnotations } from '../record/annotation-reader';
+import { recordFinding } from '../record/finding-recorder';
 
 export const EARLY_REFUSAL_FINDING = 'token.refused-early';
 
