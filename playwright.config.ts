@@ -12,7 +12,6 @@ import { runDirOf } from './contracts/plan/run-budget';
 import type { SummaryReporterOptions } from './contracts/reporter/summary-reporter';
 
 const CI = !!process.env.CI;
-const REPORTS_DIR = process.env.REPORTS_DIR ?? 'reports';
 const config = ((): HarnessConfig | undefined => {
   try {
     return runConfig();
@@ -20,6 +19,7 @@ const config = ((): HarnessConfig | undefined => {
     return undefined;
   }
 })();
+const REPORTS_DIR = config?.reportsDir ?? 'reports';
 const IS_MOCK = !config || config.kind === 'mock';
 /**
  * Workers against a deployment: they share its buckets (contracts/session/bucket-locks.ts) and each sends
@@ -32,8 +32,8 @@ const SUMMARY: SummaryReporterOptions = {
   outputDir: REPORTS_DIR,
   target: config?.targetLabel ?? 'unknown (configuration error)',
   environments: config?.environments.join(',') ?? '',
-  ...(process.env.VENDOR_OPERATIONS ? { vendorOperations: process.env.VENDOR_OPERATIONS } : {}),
-  ...(process.env.OPENAPI ? { openapi: process.env.OPENAPI } : {}),
+  vendorOperations: config?.vendorOperations ?? [],
+  ...(config?.openapiFile ? { openapi: config.openapiFile } : {}),
   runDir: runDirOf(resolve(fileURLToPath(new URL('.', import.meta.url)), OUTPUT_DIR)),
 };
 

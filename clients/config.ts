@@ -4,7 +4,7 @@
  */ import { DEFAULT_VENDOR_OPERATIONS, parseVendorOperations } from '../catalogue';
 import { ConfigError } from './config-error';
 import { deploymentCredentialsFrom, mockCredentialsFrom, webhookSecretFrom } from './config-credentials';
-import { headersFrom, imHeadersFrom } from './config-headers';
+import { headersFrom, imHeaderDefaultsUsed, imHeadersFrom } from './config-headers';
 import { mockAppsFrom, mockConfigFrom } from './config-mock';
 import { environmentsFrom, familiesFrom, knownIdsFrom, targetFrom } from './config-target';
 import { DEFAULTS, concurrencyFrom, envFlag, httpLimitsFrom, envNumber } from './config-values';
@@ -50,6 +50,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): HarnessConfig 
     secondReseller,
     extraHeaders: headersFrom(env),
     imHeaders: imHeadersFrom(env),
+    imHeaderDefaults: imHeaderDefaultsUsed(env),
     vendorOperations: env.VENDOR_OPERATIONS ? parseVendorOperations(env.VENDOR_OPERATIONS) : [...DEFAULT_VENDOR_OPERATIONS],
     requestBudget: env.REQUEST_BUDGET ? envNumber(env, 'REQUEST_BUDGET', 0) : kind === 'mock' ? Infinity : undefined,
     partialBudget: envFlag(env, 'REQUEST_BUDGET_PARTIAL'),
@@ -60,6 +61,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): HarnessConfig 
     webhookReceiverUrl: env.WEBHOOK_RECEIVER_URL || undefined,
     webhookSecret: webhookSecretFrom(env, kind === 'mock' ? credentials.reseller?.clientId : undefined),
     policyFile: env.POLICY || undefined,
+    openapiFile: env.OPENAPI || undefined,
+    reportsDir: env.REPORTS_DIR || 'reports',
     ...httpLimitsFrom(env),
     max429WaitMs: envNumber(env, 'MAX_429_WAIT_MS', DEFAULTS.max429WaitMs),
     knownIds: knownIdsFrom(env),
@@ -71,9 +74,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): HarnessConfig 
  * The configuration files (POLICY against its JSON Schema, OPENAPI as an OpenAPI 3 document), checked
  * before any request. Throws ConfigError. Loaded on demand: a run without them does not load their parsers.
  */
-export async function checkConfigFiles(env: NodeJS.ProcessEnv = process.env): Promise<void> {
-  if (!env.POLICY && !env.OPENAPI) return;
+export async function checkConfigFiles(cfg: Pick<HarnessConfig, 'policyFile' | 'openapiFile'>): Promise<void> {
+  if (!cfg.policyFile && !cfg.openapiFile) return;
   const { readPolicy, checkOpenApiFile } = await import('./config-files');
-  readPolicy(env.POLICY || undefined);
-  if (env.OPENAPI) await checkOpenApiFile(env.OPENAPI);
+  readPolicy(cfg.policyFile);
+  if (cfg.openapiFile) await checkOpenApiFile(cfg.openapiFile);
 }

@@ -18,6 +18,8 @@ export interface HarnessConfig {
   extraHeaders: Record<string, string>;
   /** The published IM-* request headers (IM-CorrelationID excepted: fresh per request), by header name. */
   imHeaders: Record<string, string>;
+  /** The IM_* variables left unset, whose headers carry the embedded mock's values. */
+  imHeaderDefaults: string[];
   vendorOperations: VendorOperationSpec[];
   /** REQUEST_BUDGET: requests the suite may send; Infinity on the embedded mock; undefined: the run's plan (contracts/plan/request-plan.ts). */
   requestBudget: number | undefined;
@@ -40,6 +42,10 @@ export interface HarnessConfig {
   webhookSecret: string | undefined;
   /** POLICY; its file is checked at start-up by `checkConfigFiles`. */
   policyFile: string | undefined;
+  /** OPENAPI: the user's OpenAPI document the run validates against; checked at start-up by `checkConfigFiles`. */
+  openapiFile: string | undefined;
+  /** REPORTS_DIR: where the run's reports go; default `reports`. */
+  reportsDir: string;
   requestTimeoutMs: number;
   maxBodyBytes: number;
   /** Longest wait for a rate-limit reset in a test that is not about limits. */

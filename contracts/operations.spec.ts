@@ -69,7 +69,7 @@ for (const env of cfg.environments) {
           expect
             .soft(
               v.errors,
-              `Broken fact: ${op.id} answers the shape of the imported OpenAPI document (${process.env.OPENAPI}); IM-CorrelationID ${res.correlationId}`,
+              `Broken fact: ${op.id} answers the shape of the imported OpenAPI document (${harnessConfig().openapiFile}); IM-CorrelationID ${res.correlationId}`,
             )
             .toEqual([]);
         }

@@ -9,7 +9,6 @@ import { spawnSync } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { runConfig, checkConfigFiles, ConfigError } from '../clients/config';
-import { imHeaderDefaultsUsed } from '../clients/config-headers';
 import type { HarnessConfig } from '../clients/harness-config';
 import { redact, registerSecret } from '../clients/redact';
 import { buildReport } from '../reporting/build-report';
@@ -17,7 +16,6 @@ import { certifyExitCode, closingLine } from '../contracts/reporter/certify-exit
 import { budgetRefusal, preflightPlan } from '../contracts/reporter/plan-preflight';
 import type { CertifySummary } from '../contracts/reporter/certify-summary';
 
-const REPORTS_DIR = process.env.REPORTS_DIR ?? 'reports';
 const require = createRequire(import.meta.url);
 
 /**
@@ -27,8 +25,8 @@ const require = createRequire(import.meta.url);
 async function checkConfiguration(): Promise<HarnessConfig | 2> {
   try {
     const cfg = runConfig();
-    await checkConfigFiles();
-    const unset = cfg.kind === 'mock' ? [] : imHeaderDefaultsUsed(process.env);
+    await checkConfigFiles(cfg);
+    const unset = cfg.kind === 'mock' ? [] : cfg.imHeaderDefaults;
     if (unset.length) {
       console.warn(
         `certify: ${unset.join(', ')} not set: the IM-* headers carry the embedded mock's values, which a real ` +
@@ -57,9 +55,15 @@ function budgetShortOfPlan(cfg: HarnessConfig): string | undefined {
   }
 }
 
-async function main(): Promise<number> {
+/** The run's exit code, and where its reports are when it started. */
+async function main(): Promise<{ code: number; reportsDir?: string }> {
   const cfg = await checkConfiguration();
-  if (cfg === 2) return 2;
+  if (cfg === 2) return { code: 2 };
+  return { code: await certify(cfg), reportsDir: cfg.reportsDir };
+}
+
+async function certify(cfg: HarnessConfig): Promise<number> {
+  const REPORTS_DIR = cfg.reportsDir;
   console.log(`certify: target ${cfg.targetLabel}; reports in ${REPORTS_DIR}/`);
   const refusal = budgetShortOfPlan(cfg);
   if (refusal) {
@@ -96,10 +100,10 @@ async function main(): Promise<number> {
   return code;
 }
 
-const code = await main();
+const { code, reportsDir } = await main();
 // The one-page report is part of every run that produced a summary; a report failure never hides the verdict.
-(existsSync(`${REPORTS_DIR}/summary.json`) && code !== 2
-  ? buildReport({ reportsDir: REPORTS_DIR })
+(reportsDir && existsSync(`${reportsDir}/summary.json`) && code !== 2
+  ? buildReport({ reportsDir })
   : Promise.resolve({ htmlPath: '(no report: the run did not start)' })
 )
   .then((rep) => console.log(`certify: report ${rep.htmlPath}`))

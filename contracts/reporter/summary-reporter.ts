@@ -9,7 +9,7 @@ import { mkdirSync, writeFileSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { FullConfig, FullResult, Reporter, TestCase, TestResult } from '@playwright/test/reporter';
 import { median } from '../../common/statistics';
-import { operationsFor, parseVendorOperations } from '../../catalogue';
+import { operationsFor, type VendorOperationSpec } from '../../catalogue';
 import type { Finding } from '../../reporting/report-shapes';
 import { redact } from '../../clients/redact';
 import { readRunPlan, runBudgetUsage } from '../plan/run-budget';
@@ -28,7 +28,7 @@ export interface SummaryReporterOptions {
   /** The certified environments, comma-separated. */
   environments?: string;
   /** VENDOR_OPERATIONS: configured vendor operations get rows too. */
-  vendorOperations?: string;
+  vendorOperations?: VendorOperationSpec[];
   /** OPENAPI: the document whose coverage the summary reports. */
   openapi?: string;
   /** The run's request budget folder (run-budget.ts), for the requests sent. */
@@ -91,8 +91,8 @@ export default class SummaryReporter implements Reporter {
   }
 
   async onEnd(result: FullResult): Promise<void> {
-    const vendor = this.opts.vendorOperations ? parseVendorOperations(this.opts.vendorOperations) : undefined;
-    const c = collect(this.entries, operationsFor(vendor ? { vendorOperations: vendor } : {}));
+    const vendor = this.opts.vendorOperations;
+    const c = collect(this.entries, operationsFor(vendor?.length ? { vendorOperations: vendor } : {}));
     const coverage = this.opts.openapi ? await openapiCoverage(this.opts.openapi, c.bodies) : undefined;
     c.findings.push(...(coverage?.findings ?? []));
     const usage = runBudgetUsage(this.opts.runDir);

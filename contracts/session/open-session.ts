@@ -16,7 +16,7 @@ import { blocked, notRun } from '../outcomes/outcomes';
 import { Session } from './session';
 import { BucketLocks } from './bucket-locks';
 import { CallPace } from './call-pace';
-import type { Target } from './target';
+import { harnessConfig, type Target } from './target';
 
 /**
  * With OPENAPI: a request meant to be valid that the document refuses is a defect of the harness, reported
@@ -28,7 +28,7 @@ function refuseWhatTheDocumentRefuses(doc: OpenApiContract): (req: ApiRequest, h
     const problems = doc.requestProblems(req.operationId, { headers: { ...headers }, query: req.query ?? {}, body: req.json });
     if (problems.length) {
       throw new Error(
-        `Harness defect: the request of ${req.operationId} (${req.method} ${req.path}) breaks the OPENAPI document ${process.env.OPENAPI}, so it was not sent\n` +
+        `Harness defect: the request of ${req.operationId} (${req.method} ${req.path}) breaks the OPENAPI document ${harnessConfig().openapiFile}, so it was not sent\n` +
           `Expected: a request the document accepts\nReceived: ${problems.join('; ')}\nWhat to do: fix the catalogue's request of ${req.operationId} or the configuration (IM_* variables)`,
       );
     }

@@ -43,7 +43,7 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
   openapi: [
     // eslint-disable-next-line no-empty-pattern -- Playwright fixtures take their dependencies as the first argument.
     async ({}, use) => {
-      const file = process.env.OPENAPI;
+      const file = harnessConfig().openapiFile;
       // Loaded only when a document is given: the parser is a tenth of a second of every worker's start.
       await use(file ? await (await import('../../openapi/import')).loadOpenApi(file, selectedOperations()) : undefined);
     },
