@@ -13,16 +13,9 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { idSources, type EnvironmentName, type IdName, type Operation } from '../catalogue';
 import { TargetFailure, type ApiResponse } from './http';
 
-export type IdOrigin = 'configured' | 'discovered' | 'created' | 'given';
+import type { ResolvedId } from '../reporting/report-shapes';
 
-export interface ResolvedId {
-  name: string;
-  value: string;
-  origin: IdOrigin;
-  /** KNOWN_IDS, the operation whose answer listed it, or the operation that created it. */
-  from: string;
-  environment: EnvironmentName;
-}
+export type { ResolvedId } from '../reporting/report-shapes';
 
 /** Why no id could be found (the check's not-run reason). */
 export interface MissingId {

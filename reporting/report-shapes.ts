@@ -96,6 +96,18 @@ export interface RequestsSummary {
   pace?: { workers: number; atOnce: number; medianRttMs: number | null; unexpected429s: number };
 }
 
+export type IdOrigin = 'configured' | 'discovered' | 'created' | 'given';
+
+/** An id a check used, and where it came from (clients/ids.ts). */
+export interface ResolvedId {
+  name: string;
+  value: string;
+  origin: IdOrigin;
+  /** KNOWN_IDS, the operation whose answer listed it, or the operation that created it. */
+  from: string;
+  environment: EnvironmentName;
+}
+
 /** reports/summary.json */
 export interface RunSummary {
   harnessVersion: string;
@@ -114,6 +126,8 @@ export interface RunSummary {
   openapi?: unknown;
   /** Certify: what the run sent (contracts/plan/run-budget.ts). */
   requests?: RequestsSummary;
+  /** The ids the checks used, from the target or KNOWN_IDS. */
+  ids?: ResolvedId[];
 }
 
 /** One entry of reports/load/limits.json `operations` (names are read by other tools: keep them). */

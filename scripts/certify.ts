@@ -14,7 +14,7 @@ import { redact, registerSecret } from '../clients/redact';
 import { buildReport } from '../reporting/build-report';
 import { certifyExitCode, closingLine } from '../contracts/reporter/certify-exit';
 import { budgetRefusal, preflightPlan } from '../contracts/reporter/plan-preflight';
-import type { CertifySummary } from '../contracts/reporter/certify-summary';
+import type { RunSummary } from '../reporting/report-shapes';
 
 const require = createRequire(import.meta.url);
 
@@ -94,7 +94,7 @@ async function certify(cfg: HarnessConfig): Promise<number> {
     console.log(`certify: finished in ${seconds} s with exit code unknown`);
     return 2;
   }
-  const { totals } = JSON.parse(readFileSync(`${REPORTS_DIR}/summary.json`, 'utf8')) as CertifySummary;
+  const { totals } = JSON.parse(readFileSync(`${REPORTS_DIR}/summary.json`, 'utf8')) as RunSummary;
   const code = certifyExitCode(r.status, totals, cfg.requireEveryCheck);
   console.log(closingLine(seconds, code, totals, cfg.requireEveryCheck));
   return code;

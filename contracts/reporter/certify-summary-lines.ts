@@ -4,7 +4,8 @@
  */
 import type { Finding, LeftOut } from '../../reporting/report-shapes';
 import { describeId, type ResolvedId } from '../../clients/ids';
-import type { CertifySummary, GroupCounts } from './certify-summary';
+import type { RunSummary } from '../../reporting/report-shapes';
+import type { GroupCounts } from './certify-summary';
 
 /** "orderNumber 20-1 (listed by orders.search, production, sandbox); ..." : one entry per id and origin. */
 export function idLine(ids: readonly ResolvedId[]): string {
@@ -40,7 +41,7 @@ function countLines(groups: ReadonlyMap<string, GroupCounts>, totals: GroupCount
 }
 
 /** How the run spread its calls: workers, calls at once, the median round trip it chose them from. */
-function paceLine(p: NonNullable<NonNullable<CertifySummary['requests']>['pace']>): string {
+function paceLine(p: NonNullable<NonNullable<RunSummary['requests']>['pace']>): string {
   const rtt = p.medianRttMs === null ? 'no round trip measured' : `median round trip ${Math.round(p.medianRttMs)} ms`;
   const refused = p.unexpected429s ? `; ${p.unexpected429s} 429s no check asked for, each waited out and sent again` : '';
   return `Pace: ${p.workers} worker${p.workers > 1 ? 's' : ''}, up to ${p.atOnce} call${p.atOnce > 1 ? 's' : ''} at once each (${rtt}; CERTIFY_CONCURRENCY caps it)${refused}`;
@@ -118,7 +119,7 @@ function leftOutLines(leftOut: readonly LeftOut[]): string[] {
 }
 
 /** The one-screen summary of the run (redacted by the caller). */
-export function summaryLines(s: CertifySummary, groups: ReadonlyMap<string, GroupCounts>, outputDir: string): string[] {
+export function summaryLines(s: RunSummary, groups: ReadonlyMap<string, GroupCounts>, outputDir: string): string[] {
   const lines = [
     '',
     `Certification of ${s.target} (${s.environments.join(', ')}): ${s.verdict.toUpperCase()}`,

@@ -24,8 +24,6 @@ import { unitsOf, type RunEntry, type Unit } from '../record/check-units';
 export type { RunEntry, Unit } from '../record/check-units';
 import { BUDGET_SPENT } from '../plan/run-budget';
 
-/** reports/summary.json of a certification run: the shared run summary plus requests and ids. */
-export type CertifySummary = RunSummary & { ids?: ResolvedId[] };
 export type { RequestsSummary } from '../../reporting/report-shapes';
 
 /** Counts of one group (a spec file) for the on-screen table. */
@@ -210,7 +208,7 @@ export function buildSummary(
     openapi?: Record<string, unknown>;
     requests?: RequestsSummary;
   },
-): CertifySummary {
+): RunSummary {
   const totals: GroupCounts = { ...emptyGroup(), findings: c.findings.length };
   for (const t of c.tests) totals[TOTAL_OF[t.status]] += 1;
   return {

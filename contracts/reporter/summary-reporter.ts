@@ -17,7 +17,7 @@ import { buildSummary, collect, type Collected, type RequestsSummary, type RunEn
 import { summaryLines } from './certify-summary-lines';
 import { certifyJunit } from './certify-junit';
 
-export type { CertifySummary, RequestsSummary } from './certify-summary';
+export type { RequestsSummary } from './certify-summary';
 
 /** The reporter's options (playwright.config.ts). */
 export interface SummaryReporterOptions {

@@ -8,7 +8,7 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { startFaultyTarget, startSilentTarget, type FaultKind } from './support/faulty-targets';
 import { MOCK_APPS_ENV } from './support/run-certify';
-import type { CertifySummary } from '../../contracts/reporter/summary-reporter';
+import type { RunSummary } from '../../reporting/report-shapes';
 import { run } from '../load/run';
 import { cliArgs } from '../cli-bundles';
 import { ApiClient, RequestBudget, TargetFailure, assertUsable, type FailureKind } from '../../clients/http';
@@ -136,13 +136,13 @@ test.describe('faulty targets', () => {
  */
 async function certifyUrl(
   url: string,
-): Promise<{ code: number | null; seconds: number; stdout: string; out: string; summary: CertifySummary }> {
+): Promise<{ code: number | null; seconds: number; stdout: string; out: string; summary: RunSummary }> {
   const out = test.info().outputPath('reports');
   const started = Date.now();
   const env = { ...MOCK_APPS_ENV, TARGET: url, FAMILIES: 'reseller', ENVIRONMENTS: 'production', REQUEST_TIMEOUT_MS: '1000' };
   // Asynchronous: the target is served by this process.
   const r = await run(process.execPath, cliArgs('certify'), { ...env, REPORTS_DIR: out, CI: '' }, 100_000);
   const seconds = (Date.now() - started) / 1000;
-  const summary = JSON.parse(readFileSync(join(out, 'summary.json'), 'utf8')) as CertifySummary;
+  const summary = JSON.parse(readFileSync(join(out, 'summary.json'), 'utf8')) as RunSummary;
   return { code: r.code, seconds, stdout: r.stdout + r.stderr, out, summary };
 }

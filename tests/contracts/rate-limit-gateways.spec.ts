@@ -7,7 +7,7 @@ import { test, expect } from '@playwright/test';
 import { startMock, type RunningMock } from '../../mock';
 import { startProxy, type CountingTarget } from './support/targets';
 import type { Finding } from '../../reporting/report-shapes';
-import type { CertifySummary } from '../../contracts/reporter/summary-reporter';
+import type { RunSummary } from '../../reporting/report-shapes';
 import { MOCK_APPS_ENV, certify } from './support/run-certify';
 
 const URL_TARGET = { ...MOCK_APPS_ENV, PROBE_LIMITS: '1', FAMILIES: 'reseller', ENVIRONMENTS: 'production' };
@@ -61,7 +61,7 @@ test.describe('behind a gateway whose 429 body is plain text, with an unknown co
   // In order on one worker: a failure restarts the worker, whose hook runs certify again for the other test.
   test.describe.configure({ mode: 'default', timeout: 180_000 });
   // Read in the hook: the run's folder lies under the first test's output, removed once that test passes.
-  let run: { stdout: string; summary: CertifySummary; findings: Finding[] };
+  let run: { stdout: string; summary: RunSummary; findings: Finding[] };
   test.beforeAll(async () => {
     // The hook runs a whole certify selection (every operation's 429 checks): it gets the tests' time.
     test.setTimeout(180_000);

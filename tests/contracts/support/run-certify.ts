@@ -8,7 +8,7 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Finding } from '../../../reporting/report-shapes';
 import { cliArgs, inBackground } from '../../cli-bundles';
-import type { CertifySummary } from '../../../contracts/reporter/summary-reporter';
+import type { RunSummary } from '../../../reporting/report-shapes';
 
 export interface CertifyRun {
   status: number | null;
@@ -16,7 +16,7 @@ export interface CertifyRun {
   stderr: string;
   out: string;
   seconds: number;
-  summary(): CertifySummary;
+  summary(): RunSummary;
   findings(): Finding[];
 }
 
@@ -49,7 +49,7 @@ export async function certify(env: Record<string, string>, args: string[] = [], 
     stderr,
     out,
     seconds: (Date.now() - started) / 1000,
-    summary: () => JSON.parse(readFileSync(join(out, 'summary.json'), 'utf8')) as CertifySummary,
+    summary: () => JSON.parse(readFileSync(join(out, 'summary.json'), 'utf8')) as RunSummary,
     findings: () => JSON.parse(readFileSync(join(out, 'findings.json'), 'utf8')) as Finding[],
   };
 }
