@@ -2,13 +2,14 @@
  * Target configuration, read from the environment once. Every variable is listed in .env.example.
  * Errors say what was expected, what was received and what to do, before any request is sent.
  */ import { DEFAULT_VENDOR_OPERATIONS, parseVendorOperations } from '../catalogue';
+import { DEMO_RESELLER } from '../catalogue/apps';
 import { ConfigError } from './config-error';
-import { deploymentCredentialsFrom, mockCredentialsFrom, webhookSecretFrom } from './config-credentials';
+import { appCredentialsFrom, deploymentCredentialsFrom, mockCredentialsFrom, webhookSecretFrom } from './config-credentials';
 import { headersFrom, imHeaderDefaultsUsed, imHeadersFrom } from './config-headers';
 import { mockAppsFrom, mockConfigFrom } from './config-mock';
 import { environmentsFrom, familiesFrom, knownIdsFrom, targetFrom } from './config-target';
 import { DEFAULTS, concurrencyFrom, envFlag, httpLimitsFrom, envNumber } from './config-values';
-import type { HarnessConfig } from './harness-config';
+import type { DeploymentSettings, HarnessConfig } from './harness-config';
 
 export { ConfigError };
 
@@ -67,6 +68,19 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): HarnessConfig 
     max429WaitMs: envNumber(env, 'MAX_429_WAIT_MS', DEFAULTS.max429WaitMs),
     knownIds: knownIdsFrom(env),
     mock: mockConfigFrom(env, mockApps),
+  };
+}
+
+/** `npm run load`'s settings of the deployment, from the environment. Throws ConfigError with what to do. */
+export function deploymentSettingsFrom(env: NodeJS.ProcessEnv = process.env): DeploymentSettings {
+  return {
+    baseUrl: env.BASE_URL || undefined,
+    credentials: appCredentialsFrom(env, ['reseller', 'vendor']).found,
+    imHeaders: imHeadersFrom(env),
+    webhookSecret: webhookSecretFrom(env, env.RESELLER_CLIENT_ID ?? DEMO_RESELLER.clientId) as string,
+    knownIds: knownIdsFrom(env),
+    ...httpLimitsFrom(env),
+    segment: env.LOAD_SEGMENT || undefined,
   };
 }
 

@@ -55,3 +55,21 @@ export interface HarnessConfig {
   /** Ids of the target's data given by the user (KNOWN_IDS), used before any discovery. */
   knownIds: Partial<Record<IdName, string>>;
 }
+
+/** What `npm run load` takes from the environment about the deployment it runs against: read once (deploymentSettingsFrom). */
+export interface DeploymentSettings {
+  /** BASE_URL: the deployment `--target sandbox` names. */
+  baseUrl: string | undefined;
+  /** The apps given (RESELLER_ and VENDOR_CLIENT_ID with their secrets): the id search asks as them. */
+  credentials: Partial<Record<Family, Credentials>>;
+  /** The published IM-* request headers, by header name. */
+  imHeaders: Record<string, string>;
+  /** WEBHOOK_SECRET, else the embedded mock's rule for the reseller app the run uses. */
+  webhookSecret: string;
+  /** KNOWN_IDS: ids of the target's data, used before any search. */
+  knownIds: Partial<Record<IdName, string>>;
+  requestTimeoutMs: number;
+  maxBodyBytes: number;
+  /** LOAD_SEGMENT: this runner's execution segment when the command line gives none. */
+  segment: string | undefined;
+}

@@ -7,6 +7,8 @@ import { DEFAULT_WINDOW_MS } from '../catalogue';
 import { DEFAULT_SEED } from '../fixtures/build-world';
 import { runLengthMs } from '../load/plan/run-length';
 import type { PerfThreshold } from '../reporting/perf-compare';
+import { deploymentSettingsFrom } from '../clients/config';
+import type { DeploymentSettings } from '../clients/harness-config';
 
 /** k6's longest run unless --max-duration says otherwise. */
 export const DEFAULT_MAX_DURATION = '30m';
@@ -59,10 +61,17 @@ export interface LoadOptions {
   manifest?: string;
   /** compare: the margins a change must exceed to count (default DEFAULT_PERF_THRESHOLD). */
   perfThreshold?: PerfThreshold;
+  /** What the environment says about the deployment (BASE_URL, apps, IM-* headers, KNOWN_IDS…), read once. */
+  deployment: DeploymentSettings;
 }
 
-/** A run's options with every default: the base the command line overrides (and the tests' starting point). */
-export function defaultLoadOptions(): LoadOptions {
+/** A run's options with every default, its deployment settings read from `env` (the tests' starting point). */
+export function defaultLoadOptions(env: NodeJS.ProcessEnv = process.env): LoadOptions {
+  return { ...defaultCommandOptions(), deployment: deploymentSettingsFrom(env) };
+}
+
+/** The command line's defaults: the base its options override. */
+export function defaultCommandOptions(): Omit<LoadOptions, 'deployment'> {
   return {
     target: 'mock',
     environment: 'production',

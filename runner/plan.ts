@@ -1,8 +1,7 @@
 /** The run plan the k6 scripts read (PLAN): the operations, their requests and limits, from the catalogue and the fixtures. */
 import { allOperations, familyBase, fillPath, limitFor, type EnvironmentName, type Operation } from '../catalogue';
 import { knownIds, requestFor, world } from '../fixtures';
-import { webhookSecretFrom } from '../clients/config-credentials';
-import { imHeadersFrom } from '../clients/config-headers';
+import type { DeploymentSettings } from '../clients/harness-config';
 import { signatureHeaders } from '../clients/webhook-signature';
 import { DEMO_RESELLER, DEMO_VENDOR } from '../catalogue/apps';
 import { DEFAULT_WINDOW_MS } from '../catalogue';
@@ -48,10 +47,11 @@ export function buildPlan(o: {
   targetIds?: TargetIds;
   /** Operations the budget leaves out (a partial run): listed in notRun after those without ids. */
   budgetNotRun?: readonly NotRun[];
+  /** The IM-* headers every request carries and the secret webhook events are signed with. */
+  deployment: Pick<DeploymentSettings, 'imHeaders' | 'webhookSecret'>;
 }): Plan {
-  const im = imHeadersFrom(process.env);
-  // WEBHOOK_SECRET, else the embedded mock's rule for the reseller app the run uses.
-  const webhookSecret = webhookSecretFrom(process.env, process.env.RESELLER_CLIENT_ID ?? DEMO_RESELLER.clientId) as string;
+  const im = o.deployment.imHeaders;
+  const { webhookSecret } = o.deployment;
   // Operations left out (no id of the target's data for them, or beyond the budget) are not planned: the plan
   // lists them in notRun.
   const notRun = [...(o.targetIds?.notRun ?? []), ...(o.budgetNotRun ?? [])];
@@ -120,6 +120,7 @@ export function planFor(o: LoadOptions, baseUrl: string, ops: Operation[], run: 
     // The requests that found the ids were drawn from the same budget.
     budget: run.budget - (targetIds?.requests ?? 0),
     seed: o.seed,
+    deployment: o.deployment,
     ...(targetIds ? { targetIds } : {}),
     ...(run.budgetNotRun?.length ? { budgetNotRun: run.budgetNotRun } : {}),
     ...(o.fraction !== undefined ? { fraction: o.fraction } : {}),

@@ -24,6 +24,7 @@ export async function idsOnTarget(
     allowWrites: writesAllowed(o, false),
     budget: run.budget,
     seed: o.seed,
+    deployment: o.deployment,
     maxWaitMs: longestWaitMs({ windowMs: DEFAULT_WINDOW_MS, ...(o.probeWaitMs !== undefined ? { probeWaitMs: o.probeWaitMs } : {}) }),
     say,
   });

@@ -52,7 +52,7 @@ export async function preflight(
   if (unconfirmed) return unconfirmed;
   const k6 = findK6(env);
   if (!k6) return k6Missing(env);
-  const remoteBaseUrl = o.target === 'sandbox' ? env.BASE_URL : isMock ? undefined : o.target;
+  const remoteBaseUrl = o.target === 'sandbox' ? o.deployment.baseUrl : isMock ? undefined : o.target;
   if (!isMock && !remoteBaseUrl) return { exitCode: 2, message: '--target sandbox needs BASE_URL (the base URL of the deployment)' };
   const dir = bundleDir(o.bundleDir);
   const bundle = join(dir, `${step.bundle}.js`);
@@ -177,7 +177,7 @@ async function budgetedRun(name: string, step: K6Step, o: LoadOptions, p: K6Plan
  */
 function k6Outputs(step: K6Step, o: LoadOptions): { summaryExport: string; outDir: string } {
   const summaryExport = o.summaryExport ?? join(o.reportsDir, `${step.bundle}-k6-summary.json`);
-  const segment = step.splitsBySegment ? (o.executionSegment ?? process.env.LOAD_SEGMENT) : undefined;
+  const segment = step.splitsBySegment ? (o.executionSegment ?? o.deployment.segment) : undefined;
   return { summaryExport, outDir: segment ? join(o.reportsDir, segmentDirName(segment)) : o.reportsDir };
 }
 

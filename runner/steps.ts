@@ -119,7 +119,7 @@ export const COMMANDS: Record<string, K6Step | OwnStep> = {
     after: printManifest,
     preflight: (plan, o) => {
       // The runner probes its segment's share of the operations (load/plan/run-plan.ts runnerPlan).
-      const segment = o.executionSegment ?? process.env.LOAD_SEGMENT;
+      const segment = o.executionSegment ?? o.deployment.segment;
       for (const line of writeNotices({ ...plan, operations: shareOf(plan.operations, segment) })) console.log(`load: ${line}`);
       plan.writesAnnounced = true;
     },
@@ -165,7 +165,7 @@ export const COMMANDS: Record<string, K6Step | OwnStep> = {
     async run(_inputs, o) {
       if (o.target === 'mock')
         throw new Error('plan is for a remote target: pass --target <url> (the embedded mock gets its plan at run time)');
-      const baseUrl = o.target === 'sandbox' ? process.env.BASE_URL : o.target;
+      const baseUrl = o.target === 'sandbox' ? o.deployment.baseUrl : o.target;
       if (!baseUrl) throw new Error('--target sandbox needs BASE_URL (the base URL of the deployment)');
       const ops = selectOperations(o, false);
       // stdout holds the plan alone: the search for ids speaks on stderr.

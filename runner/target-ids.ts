@@ -9,10 +9,7 @@
  */
 import type { APIRequestContext } from '@playwright/test';
 import { allOperations, familyBase, fillPath, idSources, type EnvironmentName, type IdName, type Ids, type Operation } from '../catalogue';
-import { appCredentialsFrom } from '../clients/config-credentials';
-import { imHeadersFrom } from '../clients/config-headers';
-import { knownIdsFrom } from '../clients/config-target';
-import { httpLimitsFrom } from '../clients/config-values';
+import type { DeploymentSettings } from '../clients/harness-config';
 import { ApiClient, RequestBudget, type ApiRequest, type ApiResponse } from '../clients/http';
 import { IdResolver, describeId, setKnownIds, type MissingId, type ResolvedId } from '../clients/ids';
 import { redact, registerSecret } from '../clients/redact';
@@ -57,7 +54,8 @@ export interface TargetIdsOptions {
   seed: number;
   /** Where each call and each id found is said. */
   say: (line: string) => void;
-  env?: NodeJS.ProcessEnv;
+  /** The apps, IM-* headers, KNOWN_IDS and HTTP limits the search asks with. */
+  deployment: DeploymentSettings;
 }
 
 /** The search's session on the target, opened at its first call (none when KNOWN_IDS holds every id). */
@@ -125,15 +123,10 @@ async function askWithinWait(
 }
 
 /** Opens the search's HTTP and token clients: loaded only when a call is due (the embedded mock and a full KNOWN_IDS never pay for it). */
-async function openSearchClients(
-  o: TargetIdsOptions,
-  env: NodeJS.ProcessEnv,
-  budget: RequestBudget,
-  credentials: ReturnType<typeof appCredentialsFrom>['found'],
-): Promise<SearchClients> {
+async function openSearchClients(o: TargetIdsOptions, budget: RequestBudget): Promise<SearchClients> {
   const { request } = await import('@playwright/test');
   const ctx = await request.newContext();
-  const { requestTimeoutMs, maxBodyBytes } = httpLimitsFrom(env);
+  const { requestTimeoutMs, maxBodyBytes, imHeaders, credentials } = o.deployment;
   const api = new ApiClient(ctx, {
     baseUrl: o.baseUrl,
     budget,
@@ -141,7 +134,7 @@ async function openSearchClients(
     maxBodyBytes,
     // The plan's requests carry no EXTRA_HEADERS either: the search asks as the probe will.
     extraHeaders: {},
-    imHeaders: imHeadersFrom(env),
+    imHeaders,
     onExchange: (res) => o.say(redact(`load: id search: ${res.method} ${res.url} → ${res.status}`)),
   });
   return { ...openTargetSession(api, credentials), ctx };
@@ -178,18 +171,16 @@ async function idsOfOperations(
 }
 
 export async function resolveTargetIds(o: TargetIdsOptions): Promise<TargetIds> {
-  const env = o.env ?? process.env;
   const needing = o.ops.filter((op) => op.needs.length > 0);
   if (!needing.length) return { ids: new Map(), notRun: [], requests: 0, spent: [] };
   const spent = new Map<string, number | null>();
   /** Listings refused and not asked again, with why: said in the reason of the ids they list. */
   const unanswered = new Map<string, string>();
   const budget = new RequestBudget(o.budget);
-  const { found: credentials } = appCredentialsFrom(env, ['reseller', 'vendor']);
-  for (const c of Object.values(credentials)) registerSecret(c.clientSecret);
+  for (const c of Object.values(o.deployment.credentials)) registerSecret(c.clientSecret);
   let clients: Promise<SearchClients> | undefined;
   const call = async (op: Operation, environment: EnvironmentName, body?: unknown): Promise<ApiResponse> => {
-    const { api, tokens } = await (clients ??= openSearchClients(o, env, budget, credentials));
+    const { api, tokens } = await (clients ??= openSearchClients(o, budget));
     // A listing needs no id; the fixture world only fills in its filters and body.
     const parts = requestFor(op, o.seed, 0, {});
     const req: ApiRequest = {
@@ -214,7 +205,7 @@ export async function resolveTargetIds(o: TargetIdsOptions): Promise<TargetIds> 
     return asked.res;
   };
   const resolver = new IdResolver({
-    configured: knownIdsFrom(env),
+    configured: o.deployment.knownIds,
     // The listing operations come from the catalogue, selected or not.
     operations: allOperations(),
     allowWrites: o.allowWrites,

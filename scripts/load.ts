@@ -11,7 +11,9 @@ import { DEFAULT_PERF_THRESHOLD_SPEC, parsePerfThreshold } from '../reporting/pe
 import { runLengthMs } from '../load/plan/run-length';
 import { COMMANDS } from '../runner/steps';
 import { runLoad } from '../runner/run';
-import { DEFAULT_BUDGET, DEFAULT_MAX_DURATION, defaultLoadOptions, type LoadOptions } from '../runner/load-options';
+import { DEFAULT_BUDGET, DEFAULT_MAX_DURATION, defaultCommandOptions, type LoadOptions } from '../runner/load-options';
+import { ConfigError, deploymentSettingsFrom } from '../clients/config';
+import { redact } from '../clients/redact';
 
 /** `mock`, `sandbox` or an http(s) base URL. */
 function target(v: string): string {
@@ -58,7 +60,7 @@ function refusedStatuses(v: string): number[] {
 
 /** The command line's options, each parsed into the type runner/load-options.ts gives it. */
 function loadProgram(): Command {
-  const d = defaultLoadOptions();
+  const d = defaultCommandOptions();
   const names = Object.keys(COMMANDS);
   return new Command()
     .name('npm run load --')
@@ -136,9 +138,14 @@ const looksLikeDir = (v: string) => !v.includes('=') && /[/\\]|^\./.test(v);
 function optionsOf(program: Command): LoadOptions {
   // Commander names an option's value after its flag: --refused-status is refusedStatus (a list of codes).
   const { maxDuration, refusedStatus, ...rest } = program.opts<
-    Omit<LoadOptions, 'maxDurationMs' | 'refusedStatuses'> & { maxDuration: string; refusedStatus?: number[] }
+    Omit<LoadOptions, 'maxDurationMs' | 'refusedStatuses' | 'deployment'> & { maxDuration: string; refusedStatus?: number[] }
   >();
-  const o: LoadOptions = { ...rest, maxDurationMs: runLengthMs(maxDuration), ...(refusedStatus ? { refusedStatuses: refusedStatus } : {}) };
+  const o: LoadOptions = {
+    ...rest,
+    maxDurationMs: runLengthMs(maxDuration),
+    ...(refusedStatus ? { refusedStatuses: refusedStatus } : {}),
+    deployment: deploymentSettingsFrom(process.env),
+  };
   const legacy = o.out.filter(looksLikeDir);
   if (legacy.length) {
     console.error(`load: --out ${legacy[0]} read as the reports directory; use --reports-dir (--out is k6's output now)`);
@@ -148,9 +155,20 @@ function optionsOf(program: Command): LoadOptions {
   return o;
 }
 
+/** The run's options; a setting of the environment that does not parse ends the command with exit 2, before anything starts. */
+function optionsOrExit(program: Command): LoadOptions {
+  try {
+    return optionsOf(program);
+  } catch (e) {
+    if (!(e instanceof ConfigError)) throw e;
+    console.error(`load: cannot start: ${redact(e.message)}`);
+    process.exit(2);
+  }
+}
+
 const program = parseOrExit(loadProgram());
 const [name, ...inputs] = program.args as [string, ...string[]];
-runLoad(name, inputs, optionsOf(program))
+runLoad(name, inputs, optionsOrExit(program))
   .then((c) => process.exit(c))
   .catch((e: Error) => {
     console.error(`load: ${e.message}`);

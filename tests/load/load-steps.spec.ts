@@ -76,10 +76,9 @@ test.describe('npm run load preflight', () => {
 
   test('should pass a remote target that is confirmed, with its base URL', async () => {
     const env = fakeK6();
-    const p = await preflight('probe-limits', probe, options({ target: 'sandbox', environment: 'sandbox', allowQuotaSpend: true }), {
-      ...env,
-      BASE_URL: 'http://127.0.0.1:9',
-    });
+    const sandbox = options({ target: 'sandbox', environment: 'sandbox', allowQuotaSpend: true });
+    const deployment = { ...sandbox.deployment, baseUrl: 'http://127.0.0.1:9' };
+    const p = await preflight('probe-limits', probe, { ...sandbox, deployment }, env);
     expect(p).toMatchObject({ isMock: false, remoteBaseUrl: 'http://127.0.0.1:9' });
   });
 });
