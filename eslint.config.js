@@ -51,7 +51,8 @@ const CONTRACTS_THROUGH_INDEX = `contracts/ must not take ${MATRIX_MACHINERY.joi
  */
 const LAYERS = [
   ['fixtures', ['mock', 'contracts', 'load', 'runner', 'scripts'], DATA_FLOWS],
-  ['clients', ['mock', 'contracts', 'load', 'runner', 'scripts'], DATA_FLOWS],
+  ['clients', ['config', 'mock', 'contracts', 'load', 'runner', 'scripts'], DATA_FLOWS],
+  ['config', ['mock', 'contracts', 'load', 'runner', 'scripts'], DATA_FLOWS],
   [
     'openapi',
     ['mock', 'contracts', 'load', 'runner', 'scripts'],
@@ -83,6 +84,7 @@ export const PRODUCT_FOLDERS = [
   'common',
   'fixtures',
   'clients',
+  'config',
   'openapi',
   'reporting',
   'mock',

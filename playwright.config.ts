@@ -1,13 +1,13 @@
 /**
- * The certification suite (`npm run certify`). The configuration is read once, by clients/config.ts (see
+ * The certification suite (`npm run certify`). The configuration is read once, by config/read-config.ts (see
  * .env.example for every variable); a configuration error leaves the defaults here and fails every check
  * with its message (contracts/session/target.ts), after scripts/certify.ts has refused to start.
  */
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from '@playwright/test';
-import { runConfig } from './clients/config';
-import type { HarnessConfig } from './clients/harness-config';
+import { runConfig } from './config/read-config';
+import type { HarnessConfig } from './config/harness-config';
 import { runDirOf } from './contracts/plan/run-budget';
 import type { SummaryReporterOptions } from './contracts/reporter/summary-reporter';
 

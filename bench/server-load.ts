@@ -1,7 +1,7 @@
 /** Load on a server: its measured calls (the mock's GET and POST, and the ceilings' sides of them), a load's round and CPU per request. */
 import autocannon from 'autocannon';
 import { knownIds, requestBody, validQuery } from '../fixtures';
-import { imHeadersFrom } from '../clients/config-headers';
+import { imHeadersFrom } from '../config/headers';
 import { DEMO_RESELLER } from '../catalogue/apps';
 import { cpuSeconds, type Server } from './proc';
 import { CONNECTIONS, FIXED_RATE, SMOKE_REQUESTS, type BenchOptions } from './bench-options';

@@ -52,7 +52,7 @@ export interface HeaderConstraint {
 
 /**
  * The strictest constraint the published document gives each IM-* header on any operation: a value keeping it is
- * valid on every operation, so the harness holds its configured values to it (clients/config-headers.ts). Each
+ * valid on every operation, so the harness holds its configured values to it (config/headers.ts). Each
  * operation's own constraints (IM-CountryCode at most 10 characters on vendor required info, IM-CustomerNumber
  * unbounded on order cancel) are in request-constraints.ts; the mock enforces those.
  */

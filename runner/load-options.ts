@@ -7,8 +7,8 @@ import { DEFAULT_WINDOW_MS } from '../catalogue';
 import { DEFAULT_SEED } from '../fixtures/build-world';
 import { runLengthMs } from '../load/plan/run-length';
 import type { PerfThreshold } from '../reporting/perf-compare';
-import { deploymentSettingsFrom } from '../clients/config';
-import type { DeploymentSettings } from '../clients/harness-config';
+import { deploymentSettingsFrom } from '../config/read-config';
+import type { DeploymentSettings } from '../config/harness-config';
 
 /** k6's longest run unless --max-duration says otherwise. */
 export const DEFAULT_MAX_DURATION = '30m';

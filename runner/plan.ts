@@ -1,7 +1,7 @@
 /** The run plan the k6 scripts read (PLAN): the operations, their requests and limits, from the catalogue and the fixtures. */
 import { allOperations, familyBase, fillPath, limitFor, type EnvironmentName, type Operation } from '../catalogue';
 import { knownIds, requestFor, world } from '../fixtures';
-import type { DeploymentSettings } from '../clients/harness-config';
+import type { DeploymentSettings } from '../config/harness-config';
 import { signatureHeaders } from '../clients/webhook-signature';
 import { DEMO_RESELLER, DEMO_VENDOR } from '../catalogue/apps';
 import { DEFAULT_WINDOW_MS } from '../catalogue';

@@ -5,7 +5,7 @@
 import { existsSync, mkdirSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import type { Operation } from '../catalogue';
-import { ConfigError } from '../clients/config';
+import { ConfigError } from '../config/read-config';
 import { spawnMock, type MockProcessOptions } from './mock-process';
 import type { NotRun, Plan } from '../load/plan/run-plan';
 import { segmentDirName } from '../load/plan/segment';
@@ -83,7 +83,7 @@ function k6Missing(env: NodeJS.ProcessEnv): CommandRefusal {
 /** An OpenAPI document (--openapi or OPENAPI) that cannot be read or is not one, said as the user named it. */
 async function openApiRefusal(file: string, env: NodeJS.ProcessEnv): Promise<CommandRefusal | undefined> {
   try {
-    const { checkOpenApiFile } = await import('../clients/config-files');
+    const { checkOpenApiFile } = await import('../config/config-files');
     await checkOpenApiFile(file, file === env.OPENAPI ? 'OPENAPI' : '--openapi');
     return undefined;
   } catch (e) {

@@ -9,7 +9,7 @@
  */
 import type { APIRequestContext } from '@playwright/test';
 import { allOperations, familyBase, fillPath, idSources, type EnvironmentName, type IdName, type Ids, type Operation } from '../catalogue';
-import type { DeploymentSettings } from '../clients/harness-config';
+import type { DeploymentSettings } from '../config/harness-config';
 import { ApiClient, RequestBudget, type ApiRequest, type ApiResponse } from '../clients/http';
 import { IdResolver, describeId, setKnownIds, type MissingId, type ResolvedId } from '../clients/ids';
 import { redact, registerSecret } from '../clients/redact';

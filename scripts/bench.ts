@@ -15,7 +15,7 @@
  * the GET and one for the POST, written to <out>/profile/ with a summary of their top frames (profile.json).
  */
 import { Command, InvalidArgumentError } from 'commander';
-import { integer, parseOrExit } from '../clients/cli-options';
+import { integer, parseOrExit } from '../config/cli-options';
 import { runBench } from '../bench/measure';
 import type { BenchOptions } from '../bench/bench-options';
 

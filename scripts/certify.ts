@@ -8,8 +8,8 @@
 import { spawnSync } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { existsSync, readFileSync, rmSync } from 'node:fs';
-import { runConfig, checkConfigFiles, ConfigError } from '../clients/config';
-import type { HarnessConfig } from '../clients/harness-config';
+import { runConfig, checkConfigFiles, ConfigError } from '../config/read-config';
+import type { HarnessConfig } from '../config/harness-config';
 import { redact, registerSecret } from '../clients/redact';
 import { buildReport } from '../reporting/build-report';
 import { certifyExitCode, closingLine } from '../contracts/reporter/certify-exit';

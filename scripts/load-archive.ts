@@ -3,7 +3,7 @@
  * (<dir>/<script>.tar) per script with `k6 archive`, for k6-operator or `k6 cloud`. Needs k6 (K6_BIN or PATH).
  */
 import { Command } from 'commander';
-import { parseOrExit } from '../clients/cli-options';
+import { parseOrExit } from '../config/cli-options';
 import { archiveLoadScripts } from '../runner/archive';
 
 const { bundleDir } = parseOrExit(

@@ -3,7 +3,7 @@
  * <dir>/<name>.js (default LOAD_BUNDLE_DIR, else dist/load).
  */
 import { Command } from 'commander';
-import { parseOrExit } from '../clients/cli-options';
+import { parseOrExit } from '../config/cli-options';
 import { buildLoadScripts } from '../runner/bundles';
 
 const { bundleDir } = parseOrExit(

@@ -6,13 +6,13 @@
  */
 import { Command, InvalidArgumentError } from 'commander';
 import { allOperations, ENVIRONMENTS, parseErrorStatuses } from '../catalogue';
-import { duration, integer, listOf, oneOf, parseOrExit, parsedBy, positive } from '../clients/cli-options';
+import { duration, integer, listOf, oneOf, parseOrExit, parsedBy, positive } from '../config/cli-options';
 import { DEFAULT_PERF_THRESHOLD_SPEC, parsePerfThreshold } from '../reporting/perf-compare';
 import { runLengthMs } from '../load/plan/run-length';
 import { COMMANDS } from '../runner/steps';
 import { runLoad } from '../runner/run';
 import { DEFAULT_BUDGET, DEFAULT_MAX_DURATION, defaultCommandOptions, type LoadOptions } from '../runner/load-options';
-import { ConfigError, deploymentSettingsFrom } from '../clients/config';
+import { ConfigError, deploymentSettingsFrom } from '../config/read-config';
 import { redact } from '../clients/redact';
 
 /** `mock`, `sandbox` or an http(s) base URL. */

@@ -5,7 +5,7 @@
  * their requests).
  */
 import { Command } from 'commander';
-import { parseOrExit, parsedBy } from '../clients/cli-options';
+import { parseOrExit, parsedBy } from '../config/cli-options';
 import { buildReport } from '../reporting/build-report';
 import { comparisonLines } from '../reporting/capacity-runs';
 import { DEFAULT_PERF_THRESHOLD, DEFAULT_PERF_THRESHOLD_SPEC, parsePerfThreshold, type PerfThreshold } from '../reporting/perf-compare';

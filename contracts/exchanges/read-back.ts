@@ -9,7 +9,7 @@ import { recordFinding } from '../record/finding-recorder';
 import { expect } from '../judge/matchers';
 import { outOfScope } from '../outcomes/outcomes';
 import { firstScope, selectedScope, writesScope } from '../plan/scope';
-import type { HarnessConfig } from '../../clients/harness-config';
+import type { HarnessConfig } from '../../config/harness-config';
 import type { OutOfScope } from '../record/annotations';
 import type { Session } from '../session/session';
 import { test } from '@playwright/test';

@@ -7,7 +7,7 @@
  * are kept while they fit and the rest is not run ("budget"), the same units on every run.
  */
 import { idSources, type Operation } from '../../catalogue';
-import type { HarnessConfig } from '../../clients/harness-config';
+import type { HarnessConfig } from '../../config/harness-config';
 import { ANNOTATION, type OutOfScope, type PlannedRequests } from '../record/annotations';
 
 /** What one check plans: its unit, the requests it sends at most, and why it is left out when it is. */

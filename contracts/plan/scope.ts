@@ -5,7 +5,7 @@
  * the run will send; a check out of scope is listed, never failed, and leaves the exit code alone.
  */
 import type { EnvironmentName, Family } from '../../catalogue';
-import type { HarnessConfig } from '../../clients/harness-config';
+import type { HarnessConfig } from '../../config/harness-config';
 import type { OutOfScope } from '../record/annotations';
 
 type Scope = OutOfScope | undefined;

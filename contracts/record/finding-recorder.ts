@@ -7,7 +7,7 @@ import { test } from '@playwright/test';
 import { findingDefinition } from '../../catalogue';
 import type { Finding } from '../../reporting/report-shapes';
 import type { Policy } from '../../catalogue/policy';
-import { readPolicy } from '../../clients/config-files';
+import { readPolicy } from '../../config/config-files';
 import { redact } from '../../clients/redact';
 import { writeFinding } from './annotations';
 

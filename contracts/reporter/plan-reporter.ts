@@ -6,7 +6,7 @@
  */
 import type { FullConfig, Reporter, Suite, TestCase } from '@playwright/test/reporter';
 import { operationsFor } from '../../catalogue';
-import { runConfig } from '../../clients/config';
+import { runConfig } from '../../config/read-config';
 import type { PlannedRequests } from '../record/annotations';
 import { readAnnotations } from '../record/annotation-reader';
 import { planRun, requestsPerUnit, sessionRequests, unitOrder, type RequestPlan } from '../plan/request-plan';

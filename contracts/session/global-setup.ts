@@ -5,7 +5,7 @@
  */
 import { tmpdir } from 'node:os';
 import type { FullConfig } from '@playwright/test';
-import { runConfig } from '../../clients/config';
+import { runConfig } from '../../config/read-config';
 import { RUN_DIR_ENV, createRunBudget, runDirOf } from '../plan/run-budget';
 
 export default function globalSetup(config: FullConfig): void {

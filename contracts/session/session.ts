@@ -6,7 +6,7 @@ import { test as base } from '@playwright/test';
 import { knownIds, requestFor } from '../../fixtures';
 import { DEFAULT_SEED } from '../../fixtures/build-world';
 import { familyBase, fillPath, type EnvironmentName, type Family, type IdName, type Ids, type Operation } from '../../catalogue';
-import type { HarnessConfig } from '../../clients/harness-config';
+import type { HarnessConfig } from '../../config/harness-config';
 import { ApiClient, TargetFailure, assertUsable, evidenceOf, type ApiRequest, type ApiResponse, type Budget } from '../../clients/http';
 import type { TokenClient } from '../../clients/token-client';
 import { tokensThrough, waitBeforeAskingAgainMs } from '../../clients/target-session';

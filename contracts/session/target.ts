@@ -3,8 +3,8 @@
  * (a compressed window, the drift modes MOCK_DRIFT names, its control API).
  */
 import { DEFAULT_WINDOW_MS, operationsFor, type Operation } from '../../catalogue';
-import { runConfig } from '../../clients/config';
-import type { HarnessConfig } from '../../clients/harness-config';
+import { runConfig } from '../../config/read-config';
+import type { HarnessConfig } from '../../config/harness-config';
 import { registerSecret } from '../../clients/redact';
 import type { RunningMock } from '../../mock';
 import type { MockLayer } from '../../mock/ground/mock-layer';

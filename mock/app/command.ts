@@ -17,7 +17,7 @@ import { DEFAULT_REQUEST_MODE, parseRequestMode } from '../checks/request-violat
 import { allOperations, DEFAULT_WINDOW_MS, parseErrorStatuses, parseVendorOperations } from '../../catalogue';
 import { parseLatencySpec } from '../latency/latency';
 import { DEFAULT_SEED } from '../../fixtures/build-world';
-import { parseOrExit } from '../../clients/cli-options';
+import { parseOrExit } from '../../config/cli-options';
 
 const int = (name: string) => (v: string) => {
   const n = Number(v);

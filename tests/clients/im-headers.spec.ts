@@ -1,5 +1,5 @@
 import { test, expect } from '@playwright/test';
-import { IM_HEADER_VARIABLES, imHeaderDefaultsUsed, imHeadersFrom } from '../../clients/config-headers';
+import { IM_HEADER_VARIABLES, imHeaderDefaultsUsed, imHeadersFrom } from '../../config/headers';
 import { newCorrelationId } from '../../clients/http';
 import { correlationIdOf } from '../../catalogue';
 

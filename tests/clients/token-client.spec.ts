@@ -9,7 +9,7 @@ import {
   type EarlyRefusal,
 } from '../../clients/token-core';
 import { redact, registerSecret, REDACTED } from '../../clients/redact';
-import { loadConfig, ConfigError } from '../../clients/config';
+import { loadConfig, ConfigError } from '../../config/read-config';
 
 const H = 3600;
 

@@ -7,8 +7,8 @@
 import { test, expect } from '@playwright/test';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ConfigError } from '../../clients/config';
-import { checkOpenApiFile, nearest, readPolicy } from '../../clients/config-files';
+import { ConfigError } from '../../config/read-config';
+import { checkOpenApiFile, nearest, readPolicy } from '../../config/config-files';
 import { cliArgs } from '../cli-bundles';
 import { load, run } from '../load/run';
 

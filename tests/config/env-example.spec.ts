@@ -63,7 +63,7 @@ test.describe('.env.example', () => {
   test('should list every variable the code reads, and only those', () => {
     const read = variablesRead();
     const listed = variablesListed();
-    expect(read.size, 'the scan finds the configuration reads (clients/config*.ts at least)').toBeGreaterThan(20);
+    expect(read.size, 'the scan finds the configuration reads (config/read-config*.ts at least)').toBeGreaterThan(20);
     const missing = [...read.entries()]
       .filter(([v]) => !listed.includes(v) && !(v in NOT_FOR_USERS))
       .map(([v, file]) => `${v} (read in ${file})`);

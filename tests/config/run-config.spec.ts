@@ -4,7 +4,7 @@
  */
 import { test, expect } from '@playwright/test';
 import { readdirSync, readFileSync } from 'node:fs';
-import { runConfig } from '../../clients/config';
+import { runConfig } from '../../config/read-config';
 
 test('should read the process environment once and give every later caller the same configuration', () => {
   const first = runConfig();
@@ -39,7 +39,7 @@ test("should leave no second reader of the deployment's settings on npm run load
   for (const file of ['scripts/load.ts', ...runner]) {
     const text = readFileSync(file, 'utf8');
     expect(text, `${file} takes the deployment's settings from its options (deploymentSettingsFrom, once)`).not.toMatch(
-      /process\.env\.(BASE_URL|LOAD_SEGMENT|KNOWN_IDS|WEBHOOK_SECRET|IM_\w+|\w+_CLIENT_(ID|SECRET))\b|from '\.\.\/clients\/config-(credentials|headers|target|values)'/,
+      /process\.env\.(BASE_URL|LOAD_SEGMENT|KNOWN_IDS|WEBHOOK_SECRET|IM_\w+|\w+_CLIENT_(ID|SECRET))\b|from '\.\.\/config\/(credentials|headers|target-settings|values)'/,
     );
   }
 });

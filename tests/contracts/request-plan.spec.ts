@@ -9,7 +9,7 @@ import { readFileSync } from 'node:fs';
 import { parse } from 'yaml';
 import { startMock, type RunningMock } from '../../mock';
 import { allOperations } from '../../catalogue';
-import { loadConfig } from '../../clients/config';
+import { loadConfig } from '../../config/read-config';
 import { planRun, sessionRequests, unitOrder } from '../../contracts/plan/request-plan';
 import { MOCK_APPS_ENV, certify } from './support/run-certify';
 import { startProxy } from './support/targets';

@@ -13,7 +13,7 @@ import { test, expect } from '@playwright/test';
 import { operationsFor, fillPath, IM_HEADER_CONSTRAINTS, type Operation } from '../../catalogue';
 import { knownIds, requestFor } from '../../fixtures';
 import { DEFAULT_SEED } from '../../fixtures/build-world';
-import { IM_HEADER_VARIABLES } from '../../clients/config-headers';
+import { IM_HEADER_VARIABLES } from '../../config/headers';
 import { newCorrelationId } from '../../clients/http';
 import { signatureHeaders } from '../../clients/webhook-signature';
 import { loadOpenApi } from '../../openapi/import';

@@ -5,7 +5,7 @@
 import { readFileSync } from 'node:fs';
 import type { ErrorObject } from 'ajv';
 import { policySchema, type Policy } from '../catalogue/policy';
-import { createAjv } from './ajv';
+import { createAjv } from '../clients/ajv';
 import { ConfigError } from './config-error';
 
 const POLICY_SHAPE = '{"findings":{"<finding id>":{"expected":"<observed value>","strict":true}}} (see policy/strict.example.json)';

@@ -2,7 +2,7 @@
 import { readFileSync } from 'node:fs';
 import { idSources, type EnvironmentName, type Family, type IdName } from '../catalogue';
 import { ConfigError } from './config-error';
-import { envFlag } from './config-values';
+import { envFlag } from './values';
 import type { TargetKind } from './harness-config';
 
 /** TARGET as a kind and a base URL (trailing slashes dropped); production needs ALLOW_PRODUCTION. */

@@ -4,11 +4,11 @@
  */ import { DEFAULT_VENDOR_OPERATIONS, parseVendorOperations } from '../catalogue';
 import { DEMO_RESELLER } from '../catalogue/apps';
 import { ConfigError } from './config-error';
-import { appCredentialsFrom, deploymentCredentialsFrom, mockCredentialsFrom, webhookSecretFrom } from './config-credentials';
-import { headersFrom, imHeaderDefaultsUsed, imHeadersFrom } from './config-headers';
-import { mockAppsFrom, mockConfigFrom } from './config-mock';
-import { environmentsFrom, familiesFrom, knownIdsFrom, targetFrom } from './config-target';
-import { DEFAULTS, concurrencyFrom, envFlag, httpLimitsFrom, envNumber } from './config-values';
+import { appCredentialsFrom, deploymentCredentialsFrom, mockCredentialsFrom, webhookSecretFrom } from './credentials';
+import { headersFrom, imHeaderDefaultsUsed, imHeadersFrom } from './headers';
+import { mockAppsFrom, mockConfigFrom } from './mock-settings';
+import { environmentsFrom, familiesFrom, knownIdsFrom, targetFrom } from './target-settings';
+import { DEFAULTS, concurrencyFrom, envFlag, httpLimitsFrom, envNumber } from './values';
 import type { DeploymentSettings, HarnessConfig } from './harness-config';
 
 export { ConfigError };

@@ -1,7 +1,7 @@
 /** The embedded mock's configuration from the environment, its apps (MOCK_APPS) checked. */
 import type { Family, MockApp } from '../catalogue';
 import { ConfigError } from './config-error';
-import { DEFAULTS, envNumber } from './config-values';
+import { DEFAULTS, envNumber } from './values';
 import type { HarnessConfig } from './harness-config';
 
 const MOCK_APPS_SHAPE = 'MOCK_APPS must be a JSON array of {"clientId","clientSecret","family":"reseller"|"vendor"[,"webhookSecret"]}';

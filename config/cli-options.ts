@@ -5,7 +5,7 @@
  */
 import { CommanderError, InvalidArgumentError, type Command } from 'commander';
 import { parseDuration } from '../common/k6-duration';
-import { USAGE_ERROR } from './exit-codes';
+import { USAGE_ERROR } from '../clients/exit-codes';
 
 type Parser<T> = (value: string) => T;
 

@@ -1,6 +1,6 @@
 /** The harness configuration's shape: the target, its apps and the embedded mock, as `loadConfig` returns them. */
 import type { EnvironmentName, Family, IdName, MockApp, VendorOperationSpec } from '../catalogue';
-import type { Credentials } from './token-core';
+import type { Credentials } from '../clients/token-core';
 
 export type TargetKind = 'mock' | 'sandbox' | 'production' | 'url';
 

@@ -2,7 +2,7 @@
 import { DEMO_RESELLER, DEMO_RESELLER_B, DEMO_VENDOR, demoWebhookSecret, type Family } from '../catalogue';
 import { ConfigError } from './config-error';
 import type { HarnessConfig } from './harness-config';
-import type { Credentials } from './token-core';
+import type { Credentials } from '../clients/token-core';
 
 /** The apps of a deployment: `<FAMILY>_CLIENT_ID` and `_CLIENT_SECRET` of each family, and the variables left unset. */
 export function appCredentialsFrom(
