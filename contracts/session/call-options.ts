@@ -5,6 +5,8 @@ export interface CallOptions {
   token?: string | null;
   params?: Record<string, string>;
   body?: unknown;
+  /** A change to the operation's valid body, built with the target's ids (unlike `body`, which replaces it, ids and all). */
+  editBody?: (valid: unknown) => unknown;
   query?: Record<string, string>;
   headers?: Record<string, string>;
   /** For tests about rate limits: a 429 is the answer under test, not an obstacle. */

@@ -182,7 +182,7 @@ export class Session {
       ...(o.headers || valid.headers ? { headers: { ...(valid.headers ?? {}), ...(o.headers ?? {}) } } : {}),
       ...(o.omitHeaders ? { omitHeaders: o.omitHeaders } : {}),
     };
-    if (op.jsonBody) req.json = o.body ?? valid.body ?? {};
+    if (op.jsonBody) req.json = o.editBody ? o.editBody(valid.body ?? {}) : (o.body ?? valid.body ?? {});
     if (op.webhook) req.headers = { ...req.headers, ...this.webhookHeaders(req.json, o.headers) };
     return { req, params };
   }
