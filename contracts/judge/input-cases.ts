@@ -5,8 +5,10 @@
  *
  * - Refused: a value breaking a constraint of the catalogue. The catalogue refuses only what both forms refuse.
  * - Allowed: a value keeping a constraint where both forms constrain the location alike (formsAgreeAt), at its
- *   bound (a string of maxLength or minLength characters, a member of the enum). Never at
- *   a location naming an id from the target (another value names nothing: 404 says nothing of the value).
+ *   bound (a string of maxLength or minLength characters, a member of the enum).
+ *
+ * Neither at a location carrying an id from the target: another value, or none, names nothing there (a 404 says
+ * nothing of the value, and the session reads a 404 for the target's own ids as a broken fact).
  *
  * Query parameters and body fields only: the IM-* headers carry the caller's identity from the configuration, and
  * their constraints have their own checks (contracts/request-headers.spec.ts). One value per part and kind: at most
@@ -76,9 +78,10 @@ export function inputCasesOf(op: Pick<Operation, 'id' | 'needs'>, seed: number):
     const node = locate(set, c.location) ?? {};
     return { c, node, merged: node };
   };
-  const refused = constraints.flatMap((c) => caseOf('refused', c, breakingValue(target(c), rng)));
-  const allowed = constraints
-    .filter((c) => BOUNDS.has(c.keyword) && formsAgreeAt(op.id, c.location) && !namesAnId(op, c.location))
+  const valued = constraints.filter((c) => !namesAnId(op, c.location));
+  const refused = valued.flatMap((c) => caseOf('refused', c, breakingValue(target(c), rng)));
+  const allowed = valued
+    .filter((c) => BOUNDS.has(c.keyword) && formsAgreeAt(op.id, c.location))
     .flatMap((c) => caseOf('allowed', c, keepingValue(target(c), rng)));
   return { allowed: drawPerPart(allowed, rng), refused: drawPerPart(refused, rng + 1) };
 }
