@@ -10,6 +10,7 @@ import { requestFor } from '../../fixtures';
 import { loadOpenApi } from '../../openapi/import';
 import type { OpenApiContract } from '../../openapi/import/openapi-contract';
 import { callChangeOf, describeCase, inputCasesOf, type InputCase } from '../../contracts/judge/input-cases';
+import { problemAt } from '../../contracts/session/open-session';
 import { IM } from '../mock/helpers';
 
 const FILES = [process.env.VENDOR_OPENAPI, process.env.VENDOR_OPENAPI_JSON];
@@ -75,5 +76,22 @@ test.describe('the input values certify tries', () => {
     expect(tried.allowed.size, summary).toBeGreaterThan(50);
     expect(tried.refused.size, summary).toBeGreaterThan(100);
     expect(wrong, summary).toEqual([]);
+  });
+
+  test('should let past the OPENAPI check only what the document refuses at the location broken on purpose', () => {
+    const at: [problem: string, location: string, there: boolean][] = [
+      ['query pageSize must be integer', 'query pageSize', true],
+      ['query pageSize is required', 'query pageSize', true],
+      ['query pageSizeMax must be integer', 'query pageSize', false],
+      ['header IM-SenderID must NOT have more than 32 characters', 'query pageSize', false],
+      ['body /lines/0/notes: must be string', 'body lines[].notes', true],
+      ["body /lines/0: must have required property 'notes'", 'body lines[].notes', true],
+      ['body /lines/0/notesX: must be string', 'body lines[].notes', false],
+      ['body /lines/0/quantity: must be integer', 'body lines[].notes', false],
+      ["body /: must have required property 'customerOrderNumber'", 'body customerOrderNumber', true],
+      ['body /products/0: must be object', 'body products[]', true],
+      ['body /: must be object', 'body', true],
+    ];
+    expect(at.filter(([problem, location, there]) => problemAt(problem, location) !== there)).toEqual([]);
   });
 });
