@@ -39,9 +39,16 @@ export interface InputCase {
   value: InputValue;
 }
 
+/** Longest value quoted whole in evidence; a longer one is quoted by its start and its length. */
+const QUOTED_CHARS = 200;
+
 /** A case in a line of evidence: `query pageSize (format int32) "AAA"`, `body customerOrderNumber (required) absent`. */
-export const describeCase = (c: InputCase): string =>
-  `${c.location} (${c.rule}) ${c.value === ABSENT ? 'absent' : JSON.stringify(c.value).slice(0, 80)}`;
+export function describeCase(c: InputCase): string {
+  if (c.value === ABSENT) return `${c.location} (${c.rule}) absent`;
+  const json = JSON.stringify(c.value);
+  const length = typeof c.value === 'string' ? ` (${c.value.length} characters)` : '';
+  return `${c.location} (${c.rule}) ${json.length > QUOTED_CHARS ? `${json.slice(0, QUOTED_CHARS)}…` : json}${length}`;
+}
 
 /** A seed of its own per operation: the same run seed draws each operation's values apart, the same each run. */
 function seedOf(seed: number, operationId: string): number {

@@ -33,8 +33,6 @@ import {
 } from '../../contracts/judge/input-values';
 
 type Node = Record<string, unknown>;
-const DELETE = ABSENT;
-type Value = InputValue;
 
 export interface FuzzCounts {
   operations: number;
@@ -85,7 +83,7 @@ interface Built {
 }
 
 /** The catalogue's valid request of an operation, with a value (or its absence) at a location. */
-function build(op: Operation, bearer: string, location: string, value: Value | typeof DELETE, mergedBody: Node | undefined): Built {
+function build(op: Operation, bearer: string, location: string, value: InputValue, mergedBody: Node | undefined): Built {
   const base = requestFor(op);
   const headers: Record<string, string> = { authorization: `Bearer ${bearer}`, ...(op.webhook ? {} : IM), ...(base.headers ?? {}) };
   const query = { ...base.query };
@@ -93,10 +91,10 @@ function build(op: Operation, bearer: string, location: string, value: Value | t
   const [part, name = ''] = location.split(' ');
   if (part === 'header') {
     const k = Object.keys(headers).find((h) => h.toLowerCase() === name) ?? name;
-    if (value === DELETE) delete headers[k];
+    if (value === ABSENT) delete headers[k];
     else headers[k] = String(value);
   } else if (part === 'query') {
-    if (value === DELETE) delete query[name];
+    if (value === ABSENT) delete query[name];
     else query[name] = String(value);
   } else body = setAt(body, segmentsOf(location), value, mergedBody);
   if (op.webhook && !(part === 'header' && name === 'x-hub-signature'))
@@ -172,7 +170,7 @@ export async function runDocumentFuzz(forms: readonly OpenApiContract[], o: Fuzz
           headers: { ...req.headers, ...(t.op.jsonBody ? { 'content-type': 'application/json' } : {}) },
           ...(t.op.jsonBody ? { payload: JSON.stringify(req.body ?? {}) } : {}),
         });
-        const what = `${t.op.id} ${t.c.location} ${t.c.keyword} ${t.c.value}: ${direction} value ${JSON.stringify(value === DELETE ? '(absent)' : value).slice(0, 60)}`;
+        const what = `${t.op.id} ${t.c.location} ${t.c.keyword} ${t.c.value}: ${direction} value ${JSON.stringify(value === ABSENT ? '(absent)' : value).slice(0, 60)}`;
         const errors =
           r.statusCode === 400 ? ((JSON.parse(r.body) as { errors?: { field: string | null; id?: string }[] }).errors ?? []) : [];
         if (errors.some((e) => e.id === 'documentConflict')) {
