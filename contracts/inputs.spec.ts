@@ -24,8 +24,9 @@ const tried = selectedOperations(cfg)
   .map((op) => ({ op, cases: inputCasesOf(op, seed) }))
   .filter(({ cases }) => cases.allowed.length + cases.refused.length > 0);
 
-/** A line of evidence: the value and what the target answered. */
-const lineOf = (c: InputCase, res: ApiResponse) => `${c.kind} ${describeCase(c)} → ${res.status} (${readingOf(res.status)})`;
+/** A line of evidence: the value, what the target answered, and the request's correlation id (to find it in a log). */
+const lineOf = (c: InputCase, res: ApiResponse) =>
+  `${c.kind} ${describeCase(c)} → ${res.status} (${readingOf(res.status)}), IM-CorrelationID ${res.correlationId}`;
 
 for (const env of cfg.environments) {
   // One test per environment, one check per operation (see outcomes/check-groups.ts).
