@@ -4,10 +4,11 @@
  * and body fields that both published forms allow, and a few that both refuse, drawn with the run's seed
  * (contracts/judge/input-cases.ts; each value in the evidence).
  *
- * - A value both forms allow refused with 400 fails: the target refuses what the document allows.
+ * - A value both forms allow refused with 400 (or 422) fails: the target refuses what the document allows.
  * - A value both forms refuse served is the finding input.lenient (the document does not say the service refuses
- *   it); a policy makes it a failure.
- * - A token answer, an unknown id (404) or the rate limit says nothing of the value: noted, not judged.
+ *   it); a policy makes it a failure. Refused, it carries the error body.
+ * - A token answer, an unknown id (404) or the rate limit says nothing of the value: noted, not judged. A 5xx fails,
+ *   as it does anywhere (the session classifies it).
  */
 import type { EnvironmentName, Family } from '../catalogue';
 import { evidenceOf, type ApiResponse } from '../clients/http';
