@@ -113,6 +113,13 @@ const defs: readonly FindingDefinition[] = [
     observedValues: ['all-present', 'absent'],
   },
   {
+    id: 'input.lenient',
+    kind: 'gap',
+    statement:
+      "Published document: each operation's query parameters and body fields have constraints (type, format, enum, maxLength, range, required) that both published forms give; whether the service refuses a value breaking one is not shown (certify tries a few per operation, seeded).",
+    observedValues: ['refused', 'served'],
+  },
+  {
     id: 'webhooks.invalid-event',
     kind: 'gap',
     statement:

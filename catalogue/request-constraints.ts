@@ -20,6 +20,7 @@
  * `allowEmptyValue`: an empty query value reads as the parameter left out.
  */
 import { REQUEST_CONSTRAINTS_DATA } from './request-constraints-data';
+import { FORMS_DISAGREE_AT } from './forms-disagree-data';
 import { IM_HEADER_CONSTRAINTS, type HeaderConstraint } from './rules';
 
 /** A JSON Schema node (draft-07 keywords). */
@@ -38,6 +39,16 @@ export interface RequestConstraintSet {
 /** The constraints of an operation the published document gives (either form); undefined for one it does not. */
 export function requestConstraintsOf(operationId: string): RequestConstraintSet | undefined {
   return (REQUEST_CONSTRAINTS_DATA as Readonly<Record<string, RequestConstraintSet>>)[operationId];
+}
+
+/**
+ * Whether both published forms give a location of an operation's request (`query pageSize`, `body lines[].notes`,
+ * `header im-countrycode`) the same constraints, at it and at every location holding it: a value the catalogue
+ * allows there is then one both forms allow. An operation one form documents agrees with itself.
+ */
+export function formsAgreeAt(operationId: string, location: string): boolean {
+  const disagree = FORMS_DISAGREE_AT[operationId] ?? [];
+  return !disagree.some((d) => location === d || location.startsWith(`${d}.`) || location.startsWith(`${d}[]`));
 }
 
 /** The body schema of a documented operation (the catalogue's request schema is built on it). */

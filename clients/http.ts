@@ -49,6 +49,11 @@ export class RequestBudget implements Budget {
   }
 }
 
+/** Where a request is broken on purpose: a location as the catalogue's constraints name it (`query pageSize`, `body lines[].notes`). */
+export interface BrokenAt {
+  at: string;
+}
+
 export interface ApiRequest {
   method: 'GET' | 'POST' | 'PUT' | 'DELETE' | 'PATCH';
   /** Path from {base_url}, starting with "/". */
@@ -65,8 +70,11 @@ export interface ApiRequest {
   omitHeaders?: readonly string[];
   /** The catalogue operation the request calls, when it calls one (for validation against a document). */
   operationId?: string;
-  /** A request a check breaks on purpose: never validated before sending. */
-  deliberatelyInvalid?: boolean;
+  /**
+   * A request a check breaks on purpose: `true`, never validated before sending; `{ at }`, validated, and only what
+   * the document refuses at that location (`query pageSize`, `body lines[].notes`) let through.
+   */
+  deliberatelyInvalid?: true | BrokenAt;
 }
 
 export interface ApiResponse {

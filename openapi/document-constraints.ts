@@ -191,6 +191,25 @@ export function mergeConstraints(forms: readonly (RequestConstraintSet | undefin
   return out;
 }
 
+/**
+ * The locations where the forms documenting an operation constrain its request differently (a keyword one gives and
+ * the other lacks, or gives with another value; formats no validator enforces aside): there a value the merge
+ * allows may be one a form refuses. Sorted; none when one form documents the operation.
+ */
+export function disagreeingLocations(forms: readonly (RequestConstraintSet | undefined)[]): string[] {
+  const present = forms.filter((f): f is RequestConstraintSet => f !== undefined);
+  if (present.length < 2) return [];
+  const byLocation = present.map((s) => {
+    const m = new Map<string, Set<string>>();
+    for (const c of flattenConstraints(enforcedOnly(s))) m.set(c.location, (m.get(c.location) ?? new Set()).add(`${c.keyword}=${c.value}`));
+    return m;
+  });
+  const same = (a: Set<string> | undefined, b: Set<string> | undefined) =>
+    (a?.size ?? 0) === (b?.size ?? 0) && [...(a ?? [])].every((k) => b?.has(k));
+  const locations = new Set(byLocation.flatMap((m) => [...m.keys()]));
+  return [...locations].filter((l) => byLocation.some((m) => !same(m.get(l), byLocation[0]?.get(l)))).sort();
+}
+
 /** One constraint: where (`header IM-CountryCode`, `query pageSize`, `body lines[].endUserPrice`), which keyword, its value. */
 export interface FlatConstraint {
   location: string;

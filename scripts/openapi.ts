@@ -10,7 +10,7 @@ import { buildOpenApi, serialise } from '../openapi/export';
 import { loadOpenApi } from '../openapi/import';
 import { diffFiles, diffText } from '../openapi/diff';
 import { UnreadableDocument } from '../openapi/read-document';
-import { enforcedOnly, formConstraints, mergeConstraints } from '../openapi/document-constraints';
+import { disagreeingLocations, enforcedOnly, formConstraints, mergeConstraints } from '../openapi/document-constraints';
 import { resellerOperations } from '../catalogue';
 
 export const OPENAPI_FILE = 'contracts/openapi.json';
@@ -67,9 +67,13 @@ async function constraints(args: string[]): Promise<number> {
   }
   const forms = await Promise.all(files.map((f) => loadOpenApi(f)));
   const data: Record<string, unknown> = {};
+  const disagree: Record<string, string[]> = {};
   for (const op of resellerOperations) {
-    const merged = mergeConstraints(forms.map((c) => formConstraints(c, op.id)));
+    const sets = forms.map((c) => formConstraints(c, op.id));
+    const merged = mergeConstraints(sets);
     if (merged) data[op.id] = enforcedOnly(merged);
+    const at = disagreeingLocations(sets);
+    if (at.length) disagree[op.id] = at;
   }
   const text = [
     '/* eslint-disable max-lines -- data written by `npm run openapi -- constraints` */',
@@ -81,11 +85,28 @@ async function constraints(args: string[]): Promise<number> {
     `export const REQUEST_CONSTRAINTS_DATA = ${JSON.stringify(data, null, 2)};`,
     '',
   ].join('\n');
-  const prettier = await import('prettier');
-  const options = (await prettier.resolveConfig(CONSTRAINTS_FILE)) ?? {};
-  writeFileSync(CONSTRAINTS_FILE, await prettier.format(text, { ...options, filepath: CONSTRAINTS_FILE }));
-  console.log(`openapi: wrote ${CONSTRAINTS_FILE} (${Object.keys(data).length} operations)`);
+  await writeFormatted(CONSTRAINTS_FILE, text);
+  const disagreement = [
+    '/**',
+    ' * Written by `npm run openapi -- constraints <yaml> <json>` (scripts/openapi.ts): per operation, the locations of its',
+    ' * request where the two published forms constrain it differently (openapi/document-constraints.ts',
+    ' * disagreeingLocations): a value the catalogue allows there may be one a form refuses. Held to both forms by',
+    ' * tests/openapi/request-schemas.spec.ts; edit by regenerating.',
+    ' */',
+    `export const FORMS_DISAGREE_AT: Readonly<Record<string, readonly string[]>> = ${JSON.stringify(disagree, null, 2)};`,
+    '',
+  ].join('\n');
+  await writeFormatted(DISAGREEMENT_FILE, disagreement);
+  console.log(`openapi: wrote ${CONSTRAINTS_FILE} (${Object.keys(data).length} operations) and ${DISAGREEMENT_FILE}`);
   return 0;
+}
+
+export const DISAGREEMENT_FILE = 'catalogue/forms-disagree-data.ts';
+
+async function writeFormatted(file: string, text: string): Promise<void> {
+  const prettier = await import('prettier');
+  const options = (await prettier.resolveConfig(file)) ?? {};
+  writeFileSync(file, await prettier.format(text, { ...options, filepath: file }));
 }
 
 /** `diff <a> <b> [--json]`: a difference is information (exit 0); a document that cannot be read exits 2. */

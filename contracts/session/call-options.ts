@@ -1,10 +1,12 @@
 /** What a check asks of one call beyond the operation's valid request (session.ts). */
-import type { ApiResponse } from '../../clients/http';
+import type { ApiRequest, ApiResponse, BrokenAt } from '../../clients/http';
 
 export interface CallOptions {
   token?: string | null;
   params?: Record<string, string>;
   body?: unknown;
+  /** A change to the operation's valid body, built with the target's ids (unlike `body`, which replaces it, ids and all). */
+  editBody?: (valid: unknown) => unknown;
   query?: Record<string, string>;
   headers?: Record<string, string>;
   /** For tests about rate limits: a 429 is the answer under test, not an obstacle. */
@@ -18,6 +20,15 @@ export interface CallOptions {
    * have counted the refused call (its Remaining says), so a check counting calls reads it.
    */
   onTokenRefused?: (refused: ApiResponse) => void;
-  /** A request the check breaks on purpose (a header too long, a conflicting form): not validated against OPENAPI before sending. */
-  deliberatelyInvalid?: boolean;
+  /**
+   * A request the check breaks on purpose (a header too long, a conflicting form): `true`, not validated against
+   * OPENAPI before sending; `{ at: location }`, validated, and only what OPENAPI refuses at that location let through.
+   */
+  deliberatelyInvalid?: true | BrokenAt;
+}
+
+/** How a call's request is broken on purpose, if it is: a header left out is not validated at all. */
+export function brokenOnPurpose(o: CallOptions): Pick<ApiRequest, 'deliberatelyInvalid'> {
+  if (o.omitHeaders?.length) return { deliberatelyInvalid: true };
+  return o.deliberatelyInvalid ? { deliberatelyInvalid: o.deliberatelyInvalid } : {};
 }

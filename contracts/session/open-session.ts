@@ -17,6 +17,7 @@ import { Session } from './session';
 import { BucketLocks } from './bucket-locks';
 import { CallPace } from './call-pace';
 import { harnessConfig, type Target } from './target';
+import { segmentsOf } from '../judge/input-values';
 
 /**
  * With OPENAPI: a request meant to be valid that the document refuses is a defect of the harness, reported
@@ -24,8 +25,11 @@ import { harnessConfig, type Target } from './target';
  */
 function refuseWhatTheDocumentRefuses(doc: OpenApiContract): (req: ApiRequest, headers: Readonly<Record<string, string>>) => void {
   return (req, headers) => {
-    if (!req.operationId || req.deliberatelyInvalid) return;
-    const problems = doc.requestProblems(req.operationId, { headers: { ...headers }, query: req.query ?? {}, body: req.json });
+    if (!req.operationId || req.deliberatelyInvalid === true) return;
+    const broken = req.deliberatelyInvalid?.at;
+    const problems = doc
+      .requestProblems(req.operationId, { headers: { ...headers }, query: req.query ?? {}, body: req.json })
+      .filter((p) => broken === undefined || !problemAt(p, broken));
     if (problems.length) {
       throw new Error(
         `Harness defect: the request of ${req.operationId} (${req.method} ${req.path}) breaks the OPENAPI document ${harnessConfig().openapiFile}, so it was not sent\n` +
@@ -33,6 +37,23 @@ function refuseWhatTheDocumentRefuses(doc: OpenApiContract): (req: ApiRequest, h
       );
     }
   };
+}
+
+/**
+ * Whether a problem the document finds (openapi/import: `query pageSize must be integer`, `body /lines/0/notes: must
+ * be string`, `body /lines/0: must have required property 'notes'`) is at a location (`query pageSize`,
+ * `body lines[].notes`): there, at a name below it, or its absence reported at its parent.
+ */
+export function problemAt(problem: string, location: string): boolean {
+  if (!location.startsWith('body')) return problem.startsWith(`${location} `);
+  const segments = segmentsOf(location);
+  if (!segments.length) return problem.startsWith('body ');
+  const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  const pointer = (of: readonly string[]) => of.map((s) => (s === '[]' ? '/\\d+' : `/${escape(s)}`)).join('') || '/';
+  const name = segments.at(-1) as string;
+  const here = new RegExp(`^body ${pointer(segments)}(/|:)`);
+  const absent = new RegExp(`^body ${pointer(segments.slice(0, -1))}: must have required property '${escape(name)}'`);
+  return here.test(problem) || (name !== '[]' && absent.test(problem));
 }
 
 /** Keeps the IM-CorrelationID of the last three requests of the running check, for its evidence in the summary. */

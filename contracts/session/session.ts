@@ -25,9 +25,9 @@ import { blocked, notRun, outOfScope } from '../outcomes/outcomes';
 import { webhookSecretScope } from '../plan/scope';
 import type { OutOfScope } from '../record/annotations';
 import type { Target } from './target';
-import type { CallOptions } from './call-options';
 
 export type { CallOptions } from './call-options';
+import { brokenOnPurpose, type CallOptions } from './call-options';
 import { bucketKey, type BucketLocks } from './bucket-locks';
 import type { CallPace } from './call-pace';
 import type { SentRequest } from '../judge/answer-facts';
@@ -174,7 +174,7 @@ export class Session {
     const params = { ...this.ids(), ...valid.params, ...(o.params ?? {}) };
     const req: ApiRequest = {
       operationId: op.id,
-      ...(o.deliberatelyInvalid || o.omitHeaders?.length ? { deliberatelyInvalid: true } : {}),
+      ...brokenOnPurpose(o),
       method: op.method,
       path: this.pathOf(op, env, params),
       query: withoutKeys({ ...valid.query, ...(o.query ?? {}) }, o.omitQuery),
@@ -182,7 +182,7 @@ export class Session {
       ...(o.headers || valid.headers ? { headers: { ...(valid.headers ?? {}), ...(o.headers ?? {}) } } : {}),
       ...(o.omitHeaders ? { omitHeaders: o.omitHeaders } : {}),
     };
-    if (op.jsonBody) req.json = o.body ?? valid.body ?? {};
+    if (op.jsonBody) req.json = o.editBody ? o.editBody(valid.body ?? {}) : (o.body ?? valid.body ?? {});
     if (op.webhook) req.headers = { ...req.headers, ...this.webhookHeaders(req.json, o.headers) };
     return { req, params };
   }

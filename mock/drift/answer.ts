@@ -63,6 +63,11 @@ export class Answer {
     );
   }
 
+  /** The request's parsed body (undefined without one). */
+  get requestBody(): unknown {
+    return this.req.body;
+  }
+
   /** The catalogued operation answered (undefined for token endpoints and unknown paths). */
   get operationId(): string | undefined {
     return this.req.rateRoute?.operationId;

@@ -13,6 +13,7 @@ import { CANCEL_IGNORED_DRIFT } from './cancel-ignored-drift';
 import { FILTER_IGNORED_DRIFT } from './filter-ignored-drift';
 import { FINDING_DRIFT } from './findings-drift';
 import { HEADER_DRIFT } from './headers-drift';
+import { INPUT_DRIFT } from './inputs-drift';
 import { parseDrift, type DriftEffect, type DriftId } from './index';
 import { LIMIT_DRIFT } from './limits-drift';
 import { MODIFY_IGNORED_DRIFT } from './modify-ignored-drift';
@@ -46,6 +47,7 @@ export const DRIFT_EFFECTS: Readonly<Record<DriftId, DriftEffect>> = {
   ...WEBHOOK_DRIFT,
   ...SHAPE_DRIFT,
   ...FINDING_DRIFT,
+  ...INPUT_DRIFT,
   ...OTHER_KEY_DRIFT,
   ...FILTER_IGNORED_DRIFT,
   ...UNDOCUMENTED_STATUS_DRIFT,

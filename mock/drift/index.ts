@@ -13,7 +13,19 @@ import type { AnswerTransform } from './answer';
 export interface DriftMode {
   readonly id: string;
   readonly group:
-    'tokens' | 'headers' | '429' | 'limits' | 'auth' | 'routing' | 'webhooks' | 'shapes' | 'findings' | 'answers' | 'writes' | 'paging';
+    | 'tokens'
+    | 'headers'
+    | '429'
+    | 'limits'
+    | 'auth'
+    | 'routing'
+    | 'webhooks'
+    | 'shapes'
+    | 'findings'
+    | 'answers'
+    | 'writes'
+    | 'paging'
+    | 'inputs';
   /** The fact it breaks, in the spec's words. */
   readonly breaks: string;
   readonly kind: 'failure' | 'finding';
@@ -203,6 +215,18 @@ export const DRIFT_MODES = [
     id: 'paging.records-found-wrong',
     group: 'paging',
     breaks: 'recordsFound: the number of records found for the search (the pages hold that many)',
+    kind: 'failure',
+  },
+  {
+    id: 'input.lenient',
+    group: 'inputs',
+    breaks: 'silent: a query value or body both published forms refuse (pageSize=AAA, a string beyond its maxLength) is served',
+    kind: 'finding',
+  },
+  {
+    id: 'input.max-length-exclusive',
+    group: 'inputs',
+    breaks: 'what both published forms allow is taken: a string of exactly its maxLength refused with 400 (the bound read as exclusive)',
     kind: 'failure',
   },
 ] as const satisfies readonly DriftMode[];

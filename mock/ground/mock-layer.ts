@@ -31,6 +31,8 @@ export const LENIENCIES = [
   'missing-required-header',
   /** A header value beyond the published constraints (maxLength). */
   'header-beyond-constraints',
+  /** A query parameter or JSON body the published constraints refuse (a value beyond them, a required one missing). */
+  'input-beyond-constraints',
   /** A webhook event that does not match its published schema. */
   'invalid-webhook-event',
   /** A webhook event whose x-hub-signature is wrong. */

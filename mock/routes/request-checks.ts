@@ -46,6 +46,7 @@ const headers: RequestCheck = (req, route) => {
 const query: RequestCheck = (req, route) => {
   const q = req.query as Record<string, unknown>;
   const lenient = route.conflict && !route.strictDocument();
+  if (route.ctx.leniency('input-beyond-constraints')) return null;
   const names = missingQuery(q, lenient ? route.lenientQuery : route.op);
   const missing = names ? missingQueryBody(names) : null;
   if (missing && !route.warnRequests) return documentRefusal('query', missing);
@@ -60,7 +61,8 @@ const jsonBody: RequestCheck = (req, route) => {
   const type = req.headers['content-type'];
   if (type !== undefined && !type.startsWith('application/json')) return { status: 415, body: errorOf('jsonRequired') };
   const invalid = req.validationError as (Error & { validation?: BodyError[] }) | undefined;
-  if (!invalid || (route.op.webhook && route.ctx.leniency('invalid-webhook-event'))) return null;
+  const { leniency } = route.ctx;
+  if (!invalid || leniency('input-beyond-constraints') || (route.op.webhook && leniency('invalid-webhook-event'))) return null;
   return documentRefusal('body', invalidBodyOf(invalid.validation ?? []));
 };
 

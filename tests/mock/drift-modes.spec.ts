@@ -318,6 +318,25 @@ const pagesOf: Observe = async (a) => {
   };
 };
 
+/** Values both published forms refuse, and values both allow at their maxLength, in a query and a body. */
+const inputsOf: Observe = async (a) => {
+  const t = authed(await tokenOf(a));
+  const query = async (url: string) => (await a.inject({ method: 'GET', url, headers: { ...t, ...IM } })).statusCode;
+  const create = async (customerOrderNumber: string) => {
+    const body = { ...(requestFor(op('orders.create')).body as object), customerOrderNumber };
+    return (
+      await a.inject({ method: 'POST', url: '/resellers/v6/orders', headers: { ...t, ...IM, ...JSON_CT }, payload: JSON.stringify(body) })
+    ).statusCode;
+  };
+  const invoice = `/resellers/v6.1/invoices/${knownIds().invoiceNumber}`;
+  return {
+    queryBeyond: await query('/resellers/v6/invoices/?pageSize=AAA'),
+    bodyBeyond: await create('C'.repeat(36)),
+    queryAtMaxLength: await query(`${invoice}?customerType=${'c'.repeat(32)}`),
+    bodyAtMaxLength: await create('C'.repeat(35)),
+  };
+};
+
 const SCENARIOS: Record<DriftId, Scenario> = {
   'token.type-not-bearer': { observe: tokenAnswer, changes: ['tokenType'] },
   'token.expires-in-string': { observe: tokenAnswer, changes: ['expiresInType'] },
@@ -387,6 +406,8 @@ const SCENARIOS: Record<DriftId, Scenario> = {
   'paging.page-size-ignored': { observe: pagesOf, changes: ['entries', 'pageSizes'] },
   'paging.page-repeated': { observe: pagesOf, changes: ['secondRepeatsFirst'] },
   'paging.records-found-wrong': { observe: pagesOf, changes: ['recordsFound'] },
+  'input.lenient': { observe: inputsOf, changes: ['queryBeyond', 'bodyBeyond'] },
+  'input.max-length-exclusive': { observe: inputsOf, changes: ['queryAtMaxLength', 'bodyAtMaxLength'] },
 };
 
 /** The readings of a fresh mock (its own clock), with the modes on. */

@@ -160,6 +160,14 @@ test.describe('the requests certify sends, judged by an independent validator', 
         IM_SENDER_ID: 'distributor-harness',
       };
       const r = await certify(env);
+      // The input values both forms refuse, sent on purpose (contracts/inputs.spec.ts), by their correlation ids in input.lenient's evidence.
+      const inputRefused = new Set(
+        r
+          .findings()
+          .filter((f) => f.id.startsWith('input.lenient'))
+          .flatMap((f) => [...f.evidence.matchAll(/^refused .*?IM-CorrelationID ([0-9a-f]+)/gm)].map((m) => m[1])),
+      );
+      for (const e of exchanges) if (!e.deliberate && inputRefused.has(e.correlationId)) e.deliberate = 'input value both forms refuse';
       const valid = exchanges.filter((e) => !e.deliberate);
       const violations = valid.filter((e) => e.refusal);
       const refusedDeliberate = exchanges.filter((e) => e.deliberate && e.refusal);
@@ -169,6 +177,7 @@ test.describe('the requests certify sends, judged by an independent validator', 
         violationsOnValid: violations.length,
         deliberate: exchanges.length - valid.length,
         refusedDeliberate: refusedDeliberate.length,
+        inputValuesRefused: `${refusedDeliberate.filter((e) => e.deliberate === 'input value both forms refuse').length} of ${inputRefused.size}`,
         warningsOnValid: valid.filter((e) => e.warnings).map((e) => `${e.method} ${e.path}: ${e.warnings?.join('; ')}`),
         operationsCovered: new Set(valid.filter((e) => e.status < 300).map((e) => `${e.method} ${e.path.replace(/\?.*/, '')}`)).size,
       };
@@ -180,7 +189,13 @@ test.describe('the requests certify sends, judged by an independent validator', 
       ).toEqual([]);
       // The referee works: it refused each kind of deliberate negative check certify sends.
       const kinds = new Set(refusedDeliberate.map((e) => e.deliberate));
-      for (const k of ['no token', 'missing IM-CustomerNumber', 'IM-CorrelationID too long', 'invalid event'])
+      for (const k of [
+        'no token',
+        'missing IM-CustomerNumber',
+        'IM-CorrelationID too long',
+        'invalid event',
+        'input value both forms refuse',
+      ])
         expect(kinds.has(k), `Prism refused a "${k}" request; refused kinds: ${[...kinds].join(', ')}`).toBe(true);
       expect(
         valid.filter((e) => e.path.includes('/webhooks/')).every((e) => e.status < 300 || e.status === 401),

@@ -9,18 +9,20 @@
  * test is skipped with the reason.
  */
 import { test, expect } from '@playwright/test';
-import { allOperations, requestConstraintsOf, schemaById, type Operation, type RequestConstraintSet } from '../../catalogue';
+import { allOperations, formsAgreeAt, requestConstraintsOf, schemaById, type Operation, type RequestConstraintSet } from '../../catalogue';
 import { loadOpenApi } from '../../openapi/import';
 import {
   ENFORCED_FORMATS,
   flattenConstraints,
   formConstraints,
+  disagreeingLocations,
   mergeConstraints,
   mergeNodes,
   reduceNode,
   type FlatConstraint,
 } from '../../openapi/document-constraints';
 import type { OpenApiContract } from '../../openapi/import/openapi-contract';
+import { FORMS_DISAGREE_AT } from '../../catalogue/forms-disagree-data';
 
 const FORMS = [
   { variable: 'VENDOR_OPENAPI', form: 'YAML', file: process.env.VENDOR_OPENAPI },
@@ -173,4 +175,26 @@ test.describe('the request constraints the mock enforces', () => {
       expect(unexplained, `where the catalogue and the ${form} form differ with no reason given`).toEqual([]);
     });
   }
+
+  test('should know each location where the two forms constrain a request differently, and only those', async () => {
+    test.skip(!FORMS.every((f) => f.file), 'VENDOR_OPENAPI and VENDOR_OPENAPI_JSON name the two published forms (`.ci/run` sets them)');
+    const forms = await Promise.all(FORMS.map((f) => loadOpenApi(f.file as string)));
+    let agreeing = 0;
+    for (const op of allOperations().filter((o) => o.family === 'reseller')) {
+      const sets = forms.map((f) => formConstraints(f, op.id));
+      const disagree = new Set(disagreeingLocations(sets));
+      // What `npm run openapi -- constraints` wrote is what the forms give now, location for location.
+      expect(FORMS_DISAGREE_AT[op.id] ?? [], `${op.id}: regenerate with npm run openapi -- constraints`).toEqual([...disagree]);
+      for (const location of new Set(sets.flatMap((s) => (s ? flattenConstraints(s).map((c) => c.location) : [])))) {
+        const agreed = !disagree.has(location);
+        if (agreed && formsAgreeAt(op.id, location)) agreeing += 1;
+        // A location the forms agree on may still sit in one they do not (its parent): the catalogue says no there too.
+        if (!agreed) expect(formsAgreeAt(op.id, location), `${op.id} ${location}: the forms disagree`).toBe(false);
+      }
+    }
+    expect(agreeing, 'locations both forms constrain alike').toBeGreaterThan(100);
+    // A location of an operation one form documents agrees with itself; a child of a disagreeing parent does not.
+    expect(formsAgreeAt('freight.estimate', 'body shipToAddress.city')).toBe(false);
+    expect(formsAgreeAt('invoices.search', 'query pageSize')).toBe(true);
+  });
 });

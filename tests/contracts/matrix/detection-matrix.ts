@@ -61,6 +61,8 @@ const ERROR_429 = /429 with the spec's error body/;
 const HEADERS_429 = /429 with Remaining 0 and all three/;
 /** The check of two pages of a search (contracts/paging.spec.ts), in one environment. */
 const paging = (op: string, env: EnvironmentName) => new RegExp(`page ${op.replace('.', '\\.')} as published.*\\(${env}\\)`);
+/** The input checks of every operation, in one environment (contracts/inputs.spec.ts). */
+const inputGroup = (env: EnvironmentName) => new RegExp(`take the input the published document allows.*\\(${env}\\)`);
 const pagingCheck = (operation: string, environment: EnvironmentName): CheckRef => ({ check: 'paging', operation, environment });
 
 export const DETECTIONS = {
@@ -183,6 +185,13 @@ export const DETECTIONS = {
   'finding.expires-in-long': {
     grep: /token requests as documented|refresh the token at the earlier/,
     finding: { id: 'token.lifetime', observed: 'beyond-24h' },
+  },
+  // The input checks run grouped, one test per environment (contracts/inputs.spec.ts).
+  'input.lenient': { grep: inputGroup('production'), finding: { id: 'input.lenient', observed: 'served' } },
+  // invoices.details's one query parameter with a maxLength (customerType) is the value certify keeps at its bound, whatever the seed.
+  'input.max-length-exclusive': {
+    grep: inputGroup('sandbox'),
+    mustFail: [{ check: 'input', operation: 'invoices.details', environment: 'sandbox' }],
   },
 } as const satisfies Record<DriftId, Detection>;
 
