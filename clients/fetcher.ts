@@ -40,11 +40,14 @@ export interface Fetcher {
 /** Connections kept per origin: the most calls in flight at once of an exhaustion, with room for other checks. */
 const MAX_SOCKETS = 64;
 
-/** The answer's headers as Playwright gives them: a repeated header's values joined (Set-Cookie's by a line break). */
+/**
+ * The answer's headers as Playwright gives them: a repeated header's values joined (Set-Cookie's by a line break),
+ * every one kept (`headersDistinct`: `headers` keeps only the first of a repeated Retry-After or Content-Type).
+ */
 function headersOf(res: IncomingMessage): Record<string, string> {
   const out: Record<string, string> = {};
-  for (const [k, v] of Object.entries(res.headers)) {
-    if (v !== undefined) out[k] = Array.isArray(v) ? v.join(k === 'set-cookie' ? '\n' : ', ') : v;
+  for (const [k, v] of Object.entries(res.headersDistinct)) {
+    if (v !== undefined) out[k] = v.join(k === 'set-cookie' ? '\n' : ', ');
   }
   return out;
 }
