@@ -52,10 +52,14 @@ function headersOf(res: IncomingMessage): Record<string, string> {
   return out;
 }
 
-/** The request's headers, with the body's Content-Type (a form's) and Content-Length. */
+/** Who sends, as Playwright's context names itself: a gateway may refuse a request that names no client. */
+const USER_AGENT = `distributor-api-harness (node ${process.version})`;
+
+/** The request's headers, with a User-Agent, the body's Content-Type (a form's) and Content-Length. */
 function headersWithBody(o: FetchOptions, body: string | Buffer | undefined): OutgoingHttpHeaders {
   const headers: OutgoingHttpHeaders = { ...o.headers };
   const has = (name: string) => Object.keys(headers).some((k) => k.toLowerCase() === name);
+  if (!has('user-agent')) headers['user-agent'] = USER_AGENT;
   if (o.form && !has('content-type')) headers['content-type'] = 'application/x-www-form-urlencoded';
   if (body !== undefined && !has('content-length')) headers['content-length'] = Buffer.byteLength(body);
   return headers;

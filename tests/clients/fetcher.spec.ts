@@ -1,7 +1,7 @@
 /**
  * The certification's transport (node:http, clients/fetcher.ts) sends and reads what Playwright's request context
  * does: the method, the query parameters, a form or a raw body with its Content-Type, every header of the answer
- * (a repeated one joined), and no redirect followed.
+ * (a repeated one joined), and no redirect followed; each names itself in a User-Agent.
  */
 import { test, expect, request } from '@playwright/test';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
@@ -24,6 +24,7 @@ async function echoServer(): Promise<{ url: string; server: Server }> {
           url: req.url,
           contentType: req.headers['content-type'] ?? null,
           custom: req.headers['im-x'],
+          named: /\S/.test(req.headers['user-agent'] ?? ''),
           body,
         }),
       );
@@ -56,6 +57,7 @@ test('should send and read as Playwright request context does: query, form and J
       const [mine, theirs] = [await answerOf(node, `${url}/catalog`, o), await answerOf(playwright, `${url}/catalog`, o)];
       expect(mine, what).toEqual(theirs);
       expect(mine.remaining, `${what}: a repeated header keeps every value`).toBe('3, 4');
+      expect(JSON.parse(mine.body), `${what}: the request names its client`).toMatchObject({ named: true });
     }
     const moved = await answerOf(node, `${url}/moved`, {});
     expect(moved).toMatchObject({ status: 302, location: '/elsewhere' });
