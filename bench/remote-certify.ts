@@ -2,9 +2,11 @@
  * Certify of the mock as a deployment a round trip away: the mock (`npm run mock`'s server, a one-minute window)
  * behind a forwarding proxy that holds each request for the added delay, certified as a URL target with the demo
  * apps' credentials and WEBHOOK_SECRET. Per delay: the wall time, the requests sent and planned, the pace the run
- * chose, and the critical path it is measured against (its longest test: no concurrency shortens a test).
+ * chose, and where the time went (certify-timeline.ts): start-up, the test phase per worker, and the critical path
+ * it is measured against (its longest test: no concurrency shortens a test). Certify runs as a child process while
+ * this one serves the mock and the proxy (so never spawned synchronously: the servers would not answer).
  */
-import { spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { createServer, request as httpRequest, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { readFileSync } from 'node:fs';
@@ -13,6 +15,7 @@ import { DEMO_RESELLER, DEMO_RESELLER_B, DEMO_VENDOR, demoWebhookSecret } from '
 import { startMock } from '../mock';
 import type { RunSummary } from '../reporting/report-shapes';
 import type { BenchOptions } from './bench-options';
+import { certifyTimeline } from './certify-timeline';
 
 const TSX = 'node_modules/tsx/dist/cli.mjs';
 /** The added round trips: none (the mock as a URL target), a near region, another continent. */
@@ -61,22 +64,27 @@ async function certifyAt(delayMs: number, work: string, grep: string[]) {
   const out = join(work, `certify-remote-${delayMs}`);
   try {
     const started = Date.now();
-    const c = spawnSync(process.execPath, [TSX, 'scripts/certify.ts', ...grep], {
-      env: { ...process.env, ...demoCredentials(), TARGET: proxy.url, REPORTS_DIR: out, CI: '' },
-      encoding: 'utf8',
+    const exit = await new Promise<number | null>((resolve, reject) => {
+      const c = spawn(process.execPath, [TSX, 'scripts/certify.ts', ...grep], {
+        env: { ...process.env, ...demoCredentials(), TARGET: proxy.url, REPORTS_DIR: out, CI: '' },
+        stdio: 'ignore',
+      });
+      c.on('error', reject);
+      c.on('exit', (code) => resolve(code));
     });
     const wallS = (Date.now() - started) / 1000;
     const s = JSON.parse(readFileSync(join(out, 'summary.json'), 'utf8')) as RunSummary;
-    const longest = [...s.tests].sort((a, b) => b.durationMs - a.durationMs)[0];
+    const timeline = certifyTimeline(join(out, 'results.json'));
     return {
       delayMs,
       wallS,
-      exit: c.status,
+      exit,
       failed: s.totals.failed,
       judged: s.totals.passed + s.totals.failed,
       requests: { sent: s.requests?.sent ?? null, planned: s.requests?.planned ?? null },
       pace: s.requests?.pace ?? null,
-      criticalPath: longest ? { test: longest.title, s: longest.durationMs / 1000 } : null,
+      criticalPath: timeline.longest,
+      timeline,
     };
   } finally {
     await proxy.close();

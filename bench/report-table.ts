@@ -62,7 +62,9 @@ function toolRows(opts: BenchOptions, r: Result): [string, string][] {
       `certify wall time (${f.delayMs} ms away)`,
       `${f.wallS.toFixed(1)} s, exit ${f.exit}, ${f.failed} failed of ${f.judged} judged; ${f.requests.sent} requests (planned ${f.requests.planned}); ` +
         `${f.pace ? `${f.pace.workers} workers, up to ${f.pace.atOnce} calls at once, median RTT ${Math.round(f.pace.medianRttMs ?? 0)} ms` : 'no pace'}; ` +
-        `critical path ${f.criticalPath ? `${f.criticalPath.s.toFixed(1)} s (${f.criticalPath.test.slice(0, 60)})` : '—'}${opts.smoke ? ' one check only' : ''}`,
+        `critical path ${f.criticalPath ? `${f.criticalPath.s.toFixed(1)} s (${f.criticalPath.test.slice(0, 60)})` : '—'}; ` +
+        `start-up ${f.timeline.startUpS} s, tests ${f.timeline.testsS} s (per worker busy ${f.timeline.workers.map((w) => w.busyS).join('/')} s, ` +
+        `idle between tests ${f.timeline.workers.map((w) => w.gapsS).join('/')} s)${opts.smoke ? ' one check only' : ''}`,
     ]),
     [
       'probe all operations',

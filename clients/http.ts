@@ -1,12 +1,12 @@
 /**
- * HTTP helper of the contract suite over Playwright's APIRequestContext: a request budget,
+ * HTTP helper of the contract suite over a transport (fetcher.ts: node:http, or Playwright's APIRequestContext): a request budget,
  * timeouts, a body size limit, and failures classified so a broken target yields a clear verdict
  * instead of a hang or a stack trace.
  */
-import type { APIRequestContext, APIResponse } from '@playwright/test';
 import { randomBytes } from 'node:crypto';
 import { correlationIdOf, IM_HEADERS } from '../catalogue/rules';
 import { redact } from './redact';
+import type { FetchedResponse, Fetcher } from './fetcher';
 
 export type FailureKind = 'timeout' | 'network' | 'server-error' | 'malformed-body' | 'oversized' | 'budget';
 
@@ -127,7 +127,7 @@ function classifyError(e: unknown, method: string, url: string, timeoutMs: numbe
 
 export class ApiClient {
   constructor(
-    private readonly ctx: APIRequestContext,
+    private readonly ctx: Fetcher,
     readonly opts: ApiClientOptions,
   ) {}
 
@@ -161,7 +161,7 @@ export class ApiClient {
         maxRedirects: 0,
       });
     const classified = (e: unknown) => classifyError(e, req.method, where, this.opts.timeoutMs);
-    let res: APIResponse;
+    let res: FetchedResponse;
     try {
       res = await fetch();
     } catch (e) {
@@ -212,7 +212,7 @@ export class ApiClient {
   }
 
   /** The response body; refused unread when its declared length is over the limit. */
-  private async readBody(res: APIResponse, h: Record<string, string>, method: string, url: string, where: string): Promise<Buffer> {
+  private async readBody(res: FetchedResponse, h: Record<string, string>, method: string, url: string, where: string): Promise<Buffer> {
     const declared = Number(h['content-length']);
     if (Number.isFinite(declared) && declared > this.opts.maxBodyBytes) {
       await res.dispose();

@@ -3,7 +3,8 @@
  * request (the OPENAPI document's refusals before sending, the correlation ids after), its token client
  * and its id resolver.
  */
-import { type APIRequestContext, type TestInfo, test as base } from '@playwright/test';
+import { type TestInfo, test as base } from '@playwright/test';
+import type { Fetcher } from '../../clients/fetcher';
 import { RequestBudget, type ApiRequest, type ApiResponse, type Budget } from '../../clients/http';
 import { tokensThrough } from '../../clients/target-session';
 import { IdResolver } from '../../clients/ids';
@@ -71,7 +72,7 @@ function keepCorrelationId(res: ApiResponse): void {
  * The session of a worker: its HTTP client drawing on the run's request budget, its token client and
  * id resolver, with the run's shared files kept per `project`.
  */
-export function openSession(target: Target, ctx: APIRequestContext, openapi: OpenApiContract | undefined, project: string): Session {
+export function openSession(target: Target, ctx: Fetcher, openapi: OpenApiContract | undefined, project: string): Session {
   const cfg = target.config;
   // The run's budget (global setup) when there is one; a worker's own otherwise (a run without global setup).
   const runDir = process.env[RUN_DIR_ENV];

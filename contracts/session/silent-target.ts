@@ -5,10 +5,10 @@
  * request of the run is refused before it is sent, its check blocked with the reason, instead of each
  * waiting for its own timeout. A target that has answered once is never written off by a later timeout.
  */
-import type { APIRequestContext } from '@playwright/test';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { ApiClient, TargetFailure, type ApiClientOptions, type ApiRequest, type ApiResponse } from '../../clients/http';
 import { redact } from '../../clients/redact';
+import type { Fetcher } from '../../clients/fetcher';
 
 /** Where the run keeps what it learnt about the target, so every worker (and a restarted one) knows it. */
 export interface SilenceFiles {
@@ -50,7 +50,7 @@ export class SilenceWatch {
 /** An ApiClient that refuses every request once the target was found silent (`block` ends the check with the reason). */
 export class SilenceAwareApiClient extends ApiClient {
   constructor(
-    ctx: APIRequestContext,
+    ctx: Fetcher,
     opts: ApiClientOptions,
     private readonly watch: SilenceWatch,
     private readonly block: (reason: string) => never,

@@ -10,6 +10,7 @@ import { expect } from '../judge/matchers';
 import { harnessConfig, provideTarget, selectedOperations, type Target } from './target';
 import type { Session } from './session';
 import { openSession } from './open-session';
+import { NodeFetcher } from '../../clients/fetcher';
 import { writeTraffic } from '../record/annotations';
 import { readAnnotations } from '../record/annotation-reader';
 import { leftOutByPlan } from '../plan/run-budget';
@@ -51,10 +52,11 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
   ],
 
   session: [
-    async ({ target, playwright, openapi }, use, workerInfo) => {
-      const ctx = await playwright.request.newContext({ ignoreHTTPSErrors: false });
-      await use(openSession(target, ctx, openapi, workerInfo.project.name));
-      await ctx.dispose();
+    async ({ target, openapi }, use, workerInfo) => {
+      // node:http with a connection pool: a fraction of the CPU per call of Playwright's request context (fetcher.ts).
+      const fetcher = new NodeFetcher();
+      await use(openSession(target, fetcher, openapi, workerInfo.project.name));
+      fetcher.close();
     },
     { scope: 'worker' },
   ],

@@ -11,6 +11,7 @@ import { MOCK_APPS_ENV } from './support/run-certify';
 import type { RunSummary } from '../../reporting/report-shapes';
 import { run } from '../load/run';
 import { cliArgs } from '../cli-bundles';
+import { NodeFetcher } from '../../clients/fetcher';
 import { ApiClient, RequestBudget, TargetFailure, assertUsable, type FailureKind } from '../../clients/http';
 
 const TIMEOUT_MS = 1500;
@@ -25,41 +26,45 @@ const EXPECTED: Record<FaultKind, { kind: FailureKind; message: RegExp }> = {
 };
 
 test.describe('faulty targets', () => {
-  for (const [fault, want] of Object.entries(EXPECTED) as [FaultKind, (typeof EXPECTED)[FaultKind]][]) {
-    test(`should classify a target that ${fault.replace('-', ' ')} as ${want.kind} within the timeout`, async () => {
-      const target = await startFaultyTarget(fault);
-      const ctx = await request.newContext();
-      try {
-        const api = new ApiClient(ctx, {
-          baseUrl: target.url,
-          budget: new RequestBudget(10),
-          timeoutMs: TIMEOUT_MS,
-          maxBodyBytes: 1024 * 1024,
-          extraHeaders: {},
-        });
-        const started = Date.now();
-        let failure: unknown;
+  // The certification's transport (node:http) and Playwright's request context (the load command's id search).
+  for (const [fault, want] of Object.entries(EXPECTED) as [FaultKind, (typeof EXPECTED)[FaultKind]][])
+    for (const transport of ['node:http', 'Playwright'] as const)
+      test(`should classify a target that ${fault.replace('-', ' ')} as ${want.kind} within the timeout (${transport})`, async () => {
+        const target = await startFaultyTarget(fault);
+        const node = new NodeFetcher();
+        const playwright = transport === 'Playwright' ? await request.newContext() : undefined;
+        const ctx = playwright ?? node;
         try {
-          const res = await api.send({
-            method: 'POST',
-            path: '/oauth/oauth20/token',
-            form: { grant_type: 'client_credentials', client_id: 'a', client_secret: 'b' },
+          const api = new ApiClient(ctx, {
+            baseUrl: target.url,
+            budget: new RequestBudget(10),
+            timeoutMs: TIMEOUT_MS,
+            maxBodyBytes: 1024 * 1024,
+            extraHeaders: {},
           });
-          assertUsable(res);
-        } catch (e) {
-          failure = e;
+          const started = Date.now();
+          let failure: unknown;
+          try {
+            const res = await api.send({
+              method: 'POST',
+              path: '/oauth/oauth20/token',
+              form: { grant_type: 'client_credentials', client_id: 'a', client_secret: 'b' },
+            });
+            assertUsable(res);
+          } catch (e) {
+            failure = e;
+          }
+          const elapsed = Date.now() - started;
+          expect(failure, `${fault} must fail`).toBeInstanceOf(TargetFailure);
+          expect((failure as TargetFailure).kind).toBe(want.kind);
+          expect((failure as TargetFailure).message).toMatch(want.message);
+          expect(elapsed, 'the failure comes within the timeout (plus slack)').toBeLessThan(TIMEOUT_MS + 3000);
+        } finally {
+          await playwright?.dispose();
+          node.close();
+          await target.close();
         }
-        const elapsed = Date.now() - started;
-        expect(failure, `${fault} must fail`).toBeInstanceOf(TargetFailure);
-        expect((failure as TargetFailure).kind).toBe(want.kind);
-        expect((failure as TargetFailure).message).toMatch(want.message);
-        expect(elapsed, 'the failure comes within the timeout (plus slack)').toBeLessThan(TIMEOUT_MS + 3000);
-      } finally {
-        await ctx.dispose();
-        await target.close();
-      }
-    });
-  }
+      });
 
   test('should end a certification run against a dead target with failures and a summary, not a hang', async () => {
     test.setTimeout(120_000);
