@@ -51,6 +51,9 @@ export const LONG_TESTS = [
   'load/fingerprint/fingerprint-phase.spec.ts',
   // Two certifications at once behind a proxy at a 2 s window, every family and environment (real time: 15-20 s a round).
   'contracts/rate-limit-pace-repeat.spec.ts',
+  // The shipped workflow's certify step, a whole certification of a deployment with other data at its own four
+  // workers (CPU-bound: 15 s of CPU); the fast suite certifies that deployment's operations on one worker.
+  'contracts/certify-workflow.spec.ts',
 ];
 
 export interface Suite {
