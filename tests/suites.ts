@@ -54,6 +54,9 @@ export const LONG_TESTS = [
   'contracts/rate-limit-pace.spec.ts',
   // Two certifications at once behind a proxy at a 2 s window, every family and environment (real time: 15-20 s a round).
   'contracts/rate-limit-pace-repeat.spec.ts',
+  // The whole certification of the embedded mock, every check (CPU-bound: 15-20 s of CPU); the fast suite
+  // certifies a slice of it (contracts/certify.spec.ts).
+  'contracts/certify-full.spec.ts',
   // The shipped workflow's certify step, a whole certification of a deployment with other data at its own four
   // workers (CPU-bound: 15 s of CPU); the fast suite certifies that deployment's operations on one worker.
   'contracts/certify-workflow.spec.ts',
