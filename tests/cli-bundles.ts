@@ -1,5 +1,5 @@
 /**
- * The harness's command lines (certify, load, the mock, the k6 test double, the benchmark) bundled once per test run
+ * The harness's command lines (certify, load, the mock, openapi, the k6 test double, the benchmark) bundled once per test run
  * into the run folder (global setup sets HARNESS_BIN). The tests start some sixty such processes; run
  * through tsx, each one spends 0.5–0.8 s of CPU compiling and resolving TypeScript before its first
  * line, on a two-core machine that also runs the tests.
@@ -28,6 +28,7 @@ const ENTRIES = {
   certify: 'scripts/certify.ts',
   load: 'scripts/load.ts',
   mock: 'scripts/mock.ts',
+  openapi: 'scripts/openapi.ts',
   'k6-node': 'tests/tools/k6-node/cli.ts',
 } as const;
 export type Cli = keyof typeof ENTRIES;

@@ -49,8 +49,20 @@ export const LONG_TESTS = [
   'openapi/referee.spec.ts',
   // The probe's cost started at 20 positions of a 60 s window, every algorithm and header style (CPU-bound: 10 s).
   'load/fingerprint/fingerprint-phase.spec.ts',
+  // Every exhaustion check behind 20 ms per request at a 2 s window, passed or blocked with the arithmetic (real
+  // time: 20-25 s of windows spent one after another).
+  'contracts/rate-limit-pace.spec.ts',
   // Two certifications at once behind a proxy at a 2 s window, every family and environment (real time: 15-20 s a round).
   'contracts/rate-limit-pace-repeat.spec.ts',
+  // Real time: three capacity runs of 8 s one after another (2 000 requests each through k6 or its double), whose
+  // request counts fall short on a busy host.
+  'load/perf-regression.spec.ts',
+  // The whole certification of the embedded mock, every check (CPU-bound: 15-20 s of CPU); the fast suite
+  // certifies a slice of it (contracts/certify.spec.ts).
+  'contracts/certify-full.spec.ts',
+  // The shipped workflow's certify step, a whole certification of a deployment with other data at its own four
+  // workers (CPU-bound: 15 s of CPU); the fast suite certifies that deployment's operations on one worker.
+  'contracts/certify-workflow.spec.ts',
 ];
 
 export interface Suite {

@@ -137,7 +137,7 @@ test.describe('faulty targets', () => {
 
 /**
  * certify of one family and environment against a URL target with a 1 s request timeout, at normal priority
- * (the figures are about the run).
+ * (the figures are about the run), on two workers: each sends its first request before either hears back.
  */
 async function certifyUrl(
   url: string,
@@ -146,7 +146,7 @@ async function certifyUrl(
   const started = Date.now();
   const env = { ...MOCK_APPS_ENV, TARGET: url, FAMILIES: 'reseller', ENVIRONMENTS: 'production', REQUEST_TIMEOUT_MS: '1000' };
   // Asynchronous: the target is served by this process.
-  const r = await run(process.execPath, cliArgs('certify'), { ...env, REPORTS_DIR: out, CI: '' }, 100_000);
+  const r = await run(process.execPath, [...cliArgs('certify'), '--workers', '2'], { ...env, REPORTS_DIR: out, CI: '' }, 100_000);
   const seconds = (Date.now() - started) / 1000;
   const summary = JSON.parse(readFileSync(join(out, 'summary.json'), 'utf8')) as RunSummary;
   return { code: r.code, seconds, stdout: r.stdout + r.stderr, out, summary };

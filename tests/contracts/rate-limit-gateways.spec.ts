@@ -6,9 +6,8 @@
 import { test, expect } from '@playwright/test';
 import { startMock, type RunningMock } from '../../mock';
 import { startProxy, type CountingTarget } from './support/targets';
-import type { Finding } from '../../reporting/report-shapes';
-import type { RunSummary } from '../../reporting/report-shapes';
-import { MOCK_APPS_ENV, certify } from './support/run-certify';
+import type { Finding, RunSummary } from '../../reporting/report-shapes';
+import { MOCK_APPS_ENV, ONE_WORKER, certify } from './support/run-certify';
 
 const URL_TARGET = { ...MOCK_APPS_ENV, PROBE_LIMITS: '1', FAMILIES: 'reseller', ENVIRONMENTS: 'production' };
 
@@ -36,7 +35,7 @@ test('should fail the rate-limit header checks of 2xx and 4xx answers with "abse
   await behind('strip-rate-limit-headers', async (proxy) => {
     // Without a Reset header a 429 outside the limit checks would wait a whole window: block it instead.
     const grep = [...HEADER_CHECKS, /epoch time or a count of seconds/].map((r) => r.source).join('|');
-    const r = await certify({ ...URL_TARGET, TARGET: proxy.url, MAX_429_WAIT_MS: '1000' }, ['-g', grep]);
+    const r = await certify({ ...URL_TARGET, TARGET: proxy.url, MAX_429_WAIT_MS: '1000' }, [...ONE_WORKER, '-g', grep]);
     const tests = r.summary().tests;
     const failed = tests.filter((t) => t.status === 'failed');
     // In any order: the per-environment header checks run after the exhaustion checks.
@@ -67,6 +66,7 @@ test.describe('behind a gateway whose 429 body is plain text, with an unknown co
     test.setTimeout(180_000);
     await behind('plain-text-429', async (proxy) => {
       const r = await certify({ ...URL_TARGET, TARGET: proxy.url, KNOWN_IDS: '{"orderNumber":"20-00000"}' }, [
+        ...ONE_WORKER,
         '-g',
         "advertised number|spec's error body|epoch time|valid orders\\.details call",
       ]);

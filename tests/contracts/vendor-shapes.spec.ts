@@ -9,7 +9,7 @@ import { writeFileSync } from 'node:fs';
 import { createServer, request as httpRequest, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { startMock, type RunningMock } from '../../mock';
-import { MOCK_APPS_ENV, certify } from './support/run-certify';
+import { MOCK_APPS_ENV, ONE_WORKER, certify } from './support/run-certify';
 
 /** The vendor deployment's answer to each successful vendor business call, unless a test asks for another. */
 const VENDOR_BODY = { orders: [] };
@@ -70,7 +70,7 @@ test.afterEach(async () => {
 });
 
 const ENV = { ...MOCK_APPS_ENV, FAMILIES: 'vendor' };
-const VALID_VENDOR_CALLS = ['-g', 'valid vendor\\.'];
+const VALID_VENDOR_CALLS = [...ONE_WORKER, '-g', 'valid vendor\\.'];
 
 for (const [body, keys] of [
   [VENDOR_BODY, 'orders'],
@@ -104,7 +104,7 @@ for (const [body, keys] of [
 
 test('should certify the shape an OPENAPI document gives for a vendor path: passes when the answer has it, fails when it does not', async () => {
   test.setTimeout(240_000);
-  const only = ['-g', 'valid vendor\\.orders\\.search call'];
+  const only = [...ONE_WORKER, '-g', 'valid vendor\\.orders\\.search call'];
   const has = await certify({ ...ENV, TARGET: target.url, OPENAPI: documentRequiring('orders') }, only);
   expect(has.summary().totals.failed, has.stdout.slice(-3000)).toBe(0);
   expect(
@@ -120,7 +120,7 @@ test('should fail an unpublished vendor shape where the policy makes the finding
   test.setTimeout(180_000);
   const policy = test.info().outputPath('strict-shapes.json');
   writeFileSync(policy, JSON.stringify({ findings: { 'shapes.not-published': { strict: true } } }));
-  const r = await certify({ ...ENV, TARGET: target.url, POLICY: policy }, ['-g', 'valid vendor\\.catalog\\.search call']);
+  const r = await certify({ ...ENV, TARGET: target.url, POLICY: policy }, [...ONE_WORKER, '-g', 'valid vendor\\.catalog\\.search call']);
   expect(r.summary().totals.failed, r.stdout.slice(-3000)).toBe(2);
   expect(r.stdout).toMatch(/Policy violation for finding shapes\.not-published@vendor\/(production|sandbox)/);
 });

@@ -4,8 +4,10 @@
  * published forms of the distributor's document (skipped with the reason otherwise).
  */
 import { test, expect } from '@playwright/test';
-import { spawnSync } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { cliArgs } from '../cli-bundles';
 import { diffFiles } from '../../openapi/diff';
 import type { DocumentDiff } from '../../openapi/diff/diff-shapes';
 
@@ -17,13 +19,19 @@ const YAML_FORM = process.env.VENDOR_OPENAPI;
 const JSON_FORM = process.env.VENDOR_OPENAPI_JSON;
 
 const rows = (d: DocumentDiff): string[] => d.differences.map((x) => `${x.where}: ${x.detail}`);
-/** `npm run openapi -- <args>` from the project folder. */
-const openapiCli = (...args: string[]) =>
-  spawnSync(process.execPath, ['node_modules/tsx/dist/cli.mjs', 'scripts/openapi.ts', ...args], {
-    cwd: ROOT,
-    encoding: 'utf8',
-    timeout: 60_000,
-  });
+/** `npm run openapi -- <args>` from the project folder (the run's bundle): its exit code and output. */
+async function openapiCli(...args: string[]): Promise<{ status: number | null; stdout: string; stderr: string }> {
+  try {
+    const { stdout, stderr } = await promisify(execFile)(process.execPath, [...cliArgs('openapi'), ...args], {
+      cwd: ROOT,
+      timeout: 60_000,
+    });
+    return { status: 0, stdout, stderr };
+  } catch (e) {
+    const failed = e as { code?: number | string; stdout?: string; stderr?: string };
+    return { status: typeof failed.code === 'number' ? failed.code : null, stdout: failed.stdout ?? '', stderr: failed.stderr ?? '' };
+  }
+}
 
 test.describe('openapi diff', () => {
   test('should list every operation, parameter and schema where the two fixture documents disagree, and nothing else', async () => {
@@ -53,21 +61,23 @@ test.describe('openapi diff', () => {
     expect((await diffFiles(B, B)).differences).toEqual([]);
   });
 
-  test('should print the diff as text or JSON with exit 0, and exit 2 on a document it cannot read', () => {
-    const text = openapiCli('diff', A, B);
+  test('should print the diff as text or JSON with exit 0, and exit 2 on a document it cannot read', async () => {
+    const [text, json, missing, notOpenApi, one] = await Promise.all([
+      openapiCli('diff', A, B),
+      openapiCli('diff', A, B, '--json'),
+      openapiCli('diff', A, 'tests/openapi/fixtures/no-such-document.yaml'),
+      openapiCli('diff', A, 'package.json'),
+      openapiCli('diff', A),
+    ]);
     expect(text.status, text.stderr).toBe(0);
     expect(text.stdout).toContain('15 differences');
     expect(text.stdout).toContain('  GET /items/{itemId} 200 .vendorName: only in a\n');
-    const json = openapiCli('diff', A, B, '--json');
     expect(json.status, json.stderr).toBe(0);
     expect((JSON.parse(json.stdout) as DocumentDiff).differences).toHaveLength(15);
-    const missing = openapiCli('diff', A, 'tests/openapi/fixtures/no-such-document.yaml');
     expect(missing.status).toBe(2);
     expect(missing.stderr).toContain('no-such-document.yaml could not be read as an OpenAPI document');
-    const notOpenApi = openapiCli('diff', A, 'package.json');
     expect(notOpenApi.status).toBe(2);
     expect(notOpenApi.stderr).toMatch(/package\.json (could not be read as an OpenAPI document|is OpenAPI "unknown")/);
-    const one = openapiCli('diff', A);
     expect(one.status).toBe(2);
     expect(one.stderr).toContain('usage: npm run openapi -- diff <a.yaml|a.json> <b.yaml|b.json> [--json]');
   });

@@ -28,6 +28,13 @@ export const MOCK_APPS_ENV = {
   VENDOR_CLIENT_SECRET: 'demo-vendor-secret',
 } as const;
 
+/**
+ * One Playwright worker for a test's run, which certifies a handful of checks: each worker loads Playwright and the
+ * suite and opens its own session on the target (tokens, id searches), and a URL target's run would start up to
+ * four. A test whose fact is about several workers names their number itself.
+ */
+export const ONE_WORKER = ['--workers', '1'] as const;
+
 export async function certify(env: Record<string, string>, args: string[] = [], timeoutMs = 360_000): Promise<CertifyRun> {
   // Under the test's own output folder: nothing is written into the working tree.
   const out = mkdtempSync(test.info().outputPath('certify-'));
