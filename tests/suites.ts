@@ -2,10 +2,12 @@
  * The harness's two suites, one Playwright configuration each, built here so they agree on everything but
  * their tests and reports:
  *
- * - the fast suite (`npm test`, playwright.config.ts): a developer's inner loop, within two minutes on two
- *   quiet cores;
+ * - the fast suite (`npm test`, playwright.config.ts): a developer's inner loop, about a minute on two quiet
+ *   cores: units, the mock, one end-to-end certification of a slice of the mock;
+ * - the end-to-end suite (`npm run test:e2e`, playwright.e2e.config.ts): a whole command per test (certify or
+ *   `npm run load` as a process, with its own Playwright runner or k6 double and mock), CPU-bound;
  * - the long suite (`npm run test:long`, playwright.long.config.ts): what mostly waits on compressed windows
- *   in real time or runs thousands of requests. CI (.ci/run) runs both.
+ *   in real time or runs thousands of requests. CI (.ci/run) runs all three.
  *
  * Hermetic: the load scripts and command lines are bundled once per run (global-setup.ts) into the run's
  * temporary folder, every test writes under its own output directory there (testInfo.outputPath), and only
@@ -63,6 +65,34 @@ export const LONG_TESTS = [
   // The shipped workflow's certify step, a whole certification of a deployment with other data at its own four
   // workers (CPU-bound: 15 s of CPU); the fast suite certifies that deployment's operations on one worker.
   'contracts/certify-workflow.spec.ts',
+];
+
+/**
+ * The end-to-end suite: each test runs a whole command as a process (5–25 s of CPU each: a Playwright runner and
+ * its workers, or npm run load with a mock and the k6 double), against targets that break one thing.
+ */
+export const E2E_TESTS = [
+  // certify's exit 99 for a blocked check and its refusal to send a request its OPENAPI document refuses.
+  'contracts/certify-outcomes.spec.ts',
+  // certify against targets that break one thing: faulty, silent, other data, 404s, gateways, vendor shapes,
+  // missing fields, a budget, the request plan, a token refused early.
+  'contracts/faulty-targets.spec.ts',
+  'contracts/foreign-data.spec.ts',
+  'contracts/not-served.spec.ts',
+  'contracts/rate-limit-gateways.spec.ts',
+  'contracts/vendor-shapes.spec.ts',
+  'contracts/expected-fields.spec.ts',
+  'contracts/budget.spec.ts',
+  'contracts/request-plan.spec.ts',
+  'contracts/token-refused-early.spec.ts',
+  // certify of the embedded mock in either request mode.
+  'mock/request-modes.spec.ts',
+  // npm run load end to end: its command line, the id search on a deployment, the budget and seed, the probe of
+  // the read operations alone.
+  'load/load-cli.spec.ts',
+  'load/target-ids.spec.ts',
+  'load/budget-and-seed.spec.ts',
+  'load/fingerprint/fingerprint-writes.spec.ts',
 ];
 
 export interface Suite {
