@@ -8,7 +8,7 @@ import { GET_LIMIT_PER_MINUTE, advertisedResetMs, detectResetUnit, type Environm
 import { evidenceOf, type ApiResponse } from '../clients/http';
 import { test, expect, harnessConfig, label, notRun, planned, selectedOperations } from './session/test';
 import { familyScope, firstScope, probeLimitsScope, secondAppScope, selectedScope, writesScope } from './plan/scope';
-import { headerInt, startsNewWindow } from './judge/rate-limit-sequence';
+import { rateLimitValue, startsNewWindow } from './judge/rate-limit-sequence';
 import {
   exhaust,
   exhaustionRequests,
@@ -32,7 +32,7 @@ const opNamed = (id: string): Operation => {
   return op;
 };
 
-const intOf = headerInt;
+const intOf = rateLimitValue;
 
 /** A rate-limit check's plan: its operation and requests; out of scope without PROBE_LIMITS or the reseller family. */
 const limits = (id: string, requests: number, ...more: Parameters<typeof firstScope>) =>
@@ -84,11 +84,11 @@ alone.describe('rate limits', { tag: ['@rate-limit'] }, () => {
       // Any answer will do, a 429 included: the finding needs a Reset header, not a successful call.
       const res = await session.call(op, env, { allow429: true });
       const reset = intOf(res, 'reset');
-      if (reset === undefined && res.status !== 429)
+      if (reset === null && res.status !== 429)
         notRun(test.info(), `no integer X-RateLimit-Reset to read and no 429 (${shown(res, 'reset')}; status ${res.status})`);
       recordFinding(
         'ratelimit.reset-unit',
-        reset === undefined ? 'absent' : detectResetUnit(reset),
+        reset === null ? 'absent' : detectResetUnit(reset),
         `${shown(res, 'reset')} at ${Math.floor(Date.now() / 1000)} (epoch s); ${evidenceOf(res)}`,
         { environment: env, policyFile: cfg.policyFile },
       );

@@ -9,7 +9,7 @@ import { RATE_LIMIT_HEADERS, RESET_PRECISION_MS, advertisedResetMs, limitFor, ty
 import { evidenceOf, type ApiResponse } from '../../clients/http';
 import { expect } from '../judge/matchers';
 import { blocked } from '../outcomes/outcomes';
-import { countingOrder, headerInt, resetAtMs } from '../judge/rate-limit-sequence';
+import { countingOrder, rateLimitValue, resetAtMs } from '../judge/rate-limit-sequence';
 import { MAX_CONCURRENCY, describePace, neededMs, spendBucket, type Spent } from './exhaustion-pacing';
 import { writeObserved } from '../record/annotations';
 import type { Session } from '../session/session';
@@ -25,8 +25,8 @@ export function shown(res: ApiResponse, h: HeaderKey): string {
 
 /** The integer value of a header the check depends on; an absent or unparsable header fails the check. */
 export function mustInt(res: ApiResponse, h: HeaderKey, fact: string): number {
-  const v = headerInt(res, h);
-  if (v === undefined) {
+  const v = rateLimitValue(res, h);
+  if (v === null) {
     throw new Error(`Broken fact: ${fact}\nExpected: ${NAMES[h]} as an integer\nReceived: ${shown(res, h)}; ${evidenceOf(res)}`);
   }
   return v;
@@ -61,7 +61,7 @@ export function setExhaustionDeadline(info: TestInfo): void {
 
 /** Time surely left to the advertised reset of `first`: unbounded on the mock's frozen clock or without an integer Reset. */
 function timeLeftOf(session: Session, first: ApiResponse): () => number {
-  const resetAt = session.target.control ? null : advertisedResetMs(headerInt(first, 'reset'), first.receivedAtMs);
+  const resetAt = session.target.control ? null : advertisedResetMs(rateLimitValue(first, 'reset'), first.receivedAtMs);
   return resetAt === null ? () => Infinity : () => resetAt - RESET_PRECISION_MS - Date.now();
 }
 
@@ -99,7 +99,7 @@ async function beforeStartingOver(
   previous: Attempt,
   waited: boolean,
 ): Promise<boolean> {
-  const calls = (headerInt(first, 'remaining') as number) + 1;
+  const calls = (rateLimitValue(first, 'remaining') as number) + 1;
   const leftMs = (resetAtMs(first) ?? Infinity) - RESET_PRECISION_MS - Date.now();
   const needMs = neededMs(calls, previous.spent);
   if (needMs <= leftMs) return false;

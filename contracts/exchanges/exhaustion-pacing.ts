@@ -11,7 +11,7 @@
  * the deadline.
  */
 import type { ApiResponse } from '../../clients/http';
-import { headerInt, startsNewWindow } from '../judge/rate-limit-sequence';
+import { rateLimitValue, startsNewWindow } from '../judge/rate-limit-sequence';
 
 /** Most calls in flight at once: 500 calls at 150 ms take about 2.4 s, and no gateway sees a flood. */
 export const MAX_CONCURRENCY = 32;
@@ -85,8 +85,8 @@ class Pace {
 
   /** Calls the target still allows: its lowest Remaining, or fewer when Remaining does not count down. */
   get allowedLeft(): number {
-    const told = headerInt(this.lowest, 'remaining') ?? 0;
-    return Math.min(told, (headerInt(this.o.first, 'remaining') ?? 0) - this.accepted);
+    const told = rateLimitValue(this.lowest, 'remaining') ?? 0;
+    return Math.min(told, (rateLimitValue(this.o.first, 'remaining') ?? 0) - this.accepted);
   }
 
   mayDispatch(): boolean {
@@ -115,8 +115,8 @@ class Pace {
     if (res.status >= 200 && res.status < 300) this.accepted += 1;
     if (startsNewWindow(lowestAtSend, res)) this.stop ??= 'new-window';
     for (const a of answers) {
-      const r = headerInt(a, 'remaining');
-      if (a.status !== 429 && r !== undefined && r < (headerInt(this.lowest, 'remaining') ?? Infinity)) this.lowest = a;
+      const r = rateLimitValue(a, 'remaining');
+      if (a.status !== 429 && r !== null && r < (rateLimitValue(this.lowest, 'remaining') ?? Infinity)) this.lowest = a;
     }
   }
 }

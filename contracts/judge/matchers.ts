@@ -6,7 +6,7 @@ import { DEFAULT_WINDOW_MS } from '../../catalogue';
 import type { ApiResponse } from '../../clients/http';
 import { evidenceOf } from '../../clients/http';
 import { schemaErrors } from './schema-errors';
-import { headerInt, headerInvariantProblem, remainingSequenceProblem } from './rate-limit-sequence';
+import { rateLimitValue, headerInvariantProblem, remainingSequenceProblem } from './rate-limit-sequence';
 
 const HEADERS = ['x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset'] as const;
 const INT = /^-?\d+$/;
@@ -56,11 +56,11 @@ export const LIMIT_ON_429_FACT = 'the X-RateLimit-Limit of a 429 is the limit th
 export function limitOn429Problem(seq: readonly ApiResponse[]): string | null {
   const refused = seq[seq.length - 1];
   if (!refused || refused.status !== 429) return null;
-  const onRefusal = headerInt(refused, 'limit');
+  const onRefusal = rateLimitValue(refused, 'limit');
   const accepted = seq.filter((r) => r.status < 300);
-  const advertiser = [...accepted].reverse().find((r) => headerInt(r, 'limit') !== undefined);
-  const advertised = advertiser ? headerInt(advertiser, 'limit') : undefined;
-  if (onRefusal === undefined || advertised === undefined || onRefusal === advertised) return null;
+  const advertiser = [...accepted].reverse().find((r) => rateLimitValue(r, 'limit') !== null);
+  const advertised = advertiser ? rateLimitValue(advertiser, 'limit') : null;
+  if (onRefusal === null || advertised === null || onRefusal === advertised) return null;
   return (
     `X-RateLimit-Limit ${onRefusal} on the 429 (IM-CorrelationID ${refused.correlationId}), ` +
     `X-RateLimit-Limit ${advertised} on the last accepted call (IM-CorrelationID ${advertiser?.correlationId}); ` +

@@ -12,9 +12,9 @@ import type { ApiResponse } from '../../clients/http';
 
 type HeaderKey = keyof typeof RATE_LIMIT_HEADERS;
 
-/** The header's integer value, or undefined when it is absent or not an integer (never NaN). */
-export function headerInt(res: ApiResponse, h: HeaderKey): number | undefined {
-  return intHeader(res.headers[RATE_LIMIT_HEADERS[h].toLowerCase()]) ?? undefined;
+/** An answer's rate-limit header as an integer, or null when it is absent or not an integer (never NaN): intHeader's rule. */
+export function rateLimitValue(res: ApiResponse, h: HeaderKey): number | null {
+  return intHeader(res.headers[RATE_LIMIT_HEADERS[h].toLowerCase()]);
 }
 
 const accepted = (r: ApiResponse): boolean => r.status >= 200 && r.status < 300;
@@ -31,18 +31,18 @@ function resetToleranceMs(reset: number): number {
 
 /** The advertised reset of an answer as epoch ms (the one reset-unit rule), or undefined without an integer Reset. */
 export function resetAtMs(res: ApiResponse): number | undefined {
-  const reset = headerInt(res, 'reset');
-  return reset === undefined ? undefined : (advertisedResetMs(reset, res.receivedAtMs ?? res.sentAtMs ?? 0) ?? undefined);
+  const reset = rateLimitValue(res, 'reset');
+  return reset === null ? undefined : (advertisedResetMs(reset, res.receivedAtMs ?? res.sentAtMs ?? 0) ?? undefined);
 }
 
 /** `cur` counts in a later window than `prev`: its Reset is later and its Remaining higher (a fixed window rolled over, or a bucket refilled). */
 export function startsNewWindow(prev: ApiResponse, cur: ApiResponse): boolean {
   const a = resetAtMs(prev);
   const b = resetAtMs(cur);
-  const ra = headerInt(prev, 'remaining');
-  const rb = headerInt(cur, 'remaining');
-  if (a === undefined || b === undefined || ra === undefined || rb === undefined) return false;
-  return b - a > resetToleranceMs(headerInt(cur, 'reset') as number) && rb > ra;
+  const ra = rateLimitValue(prev, 'remaining');
+  const rb = rateLimitValue(cur, 'remaining');
+  if (a === undefined || b === undefined || ra === null || rb === null) return false;
+  return b - a > resetToleranceMs(rateLimitValue(cur, 'reset') as number) && rb > ra;
 }
 
 /** Answers of one window: split where Reset moves, in the order they were answered. */
@@ -82,24 +82,24 @@ export function countingOrder(seq: readonly ApiResponse[]): CountingOrder {
   let countedRefusals = 0;
   let unknownRefusals = 0;
   const ordered = windows(seq.filter((r) => accepted(r) || tokenRefused(r))).map((w) => {
-    const shown = new Set(w.filter(accepted).map((r) => headerInt(r, 'remaining')));
+    const shown = new Set(w.filter(accepted).map((r) => rateLimitValue(r, 'remaining')));
     const counted = w.filter((r) => {
       if (accepted(r)) return true;
-      const remaining = headerInt(r, 'remaining');
-      if (remaining === undefined) unknownRefusals += 1;
+      const remaining = rateLimitValue(r, 'remaining');
+      if (remaining === null) unknownRefusals += 1;
       else if (!shown.has(remaining)) countedRefusals += 1;
-      return remaining !== undefined && !shown.has(remaining);
+      return remaining !== null && !shown.has(remaining);
     });
     // Stable: answers with the same Remaining stay in the order they came.
-    return counted.sort((x, y) => (headerInt(y, 'remaining') ?? -1) - (headerInt(x, 'remaining') ?? -1));
+    return counted.sort((x, y) => (rateLimitValue(y, 'remaining') ?? -1) - (rateLimitValue(x, 'remaining') ?? -1));
   });
   return { windows: ordered.filter((w) => w.length > 0), countedRefusals, unknownRefusals };
 }
 
 /** What is wrong between two answers the target counted one after the other, or null. */
 function stepProblem(a: ApiResponse, b: ApiResponse): string | null {
-  const ra = headerInt(a, 'remaining') as number;
-  const rb = headerInt(b, 'remaining') as number;
+  const ra = rateLimitValue(a, 'remaining') as number;
+  const rb = rateLimitValue(b, 'remaining') as number;
   if (ra === 0)
     return `IM-CorrelationID ${a.correlationId} answered Remaining 0, then IM-CorrelationID ${b.correlationId} answered ${b.status}`;
   if (rb === ra - 1) return null;
@@ -118,9 +118,9 @@ function riseProblem(window: readonly ApiResponse[]): string | null {
     let lowest: ApiResponse | undefined;
     for (const a of byArrival) {
       if ((a.receivedAtMs ?? Infinity) >= (b.sentAtMs ?? -Infinity)) break;
-      if (!lowest || (headerInt(a, 'remaining') as number) < (headerInt(lowest, 'remaining') as number)) lowest = a;
+      if (!lowest || (rateLimitValue(a, 'remaining') as number) < (rateLimitValue(lowest, 'remaining') as number)) lowest = a;
     }
-    if (lowest && (headerInt(b, 'remaining') as number) >= (headerInt(lowest, 'remaining') as number)) return stepProblem(lowest, b);
+    if (lowest && (rateLimitValue(b, 'remaining') as number) >= (rateLimitValue(lowest, 'remaining') as number)) return stepProblem(lowest, b);
   }
   return null;
 }
@@ -131,7 +131,7 @@ function riseProblem(window: readonly ApiResponse[]): string | null {
  * that skips, freezes or rises, and a call accepted after Remaining 0.
  */
 export function remainingSequenceProblem(seq: readonly ApiResponse[]): string | null {
-  const missing = seq.find((r) => accepted(r) && headerInt(r, 'remaining') === undefined);
+  const missing = seq.find((r) => accepted(r) && rateLimitValue(r, 'remaining') === null);
   if (missing) return `IM-CorrelationID ${missing.correlationId} answered ${missing.status} without an integer X-RateLimit-Remaining`;
   for (const w of countingOrder(seq).windows) {
     for (let i = 1; i < w.length; i++) {
@@ -146,7 +146,7 @@ export function remainingSequenceProblem(seq: readonly ApiResponse[]): string | 
 
 /** The integer header of every answer, or the problem with the first answer that lacks it. */
 function everyInt(seq: readonly ApiResponse[], h: HeaderKey): string | null {
-  const bad = seq.find((r) => headerInt(r, h) === undefined);
+  const bad = seq.find((r) => rateLimitValue(r, h) === null);
   if (!bad) return null;
   const raw = bad.headers[RATE_LIMIT_HEADERS[h].toLowerCase()];
   return `IM-CorrelationID ${bad.correlationId} answered ${bad.status} with ${RATE_LIMIT_HEADERS[h]} ${raw === undefined ? 'absent' : `"${raw}"`}`;
@@ -159,8 +159,8 @@ function resetProblem(seq: readonly ApiResponse[]): string | null {
     const b = seq[i] as ApiResponse;
     if (startsNewWindow(a, b)) continue;
     const drift = Math.abs((resetAtMs(b) as number) - (resetAtMs(a) as number));
-    if (drift > resetToleranceMs(headerInt(b, 'reset') as number)) {
-      return `X-RateLimit-Reset ${headerInt(a, 'reset')} then ${headerInt(b, 'reset')} (${drift} ms apart) with no new window between IM-CorrelationID ${a.correlationId} and IM-CorrelationID ${b.correlationId}`;
+    if (drift > resetToleranceMs(rateLimitValue(b, 'reset') as number)) {
+      return `X-RateLimit-Reset ${rateLimitValue(a, 'reset')} then ${rateLimitValue(b, 'reset')} (${drift} ms apart) with no new window between IM-CorrelationID ${a.correlationId} and IM-CorrelationID ${b.correlationId}`;
     }
   }
   return null;
@@ -169,9 +169,9 @@ function resetProblem(seq: readonly ApiResponse[]): string | null {
 /** X-RateLimit-Limit is the endpoint's limit: the same on every answer. */
 function limitProblem(seq: readonly ApiResponse[]): string | null {
   const first = seq[0];
-  const other = seq.find((r) => first && headerInt(r, 'limit') !== headerInt(first, 'limit'));
+  const other = seq.find((r) => first && rateLimitValue(r, 'limit') !== rateLimitValue(first, 'limit'));
   return first && other
-    ? `X-RateLimit-Limit ${headerInt(first, 'limit')} (IM-CorrelationID ${first.correlationId}) then ${headerInt(other, 'limit')} (IM-CorrelationID ${other.correlationId})`
+    ? `X-RateLimit-Limit ${rateLimitValue(first, 'limit')} (IM-CorrelationID ${first.correlationId}) then ${rateLimitValue(other, 'limit')} (IM-CorrelationID ${other.correlationId})`
     : null;
 }
 
