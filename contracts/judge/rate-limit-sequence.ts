@@ -120,7 +120,8 @@ function riseProblem(window: readonly ApiResponse[]): string | null {
       if ((a.receivedAtMs ?? Infinity) >= (b.sentAtMs ?? -Infinity)) break;
       if (!lowest || (rateLimitValue(a, 'remaining') as number) < (rateLimitValue(lowest, 'remaining') as number)) lowest = a;
     }
-    if (lowest && (rateLimitValue(b, 'remaining') as number) >= (rateLimitValue(lowest, 'remaining') as number)) return stepProblem(lowest, b);
+    if (lowest && (rateLimitValue(b, 'remaining') as number) >= (rateLimitValue(lowest, 'remaining') as number))
+      return stepProblem(lowest, b);
   }
   return null;
 }

@@ -2,10 +2,9 @@
  * The checks of a run's test as the summary counts them: one per grouped check (outcomes/check-groups.ts), else the test
  * itself under its labels, with its status, its reason when it reached no verdict, and the ids its evidence used.
  */
-import type { EnvironmentName } from '../../catalogue';
 import type { CheckStatus } from '../../reporting/report-shapes';
 import { describeId, type ResolvedId } from '../../clients/ids';
-import type { TestAnnotations } from './annotations';
+import type { CheckResult, TestAnnotations } from './annotations';
 
 /** One test of the run as the reporter saw it. */
 export interface RunEntry {
@@ -17,21 +16,6 @@ export interface RunEntry {
   status: 'passed' | 'failed' | 'timedOut' | 'skipped' | 'interrupted';
   durationMs: number;
   errors: readonly { message?: string }[];
-}
-
-/** One check: a test, or one check of a grouped test (outcomes/check-groups.ts). */
-export interface Unit {
-  title: string;
-  status: CheckStatus;
-  durationMs: number;
-  error?: string;
-  /** Why it reached no verdict (not run, blocked, out of scope, not applicable). */
-  reason?: string;
-  /** What brings an out-of-scope check in. */
-  bringsIn?: string;
-  operation?: string;
-  environment?: EnvironmentName;
-  check?: string;
 }
 
 /** A failure's text with the ids it used and their origin, so the evidence says where each came from. */
@@ -47,7 +31,8 @@ function statusOf(e: RunEntry, a: TestAnnotations): CheckStatus {
 }
 
 /** The checks of a test: one per grouped check, else the test itself under its labels. */
-export function unitsOf(e: RunEntry, a: TestAnnotations): Unit[] {
+/** The checks of one test: its grouped checks' verdicts, or the test itself as one check. */
+export function unitsOf(e: RunEntry, a: TestAnnotations): CheckResult[] {
   if (a.checkResults.length) {
     return a.checkResults.map((c) => ({
       title: c.title,

@@ -17,11 +17,11 @@ import type {
 } from '../../reporting/report-shapes';
 import { redact } from '../../clients/redact';
 import type { ResolvedId } from '../../clients/ids';
-import type { CallObservation, TestAnnotations } from '../record/annotations';
+import type { CallObservation, CheckResult, TestAnnotations } from '../record/annotations';
 import { readAnnotations } from '../record/annotation-reader';
-import { unitsOf, type RunEntry, type Unit } from '../record/check-units';
+import { unitsOf, type RunEntry } from '../record/check-units';
 
-export type { RunEntry, Unit } from '../record/check-units';
+export type { RunEntry } from '../record/check-units';
 import { BUDGET_SPENT } from '../plan/run-budget';
 
 export type { RequestsSummary } from '../../reporting/report-shapes';
@@ -44,7 +44,7 @@ function rowStatus(checks: Record<string, CheckStatus>): CheckStatus {
 /** Folds one check's verdict (and what the test observed) into its operation's row. */
 export function addCheck(
   row: OperationResult,
-  unit: Unit & { check: string },
+  unit: CheckResult & { check: string },
   observed: readonly CallObservation[],
   correlationIds: readonly string[],
 ): void {
@@ -73,7 +73,7 @@ const LEFT_OUT_KIND: Partial<Record<CheckStatus, LeftOutKind>> = {
 };
 
 /** Counts a check without a verdict under its kind and reason (and what brings it in), in the run's order. */
-function addLeftOut(leftOut: LeftOut[], kind: LeftOutKind, unit: Unit): void {
+function addLeftOut(leftOut: LeftOut[], kind: LeftOutKind, unit: CheckResult): void {
   const reason = unit.reason ?? 'no reason recorded';
   const same = leftOut.find((l) => l.kind === kind && l.reason === reason && l.bringsIn === unit.bringsIn);
   if (same) same.checks += 1;
