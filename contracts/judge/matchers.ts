@@ -3,13 +3,13 @@
  */
 import { expect as base } from '@playwright/test';
 import { DEFAULT_WINDOW_MS } from '../../catalogue';
+import { intHeader } from '../../catalogue/rules';
 import type { ApiResponse } from '../../clients/http';
 import { evidenceOf } from '../../clients/http';
 import { schemaErrors } from './schema-errors';
 import { rateLimitValue, headerInvariantProblem, remainingSequenceProblem } from './rate-limit-sequence';
 
 const HEADERS = ['x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset'] as const;
-const INT = /^-?\d+$/;
 
 export interface RateLimitHeaderOptions {
   /**
@@ -135,9 +135,10 @@ export const expect = base.extend({
     const values: Record<string, number> = {};
     for (const h of HEADERS) {
       const v = res.headers[h];
+      const n = intHeader(v);
       if (v === undefined) problems.push(`${h} is absent`);
-      else if (!INT.test(v.trim())) problems.push(`${h} is "${v}", not an integer`);
-      else values[h] = Number(v);
+      else if (n === null) problems.push(`${h} is "${v}", not an integer`);
+      else values[h] = n;
     }
     const limit = values['x-ratelimit-limit'];
     const remaining = values['x-ratelimit-remaining'];
