@@ -6,6 +6,7 @@
 import { expect } from '@playwright/test';
 import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import { DEMO_RESELLER_B, DEMO_VENDOR } from '../../../catalogue/apps';
 import { certify, type CertifyRun } from './run-certify';
 
 /** A published-document fixture: three of its operations map to the catalogue. */
@@ -21,11 +22,8 @@ function filesUnder(dir: string): string[] {
 
 /** certify of the embedded mock with the canary app and OPENAPI, on one worker, with these Playwright arguments. */
 export function certifyWithCanary(args: string[]): Promise<CertifyRun> {
-  const apps = [
-    { clientId: 'canary-reseller', clientSecret: CANARY, family: 'reseller' },
-    { clientId: 'demo-reseller-b', clientSecret: 'demo-reseller-b-secret', family: 'reseller' },
-    { clientId: 'demo-vendor', clientSecret: 'demo-vendor-secret', family: 'vendor' },
-  ];
+  // The mock's own apps, the first reseller's secret replaced by the canary.
+  const apps = [{ clientId: 'canary-reseller', clientSecret: CANARY, family: 'reseller' }, DEMO_RESELLER_B, DEMO_VENDOR];
   // One worker instead of the embedded mock's two: the run waits in the background, and a worker start
   // (Playwright, the suite and its mock) is about 2 s of CPU that the tests beside it need more.
   return certify(
