@@ -81,6 +81,7 @@ export function inputCasesOf(op: Pick<Operation, 'id' | 'needs'>, seed: number):
     value === undefined
       ? []
       : [{ kind, location: c.location, rule: c.keyword === 'required' ? 'required' : `${c.keyword} ${c.value}`, value }];
+  // The catalogue holds what both forms refuse: its node stands for the form giving the constraint and for both merged.
   const target = (c: FlatConstraint) => {
     const node = locate(set, c.location) ?? {};
     return { c, node, merged: node };
