@@ -7,6 +7,8 @@ import { writeOpenApiValidation } from './record/annotations';
 import { READ_BACK_ATTEMPTS, createOrder, lookFor, selectedForWrite, writeCheckScope } from './exchanges/read-back';
 import { observeShape, recordExpectedFields, recordShapeNotPublished, recordVisibility } from './exchanges/answer-records';
 import { expectAboutWhatWasAsked, expectDocumentedStatus, judgeNotFound } from './judge/answer-checks';
+import { CheckGroup } from './outcomes/check-groups';
+import type { OpenApiContract } from '../openapi/import/openapi-contract';
 
 const cfg = harnessConfig();
 const operations = selectedOperations(cfg);
@@ -25,59 +27,71 @@ async function paramsFor(session: Session, op: Operation, env: EnvironmentName):
   return created?.orderNumber ? { orderNumber: created.orderNumber } : undefined;
 }
 
+/** An operation's tags: the operation and its group, beside the spec's. */
+const tagsOf = (op: Operation): string[] => ['@operations', `@${op.id}`, `@${op.group.replace(/\s+/g, '-').toLowerCase()}`];
+
+/** A valid call of `op`: 2xx JSON with its documented status and shape, and integer rate-limit headers. */
+async function judgeValidCall(session: Session, openapi: OpenApiContract | undefined, op: Operation, env: EnvironmentName): Promise<void> {
+  label(test.info(), op, env, 'valid-call');
+  const params = await paramsFor(session, op, env);
+  const { sent, res } = await session.exchange(op, env, params ? { params } : {});
+  observeShape(res);
+  // On the embedded mock every id is its own: a 404 is judged here only for a request that named none but the run's own.
+  if (res.status === 404 && (!session.target.isMock || op.needs.length === 0 || params !== undefined)) {
+    judgeNotFound(op, env, res, params !== undefined, cfg.policyFile);
+    expect(res).toHaveRateLimitHeaders({ windowMs: session.target.windowMs });
+    return;
+  }
+  expect(res, `Broken fact: ${op.method} ${op.path} is served (${env})\nExpected: 2xx\nReceived: ${evidenceOf(res)}`).toHaveStatusIn(
+    200,
+    299,
+  );
+  const schema = expectDocumentedStatus(op, env, res, cfg.policyFile);
+  // A shape is judged only where a document gives it: the catalogue (seed or published document) or OPENAPI.
+  const documented = op.responseSchema !== undefined || openapi?.responseSchema(op.id) !== undefined;
+  if (!documented) recordShapeNotPublished(op, env, res, cfg.policyFile);
+  else if (schema !== null) expect.soft(res).toBeJsonResponse();
+  if (schema)
+    expect
+      .soft(res.json)
+      .toMatchSchema(schema, `${op.id} answers the published shape of ${res.status} (IM-CorrelationID ${res.correlationId})`);
+  await expectAboutWhatWasAsked(op, env, sent, res);
+  expect.soft(res).toHaveRateLimitHeaders({ windowMs: session.target.windowMs });
+  if (openapi) {
+    const v = openapi.validateResponse(op.id, res.status, res.json);
+    writeOpenApiValidation(test.info(), { validated: v.validated, failed: v.errors.length > 0 });
+    expect
+      .soft(
+        v.errors,
+        `Broken fact: ${op.id} answers the shape of the imported OpenAPI document (${cfg.openapiFile}); IM-CorrelationID ${res.correlationId}`,
+      )
+      .toEqual([]);
+  }
+  // What a client needs beyond the document: recorded, failed only under a strict policy.
+  if (schema && schema === op.responseSchema) recordExpectedFields(op, env, res, cfg.policyFile);
+}
+
 for (const env of cfg.environments) {
-  for (const op of selectedOperations(cfg)) {
-    test(
+  // One test per environment, one check per operation, several at once against a distant target (outcomes/check-groups.ts).
+  const validCalls = new CheckGroup<{ session: Session; openapi: OpenApiContract | undefined }>();
+  for (const op of operations) {
+    const plan = {
+      unit: op.id,
+      requests: needsOwnOrder(op) ? 2 : 1,
+      outOfScope: firstScope(op.readOnly ? undefined : writesScope(cfg, op.id), op.webhook ? webhookSecretScope(cfg) : undefined),
+    };
+    validCalls.check(
       `should answer a valid ${op.id} call with 2xx JSON matching its schema and integer rate-limit headers (${env})`,
-      planned(
-        {
-          unit: op.id,
-          requests: needsOwnOrder(op) ? 2 : 1,
-          outOfScope: firstScope(op.readOnly ? undefined : writesScope(cfg, op.id), op.webhook ? webhookSecretScope(cfg) : undefined),
-        },
-        { tag: ['@operations', `@${op.id}`, `@${op.group.replace(/\s+/g, '-').toLowerCase()}`] },
-      ),
-      async ({ session, openapi }) => {
-        label(test.info(), op, env, 'valid-call');
-        const params = await paramsFor(session, op, env);
-        const { sent, res } = await session.exchange(op, env, params ? { params } : {});
-        observeShape(res);
-        // On the embedded mock every id is its own: a 404 is judged here only for a request that named none but the run's own.
-        if (res.status === 404 && (!session.target.isMock || op.needs.length === 0 || params !== undefined)) {
-          judgeNotFound(op, env, res, params !== undefined, cfg.policyFile);
-          expect(res).toHaveRateLimitHeaders({ windowMs: session.target.windowMs });
-          return;
-        }
-        expect(res, `Broken fact: ${op.method} ${op.path} is served (${env})\nExpected: 2xx\nReceived: ${evidenceOf(res)}`).toHaveStatusIn(
-          200,
-          299,
-        );
-        const schema = expectDocumentedStatus(op, env, res, cfg.policyFile);
-        // A shape is judged only where a document gives it: the catalogue (seed or published document) or OPENAPI.
-        const documented = op.responseSchema !== undefined || openapi?.responseSchema(op.id) !== undefined;
-        if (!documented) recordShapeNotPublished(op, env, res, cfg.policyFile);
-        else if (schema !== null) expect.soft(res).toBeJsonResponse();
-        if (schema)
-          expect
-            .soft(res.json)
-            .toMatchSchema(schema, `${op.id} answers the published shape of ${res.status} (IM-CorrelationID ${res.correlationId})`);
-        await expectAboutWhatWasAsked(op, env, sent, res);
-        expect.soft(res).toHaveRateLimitHeaders({ windowMs: session.target.windowMs });
-        if (openapi) {
-          const v = openapi.validateResponse(op.id, res.status, res.json);
-          writeOpenApiValidation(test.info(), { validated: v.validated, failed: v.errors.length > 0 });
-          expect
-            .soft(
-              v.errors,
-              `Broken fact: ${op.id} answers the shape of the imported OpenAPI document (${harnessConfig().openapiFile}); IM-CorrelationID ${res.correlationId}`,
-            )
-            .toEqual([]);
-        }
-        // What a client needs beyond the document: recorded, failed only under a strict policy.
-        if (schema && schema === op.responseSchema) recordExpectedFields(op, env, res, cfg.policyFile);
-      },
+      plan,
+      async ({ session, openapi }) => judgeValidCall(session, openapi, op, env),
+      tagsOf(op),
     );
   }
+  test(
+    `should answer a valid call of each operation with 2xx JSON matching its schema and integer rate-limit headers (${env})`,
+    validCalls.details({ tag: [...new Set(operations.flatMap(tagsOf))] }),
+    async ({ session, openapi }) => validCalls.run({ session, openapi }, () => session.pace.concurrency()),
+  );
 
   test(
     `should find a created order with orders.details by the number the create answer gave (${env})`,

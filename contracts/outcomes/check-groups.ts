@@ -5,15 +5,16 @@
  * target that fails many checks took minutes when each check was a test. In a group a failure does
  * not stop the next check; the test fails once at the end, listing every failed check. Each check's
  * verdict is an annotation (`check-result`) that the summary reporter turns into its own row, in the
- * group's order. Checks may run several at once against a distant target (`run`'s `concurrency`); a
- * soft assertion that fails while checks overlap fails each check it may belong to.
+ * group's order. Checks may run several at once against a distant target (`run`'s `concurrency`); each
+ * soft assertion that fails is its own check's (the check running where it failed). The run's greps select
+ * checks as they select tests (run-grep.ts).
  */
-import { AsyncLocalStorage } from 'node:async_hooks';
-import { test } from '@playwright/test';
+import { test, type TestInfo, type TestInfoError } from '@playwright/test';
 import { redact } from '../../clients/redact';
-import { writeCheckResult, type CheckResult } from '../record/annotations';
+import { runAsCheck, runningCheck, writeCheckResult, type CheckResult } from '../record/annotations';
 import { planAnnotations, type CheckPlan } from '../plan/request-plan';
 import { leftOutByPlan } from '../plan/run-budget';
+import { checkGrepTitle, runGrep } from './run-grep';
 
 export type { CheckResult } from '../record/annotations';
 
@@ -36,11 +37,27 @@ const STATUS_OF_SKIP: Record<CheckSkipped['kind'], CheckResult['status']> = {
   'not-applicable': 'not-applicable',
 };
 
-const running = new AsyncLocalStorage<CheckResult>();
-
 /** The check running in a group, if any (label, notRun and blocked act on it instead of the test). */
 export function currentCheck(): CheckResult | undefined {
-  return running.getStore();
+  return runningCheck()?.result;
+}
+
+/**
+ * While `work` runs, each error Playwright adds to the test (a soft assertion's) is also handed to the
+ * check running where it was raised: `testInfo.errors` is the test's public list of them.
+ */
+async function attributingErrors<T>(info: TestInfo, work: () => Promise<T>): Promise<T> {
+  const errors = info.errors;
+  const push = errors.push.bind(errors);
+  errors.push = (...items: TestInfoError[]) => {
+    runningCheck()?.softErrors.push(...items);
+    return push(...items);
+  };
+  try {
+    return await work();
+  } finally {
+    errors.push = push;
+  }
 }
 
 /** Runs `work` on each item, at most `limit` at once, keeping the results in the items' order. */
@@ -61,11 +78,14 @@ type Body<A> = (args: A) => Promise<void>;
 
 /** Collects checks that run as one test; `args` are the test's fixtures, passed to each check. */
 export class CheckGroup<A extends object> {
-  private readonly checks: { title: string; body: Body<A>; plan: CheckPlan }[] = [];
+  private readonly checks: { title: string; body: Body<A>; plan: CheckPlan; tags?: readonly string[] | undefined }[] = [];
 
-  /** Adds a check with its plan: the requests it sends at most, and why it is left out when it is. */
-  check(title: string, plan: CheckPlan, body: Body<A>): void {
-    this.checks.push({ title, body, plan });
+  /**
+   * Adds a check with its plan: the requests it sends at most, and why it is left out when it is. Its tags
+   * (the group test's when none) are what the run's greps read besides its title.
+   */
+  check(title: string, plan: CheckPlan, body: Body<A>, tags?: readonly string[]): void {
+    this.checks.push({ title, body, plan, tags });
   }
 
   get titles(): string[] {
@@ -89,14 +109,13 @@ export class CheckGroup<A extends object> {
 
   /** Runs one check to its verdict: skipped, failed (thrown or soft), or passed. */
   private async runOne(c: (typeof this.checks)[number], args: A): Promise<CheckResult> {
-    const info = test.info();
     const skipped = this.leftOut(c.plan);
     if (skipped) return { title: c.title, durationMs: 0, ...skipped };
     const result: CheckResult = { title: c.title, status: 'passed', durationMs: 0 };
-    const errorsBefore = info.errors.length;
+    const softErrors: TestInfoError[] = [];
     const started = performance.now();
     try {
-      await running.run(result, () => test.step(c.title, () => c.body(args), { box: true }));
+      await runAsCheck({ result, softErrors }, () => test.step(c.title, () => c.body(args), { box: true }));
     } catch (e) {
       if (e instanceof CheckSkipped) {
         result.status = STATUS_OF_SKIP[e.kind];
@@ -108,7 +127,7 @@ export class CheckGroup<A extends object> {
       }
     }
     // Soft assertions fail the test without throwing: they fail their check too.
-    const soft = info.errors.slice(errorsBefore).map((e) => e.message ?? '');
+    const soft = softErrors.map((e) => e.message ?? '');
     if (soft.length && result.status !== 'failed') {
       result.status = 'failed';
       result.error = redact(soft.join('\n'));
@@ -123,10 +142,13 @@ export class CheckGroup<A extends object> {
    */
   async run(args: A, concurrency: () => number = () => 1): Promise<void> {
     const info = test.info();
-    const [first, ...rest] = this.checks;
-    const results = first ? [await this.runOne(first, args), ...(await inOrder(rest, concurrency(), (c) => this.runOne(c, args)))] : [];
+    const selected = runGrep(info);
+    const [first, ...rest] = this.checks.filter((c) => selected(checkGrepTitle(info, c.title, c.tags)));
+    const results = await attributingErrors(info, async () =>
+      first ? [await this.runOne(first, args), ...(await inOrder(rest, concurrency(), (c) => this.runOne(c, args)))] : [],
+    );
     for (const r of results) writeCheckResult(info, r);
     const failures = results.filter((r) => r.status === 'failed').map((r) => `✘ ${r.title}\n${r.error ?? ''}`);
-    if (failures.length) throw new Error(`${failures.length} of ${this.checks.length} checks failed:\n\n${failures.join('\n\n')}`);
+    if (failures.length) throw new Error(`${failures.length} of ${results.length} checks failed:\n\n${failures.join('\n\n')}`);
   }
 }

@@ -15,6 +15,22 @@ const strings = { type: 'array', items: str } as const;
 const num = { type: 'number' } as const;
 const environment = { enum: [...ENVIRONMENTS] } as const;
 
+/** What a call showed (CallObservation). */
+const OBSERVATION = {
+  type: 'object',
+  properties: {
+    status: num,
+    headers: strings,
+    fields: strings,
+    latencyMs: num,
+    limit: { type: ['string', 'number', 'null'] },
+    correlationId: str,
+    allowed: num,
+    requests: num,
+    pace: str,
+  },
+} as const;
+
 /** The JSON Schema of each JSON payload. */
 const PAYLOAD_SCHEMAS = {
   [ANNOTATION.finding]: {
@@ -35,20 +51,7 @@ const PAYLOAD_SCHEMAS = {
       },
     },
   },
-  [ANNOTATION.observed]: {
-    type: 'object',
-    properties: {
-      status: num,
-      headers: strings,
-      fields: strings,
-      latencyMs: num,
-      limit: { type: ['string', 'number', 'null'] },
-      correlationId: str,
-      allowed: num,
-      requests: num,
-      pace: str,
-    },
-  },
+  [ANNOTATION.observed]: OBSERVATION,
   [ANNOTATION.openapiValidation]: {
     type: 'object',
     required: ['validated', 'failed'],
@@ -72,6 +75,8 @@ const PAYLOAD_SCHEMAS = {
       error: str,
       reason: str,
       bringsIn: str,
+      observed: { type: 'array', items: OBSERVATION },
+      correlationIds: strings,
     },
   },
   [ANNOTATION.outOfScope]: {

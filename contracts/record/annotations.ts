@@ -3,7 +3,8 @@
  * writer. Their one reader (annotation-reader.ts) is shared by the summary reporter, the plan and the
  * detection matrix.
  */
-import type { TestInfo } from '@playwright/test';
+import { AsyncLocalStorage } from 'node:async_hooks';
+import type { TestInfo, TestInfoError } from '@playwright/test';
 import type { EnvironmentName } from '../../catalogue';
 import type { CheckStatus, Finding } from '../../reporting/report-shapes';
 import type { ResolvedId } from '../../clients/ids';
@@ -54,6 +55,9 @@ export interface CheckResult {
   reason?: string;
   /** What brings an out-of-scope check in. */
   bringsIn?: string;
+  /** What the check's calls showed, and their last correlation lines (a grouped check's own). */
+  observed?: CallObservation[];
+  correlationIds?: string[];
 }
 
 /** Why a check is out of the run's scope, and the setting that brings it in. */
@@ -135,12 +139,35 @@ export interface AnnotatedTest {
 
 type Annotated = Pick<TestInfo, 'annotations'>;
 
+/**
+ * A check of a group while it runs (outcomes/check-groups.ts): what its calls record (observations,
+ * correlation lines) and a soft assertion's error raised in its async context are its own, not the group
+ * test's, so checks running at once keep their own evidence.
+ */
+export interface RunningCheck {
+  result: CheckResult;
+  softErrors: TestInfoError[];
+}
+
+const running = new AsyncLocalStorage<RunningCheck>();
+
+/** The check running in this async context, if any. */
+export const runningCheck = (): RunningCheck | undefined => running.getStore();
+
+/** Runs `work` as the check `check`. */
+export const runAsCheck = <T>(check: RunningCheck, work: () => Promise<T>): Promise<T> => running.run(check, work);
+
 const push = (info: Annotated, type: AnnotationType, payload: unknown): void => {
   info.annotations.push({ type, description: typeof payload === 'string' ? payload : JSON.stringify(payload) });
 };
 
 export const writeFinding = (info: Annotated, finding: Finding): void => push(info, ANNOTATION.finding, finding);
-export const writeObserved = (info: Annotated, observation: CallObservation): void => push(info, ANNOTATION.observed, observation);
+/** What a call showed: the running grouped check's, else the test's. */
+export function writeObserved(info: Annotated, observation: CallObservation): void {
+  const check = runningCheck()?.result;
+  if (check) check.observed = [...(check.observed ?? []), observation];
+  else push(info, ANNOTATION.observed, observation);
+}
 export const writeOpenApiValidation = (info: Annotated, v: OpenApiValidation): void => push(info, ANNOTATION.openapiValidation, v);
 export const writeCheckResult = (info: Annotated, result: CheckResult): void => push(info, ANNOTATION.checkResult, result);
 export const writeBlocked = (info: Annotated, reason: string): void => push(info, ANNOTATION.blocked, reason);
@@ -161,8 +188,13 @@ export function writeIdSource(info: Annotated, id: ResolvedId): void {
   if (!info.annotations.some((a) => a.type === ANNOTATION.idSource && a.description === description)) push(info, ANNOTATION.idSource, id);
 }
 
-/** A request's correlation line; the test keeps the last `keep` of them. */
+/** A request's correlation line; the running grouped check (else the test) keeps the last `keep` of them. */
 export function writeCorrelationId(info: Annotated, line: string, keep = 3): void {
+  const check = runningCheck()?.result;
+  if (check) {
+    check.correlationIds = [...(check.correlationIds ?? []), line].slice(-keep);
+    return;
+  }
   const kept = info.annotations.filter((a) => a.type === ANNOTATION.correlationId);
   for (const old of kept.slice(0, Math.max(0, kept.length - keep + 1))) info.annotations.splice(info.annotations.indexOf(old), 1);
   push(info, ANNOTATION.correlationId, line);

@@ -44,6 +44,8 @@ export function unitsOf(e: RunEntry, a: TestAnnotations): CheckResult[] {
       ...(c.operation ? { operation: c.operation } : {}),
       ...(c.environment ? { environment: c.environment } : {}),
       ...(c.check ? { check: c.check } : {}),
+      ...(c.observed ? { observed: c.observed } : {}),
+      ...(c.correlationIds ? { correlationIds: c.correlationIds } : {}),
     }));
   }
   const error = withIds(a.idSources, e.errors.map((x) => x.message ?? '').join('\n'));

@@ -187,7 +187,12 @@ export function collect(entries: readonly RunEntry[], operations: readonly Opera
       g[TOTAL_OF[status]] += 1;
       const op = unit.operation ? catalogue.get(unit.operation) : undefined;
       if (op && unit.environment && unit.check)
-        addCheck(rowOf(rows, op, unit.environment), { ...unit, check: unit.check }, a.observed, a.correlationIds);
+        addCheck(
+          rowOf(rows, op, unit.environment),
+          { ...unit, check: unit.check },
+          unit.observed ?? a.observed,
+          unit.correlationIds ?? a.correlationIds,
+        );
     }
   }
   c.rows = [...rows.values()].sort((a, b) => a.id.localeCompare(b.id) || a.environment.localeCompare(b.environment));

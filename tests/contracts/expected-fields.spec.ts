@@ -8,9 +8,10 @@ import { writeFileSync } from 'node:fs';
 import { startMock, type RunningMock } from '../../mock';
 import { MOCK_APPS_ENV, certify } from './support/run-certify';
 import { startProxy, type CountingTarget } from './support/targets';
+import { validCallsOf } from './support/greps';
 
 const ENV = { ...MOCK_APPS_ENV, FAMILIES: 'reseller', ENVIRONMENTS: 'production' };
-const ONLY = ['-g', 'valid catalog\\.search call'];
+const ONLY = ['-g', validCallsOf(['catalog.search'])];
 
 let mock: RunningMock;
 let proxy: CountingTarget;

@@ -8,6 +8,7 @@ import { test, expect } from '@playwright/test';
 import { DriftLayer, startMock, type RunningMock } from '../../mock';
 import { DEFAULT_WINDOW_MS } from '../../catalogue';
 import { MOCK_APPS_ENV, ONE_WORKER, certify } from './support/run-certify';
+import { validCallsOf } from './support/greps';
 
 let mock: RunningMock;
 test.beforeEach(async () => {
@@ -19,7 +20,7 @@ test.afterEach(async () => {
 
 test('should fail a 404 to a search in one environment as "operation not served" and record no unknown-id finding', async () => {
   test.setTimeout(180_000);
-  const r = await certify({ ...MOCK_APPS_ENV, TARGET: mock.url }, [...ONE_WORKER, '-g', 'valid deals\\.search call']);
+  const r = await certify({ ...MOCK_APPS_ENV, TARGET: mock.url }, [...ONE_WORKER, '-g', validCallsOf(['deals.search'])]);
   const tests = r.summary().tests;
   const failed = tests.filter((t) => t.status === 'failed');
   expect(

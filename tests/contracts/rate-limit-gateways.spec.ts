@@ -8,6 +8,7 @@ import { startMock, type RunningMock } from '../../mock';
 import { startProxy, type CountingTarget } from './support/targets';
 import type { Finding, RunSummary } from '../../reporting/report-shapes';
 import { MOCK_APPS_ENV, ONE_WORKER, certify } from './support/run-certify';
+import { validCallsOf } from './support/greps';
 
 const URL_TARGET = { ...MOCK_APPS_ENV, PROBE_LIMITS: '1', FAMILIES: 'reseller', ENVIRONMENTS: 'production' };
 
@@ -68,7 +69,7 @@ test.describe('behind a gateway whose 429 body is plain text, with an unknown co
       const r = await certify({ ...URL_TARGET, TARGET: proxy.url, KNOWN_IDS: '{"orderNumber":"20-00000"}' }, [
         ...ONE_WORKER,
         '-g',
-        "advertised number|spec's error body|epoch time|valid orders\\.details call",
+        `advertised number|spec's error body|epoch time|${validCallsOf(['orders.details'])}`,
       ]);
       run = { stdout: r.stdout, summary: r.summary(), findings: r.findings() };
     });

@@ -21,6 +21,7 @@ import type { AddressInfo } from 'node:net';
 import { IM_HEADER_CONSTRAINTS, IM_HEADERS } from '../../catalogue';
 import { startMock } from '../../mock';
 import { certify, MOCK_APPS_ENV } from '../contracts/support/run-certify';
+import { validCallsOf } from '../contracts/support/greps';
 
 const DOC = process.env.VENDOR_OPENAPI;
 const require = createRequire(import.meta.url);
@@ -210,7 +211,7 @@ test.describe('the requests certify sends, judged by an independent validator', 
       exchanges.length = 0;
       await certify({ ...env, EXTRA_HEADERS: JSON.stringify({ [IM_HEADERS.senderId]: 's'.repeat(33) }) }, [
         '-g',
-        'valid catalog.search call',
+        validCallsOf(['catalog.search']),
       ]);
       const caught = exchanges.filter((e) => !e.deliberate && e.refusal?.some((v) => /im-senderid.*32 characters/i.test(v)));
       expect(

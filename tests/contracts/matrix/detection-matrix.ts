@@ -6,6 +6,7 @@
  */
 import type { EnvironmentName } from '../../../catalogue';
 import { DRIFT_MODES, type DriftId } from '../../../mock/drift';
+import { validCallsOf } from '../support/greps';
 
 /** A check by the labels the suite records for it (contracts/outcomes/outcomes.ts `label`); absent parts match any. */
 export interface CheckRef {
@@ -36,9 +37,10 @@ const tokenGroup = (family: 'reseller' | 'vendor', env: 'production' | 'sandbox'
   new RegExp(`${family} token requests as documented \\(${env}\\)`);
 /** The per-operation auth checks run grouped, one test per environment. */
 const authGroup = (env: 'production' | 'sandbox') => new RegExp(`refuse every operation without a valid token.*\\(${env}\\)`);
+/** The valid-call checks run grouped, one test per environment; a check's tags name its operation. */
+const validCall = (op: string, env?: 'production' | 'sandbox') => new RegExp(validCallsOf([op], env));
 /** The operations whose answers carry the fields shapes.field-renamed renames. */
-const VALID_CALL = /valid (catalog\.search|orders\.details) call/;
-const validCall = (op: string, env: 'production' | 'sandbox') => new RegExp(`valid ${op.replace('.', '\\.')} call.*\\(${env}\\)`);
+const VALID_CALL = new RegExp(validCallsOf(['catalog.search', 'orders.details']));
 /** Every rate-limit check except the two on the 429 answer (four modes each select those already). */
 const RATE_LIMIT_BUT_429 = /^(?!.*should answer 429).*@rate-limit/;
 const tokenCheck = (check: string, family: 'reseller' | 'vendor', environment: EnvironmentName): CheckRef => ({
@@ -131,7 +133,7 @@ export const DETECTIONS = {
   'auth.other-family-accepted': { grep: authGroup('production'), finding: { id: 'auth.other-family-token', observed: 'accepted' } },
   'auth.expired-accepted': { grep: /refresh the token at the earlier/, mustFail: [{ check: 'refresh' }] },
   'routing.no-sandbox': {
-    grep: /valid catalog\.search call .*\(sandbox\)|same version segments/,
+    grep: new RegExp(`${validCall('catalog.search', 'sandbox').source}|same version segments`),
     mustFail: [validCallCheck('catalog.search', 'sandbox'), { check: 'same-versions' }],
   },
   'routing.v61-missing': { grep: /v6\.1 details/, mustFail: [{ check: 'v6.1' }] },
@@ -140,7 +142,7 @@ export const DETECTIONS = {
     mustFail: [validCallCheck('orders.details', 'sandbox')],
   },
   'finding.vendor-list-answer': {
-    grep: /valid vendor\.catalog\.search call.*\(production\)/,
+    grep: validCall('vendor.catalog.search', 'production'),
     finding: { id: 'shapes.not-published', observed: 'json-array' },
   },
   'webhooks.invalid-accepted': {
@@ -152,7 +154,7 @@ export const DETECTIONS = {
     finding: { id: 'webhooks.signature', observed: 'not-verified' },
   },
   'shapes.field-renamed': { grep: VALID_CALL, finding: { id: 'shapes.expected-field-absent', observed: 'absent' } },
-  'shapes.pna-object': { grep: /valid catalog\.priceAndAvailability call/, mustFail: [validCallCheck('catalog.priceAndAvailability')] },
+  'shapes.pna-object': { grep: validCall('catalog.priceAndAvailability'), mustFail: [validCallCheck('catalog.priceAndAvailability')] },
   'orders.created-unknown': { grep: /created order with orders\.details/, mustFail: [{ check: 'created-order-details' }] },
   'answers.other-key': { grep: validCall('catalog.details', 'production'), mustFail: [validCallCheck('catalog.details', 'production')] },
   'answers.filter-ignored': {
