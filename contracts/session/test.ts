@@ -3,7 +3,7 @@
  * session on it and the user's OpenAPI document. Specs import `test`, `expect` and the check helpers
  * from here; what each fixture does lives in target.ts, open-session.ts, session.ts and outcomes.ts.
  */
-import { test as base } from '@playwright/test';
+import { _baseTest as base } from '@playwright/test';
 import type { MockLayer } from '../../mock/ground/mock-layer';
 import type { OpenApiContract } from '../../openapi/import/openapi-contract';
 import { expect } from '../judge/matchers';
@@ -36,6 +36,11 @@ interface WorkerFixtures {
   openapi: OpenApiContract | undefined;
 }
 
+/**
+ * Built on the runner's own test type (`_baseTest`, typed and exported by @playwright/test), without the browser
+ * fixtures its `test` adds: two of them (trace recording, context configuration) run around every test and cost
+ * about a sixth of a certification's CPU, for browsers the suite never opens.
+ */
 export const test = base.extend<TestFixtures, WorkerFixtures>({
   mockLayer: [undefined, { option: true, scope: 'worker' }],
 
