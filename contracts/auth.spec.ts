@@ -1,4 +1,6 @@
-import type { Family } from '../catalogue';
+import type { EnvironmentName, Family, Operation } from '../catalogue';
+import type { ApiResponse } from '../clients/http';
+import type { CallOptions } from './session/call-options';
 import { evidenceOf } from '../clients/http';
 import { test, expect, harnessConfig, label, selectedOperations, type Session } from './session/test';
 import { credentialsScope, firstScope, selectedScope } from './plan/scope';
@@ -6,6 +8,14 @@ import { CheckGroup } from './outcomes/check-groups';
 import { recordFinding } from './record/finding-recorder';
 
 const cfg = harnessConfig();
+
+/** Calls that do not depend on each other: together when the run sends several at once (call-pace.ts), else in turn. */
+async function independentCalls(session: Session, op: Operation, env: EnvironmentName, calls: CallOptions[]): Promise<ApiResponse[]> {
+  if (session.pace.concurrency() > 1) return Promise.all(calls.map((o) => session.call(op, env, o)));
+  const answers: ApiResponse[] = [];
+  for (const o of calls) answers.push(await session.call(op, env, o));
+  return answers;
+}
 const ops = selectedOperations(cfg);
 
 for (const env of cfg.environments) {
@@ -17,12 +27,14 @@ for (const env of cfg.environments) {
       { unit: op.id, requests: 2 },
       async ({ session }) => {
         label(test.info(), op, env, 'auth');
-        const none = await session.call(op, env, { token: null });
+        const [none, garbage] = (await independentCalls(session, op, env, [
+          { token: null },
+          { token: 'garbage-token-for-certification' },
+        ])) as [ApiResponse, ApiResponse];
         expect(
           none,
           `Broken fact: every call carries a valid access token\nExpected: 401 or 403 without Authorization\nReceived: ${evidenceOf(none)}`,
         ).toHaveStatusIn(401, 403);
-        const garbage = await session.call(op, env, { token: 'garbage-token-for-certification' });
         expect(
           garbage,
           `Broken fact: every call carries a valid access token\nExpected: 401 or 403 for a garbage token\nReceived: ${evidenceOf(garbage)}`,

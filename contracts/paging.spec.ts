@@ -9,7 +9,8 @@ import { PAGED_SEARCHES, PAGE_QUERY, isPagedSearch, type EnvironmentName, type O
 import { evidenceOf, type ApiResponse } from '../clients/http';
 import { recordFinding } from './record/finding-recorder';
 import { pageOf, pageProblems, recordsFoundProblem, repeatsPage, type Page } from './judge/paging-facts';
-import { test, expect, harnessConfig, label, notRun, planned, selectedOperations, type Session } from './session/test';
+import { test, expect, harnessConfig, label, notRun, selectedOperations, type Session } from './session/test';
+import { CheckGroup } from './outcomes/check-groups';
 
 const cfg = harnessConfig();
 const SEARCHES = selectedOperations(cfg).filter((o) => isPagedSearch(o.id));
@@ -37,51 +38,61 @@ function expectPageFacts(op: Operation, env: EnvironmentName, { res, page }: { r
     .toEqual([]);
 }
 
-for (const env of cfg.environments) {
-  for (const op of SEARCHES) {
-    test(
-      `should page ${op.id} as published: at most pageSize entries, the page asked, recordsFound as the pages hold (${env})`,
-      // Two pages.
-      planned({ unit: op.id, requests: 2 }, { tag: ['@paging', `@${op.id}`] }),
-      async ({ session }) => {
-        label(test.info(), op, env, 'paging');
-        const first = await askPage(session, op, env, 1);
-        expectPageFacts(op, env, first);
-        if (first.page.items.length < PAGE_SIZE)
-          notRun(
-            test.info(),
-            `${op.id} lists ${first.page.items.length} record(s) in ${env}, too few to page by ${PAGE_SIZE}: ${evidenceOf(first.res)}`,
-          );
-        const second = await askPage(session, op, env, 2);
-        expectPageFacts(op, env, second);
-        const [r1, r2] = [first.page.recordsFound, second.page.recordsFound];
-        if (second.page.items.length === 0 && (r1 ?? 0) <= PAGE_SIZE && (r2 ?? 0) <= PAGE_SIZE)
-          notRun(test.info(), `${op.id} holds ${r1 ?? 'no more than'} ${PAGE_SIZE} record(s) in ${env}: a second page has none to list`);
-        expect(
-          repeatsPage(first.page, second.page),
-          `Broken fact: pageNumber is the page asked: page 2 is not page 1 again (${op.id}, ${env})\nReceived: ${second.page.keys.join(', ')} on both; ${evidenceOf(second.res)}`,
-        ).toBe(false);
-        if (r1 !== undefined && r2 !== undefined) {
-          recordFinding(
-            'paging.records-found-changed',
-            r1 === r2 ? 'stable' : 'changed',
-            `recordsFound ${r1} on page 1, ${r2} on page 2; ${evidenceOf(second.res)}`,
-            {
-              environment: env,
-              operationId: op.id,
-              policyFile: cfg.policyFile,
-            },
-          );
-        }
-        for (const p of [first, second]) {
-          expect
-            .soft(
-              recordsFoundProblem(p.page),
-              `Broken fact: recordsFound is the number of records found for the search (${op.id}, ${env})\nEvidence: ${evidenceOf(p.res)}`,
-            )
-            .toBeNull();
-        }
+/** Two pages of a search, and what they show. */
+async function judgePaging(session: Session, op: Operation, env: EnvironmentName): Promise<void> {
+  label(test.info(), op, env, 'paging');
+  const first = await askPage(session, op, env, 1);
+  expectPageFacts(op, env, first);
+  if (first.page.items.length < PAGE_SIZE)
+    notRun(
+      test.info(),
+      `${op.id} lists ${first.page.items.length} record(s) in ${env}, too few to page by ${PAGE_SIZE}: ${evidenceOf(first.res)}`,
+    );
+  const second = await askPage(session, op, env, 2);
+  expectPageFacts(op, env, second);
+  const [r1, r2] = [first.page.recordsFound, second.page.recordsFound];
+  if (second.page.items.length === 0 && (r1 ?? 0) <= PAGE_SIZE && (r2 ?? 0) <= PAGE_SIZE)
+    notRun(test.info(), `${op.id} holds ${r1 ?? 'no more than'} ${PAGE_SIZE} record(s) in ${env}: a second page has none to list`);
+  expect(
+    repeatsPage(first.page, second.page),
+    `Broken fact: pageNumber is the page asked: page 2 is not page 1 again (${op.id}, ${env})\nReceived: ${second.page.keys.join(', ')} on both; ${evidenceOf(second.res)}`,
+  ).toBe(false);
+  if (r1 !== undefined && r2 !== undefined) {
+    recordFinding(
+      'paging.records-found-changed',
+      r1 === r2 ? 'stable' : 'changed',
+      `recordsFound ${r1} on page 1, ${r2} on page 2; ${evidenceOf(second.res)}`,
+      {
+        environment: env,
+        operationId: op.id,
+        policyFile: cfg.policyFile,
       },
     );
   }
+  for (const p of [first, second]) {
+    expect
+      .soft(
+        recordsFoundProblem(p.page),
+        `Broken fact: recordsFound is the number of records found for the search (${op.id}, ${env})\nEvidence: ${evidenceOf(p.res)}`,
+      )
+      .toBeNull();
+  }
+}
+
+for (const env of cfg.environments) {
+  // One test per environment, one check per search, several at once against a distant target (outcomes/check-groups.ts).
+  const pagings = new CheckGroup<{ session: Session }>();
+  for (const op of SEARCHES)
+    pagings.check(
+      `should page ${op.id} as published: at most pageSize entries, the page asked, recordsFound as the pages hold (${env})`,
+      // Two pages.
+      { unit: op.id, requests: 2 },
+      async ({ session }) => judgePaging(session, op, env),
+      ['@paging', `@${op.id}`],
+    );
+  test(
+    `should page each search as published: at most pageSize entries, the page asked, recordsFound as the pages hold (${env})`,
+    pagings.details({ tag: ['@paging', ...SEARCHES.map((o) => `@${o.id}`)] }),
+    async ({ session }) => pagings.run({ session }, () => session.pace.concurrency()),
+  );
 }

@@ -3,11 +3,12 @@
  * longer than the document allows, the distributor's client's forms its document refuses. Each is a finding
  * (the seed does not say a service refuses them); a refusal must carry the error body.
  */
-import { IM_HEADER_CONSTRAINTS, IM_HEADERS, type Operation } from '../catalogue';
+import { IM_HEADER_CONSTRAINTS, IM_HEADERS, type EnvironmentName, type Operation } from '../catalogue';
 import { evidenceOf, type ApiResponse } from '../clients/http';
 import { test, expect, harnessConfig, label, planned, selectedOperations, type Session } from './session/test';
 import { selectedScope, writesScope } from './plan/scope';
 import { recordFinding } from './record/finding-recorder';
+import { CheckGroup } from './outcomes/check-groups';
 
 const cfg = harnessConfig();
 const operations = selectedOperations(cfg);
@@ -32,6 +33,28 @@ const catalogSearch = (session: Session): Operation => {
 const conflictOps = operations.filter(
   (o) => ['deals.details', 'freight.estimate'].includes(o.id) || (o.id === 'returns.create' && cfg.allowWrites),
 );
+
+/** A call of `op` without its required headers: whether it is refused (a finding), and a refusal's body and headers. */
+async function recordRequiredHeaders(session: Session, op: Operation, env: EnvironmentName): Promise<void> {
+  label(test.info(), op, env, 'required-headers');
+  const res = await session.call(op, env, { omitHeaders: op.requiredHeaders, deliberatelyInvalid: true });
+  const refused = res.status >= 400 && res.status < 500;
+  recordFinding(
+    'headers.required-missing',
+    refused ? 'refused' : 'accepted',
+    `${op.requiredHeaders.join(', ')} omitted → ${evidenceOf(res)}`,
+    {
+      environment: env,
+      operationId: op.id,
+      family: op.family,
+      policyFile: cfg.policyFile,
+    },
+  );
+  if (refused) {
+    expect.soft(res).toBeErrorBody();
+    expect.soft(res).toHaveRateLimitHeaders({ windowMs: session.target.windowMs });
+  }
+}
 
 for (const env of cfg.environments) {
   test(
@@ -102,36 +125,23 @@ for (const env of cfg.environments) {
     },
   );
 
-  // The operations the published document adds, each with its own required headers (IM-SenderID on vendor required info).
-  for (const op of selectedOperations(cfg).filter((o) => o.listedIn === 'document')) {
-    test(
+  // The operations the published document adds, each with its own required headers (IM-SenderID on vendor required
+  // info): one test per environment, one check per operation (outcomes/check-groups.ts).
+  const documentOps = operations.filter((o) => o.listedIn === 'document');
+  const tagsOf = (op: Operation) => ['@operations', '@headers', `@${op.id}`];
+  const requiredHeaders = new CheckGroup<{ session: Session }>();
+  for (const op of documentOps)
+    requiredHeaders.check(
       `should record whether a call to ${op.id} missing its required headers is refused (${env})`,
-      planned(
-        { unit: op.id, requests: 1, outOfScope: op.readOnly ? undefined : writesScope(cfg, `${op.id} (when a service accepts the call)`) },
-        { tag: ['@operations', '@headers', `@${op.id}`] },
-      ),
-      async ({ session }) => {
-        label(test.info(), op, env, 'required-headers');
-        const res = await session.call(op, env, { omitHeaders: op.requiredHeaders, deliberatelyInvalid: true });
-        const refused = res.status >= 400 && res.status < 500;
-        recordFinding(
-          'headers.required-missing',
-          refused ? 'refused' : 'accepted',
-          `${op.requiredHeaders.join(', ')} omitted → ${evidenceOf(res)}`,
-          {
-            environment: env,
-            operationId: op.id,
-            family: op.family,
-            policyFile: cfg.policyFile,
-          },
-        );
-        if (refused) {
-          expect.soft(res).toBeErrorBody();
-          expect.soft(res).toHaveRateLimitHeaders({ windowMs: session.target.windowMs });
-        }
-      },
+      { unit: op.id, requests: 1, outOfScope: op.readOnly ? undefined : writesScope(cfg, `${op.id} (when a service accepts the call)`) },
+      async ({ session }) => recordRequiredHeaders(session, op, env),
+      tagsOf(op),
     );
-  }
+  test(
+    `should record whether a call to each operation the document adds, missing its required headers, is refused (${env})`,
+    requiredHeaders.details({ tag: [...new Set(documentOps.flatMap(tagsOf))] }),
+    async ({ session }) => requiredHeaders.run({ session }, () => session.pace.concurrency()),
+  );
 
   test(
     `should record whether a call with a header longer than the document allows is refused (${env})`,

@@ -4,38 +4,51 @@
  * details checks, so no extra call), and every item of the filtered answer that has the field must carry
  * that value (catalogue/answers.ts: the filters and item fields the published document defines).
  */
-import { filteredField, type Operation } from '../catalogue';
+import { filteredField, type EnvironmentName, type Operation } from '../catalogue';
 import { evidenceOf } from '../clients/http';
 import { IdResolver } from '../clients/ids';
 import { itemsNotMatching, searchFilters } from './judge/answer-facts';
-import { test, expect, harnessConfig, label, notRun, planned, selectedOperations } from './session/test';
+import { test, expect, harnessConfig, label, notRun, selectedOperations, type Session } from './session/test';
+import { CheckGroup } from './outcomes/check-groups';
 
 const cfg = harnessConfig();
 const SEARCHES: Operation[] = selectedOperations(cfg).filter((o) => searchFilters(o).length > 0);
 
+/** Asks `op` with each documented filter set to an id of the target's data; every item listed must match it. */
+async function judgeFilters(session: Session, op: Operation, env: EnvironmentName): Promise<void> {
+  label(test.info(), op, env, 'search-filter');
+  if (!session.idResolver) notRun(test.info(), 'no id resolver: the ids of the target are unknown');
+  for (const f of searchFilters(op)) {
+    const id = await session.idResolver.resolve(f.id, env);
+    if (!IdResolver.isResolved(id)) notRun(test.info(), id.reason);
+    const res = await session.call(op, env, { query: { [f.query]: id.value } });
+    expect(res, `Broken fact: ${op.id} answers a documented filter (${env})\nReceived: ${evidenceOf(res)}`).toHaveStatusIn(200, 299);
+    expect
+      .soft(
+        itemsNotMatching(f, id.value, res.json),
+        `Broken fact: ${op.id} filtered by ${f.query}=${id.value} lists only items whose ${filteredField(f).field} is ${id.value} (${env})\nReceived: ${evidenceOf(res)}`,
+      )
+      .toEqual([]);
+  }
+}
+
 for (const env of cfg.environments) {
+  // One test per environment, one check per search, several at once against a distant target (outcomes/check-groups.ts).
+  const filtered = new CheckGroup<{ session: Session }>();
+  const tagsOf = (op: Operation) => ['@operations', '@searches', `@${op.id}`];
   for (const op of SEARCHES) {
     const filters = searchFilters(op);
-    test(
+    filtered.check(
       `should answer ${op.id} filtered by ${filters.map((f) => f.query).join(', ')} with matching items only (${env})`,
       // One call per filter; the ids come from the searches the session makes once (request-request-plan.ts).
-      planned({ unit: op.id, requests: filters.length }, { tag: ['@operations', '@searches', `@${op.id}`] }),
-      async ({ session }) => {
-        label(test.info(), op, env, 'search-filter');
-        if (!session.idResolver) notRun(test.info(), 'no id resolver: the ids of the target are unknown');
-        for (const f of filters) {
-          const id = await session.idResolver.resolve(f.id, env);
-          if (!IdResolver.isResolved(id)) notRun(test.info(), id.reason);
-          const res = await session.call(op, env, { query: { [f.query]: id.value } });
-          expect(res, `Broken fact: ${op.id} answers a documented filter (${env})\nReceived: ${evidenceOf(res)}`).toHaveStatusIn(200, 299);
-          expect
-            .soft(
-              itemsNotMatching(f, id.value, res.json),
-              `Broken fact: ${op.id} filtered by ${f.query}=${id.value} lists only items whose ${filteredField(f).field} is ${id.value} (${env})\nReceived: ${evidenceOf(res)}`,
-            )
-            .toEqual([]);
-        }
-      },
+      { unit: op.id, requests: filters.length },
+      async ({ session }) => judgeFilters(session, op, env),
+      tagsOf(op),
     );
   }
+  test(
+    `should answer each search filtered by its documented filters with matching items only (${env})`,
+    filtered.details({ tag: [...new Set(SEARCHES.flatMap(tagsOf))] }),
+    async ({ session }) => filtered.run({ session }, () => session.pace.concurrency()),
+  );
 }

@@ -6,7 +6,7 @@
  */
 import type { EnvironmentName } from '../../../catalogue';
 import { DRIFT_MODES, type DriftId } from '../../../mock/drift';
-import { validCallsOf } from '../support/greps';
+import { filtersOf, pagingOf, validCallsOf } from '../support/greps';
 
 /** A check by the labels the suite records for it (contracts/outcomes/outcomes.ts `label`); absent parts match any. */
 export interface CheckRef {
@@ -62,7 +62,7 @@ const REMAINING_SEQUENCE = /lower X-RateLimit-Remaining by exactly one per accep
 const ERROR_429 = /429 with the spec's error body/;
 const HEADERS_429 = /429 with Remaining 0 and all three/;
 /** The check of two pages of a search (contracts/paging.spec.ts), in one environment. */
-const paging = (op: string, env: EnvironmentName) => new RegExp(`page ${op.replace('.', '\\.')} as published.*\\(${env}\\)`);
+const paging = (op: string, env: EnvironmentName) => new RegExp(pagingOf([op], env));
 /** The input checks of every operation, in one environment (contracts/inputs.spec.ts). */
 const inputGroup = (env: EnvironmentName) => new RegExp(`take the input the published document allows.*\\(${env}\\)`);
 const pagingCheck = (operation: string, environment: EnvironmentName): CheckRef => ({ check: 'paging', operation, environment });
@@ -158,7 +158,7 @@ export const DETECTIONS = {
   'orders.created-unknown': { grep: /created order with orders\.details/, mustFail: [{ check: 'created-order-details' }] },
   'answers.other-key': { grep: validCall('catalog.details', 'production'), mustFail: [validCallCheck('catalog.details', 'production')] },
   'answers.filter-ignored': {
-    grep: /deals\.search filtered by .*\(production\)/,
+    grep: new RegExp(filtersOf(['deals.search'], 'production')),
     mustFail: [{ check: 'search-filter', operation: 'deals.search', environment: 'production' }],
   },
   'status.accepted-undocumented': {

@@ -1,10 +1,25 @@
-/** Greps of the certification's tests and grouped checks, as its titles and tags write them. */
-
 /**
- * A grep that selects the valid-call checks of these operations, in one environment or both: the group test
- * of each environment (contracts/operations.spec.ts) and, inside it, the checks whose tags name the operations.
+ * Greps of the certification's grouped checks, as their titles and tags write them: a grep that selects the
+ * group test of an environment (or of both) and, inside it, the checks whose tags name the operations
+ * (contracts/outcomes/run-grep.ts).
  */
-export function validCallsOf(operations: readonly string[], environment?: 'production' | 'sandbox'): string {
+
+type Environment = 'production' | 'sandbox';
+
+/** The checks of these operations in the group whose test title contains `group`. */
+function groupedChecksOf(group: string, operations: readonly string[], environment?: Environment): string {
   const ids = operations.map((id) => id.replace(/[.]/g, '\\.')).join('|');
-  return `valid call of each operation.*${environment ? `\\(${environment}\\).*` : ''}@(${ids})( |$)`;
+  return `${group}.*${environment ? `\\(${environment}\\).*` : ''}@(${ids})( |$)`;
 }
+
+/** The valid-call checks of these operations (contracts/operations.spec.ts). */
+export const validCallsOf = (operations: readonly string[], environment?: Environment): string =>
+  groupedChecksOf('valid call of each operation', operations, environment);
+
+/** The paging checks of these searches (contracts/paging.spec.ts). */
+export const pagingOf = (operations: readonly string[], environment?: Environment): string =>
+  groupedChecksOf('page each search as published', operations, environment);
+
+/** The filter checks of these searches (contracts/searches.spec.ts). */
+export const filtersOf = (operations: readonly string[], environment?: Environment): string =>
+  groupedChecksOf('each search filtered by its documented filters', operations, environment);
