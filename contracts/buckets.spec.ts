@@ -13,9 +13,8 @@ import { valueAt } from '../clients/ids';
 import { test, expect, harnessConfig, label, notRun, planned, selectedOperations, type Session } from './session/test';
 import { credentialsScope, familyScope, firstScope, probeLimitsScope, selectedScope } from './plan/scope';
 import { readCounting, type Counting } from './exchanges/bucket-owner';
-import { exhaust, exhaustionRequests, mustInt, refusedOf, setExhaustionDeadline, shown, targetNow } from './exchanges/bucket-exhaustion';
+import { exhaust, exhaustionRequests, mustInt, refusedOf, spendingBuckets, shown, targetNow } from './exchanges/bucket-exhaustion';
 import { resetAtMs } from './judge/rate-limit-sequence';
-import { freezeMockClock, releaseMockClock } from './session/frozen-clock';
 
 const cfg = harnessConfig();
 const env = cfg.environments[0] as EnvironmentName;
@@ -82,12 +81,7 @@ async function twoIds(session: Session, name: 'partNumber'): Promise<[string, st
 test.describe('bucket owners', { tag: ['@bucket-owner'] }, () => {
   test.describe.configure({ mode: 'default' });
 
-  test.beforeEach(async ({ session }) => {
-    setExhaustionDeadline(test.info());
-    await freezeMockClock(session);
-  });
-
-  test.afterEach(async ({ session }) => releaseMockClock(session));
+  spendingBuckets(test);
 
   const app = credentialsScope(cfg, 'reseller', 'a second token of the reseller app');
   test(
@@ -156,12 +150,7 @@ function withinWindowOf(refused: ApiResponse, res: ApiResponse, session: Session
 test.describe('bucket owners, spending a bucket', { tag: ['@bucket-owner'] }, () => {
   test.describe.configure({ mode: 'default' });
 
-  test.beforeEach(async ({ session }) => {
-    setExhaustionDeadline(test.info());
-    await freezeMockClock(session);
-  });
-
-  test.afterEach(async ({ session }) => releaseMockClock(session));
+  spendingBuckets(test);
 
   const spendsApp = owners(
     ['invoices.search'],

@@ -6,7 +6,7 @@
  */
 import { GET_LIMIT_PER_MINUTE, advertisedResetMs, detectResetUnit, type EnvironmentName, type Operation } from '../catalogue';
 import { evidenceOf, type ApiResponse } from '../clients/http';
-import { test, expect, harnessConfig, label, notRun, planned, selectedOperations } from './session/test';
+import { test, expect, harnessConfig, label, notRun, planned, selectedOperations, type Session } from './session/test';
 import { familyScope, firstScope, probeLimitsScope, secondAppScope, selectedScope, writesScope } from './plan/scope';
 import { rateLimitValue, startsNewWindow } from './judge/rate-limit-sequence';
 import {
@@ -15,13 +15,13 @@ import {
   expectAllowedAsAdvertised,
   mustInt,
   refusedOf,
-  setExhaustionDeadline,
+  spendingBuckets,
   shown,
   targetNow,
+  type Exhaustion,
 } from './exchanges/bucket-exhaustion';
 import { recordFinding } from './record/finding-recorder';
 import { writeObserved } from './record/annotations';
-import { freezeMockClock, releaseMockClock } from './session/frozen-clock';
 
 const cfg = harnessConfig();
 const env = cfg.environments[0] as EnvironmentName;
@@ -62,16 +62,23 @@ const alone = test.extend<{ exclusiveBuckets: void }>({
   ],
 });
 
+/** What a bucket spent past its limit shows. */
+const REFUSED = 'after the limit is exceeded, further requests fail';
+
+/** A check that spends the bucket of `id` to its 429 (bucket-exhaustion.ts), then judges what the exhaustion showed. */
+function exhaustion(title: string, id: string, check: string, judge: (ex: Exhaustion, session: Session) => void | Promise<void>): void {
+  alone(title, spends(id), async ({ session }) => {
+    const op = opNamed(id);
+    label(test.info(), op, env, check);
+    await judge(await exhaust(session, op, env), session);
+  });
+}
+
 alone.describe('rate limits', { tag: ['@rate-limit'] }, () => {
   // Independent checks: a broken fact fails its own check and the others still run.
   alone.describe.configure({ mode: 'default' });
 
-  alone.beforeEach(async ({ session }) => {
-    setExhaustionDeadline(test.info());
-    await freezeMockClock(session);
-  });
-
-  alone.afterEach(async ({ session }) => releaseMockClock(session));
+  spendingBuckets(alone);
 
   // First: a finding that rarely fails, so that a run whose rate-limit checks fail restarts no worker for it
   // (Playwright starts a new worker after each failed test that has tests after it).
@@ -134,37 +141,29 @@ alone.describe('rate limits', { tag: ['@rate-limit'] }, () => {
     ).toBe(r0 - 1);
   });
 
-  alone(
+  exhaustion(
     'should allow exactly the advertised number of calls per window, then answer 429',
-    spends('catalog.search'),
-    async ({ session }) => {
-      const op = opNamed('catalog.search');
-      label(test.info(), op, env, 'limit-enforced');
-      const ex = await exhaust(session, op, env);
-      refusedOf(ex, 'after the limit is exceeded, further requests fail');
-      const limit = intOf(ex.first, 'limit');
+    'catalog.search',
+    'limit-enforced',
+    (ex) => {
+      refusedOf(ex, REFUSED);
       expectAllowedAsAdvertised(ex, 'X-RateLimit-Limit is the limit enforced');
-      writeObserved(test.info(), { limit: limit ?? null, allowed: ex.allowedAfterFirst + 1, requests: ex.sent });
+      writeObserved(test.info(), { limit: intOf(ex.first, 'limit') ?? null, allowed: ex.allowedAfterFirst + 1, requests: ex.sent });
     },
   );
 
-  alone(
+  exhaustion(
     'should lower X-RateLimit-Remaining by exactly one per accepted call across the exhaustion of a bucket',
-    spends('returns.search'),
-    async ({ session }) => {
-      const op = opNamed('returns.search');
-      label(test.info(), op, env, 'remaining-sequence');
-      const ex = await exhaust(session, op, env);
-      refusedOf(ex, 'after the limit is exceeded, further requests fail');
+    'returns.search',
+    'remaining-sequence',
+    (ex) => {
+      refusedOf(ex, REFUSED);
       expect(ex.seq).toCountDownRemaining();
     },
   );
 
-  alone('should advertise and enforce 60 calls per window on a GET endpoint', spends('invoices.search'), async ({ session }) => {
-    const op = opNamed('invoices.search');
-    label(test.info(), op, env, 'get-limit');
+  exhaustion('should advertise and enforce 60 calls per window on a GET endpoint', 'invoices.search', 'get-limit', (ex) => {
     const fact = `all GET calls: ${GET_LIMIT_PER_MINUTE} calls per minute per endpoint`;
-    const ex = await exhaust(session, op, env);
     const limit = mustInt(ex.first, 'limit', fact);
     expect(limit, `Broken fact: ${fact}\nExpected: X-RateLimit-Limit ${GET_LIMIT_PER_MINUTE}\nReceived: ${evidenceOf(ex.first)}`).toBe(
       GET_LIMIT_PER_MINUTE,
@@ -173,21 +172,17 @@ alone.describe('rate limits', { tag: ['@rate-limit'] }, () => {
     expectAllowedAsAdvertised(ex, fact);
   });
 
-  alone("should answer 429 with the spec's error body", spends('quotes.search'), async ({ session }) => {
-    const op = opNamed('quotes.search');
-    label(test.info(), op, env, '429-body');
-    const r = refusedOf(await exhaust(session, op, env), 'after the limit is exceeded, further requests fail');
+  exhaustion("should answer 429 with the spec's error body", 'quotes.search', '429-body', (ex) => {
+    const r = refusedOf(ex, REFUSED);
     expect(r).toBeErrorBody('the 429 body is JSON with errors[] of {field: string or null, message: string}');
   });
 
-  alone(
+  exhaustion(
     'should answer 429 with Remaining 0 and all three rate-limit headers, Limit as advertised',
-    spends('orders.search'),
-    async ({ session }) => {
-      const op = opNamed('orders.search');
-      label(test.info(), op, env, '429-headers');
-      const ex = await exhaust(session, op, env);
-      const r = refusedOf(ex, 'after the limit is exceeded, further requests fail');
+    'orders.search',
+    '429-headers',
+    async (ex, session) => {
+      const r = refusedOf(ex, REFUSED);
       expect(r).toHaveRateLimitHeaders({ nowMs: await targetNow(session), windowMs: session.target.windowMs });
       expect(
         intOf(r, 'remaining'),

@@ -13,6 +13,7 @@ import { countingOrder, rateLimitValue, resetAtMs } from '../judge/rate-limit-se
 import { MAX_CONCURRENCY, describePace, neededMs, spendBucket, type Spent } from './exhaustion-pacing';
 import { writeObserved } from '../record/annotations';
 import type { Session } from '../session/session';
+import { freezeMockClock, releaseMockClock } from '../session/frozen-clock';
 
 const NAMES = RATE_LIMIT_HEADERS;
 type HeaderKey = keyof typeof NAMES;
@@ -32,7 +33,7 @@ export function mustInt(res: ApiResponse, h: HeaderKey, fact: string): number {
   return v;
 }
 
-interface Exhaustion {
+export interface Exhaustion {
   first: ApiResponse;
   /** Remaining advertised by the first answer. */
   remainingAtFirst: number;
@@ -54,9 +55,27 @@ const TIMEOUT_MARGIN_MS = 10_000;
 let exhaustionDeadlineMs = Infinity;
 
 /** Sets when the running test's exhaustion must stop sending: TIMEOUT_MARGIN_MS before its timeout. */
-export function setExhaustionDeadline(info: TestInfo): void {
+function setExhaustionDeadline(info: TestInfo): void {
   const timeout = info.timeout;
   exhaustionDeadlineMs = timeout > 0 ? Date.now() + timeout - TIMEOUT_MARGIN_MS : Infinity;
+}
+
+/** A test type whose tests have the session: the suite's `test`, or one extended from it. */
+interface SessionTests {
+  beforeEach(hook: (args: { session: Session }) => Promise<void>): void;
+  afterEach(hook: (args: { session: Session }) => Promise<void>): void;
+}
+
+/**
+ * The hooks of the checks that spend buckets, for the describe block that calls it: each test gets its
+ * exhaustion deadline and the embedded mock's clock held still for its length, then released (frozen-clock.ts).
+ */
+export function spendingBuckets(tests: SessionTests): void {
+  tests.beforeEach(async ({ session }) => {
+    setExhaustionDeadline(test.info());
+    await freezeMockClock(session);
+  });
+  tests.afterEach(async ({ session }) => releaseMockClock(session));
 }
 
 /** Time surely left to the advertised reset of `first`: unbounded on the mock's frozen clock or without an integer Reset. */

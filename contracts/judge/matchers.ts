@@ -68,19 +68,25 @@ export function limitOn429Problem(seq: readonly ApiResponse[]): string | null {
   );
 }
 
+/** The last answer of a sequence, as evidence. */
+const lastOf = (seq: readonly ApiResponse[]): string => (seq.length ? `\nLast: ${evidenceOf(seq[seq.length - 1] as ApiResponse)}` : '');
+
+/** A matcher's result: its name, whether it passed, what `.not` expected, and the broken fact when it failed. */
+function verdict(name: string, pass: boolean, expectedBroken: string, brokenFact: () => string) {
+  return { pass, name, message: () => (pass ? expectedBroken : brokenFact()) };
+}
+
 export const expect = base.extend({
   /** Over an exhaustion ending in a 429: the 429 names the limit the accepted calls advertised. */
   toNameTheAdvertisedLimitOn429(seq: readonly ApiResponse[]) {
     const problem = limitOn429Problem(seq);
-    const pass = problem === null;
-    return {
-      pass,
-      name: 'toNameTheAdvertisedLimitOn429',
-      message: () =>
-        pass
-          ? 'Expected the 429 to name another limit than the accepted calls advertised'
-          : `Broken fact: ${LIMIT_ON_429_FACT}\nExpected: the same X-RateLimit-Limit on the 429 as on the accepted calls before it\nReceived: ${problem}`,
-    };
+    return verdict(
+      'toNameTheAdvertisedLimitOn429',
+      problem === null,
+      'Expected the 429 to name another limit than the accepted calls advertised',
+      () =>
+        `Broken fact: ${LIMIT_ON_429_FACT}\nExpected: the same X-RateLimit-Limit on the 429 as on the accepted calls before it\nReceived: ${problem}`,
+    );
   },
 
   /**
@@ -90,44 +96,36 @@ export const expect = base.extend({
   toKeepRateLimitHeaderInvariants(seq: readonly ApiResponse[]) {
     const problem =
       seq.length < 2 ? (['two answers or more', `only ${seq.length}: nothing to compare`] as const) : headerInvariantProblem(seq);
-    const pass = problem === null;
-    const last = seq[seq.length - 1];
-    return {
-      pass,
-      name: 'toKeepRateLimitHeaderInvariants',
-      message: () =>
-        pass
-          ? 'Expected the rate-limit headers to break an invariant'
-          : `Broken fact: ${problem[0]}\nExpected: over ${seq.length} calls in a row, Limit constant, Remaining one less per call, Reset stable within a window\nReceived: ${problem[1]}${last ? `\nLast: ${evidenceOf(last)}` : ''}`,
-    };
+    return verdict(
+      'toKeepRateLimitHeaderInvariants',
+      problem === null,
+      'Expected the rate-limit headers to break an invariant',
+      () =>
+        `Broken fact: ${problem?.[0]}\nExpected: over ${seq.length} calls in a row, Limit constant, Remaining one less per call, Reset stable within a window\nReceived: ${problem?.[1]}${lastOf(seq)}`,
+    );
   },
 
   /** Over one bucket's answers, in any order: Remaining one less per counted call, nothing accepted after 0. */
   toCountDownRemaining(seq: readonly ApiResponse[]) {
     const problem = seq.length < 2 ? `only ${seq.length} answer(s): nothing to compare` : remainingSequenceProblem(seq);
-    const pass = problem === null;
-    const last = seq[seq.length - 1];
-    return {
-      pass,
-      name: 'toCountDownRemaining',
-      message: () =>
-        pass
-          ? 'Expected the Remaining sequence to break'
-          : `Broken fact: ${REMAINING_SEQUENCE_FACT}\nExpected: Remaining one less per 2xx until a 429 (${seq.length} answers)\nReceived: ${problem}${last ? `\nLast: ${evidenceOf(last)}` : ''}`,
-    };
+    return verdict(
+      'toCountDownRemaining',
+      problem === null,
+      'Expected the Remaining sequence to break',
+      () =>
+        `Broken fact: ${REMAINING_SEQUENCE_FACT}\nExpected: Remaining one less per 2xx until a 429 (${seq.length} answers)\nReceived: ${problem}${lastOf(seq)}`,
+    );
   },
 
   toMatchSchema(received: unknown, schemaId: string, fact = 'the body matches its schema') {
     const errors = schemaErrors(schemaId, received);
-    const pass = errors.length === 0;
-    return {
-      pass,
-      name: 'toMatchSchema',
-      message: () =>
-        pass
-          ? `Expected the body not to match ${schemaId}`
-          : `Broken fact: ${fact}\nExpected: a body matching ${schemaId}\nReceived: ${JSON.stringify(received)?.slice(0, 400)}\nErrors:\n  ${errors.join('\n  ')}`,
-    };
+    return verdict(
+      'toMatchSchema',
+      errors.length === 0,
+      `Expected the body not to match ${schemaId}`,
+      () =>
+        `Broken fact: ${fact}\nExpected: a body matching ${schemaId}\nReceived: ${JSON.stringify(received)?.slice(0, 400)}\nErrors:\n  ${errors.join('\n  ')}`,
+    );
   },
 
   toHaveRateLimitHeaders(res: ApiResponse, opts: RateLimitHeaderOptions = {}) {
@@ -153,31 +151,27 @@ export const expect = base.extend({
       const p = resetProblem(reset, fromMs, toMs, opts.windowMs ?? DEFAULT_WINDOW_MS);
       if (p) problems.push(p);
     }
-    const pass = problems.length === 0;
-    return {
-      pass,
-      name: 'toHaveRateLimitHeaders',
-      message: () =>
-        pass
-          ? 'Expected the rate-limit headers to be broken'
-          : `Broken fact: every API response carries X-RateLimit-Limit, X-RateLimit-Remaining and X-RateLimit-Reset as integers\n` +
-            `Expected: three integer headers, Remaining <= Limit, Reset within one window\nReceived: ${problems.join('; ')}\nEvidence: ${evidenceOf(res)}`,
-    };
+    return verdict(
+      'toHaveRateLimitHeaders',
+      problems.length === 0,
+      'Expected the rate-limit headers to be broken',
+      () =>
+        `Broken fact: every API response carries X-RateLimit-Limit, X-RateLimit-Remaining and X-RateLimit-Reset as integers\n` +
+        `Expected: three integer headers, Remaining <= Limit, Reset within one window\nReceived: ${problems.join('; ')}\nEvidence: ${evidenceOf(res)}`,
+    );
   },
 
   toBeErrorBody(res: ApiResponse, fact = 'error responses carry the error body errors[] with field (string or null) and message (string)') {
     const problems: string[] = [];
     if (res.json === undefined) problems.push(`the body is not JSON (Content-Type ${res.headers['content-type'] ?? 'absent'})`);
     else problems.push(...schemaErrors('https://harness.local/schemas/error-body.json', res.json));
-    const pass = problems.length === 0;
-    return {
-      pass,
-      name: 'toBeErrorBody',
-      message: () =>
-        pass
-          ? 'Expected not an error body'
-          : `Broken fact: ${fact}\nExpected: {"errors":[{"field": string|null, "message": string}]}\nReceived: ${problems.join('; ')}\nEvidence: ${evidenceOf(res)}`,
-    };
+    return verdict(
+      'toBeErrorBody',
+      problems.length === 0,
+      'Expected not an error body',
+      () =>
+        `Broken fact: ${fact}\nExpected: {"errors":[{"field": string|null, "message": string}]}\nReceived: ${problems.join('; ')}\nEvidence: ${evidenceOf(res)}`,
+    );
   },
 
   /**
