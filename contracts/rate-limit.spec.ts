@@ -51,10 +51,14 @@ function spends(id: string, after = 0, ...more: Parameters<typeof firstScope>) {
   return limits(id, (op ? exhaustionRequests(op) : 0) + after, ...more);
 }
 
-/** The rate-limit checks hold the buckets of the operations they call to themselves while each runs (bucket-locks.ts). */
+/**
+ * The rate-limit checks hold the buckets of the operations they call to themselves while each runs (bucket-locks.ts),
+ * once the plan guard has let them run: a check out of scope holds nothing.
+ */
 const alone = test.extend<{ exclusiveBuckets: void }>({
   exclusiveBuckets: [
-    async ({ session }, use) => {
+    async ({ session, planGuard }, use) => {
+      void planGuard;
       const called = [...ops, ...selectedOperations(cfg).filter((o) => o.listedIn === 'document')];
       await session.exclusively(called, () => use());
     },
