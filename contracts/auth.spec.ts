@@ -49,6 +49,7 @@ for (const env of cfg.environments) {
           );
         }
       },
+      ['@auth', `@${op.id}`],
     );
   }
   for (const family of cfg.families) {
@@ -60,19 +61,24 @@ for (const env of cfg.environments) {
     );
     // A token of the other family (unless this worker has one) and the call.
     const plan = { unit: `auth.${family}`, requests: 2, outOfScope };
-    refusals.check(`should record whether a ${other} token is refused on a ${family} call (${env})`, plan, async ({ session }) => {
-      label(test.info(), `auth.${family}`, env, 'other-family');
-      if (!op) throw new Error(`no ${family} GET operation`);
-      const token = await session.token(other, env);
-      const res = await session.call(op, env, { token });
-      const accepted = res.status >= 200 && res.status < 300;
-      recordFinding('auth.other-family-token', accepted ? 'accepted' : 'rejected', `${other} token on ${op.id} → ${evidenceOf(res)}`, {
-        family,
-        environment: env,
-        operationId: op.id,
-        policyFile: cfg.policyFile,
-      });
-    });
+    refusals.check(
+      `should record whether a ${other} token is refused on a ${family} call (${env})`,
+      plan,
+      async ({ session }) => {
+        label(test.info(), `auth.${family}`, env, 'other-family');
+        if (!op) throw new Error(`no ${family} GET operation`);
+        const token = await session.token(other, env);
+        const res = await session.call(op, env, { token });
+        const accepted = res.status >= 200 && res.status < 300;
+        recordFinding('auth.other-family-token', accepted ? 'accepted' : 'rejected', `${other} token on ${op.id} → ${evidenceOf(res)}`, {
+          family,
+          environment: env,
+          operationId: op.id,
+          policyFile: cfg.policyFile,
+        });
+      },
+      ['@auth'],
+    );
   }
 
   test(

@@ -64,7 +64,6 @@ for (const env of cfg.environments) {
           env,
           answers.filter((a) => a.c.kind === 'refused'),
         );
-        // Hard assertions: a soft one failing while checks overlap would fail each check it may belong to (check-groups.ts).
         const refusedAllowed = answers.filter((a) => a.c.kind === 'allowed' && readingOf(a.res.status) === 'refused');
         expect(
           refusedAllowed.map((a) => `${describeCase(a.c)} → ${evidenceOf(a.res)}`),
@@ -73,6 +72,7 @@ for (const env of cfg.environments) {
         for (const a of answers.filter((x) => x.c.kind === 'refused' && readingOf(x.res.status) === 'refused'))
           expect(a.res).toBeErrorBody();
       },
+      ['@operations', '@input', `@${op.id}`],
     );
   }
 
