@@ -95,7 +95,13 @@ export class CheckGroup<A extends object> {
   /** The group test's details: what each of its checks plans to send (request-request-plan.ts). */
   details<D extends object>(details?: D): D & { annotation: { type: string; description: string }[] } {
     // A group's checks are left out one by one when it runs: the test carries only what each plans to send.
-    const annotation = this.checks.map((c) => planAnnotations(c.plan)[0] as { type: string; description: string });
+    const annotation = this.checks.map(
+      (c) =>
+        planAnnotations({ ...c.plan, check: c.title, ...(c.tags ? { tags: [...c.tags] } : {}) })[0] as {
+          type: string;
+          description: string;
+        },
+    );
     return { ...(details ?? ({} as D)), annotation };
   }
 
@@ -142,8 +148,9 @@ export class CheckGroup<A extends object> {
    */
   async run(args: A, concurrency: () => number = () => 1): Promise<void> {
     const info = test.info();
-    const selected = runGrep(info);
-    const [first, ...rest] = this.checks.filter((c) => selected(checkGrepTitle(info, c.title, c.tags)));
+    const selected = runGrep(info.config.argv, info.project);
+    const testPath = ['', info.project.name, ...info.titlePath];
+    const [first, ...rest] = this.checks.filter((c) => selected(checkGrepTitle(testPath, c.title, c.tags ?? info.tags)));
     const results = await attributingErrors(info, async () =>
       first ? [await this.runOne(first, args), ...(await inOrder(rest, concurrency(), (c) => this.runOne(c, args)))] : [],
     );

@@ -5,8 +5,6 @@
  * `grepInvert`. So `npm run certify -- -g '@catalog\.search'` runs the catalog.search checks of a group, not
  * the group's other checks.
  */
-import type { TestInfo } from '@playwright/test';
-
 type Matcher = (title: string) => boolean;
 
 /** Playwright's reading of a grep option: `/source/flags`, or else a case-insensitive pattern. */
@@ -34,24 +32,26 @@ const matchesAny = (patterns: RegExp | RegExp[] | null | undefined, title: strin
   });
 };
 
-/** Whether the run's greps select a test of this grep title (Playwright's: title path, then tags, space-joined). */
-export function runGrep(info: Pick<TestInfo, 'config' | 'project'>): Matcher {
-  const argv = info.config.argv ?? [];
-  const cliGrep = optionValue(argv, '-g', '--grep');
-  const cliInvert = optionValue(argv, '-G', '--grep-invert');
+/** A project's greps, as Playwright gives them to a test and a reporter. */
+type ProjectGreps = { grep: RegExp | RegExp[]; grepInvert: RegExp | RegExp[] | null };
+
+/** Whether the run's greps (the runner's command line, the project's) select a test of this grep title. */
+export function runGrep(argv: readonly string[] | undefined, project: ProjectGreps = { grep: /.*/, grepInvert: null }): Matcher {
+  const cliGrep = optionValue(argv ?? [], '-g', '--grep');
+  const cliInvert = optionValue(argv ?? [], '-G', '--grep-invert');
   const grep = cliGrep === undefined ? undefined : toRegExp(cliGrep);
   const invert = cliInvert === undefined ? undefined : toRegExp(cliInvert);
   return (title) =>
     matchesAny(grep, title) !== false &&
     matchesAny(invert, title) !== true &&
-    matchesAny(info.project.grep, title) !== false &&
-    matchesAny(info.project.grepInvert, title) !== true;
+    matchesAny(project.grep, title) !== false &&
+    matchesAny(project.grepInvert, title) !== true;
 }
 
 /**
- * A grouped check's grep title: the project, the group test's title path, the check's title, then the check's
- * tags (the group's when it declares none), as Playwright writes a test's.
+ * A grouped check's grep title, as Playwright writes a test's: the group test's path (the root's empty title,
+ * the project, the file, the describes, the test's title), the check's title, then its tags.
  */
-export function checkGrepTitle(info: Pick<TestInfo, 'project' | 'titlePath' | 'tags'>, title: string, tags?: readonly string[]): string {
-  return ['', info.project.name, ...info.titlePath, title, ...(tags ?? info.tags)].join(' ');
+export function checkGrepTitle(testPath: readonly string[], title: string, tags: readonly string[]): string {
+  return [...testPath, title, ...tags].join(' ');
 }

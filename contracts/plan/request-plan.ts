@@ -24,7 +24,12 @@ export const RESEND_MARGIN = 0.05;
 /** The annotations that declare a check's plan: what it sends, or (out of scope, not applicable) nothing and why. */
 export function planAnnotations(plan: CheckPlan): Annotation[] {
   const left = plan.outOfScope ?? plan.notApplicable;
-  const sent: PlannedRequests = { unit: plan.unit, requests: left ? 0 : plan.requests };
+  const sent: PlannedRequests = {
+    unit: plan.unit,
+    requests: left ? 0 : plan.requests,
+    ...(plan.check !== undefined ? { check: plan.check } : {}),
+    ...(plan.tags ? { tags: plan.tags } : {}),
+  };
   const annotations: Annotation[] = [{ type: ANNOTATION.plannedRequests, description: JSON.stringify(sent) }];
   if (plan.outOfScope) annotations.push({ type: ANNOTATION.outOfScope, description: JSON.stringify(plan.outOfScope) });
   else if (plan.notApplicable) annotations.push({ type: ANNOTATION.notApplicable, description: plan.notApplicable });

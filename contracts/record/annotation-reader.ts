@@ -97,7 +97,7 @@ const PAYLOAD_SCHEMAS = {
   [ANNOTATION.plannedRequests]: {
     type: 'object',
     required: ['unit', 'requests'],
-    properties: { unit: str, requests: { type: 'integer', minimum: 0 } },
+    properties: { unit: str, requests: { type: 'integer', minimum: 0 }, check: str, tags: strings },
   },
 } as const;
 

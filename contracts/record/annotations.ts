@@ -73,6 +73,9 @@ export interface OutOfScope {
 export interface PlannedRequests {
   unit: string;
   requests: number;
+  /** A grouped check's title and own tags: the run's greps select it by them (outcomes/run-grep.ts). */
+  check?: string;
+  tags?: string[];
 }
 
 /** The requests a test sent (its worker's count before and after it), and the pace its worker had reached. */

@@ -5,13 +5,15 @@
  */
 import { spawnSync } from 'node:child_process';
 import { createRequire } from 'node:module';
-import { planOf } from './plan-reporter';
+import { planOf, type ListedTest } from './plan-reporter';
+import { runGrep } from '../outcomes/run-grep';
 import type { RequestPlan } from '../plan/request-plan';
 
 const require = createRequire(import.meta.url);
 
 interface ListedSuite {
-  specs?: { title: string; tests: { annotations: { type: string; description?: string }[] }[] }[];
+  title: string;
+  specs?: { title: string; tags?: string[]; tests: { projectName: string; annotations: { type: string; description?: string }[] }[] }[];
   suites?: ListedSuite[];
 }
 
@@ -21,9 +23,18 @@ interface ListReport {
   errors?: { message?: string }[];
 }
 
-function testsOf(suite: ListedSuite): { title: string; annotations: { type: string; description?: string }[] }[] {
-  const own = (suite.specs ?? []).flatMap((spec) => spec.tests.map((t) => ({ title: spec.title, annotations: t.annotations })));
-  return [...own, ...(suite.suites ?? []).flatMap(testsOf)];
+/** The listed tests below `suite`, with their grep path (`titles`: the suites' titles above it, the file's first). */
+function testsOf(suite: ListedSuite, titles: readonly string[] = []): ListedTest[] {
+  const path = [...titles, suite.title];
+  const own = (suite.specs ?? []).flatMap((spec) =>
+    spec.tests.map((t) => ({
+      title: spec.title,
+      annotations: t.annotations,
+      path: ['', t.projectName, ...path, spec.title],
+      tags: (spec.tags ?? []).map((tag) => (tag.startsWith('@') ? tag : `@${tag}`)),
+    })),
+  );
+  return [...own, ...(suite.suites ?? []).flatMap((s) => testsOf(s, path))];
 }
 
 /** The plan of the run these Playwright arguments select; throws with Playwright's message when the tests cannot be listed. */
@@ -43,7 +54,11 @@ export function preflightPlan(config: string, args: readonly string[]): RequestP
     throw new Error(`the tests could not be listed to plan the run's requests: ${(r.stderr || r.stdout).slice(0, 2000)}`);
   }
   if (report.errors?.length) throw new Error(`the tests could not be listed: ${report.errors.map((e) => e.message).join('\n')}`);
-  return planOf(report.suites.flatMap(testsOf), report.config.workers);
+  return planOf(
+    report.suites.flatMap((s) => testsOf(s)),
+    report.config.workers,
+    runGrep(args),
+  );
 }
 
 /** The refusal of a run whose budget is below its plan: the number needed and what to do. */

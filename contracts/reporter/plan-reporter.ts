@@ -11,17 +11,27 @@ import type { PlannedRequests } from '../record/annotations';
 import { readAnnotations } from '../record/annotation-reader';
 import { planRun, requestsPerUnit, sessionRequests, unitOrder, type RequestPlan } from '../plan/request-plan';
 import { RUN_DIR_ENV, createRunBudget, writeRunPlan } from '../plan/run-budget';
+import { checkGrepTitle, runGrep } from '../outcomes/run-grep';
 
-/** What each test plans, from the annotations it declared. */
-export function plannedOf(tests: readonly Pick<TestCase, 'title' | 'annotations'>[]): PlannedRequests[][] {
-  return tests.map((t) => readAnnotations(t).planned);
+/** A test as listed before the run: its title and annotations, and its grep path and tags (see run-grep.ts). */
+export interface ListedTest extends Pick<TestCase, 'title' | 'annotations'> {
+  /** The root's empty title, the project, the file, the describes, the test's title. */
+  path: readonly string[];
+  tags: readonly string[];
+}
+
+/** What each test plans, from the annotations it declared: a group's checks the run's greps select. */
+export function plannedOf(tests: readonly ListedTest[], selected: (grepTitle: string) => boolean = () => true): PlannedRequests[][] {
+  return tests.map((t) =>
+    readAnnotations(t).planned.filter((p) => p.check === undefined || selected(checkGrepTitle(t.path, p.check, p.tags ?? t.tags))),
+  );
 }
 
 /** The plan of a run of these tests under the configuration (in `npm run certify`'s pre-pass and in the run). */
-export function planOf(tests: readonly Pick<TestCase, 'title' | 'annotations'>[], workers: number): RequestPlan {
+export function planOf(tests: readonly ListedTest[], workers: number, selected?: (grepTitle: string) => boolean): RequestPlan {
   const cfg = runConfig();
   const operations = operationsFor(cfg);
-  const perUnit = requestsPerUnit(plannedOf(tests));
+  const perUnit = requestsPerUnit(plannedOf(tests, selected));
   const session = sessionRequests(cfg, operations, workers);
   return planRun(perUnit, session, unitOrder(perUnit.keys(), operations), cfg.requestBudget, cfg.partialBudget);
 }
@@ -39,7 +49,9 @@ export default class PlanReporter implements Reporter {
     if (!dir) return; // --list: nothing runs
     let plan: RequestPlan;
     try {
-      plan = planOf(suite.allTests(), config.workers);
+      const tests = suite.allTests().map((t) => ({ title: t.title, annotations: t.annotations, path: t.titlePath(), tags: t.tags }));
+      const project = suite.allTests()[0]?.parent.project();
+      plan = planOf(tests, config.workers, runGrep(config.argv, project));
     } catch {
       return; // A configuration error fails every check with its message (contracts/session/target.ts).
     }
