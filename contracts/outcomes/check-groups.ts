@@ -44,17 +44,27 @@ export function currentCheck(): CheckResult | undefined {
 
 /**
  * While `work` runs, each error Playwright adds to the test (a soft assertion's) is also handed to the
- * check running where it was raised: `testInfo.errors` is the test's public list of them.
+ * check running where it was raised: `testInfo.errors` is the test's public list of them. Returns what
+ * `work` returned and the errors added that no check claimed.
  */
-async function attributingErrors<T>(info: TestInfo, work: () => Promise<T>): Promise<T> {
+async function attributingErrors<T>(info: TestInfo, work: () => Promise<T>): Promise<{ value: T; unclaimed: string[] }> {
   const errors = info.errors;
+  const before = errors.length;
   const push = errors.push.bind(errors);
+  let claimed = 0;
   errors.push = (...items: TestInfoError[]) => {
-    runningCheck()?.softErrors.push(...items);
+    const check = runningCheck();
+    if (check) {
+      check.softErrors.push(...items);
+      claimed += items.length;
+    }
     return push(...items);
   };
   try {
-    return await work();
+    const value = await work();
+    // Counted, not trusted to the hook alone: an error added otherwise is nobody's, so no check may pass beside it.
+    const added = errors.slice(before);
+    return { value, unclaimed: added.length > claimed ? added.map((e) => e.message ?? '') : [] };
   } finally {
     errors.push = push;
   }
@@ -151,9 +161,13 @@ export class CheckGroup<A extends object> {
     const selected = runGrep(info.config.argv, info.project);
     const testPath = ['', info.project.name, ...info.titlePath];
     const [first, ...rest] = this.checks.filter((c) => selected(checkGrepTitle(testPath, c.title, c.tags ?? info.tags)));
-    const results = await attributingErrors(info, async () =>
+    const { value: results, unclaimed } = await attributingErrors(info, async () =>
       first ? [await this.runOne(first, args), ...(await inOrder(rest, concurrency(), (c) => this.runOne(c, args)))] : [],
     );
+    for (const r of unclaimed.length ? results.filter((x) => x.status === 'passed') : []) {
+      r.status = 'failed';
+      r.error = redact(`a soft assertion failed that no check of the group claimed:\n${unclaimed.join('\n')}`);
+    }
     for (const r of results) writeCheckResult(info, r);
     const failures = results.filter((r) => r.status === 'failed').map((r) => `✘ ${r.title}\n${r.error ?? ''}`);
     if (failures.length) throw new Error(`${failures.length} of ${results.length} checks failed:\n\n${failures.join('\n\n')}`);

@@ -1,0 +1,44 @@
+import { test, expect } from '@playwright/test';
+import { CheckGroup } from '../../contracts/outcomes/check-groups';
+import { ANNOTATION, type CheckResult } from '../../contracts/record/annotations';
+
+const results = (): CheckResult[] =>
+  test
+    .info()
+    .annotations.filter((a) => a.type === ANNOTATION.checkResult)
+    .map((a) => JSON.parse(a.description ?? '{}') as CheckResult);
+
+test('should fail every check that passed beside a test error no check claimed, so that a lost assertion never passes', async () => {
+  const group = new CheckGroup<object>();
+  // An error added to the test past the hook that hands it to the running check (as a Playwright that stopped calling push would).
+  group.check('a', { unit: 'a', requests: 0 }, async () => {
+    Array.prototype.push.call(test.info().errors, { message: 'a soft assertion nobody claimed' });
+  });
+  group.check('b', { unit: 'b', requests: 0 }, async () => {});
+  const thrown = await group.run({}, () => 2).catch((e: Error) => e);
+  // The simulated error is the test's only one: taken back, the test judges what the group made of it.
+  test.info().errors.splice(0);
+  expect(results().map((r) => r.status)).toEqual(['failed', 'failed']);
+  expect(results()[1]?.error).toContain('a soft assertion nobody claimed');
+  expect(String(thrown)).toContain('2 of 2 checks failed');
+});
+
+test('should give a check the errors added while it runs, and none to the check running beside it', async () => {
+  const group = new CheckGroup<object>();
+  let release: () => void = () => {};
+  const held = new Promise<void>((r) => (release = r));
+  group.check('first', { unit: 'first', requests: 0 }, async () => {});
+  group.check('slow', { unit: 'slow', requests: 0 }, async () => held);
+  group.check('adds', { unit: 'adds', requests: 0 }, async () => {
+    test.info().errors.push({ message: 'its own soft failure' });
+    release();
+  });
+  const thrown = await group.run({}, () => 2).catch((e: Error) => e);
+  test.info().errors.splice(0);
+  expect(results().map((r) => [r.title, r.status])).toEqual([
+    ['first', 'passed'],
+    ['slow', 'passed'],
+    ['adds', 'failed'],
+  ]);
+  expect(String(thrown)).toContain('1 of 3 checks failed');
+});
