@@ -43,21 +43,41 @@ export function planLine(p: RequestPlan): string {
   return `certify: plan: ${p.total} requests (${p.checks} for the checks, ${p.tokens} tokens, ${p.idSearches} id searches, ${p.margin} margin for re-sent calls), on ${budget}${left}`;
 }
 
+/**
+ * Which checks may overlap: a group's checks among themselves (outcomes/check-groups.ts), up to `cap` calls at once
+ * per worker; every other test sends its calls in turn, and a check that needs a bucket's count holds it alone.
+ */
+export function overlapLine(planned: readonly (readonly PlannedRequests[])[], cap: number): string {
+  const groups = planned.map((p) => p.filter((c) => c.check !== undefined).length).filter((n) => n > 1);
+  const checks = groups.reduce((a, b) => a + b, 0);
+  if (cap <= 1) return 'certify: at once: one call at a time per worker (CERTIFY_CONCURRENCY=1)';
+  if (!groups.length) return 'certify: at once: one call at a time per worker (no group holds two selected checks)';
+  return (
+    `certify: at once: the ${checks} checks of ${groups.length} groups may overlap within their group, up to ${cap} calls ` +
+    `at once per worker as the round trip and each bucket's Remaining allow; every other test sends its calls in turn, ` +
+    `and a check that needs a bucket's count holds that bucket alone`
+  );
+}
+
 export default class PlanReporter implements Reporter {
   onBegin(config: FullConfig, suite: Suite): void {
     const dir = process.env[RUN_DIR_ENV];
     if (!dir) return; // --list: nothing runs
     let plan: RequestPlan;
+    let overlap: string;
     try {
       const tests = suite.allTests().map((t) => ({ title: t.title, annotations: t.annotations, path: t.titlePath(), tags: t.tags }));
       const project = suite.allTests()[0]?.parent.project();
-      plan = planOf(tests, config.workers, runGrep(config.argv, project));
+      const selected = runGrep(config.argv, project);
+      plan = planOf(tests, config.workers, selected);
+      overlap = overlapLine(plannedOf(tests, selected), runConfig().concurrency);
     } catch {
       return; // A configuration error fails every check with its message (contracts/session/target.ts).
     }
     createRunBudget(dir, plan.budget ?? Infinity);
     writeRunPlan(dir, plan);
     console.log(planLine(plan));
+    console.log(overlap);
   }
 
   printsToStdio(): boolean {

@@ -1,6 +1,7 @@
 import { test, expect } from '@playwright/test';
 import { CheckGroup } from '../../contracts/outcomes/check-groups';
 import { ANNOTATION, type CheckResult } from '../../contracts/record/annotations';
+import { overlapLine } from '../../contracts/reporter/plan-reporter';
 
 const results = (): CheckResult[] =>
   test
@@ -41,4 +42,14 @@ test('should give a check the errors added while it runs, and none to the check 
     ['adds', 'failed'],
   ]);
   expect(String(thrown)).toContain('1 of 3 checks failed');
+});
+
+test('should say in the plan which checks may overlap: the checks of each group of two or more, within the cap', () => {
+  const check = (unit: string) => ({ unit, requests: 1, check: `should answer ${unit}` });
+  const planned = [[check('a'), check('b'), check('c')], [check('d')], [{ unit: 'tokens', requests: 4 }], [check('e'), check('f')]];
+  expect(overlapLine(planned, 8)).toMatch(
+    /^certify: at once: the 5 checks of 2 groups may overlap within their group, up to 8 calls at once per worker/,
+  );
+  expect(overlapLine(planned, 1)).toBe('certify: at once: one call at a time per worker (CERTIFY_CONCURRENCY=1)');
+  expect(overlapLine([[check('d')]], 8)).toContain('no group holds two selected checks');
 });
