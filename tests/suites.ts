@@ -42,7 +42,7 @@ export const LONG_TESTS = [
   // The document fuzz: every constraint of both published forms, a value breaking and one keeping each, in both
   // request modes, each judged by the forms' own validators (CPU-bound: thousands of requests).
   'mock/document-fuzz-long.spec.ts',
-  // Instructions per request counted under callgrind (CPU-bound: 23 s of one core).
+  // Instructions per request counted under callgrind (CPU-bound: 10-12 s of one core).
   'bench/instructions.spec.ts',
   // The smallest benchmark and the CPU profiles, end to end (CPU-bound: 30 s of test time, both cores busy).
   'bench/bench.spec.ts',
