@@ -153,17 +153,20 @@ export class CheckGroup<A extends object> {
   }
 
   /**
-   * Runs the checks; each verdict is independent of the others. The first runs alone, then at most
-   * `concurrency()` at once (asked after the first: what it measured can tell).
+   * Runs the checks; each verdict is independent of the others: at most `concurrency()` at once. While it
+   * says one (nothing measured yet), the first runs alone and it is asked again: what the first measured can tell.
    */
   async run(args: A, concurrency: () => number = () => 1): Promise<void> {
     const info = test.info();
     const selected = runGrep(info.config.argv, info.project);
     const testPath = ['', info.project.name, ...info.titlePath];
-    const [first, ...rest] = this.checks.filter((c) => selected(checkGrepTitle(testPath, c.title, c.tags ?? info.tags)));
-    const { value: results, unclaimed } = await attributingErrors(info, async () =>
-      first ? [await this.runOne(first, args), ...(await inOrder(rest, concurrency(), (c) => this.runOne(c, args)))] : [],
-    );
+    const checks = this.checks.filter((c) => selected(checkGrepTitle(testPath, c.title, c.tags ?? info.tags)));
+    const [first, ...rest] = checks;
+    const known = concurrency();
+    const { value: results, unclaimed } = await attributingErrors(info, async () => {
+      if (known > 1 || !first) return inOrder(checks, known, (c) => this.runOne(c, args));
+      return [await this.runOne(first, args), ...(await inOrder(rest, concurrency(), (c) => this.runOne(c, args)))];
+    });
     for (const r of unclaimed.length ? results.filter((x) => x.status === 'passed') : []) {
       r.status = 'failed';
       r.error = redact(`a soft assertion failed that no check of the group claimed:\n${unclaimed.join('\n')}`);
