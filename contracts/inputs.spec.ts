@@ -78,7 +78,7 @@ for (const env of cfg.environments) {
 
   test(
     `should take the input the published document allows and record what it refuses, operation by operation (${env})`,
-    inputs.details({ tag: ['@operations', '@input', ...tried.map(({ op }) => `@${op.id}`)] }),
+    inputs.details(),
     async ({ session }) => inputs.run({ session }, () => session.pace.concurrency()),
   );
 }

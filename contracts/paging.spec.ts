@@ -92,7 +92,7 @@ for (const env of cfg.environments) {
     );
   test(
     `should page each search as published: at most pageSize entries, the page asked, recordsFound as the pages hold (${env})`,
-    pagings.details({ tag: ['@paging', ...SEARCHES.map((o) => `@${o.id}`)] }),
+    pagings.details(),
     async ({ session }) => pagings.run({ session }, () => session.pace.concurrency()),
   );
 }

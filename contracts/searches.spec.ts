@@ -35,7 +35,6 @@ async function judgeFilters(session: Session, op: Operation, env: EnvironmentNam
 for (const env of cfg.environments) {
   // One test per environment, one check per search, several at once against a distant target (outcomes/check-groups.ts).
   const filtered = new CheckGroup<{ session: Session }>();
-  const tagsOf = (op: Operation) => ['@operations', '@searches', `@${op.id}`];
   for (const op of SEARCHES) {
     const filters = searchFilters(op);
     filtered.check(
@@ -43,12 +42,12 @@ for (const env of cfg.environments) {
       // One call per filter; the ids come from the searches the session makes once (request-request-plan.ts).
       { unit: op.id, requests: filters.length },
       async ({ session }) => judgeFilters(session, op, env),
-      tagsOf(op),
+      ['@operations', '@searches', `@${op.id}`],
     );
   }
   test(
     `should answer each search filtered by its documented filters with matching items only (${env})`,
-    filtered.details({ tag: [...new Set(SEARCHES.flatMap(tagsOf))] }),
+    filtered.details(),
     async ({ session }) => filtered.run({ session }, () => session.pace.concurrency()),
   );
 }

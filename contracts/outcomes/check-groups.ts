@@ -102,8 +102,13 @@ export class CheckGroup<A extends object> {
     return this.checks.map((c) => c.title);
   }
 
-  /** The group test's details: what each of its checks plans to send (request-request-plan.ts). */
-  details<D extends object>(details?: D): D & { annotation: { type: string; description: string }[] } {
+  /**
+   * The group test's details: what each of its checks plans to send (request-plan.ts), and its tags: those
+   * given and every check's own, so that a grep on a check's tag selects the group.
+   */
+  details(details: { tag?: string | string[] } = {}): { tag: string[]; annotation: { type: string; description: string }[] } {
+    const given = details.tag === undefined ? [] : [details.tag].flat();
+    const tag = [...new Set([...given, ...this.checks.flatMap((c) => c.tags ?? [])])];
     // A group's checks are left out one by one when it runs: the test carries only what each plans to send.
     const annotation = this.checks.map(
       (c) =>
@@ -112,7 +117,7 @@ export class CheckGroup<A extends object> {
           description: string;
         },
     );
-    return { ...(details ?? ({} as D)), annotation };
+    return { ...details, tag, annotation };
   }
 
   /** The check's status and reason when it is not to run: out of scope, not applicable, or beyond a partial budget. */
@@ -160,7 +165,7 @@ export class CheckGroup<A extends object> {
     const info = test.info();
     const selected = runGrep(info.config.argv, info.project);
     const testPath = ['', info.project.name, ...info.titlePath];
-    const checks = this.checks.filter((c) => selected(checkGrepTitle(testPath, c.title, c.tags ?? info.tags)));
+    const checks = this.checks.filter((c) => selected(checkGrepTitle(testPath, c.title, c.tags, info.tags)));
     const [first, ...rest] = checks;
     const known = concurrency();
     const { value: results, unclaimed } = await attributingErrors(info, async () => {

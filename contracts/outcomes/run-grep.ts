@@ -36,9 +36,9 @@ const matchesAny = (patterns: RegExp | RegExp[] | null | undefined, title: strin
 type ProjectGreps = { grep: RegExp | RegExp[]; grepInvert: RegExp | RegExp[] | null };
 
 /** Whether the run's greps (the runner's command line, the project's) select a test of this grep title. */
-export function runGrep(argv: readonly string[] | undefined, project: ProjectGreps = { grep: /.*/, grepInvert: null }): Matcher {
-  const cliGrep = optionValue(argv ?? [], '-g', '--grep');
-  const cliInvert = optionValue(argv ?? [], '-G', '--grep-invert');
+export function runGrep(argv: readonly string[], project: ProjectGreps = { grep: /.*/, grepInvert: null }): Matcher {
+  const cliGrep = optionValue(argv, '-g', '--grep');
+  const cliInvert = optionValue(argv, '-G', '--grep-invert');
   const grep = cliGrep === undefined ? undefined : toRegExp(cliGrep);
   const invert = cliInvert === undefined ? undefined : toRegExp(cliInvert);
   return (title) =>
@@ -50,8 +50,14 @@ export function runGrep(argv: readonly string[] | undefined, project: ProjectGre
 
 /**
  * A grouped check's grep title, as Playwright writes a test's: the group test's path (the root's empty title,
- * the project, the file, the describes, the test's title), the check's title, then its tags.
+ * the project, the file, the describes, the test's title), the check's title, then its own tags, or the group
+ * test's when it declares none.
  */
-export function checkGrepTitle(testPath: readonly string[], title: string, tags: readonly string[]): string {
-  return [...testPath, title, ...tags].join(' ');
+export function checkGrepTitle(
+  testPath: readonly string[],
+  title: string,
+  tags: readonly string[] | undefined,
+  testTags: readonly string[],
+): string {
+  return [...testPath, title, ...(tags ?? testTags)].join(' ');
 }

@@ -5,7 +5,7 @@
  */
 import { spawnSync } from 'node:child_process';
 import { createRequire } from 'node:module';
-import { planOf, type ListedTest } from './plan-reporter';
+import { planOf, plannedOf, type ListedTest } from './plan-reporter';
 import { runGrep } from '../outcomes/run-grep';
 import type { RequestPlan } from '../plan/request-plan';
 
@@ -55,9 +55,11 @@ export function preflightPlan(config: string, args: readonly string[]): RequestP
   }
   if (report.errors?.length) throw new Error(`the tests could not be listed: ${report.errors.map((e) => e.message).join('\n')}`);
   return planOf(
-    report.suites.flatMap((s) => testsOf(s)),
+    plannedOf(
+      report.suites.flatMap((s) => testsOf(s)),
+      runGrep(args),
+    ),
     report.config.workers,
-    runGrep(args),
   );
 }
 

@@ -23,15 +23,15 @@ export interface ListedTest extends Pick<TestCase, 'title' | 'annotations'> {
 /** What each test plans, from the annotations it declared: a group's checks the run's greps select. */
 export function plannedOf(tests: readonly ListedTest[], selected: (grepTitle: string) => boolean = () => true): PlannedRequests[][] {
   return tests.map((t) =>
-    readAnnotations(t).planned.filter((p) => p.check === undefined || selected(checkGrepTitle(t.path, p.check, p.tags ?? t.tags))),
+    readAnnotations(t).planned.filter((p) => p.check === undefined || selected(checkGrepTitle(t.path, p.check, p.tags, t.tags))),
   );
 }
 
-/** The plan of a run of these tests under the configuration (in `npm run certify`'s pre-pass and in the run). */
-export function planOf(tests: readonly ListedTest[], workers: number, selected?: (grepTitle: string) => boolean): RequestPlan {
+/** The plan of a run whose tests plan these requests (plannedOf), under the configuration (in `npm run certify`'s pre-pass and in the run). */
+export function planOf(planned: readonly (readonly PlannedRequests[])[], workers: number): RequestPlan {
   const cfg = runConfig();
   const operations = operationsFor(cfg);
-  const perUnit = requestsPerUnit(plannedOf(tests, selected));
+  const perUnit = requestsPerUnit(planned);
   const session = sessionRequests(cfg, operations, workers);
   return planRun(perUnit, session, unitOrder(perUnit.keys(), operations), cfg.requestBudget, cfg.partialBudget);
 }
@@ -68,9 +68,10 @@ export default class PlanReporter implements Reporter {
     try {
       const tests = suite.allTests().map((t) => ({ title: t.title, annotations: t.annotations, path: t.titlePath(), tags: t.tags }));
       const project = suite.allTests()[0]?.parent.project();
-      const selected = runGrep(config.argv, project);
-      plan = planOf(tests, config.workers, selected);
-      overlap = overlapLine(plannedOf(tests, selected), runConfig().concurrency);
+      // The certification has one project: its greps are every test's.
+      const planned = plannedOf(tests, runGrep(config.argv, project));
+      plan = planOf(planned, config.workers);
+      overlap = overlapLine(planned, runConfig().concurrency);
     } catch {
       return; // A configuration error fails every check with its message (contracts/session/target.ts).
     }
