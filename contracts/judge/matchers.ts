@@ -7,6 +7,7 @@ import { intHeader } from '../../catalogue/rules';
 import type { ApiResponse } from '../../clients/http';
 import { evidenceOf } from '../../clients/http';
 import { schemaErrors } from './schema-errors';
+import { quietPasses } from './quiet-passes';
 import { rateLimitValue, headerInvariantProblem, remainingSequenceProblem } from './rate-limit-sequence';
 
 const HEADERS = ['x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset'] as const;
@@ -76,7 +77,8 @@ function verdict(name: string, pass: boolean, expectedBroken: string, brokenFact
   return { pass, name, message: () => (pass ? expectedBroken : brokenFact()) };
 }
 
-export const expect = base.extend({
+/** The suite's own matchers: each says which documented fact broke, what was expected and what was received. */
+const OWN_MATCHERS = {
   /** Over an exhaustion ending in a 429: the 429 names the limit the accepted calls advertised. */
   toNameTheAdvertisedLimitOn429(seq: readonly ApiResponse[]) {
     const problem = limitOn429Problem(seq);
@@ -198,7 +200,10 @@ export const expect = base.extend({
         `Broken fact: responses are JSON\nExpected: Content-Type application/json and a JSON body\nReceived: Content-Type ${ct || '(absent)'}\nEvidence: ${evidenceOf(res)}`,
     };
   },
-});
+};
+
+/** Playwright's expect with the suite's matchers; an assertion that passes records no step (quiet-passes.ts). */
+export const expect = quietPasses(base.extend(OWN_MATCHERS), OWN_MATCHERS);
 
 declare module '@playwright/test' {
   // eslint-disable-next-line @typescript-eslint/no-unused-vars
