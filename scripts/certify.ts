@@ -11,9 +11,7 @@ import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { runConfig, checkConfigFiles, ConfigError } from '../config/read-config';
 import type { HarnessConfig } from '../config/harness-config';
 import { redact, registerSecret } from '../clients/redact';
-import { buildReport } from '../reporting/build-report';
 import { certifyExitCode, closingLine } from '../contracts/reporter/certify-exit';
-import { budgetRefusal, preflightPlan } from '../contracts/reporter/plan-preflight';
 import type { RunSummary } from '../reporting/report-shapes';
 
 const require = createRequire(import.meta.url);
@@ -44,10 +42,14 @@ async function checkConfiguration(): Promise<HarnessConfig | 2> {
   }
 }
 
-/** With a REQUEST_BUDGET set (and no partial run), the refusal of a budget below the run's plan, before any request. */
-function budgetShortOfPlan(cfg: HarnessConfig): string | undefined {
+/**
+ * With a REQUEST_BUDGET set (and no partial run), the refusal of a budget below the run's plan, before any request.
+ * The planner and the report page are loaded only when needed: every module loaded here delays the run's start.
+ */
+async function budgetShortOfPlan(cfg: HarnessConfig): Promise<string | undefined> {
   const budget = cfg.requestBudget;
   if (budget === undefined || !Number.isFinite(budget) || cfg.partialBudget) return undefined;
+  const { budgetRefusal, preflightPlan } = await import('../contracts/reporter/plan-preflight');
   try {
     return budgetRefusal(preflightPlan('playwright.config.ts', process.argv.slice(2)), budget);
   } catch (e) {
@@ -65,7 +67,7 @@ async function main(): Promise<{ code: number; reportsDir?: string }> {
 async function certify(cfg: HarnessConfig): Promise<number> {
   const REPORTS_DIR = cfg.reportsDir;
   console.log(`certify: target ${cfg.targetLabel}; reports in ${REPORTS_DIR}/`);
-  const refusal = budgetShortOfPlan(cfg);
+  const refusal = await budgetShortOfPlan(cfg);
   if (refusal) {
     console.error(`certify: cannot start: ${refusal}`);
     return 2;
@@ -103,7 +105,7 @@ async function certify(cfg: HarnessConfig): Promise<number> {
 const { code, reportsDir } = await main();
 // The one-page report is part of every run that produced a summary; a report failure never hides the verdict.
 (reportsDir && existsSync(`${reportsDir}/summary.json`) && code !== 2
-  ? buildReport({ reportsDir })
+  ? import('../reporting/build-report').then(({ buildReport }) => buildReport({ reportsDir }))
   : Promise.resolve({ htmlPath: '(no report: the run did not start)' })
 )
   .then((rep) => console.log(`certify: report ${rep.htmlPath}`))

@@ -102,15 +102,21 @@ const PAYLOAD_SCHEMAS = {
 } as const;
 
 type JsonType = keyof typeof PAYLOAD_SCHEMAS;
-let validators: Map<string, ValidateFunction> | undefined;
+let ajv: ReturnType<typeof createAjv> | undefined;
+const validators = new Map<JsonType, ValidateFunction>();
 
-/** The validator of a JSON payload: one Ajv instance of the payload schemas only (the reporter needs no catalogue schema). */
+/**
+ * The validator of a JSON payload, compiled at its first use (a worker reads two types before its first test):
+ * one Ajv instance of the payload schemas only (the reporter needs no catalogue schema).
+ */
 function validatorOf(type: JsonType): ValidateFunction {
-  if (!validators) {
-    const ajv = createAjv({ catalogue: false });
-    validators = new Map(Object.entries(PAYLOAD_SCHEMAS).map(([t, schema]) => [t, ajv.compile(schema)]));
+  let validate = validators.get(type);
+  if (!validate) {
+    ajv ??= createAjv({ catalogue: false });
+    validate = ajv.compile(PAYLOAD_SCHEMAS[type]);
+    validators.set(type, validate);
   }
-  return validators.get(type) as ValidateFunction;
+  return validate;
 }
 
 /** The refusal of a malformed annotation: which test, which type, what was expected and received. */
