@@ -16,8 +16,8 @@ import { startMock } from '../mock';
 import type { RunSummary } from '../reporting/report-shapes';
 import type { BenchOptions } from './bench-options';
 import { certifyTimeline } from './certify-timeline';
+import { commandLine } from './command-line';
 
-const TSX = 'node_modules/tsx/dist/cli.mjs';
 /** The added round trips: none (the mock as a URL target), a near region, another continent. */
 const DELAYS_MS = [0, 20, 150] as const;
 
@@ -65,7 +65,7 @@ async function certifyAt(delayMs: number, work: string, grep: string[]) {
   try {
     const started = Date.now();
     const exit = await new Promise<number | null>((resolve, reject) => {
-      const c = spawn(process.execPath, [TSX, 'scripts/certify.ts', ...grep], {
+      const c = spawn(process.execPath, [...commandLine('certify'), ...grep], {
         env: { ...process.env, ...demoCredentials(), TARGET: proxy.url, REPORTS_DIR: out, CI: '' },
         stdio: 'ignore',
       });

@@ -9,15 +9,13 @@ import { writeLargeOpenApi } from './openapi-doc';
 import type { Progress, BenchOptions } from './bench-options';
 import { spread, type Spread } from './spread';
 import { remoteCertifyFigures } from './remote-certify';
+import { commandLine as cli } from './command-line';
 
-const TSX = 'node_modules/tsx/dist/cli.mjs';
 /**
  * The k6 the probe figure runs on: the harness's k6 test double, started by path like any k6 (the figure
  * is the probe's requests, not a load engine's speed; the double is the harness tests' tool, not imported).
  */
 const K6_TEST_DOUBLE = 'tests/tools/k6-node/bin/k6';
-/** A command line as Node's arguments: its TypeScript through tsx, as `npm run` starts it. */
-const cli = (name: 'certify' | 'load'): string[] => [TSX, `scripts/${name}.ts`];
 
 /** The smoke run certifies one check: it proves the figure is produced, not its size. */
 const SMOKE_CERTIFY_GREP = 'reseller token requests as documented \\(production\\)';
