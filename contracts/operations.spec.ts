@@ -1,7 +1,7 @@
 import { idSources, type EnvironmentName, type Operation } from '../catalogue';
 import { evidenceOf } from '../clients/http';
 import { valueAt as at } from '../clients/ids';
-import { test, expect, harnessConfig, label, notRun, planned, selectedOperations, type Session } from './session/test';
+import { test, expect, harnessConfig, label, notRun, selectedOperations, type Session } from './session/test';
 import { firstScope, webhookSecretScope, writesScope } from './plan/scope';
 import { writeOpenApiValidation } from './record/annotations';
 import { READ_BACK_ATTEMPTS, createOrder, lookFor, selectedForWrite, writeCheckScope } from './exchanges/read-back';
@@ -14,8 +14,14 @@ const cfg = harnessConfig();
 const operations = selectedOperations(cfg);
 
 /** A check that writes with the first operation and reads back with the others: its plan. */
-const writesAndReads = (ids: readonly string[], requests: number, tag: string[]) =>
-  planned({ unit: ids[0] as string, requests, outOfScope: writeCheckScope(cfg, operations, ids) }, { tag });
+const writesAndReads = (ids: readonly string[], requests: number) => ({
+  unit: ids[0] as string,
+  requests,
+  outOfScope: writeCheckScope(cfg, operations, ids),
+});
+
+/** A read-back check's tags: the spec's, the resource's and the create's, which the run's greps select it by. */
+const readBackTags = (create: string): string[] => ['@operations', `@${create.split('.')[0] as string}`, `@${create}`];
 
 /** Modify and cancel change an order of their own. */
 const needsOwnOrder = (op: Operation): boolean => op.id === 'orders.modify' || op.id === 'orders.cancel';
@@ -93,9 +99,11 @@ for (const env of cfg.environments) {
     async ({ session, openapi }) => validCalls.run({ session, openapi }, () => session.pace.concurrency()),
   );
 
-  test(
+  // The creates read back: one check each, several at once against a distant target (each creates its own).
+  const readBacks = new CheckGroup<{ session: Session }>();
+  readBacks.check(
     `should find a created order with orders.details by the number the create answer gave (${env})`,
-    writesAndReads(['orders.create', 'orders.details'], 2, ['@operations', '@orders']),
+    writesAndReads(['orders.create', 'orders.details'], 2),
     async ({ session }) => {
       label(test.info(), 'orders.create', env, 'created-order-details');
       const [, details] = selectedForWrite(session, ['orders.create', 'orders.details']);
@@ -108,12 +116,13 @@ for (const env of cfg.environments) {
         `Broken fact: the created order ${created.orderNumber} is known to orders.details\nExpected: 2xx\nReceived: ${evidenceOf(res)}`,
       ).toBeLessThan(300);
     },
+    readBackTags('orders.create'),
   );
 
-  test(
+  readBacks.check(
     `should find an order created by v7 with orders.search by its customer order number, then with orders.details (${env})`,
     // The create, then at most READ_BACK_ATTEMPTS looks of a search and a details call.
-    writesAndReads(['orders.createV7', 'orders.search', 'orders.details'], 1 + 2 * READ_BACK_ATTEMPTS, ['@operations', '@orders']),
+    writesAndReads(['orders.createV7', 'orders.search', 'orders.details'], 1 + 2 * READ_BACK_ATTEMPTS),
     async ({ session }) => {
       label(test.info(), 'orders.createV7', env, 'created-v7-order-details');
       const [create, search, details] = selectedForWrite(session, ['orders.createV7', 'orders.search', 'orders.details']);
@@ -131,11 +140,12 @@ for (const env of cfg.environments) {
       });
       recordVisibility(session, env, create, found, `customer order ${body.customerOrderNumber}: ${last}`, cfg.policyFile);
     },
+    readBackTags('orders.createV7'),
   );
 
-  test(
+  readBacks.check(
     `should find a created quote with quotes.search and quotes.details by the number the create answer gave (${env})`,
-    writesAndReads(['quotes.create', 'quotes.search', 'quotes.details'], 1 + 2 * READ_BACK_ATTEMPTS, ['@operations', '@quotes']),
+    writesAndReads(['quotes.create', 'quotes.search', 'quotes.details'], 1 + 2 * READ_BACK_ATTEMPTS),
     async ({ session }) => {
       label(test.info(), 'quotes.create', env, 'created-quote-details');
       const [create, search, details] = selectedForWrite(session, ['quotes.create', 'quotes.search', 'quotes.details']);
@@ -152,11 +162,12 @@ for (const env of cfg.environments) {
       });
       recordVisibility(session, env, create, found, `quote ${String(quoteNumber)}: ${last}`, cfg.policyFile);
     },
+    readBackTags('quotes.create'),
   );
 
-  test(
+  readBacks.check(
     `should find a created return with returns.details by the case request number the create answer gave (${env})`,
-    writesAndReads(['returns.create', 'returns.details'], 1 + READ_BACK_ATTEMPTS, ['@operations', '@returns']),
+    writesAndReads(['returns.create', 'returns.details'], 1 + READ_BACK_ATTEMPTS),
     async ({ session }) => {
       label(test.info(), 'returns.create', env, 'created-return-details');
       const [create, details] = selectedForWrite(session, ['returns.create', 'returns.details']);
@@ -173,5 +184,10 @@ for (const env of cfg.environments) {
       });
       recordVisibility(session, env, create, found, `return ${caseNumber}: ${last}`, cfg.policyFile);
     },
+    readBackTags('returns.create'),
+  );
+
+  test(`should find what each create made by the number or reference its answer gave (${env})`, readBacks.details(), async ({ session }) =>
+    readBacks.run({ session }, () => session.pace.concurrency()),
   );
 }

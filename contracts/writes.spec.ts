@@ -16,20 +16,19 @@ import {
   writeCheckScope,
   type ReadBack,
 } from './exchanges/read-back';
-import { test, expect, harnessConfig, label, planned, selectedOperations, type Session } from './session/test';
+import { test, expect, harnessConfig, label, selectedOperations, type Session } from './session/test';
+import { CheckGroup } from './outcomes/check-groups';
 
 const cfg = harnessConfig();
 
 /** A fresh order, the write, and at most READ_BACK_ATTEMPTS reads of its details. */
-const writeAndReadBack = (ids: readonly string[]) =>
-  planned(
-    {
-      unit: ids[0] as string,
-      requests: 2 + READ_BACK_ATTEMPTS,
-      outOfScope: writeCheckScope(cfg, selectedOperations(cfg), [...ids, 'orders.create']),
-    },
-    { tag: ['@operations', '@orders', '@writes'] },
-  );
+const writeAndReadBack = (ids: readonly string[]) => ({
+  unit: ids[0] as string,
+  requests: 2 + READ_BACK_ATTEMPTS,
+  outOfScope: writeCheckScope(cfg, selectedOperations(cfg), [...ids, 'orders.create']),
+});
+/** A read-back check's tags: the spec's, and the write's, which the run's greps select it by. */
+const writeTags = (write: string): string[] => ['@operations', '@orders', '@writes', `@${write}`];
 
 /** The document's spellings of a cancelled order's status: Canceled (details), CANCELLED (search filter, header level). */
 const CANCELLED = /^cancel+ed$/i;
@@ -63,7 +62,9 @@ async function readBack(
 }
 
 for (const env of cfg.environments) {
-  test(
+  // One check per write, several at once against a distant target (each writes to an order of its own).
+  const writes = new CheckGroup<{ session: Session }>();
+  writes.check(
     `should read a cancelled order back as cancelled in orders.details (${env})`,
     writeAndReadBack(['orders.cancel', 'orders.details']),
     async ({ session }) => {
@@ -78,9 +79,10 @@ for (const env of cfg.environments) {
       });
       recordReadBack(session, env, cancel, seen, `cancelled ${orderNumber}; ${evidence}`);
     },
+    writeTags('orders.cancel'),
   );
 
-  test(
+  writes.check(
     `should read a modified order's notes back in orders.details (${env})`,
     writeAndReadBack(['orders.modify', 'orders.details']),
     async ({ session }) => {
@@ -97,5 +99,10 @@ for (const env of cfg.environments) {
       });
       recordReadBack(session, env, modify, seen, `notes "${notes}" sent to ${orderNumber}; ${evidence}`);
     },
+    writeTags('orders.modify'),
+  );
+
+  test(`should read each write back in orders.details (${env})`, writes.details(), async ({ session }) =>
+    writes.run({ session }, () => session.pace.concurrency()),
   );
 }

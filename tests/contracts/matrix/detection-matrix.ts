@@ -6,7 +6,7 @@
  */
 import type { EnvironmentName } from '../../../catalogue';
 import { DRIFT_MODES, type DriftId } from '../../../mock/drift';
-import { filtersOf, pagingOf, validCallsOf } from '../support/greps';
+import { createReadBacksOf, filtersOf, pagingOf, validCallsOf, writeReadBacksOf } from '../support/greps';
 
 /** A check by the labels the suite records for it (contracts/outcomes/outcomes.ts `label`); absent parts match any. */
 export interface CheckRef {
@@ -158,7 +158,10 @@ export const DETECTIONS = {
     grep: validCall('catalog.priceAndAvailability', 'sandbox'),
     mustFail: [validCallCheck('catalog.priceAndAvailability', 'sandbox')],
   },
-  'orders.created-unknown': { grep: /created order with orders\.details/, mustFail: [{ check: 'created-order-details' }] },
+  'orders.created-unknown': {
+    grep: new RegExp(createReadBacksOf(['orders.create'], 'production')),
+    mustFail: [{ check: 'created-order-details' }],
+  },
   'answers.other-key': { grep: validCall('catalog.details', 'production'), mustFail: [validCallCheck('catalog.details', 'production')] },
   'answers.filter-ignored': {
     grep: new RegExp(filtersOf(['deals.search'], 'production')),
@@ -168,9 +171,15 @@ export const DETECTIONS = {
     grep: validCall('invoices.details', 'sandbox'),
     mustFail: [validCallCheck('invoices.details', 'sandbox')],
   },
-  'writes.cancel-ignored': { grep: /cancelled order back as cancelled.*\(production\)/, mustFail: [{ check: 'cancel-read-back' }] },
-  'writes.return-unknown': { grep: /created return with returns\.details.*\(sandbox\)/, mustFail: [{ check: 'created-return-details' }] },
-  'writes.modify-ignored': { grep: /modified order's notes back.*\(sandbox\)/, mustFail: [{ check: 'modify-read-back' }] },
+  'writes.cancel-ignored': {
+    grep: new RegExp(writeReadBacksOf(['orders.cancel'], 'production')),
+    mustFail: [{ check: 'cancel-read-back' }],
+  },
+  'writes.return-unknown': {
+    grep: new RegExp(createReadBacksOf(['returns.create'], 'sandbox')),
+    mustFail: [{ check: 'created-return-details' }],
+  },
+  'writes.modify-ignored': { grep: new RegExp(writeReadBacksOf(['orders.modify'], 'sandbox')), mustFail: [{ check: 'modify-read-back' }] },
   'routing.sandbox-search-not-served': {
     grep: validCall('deals.search', 'sandbox'),
     mustFail: [validCallCheck('deals.search', 'sandbox')],

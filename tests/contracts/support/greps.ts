@@ -23,3 +23,11 @@ export const pagingOf = (operations: readonly string[], environment?: Environmen
 /** The filter checks of these searches (contracts/searches.spec.ts). */
 export const filtersOf = (operations: readonly string[], environment?: Environment): string =>
   groupedChecksOf('each search filtered by its documented filters', operations, environment);
+
+/** The read-back checks of these creates (contracts/operations.spec.ts). */
+export const createReadBacksOf = (creates: readonly string[], environment?: Environment): string =>
+  groupedChecksOf('what each create made', creates, environment);
+
+/** The read-back checks of these writes (contracts/writes.spec.ts). */
+export const writeReadBacksOf = (writes: readonly string[], environment?: Environment): string =>
+  groupedChecksOf('read each write back', writes, environment);
