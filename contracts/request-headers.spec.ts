@@ -5,7 +5,7 @@
  */
 import { IM_HEADER_CONSTRAINTS, IM_HEADERS, type EnvironmentName, type Operation } from '../catalogue';
 import { evidenceOf, type ApiResponse } from '../clients/http';
-import { test, expect, harnessConfig, label, planned, selectedOperations, type Session } from './session/test';
+import { test, expect, harnessConfig, label, selectedOperations, type Session } from './session/test';
 import { selectedScope, writesScope } from './plan/scope';
 import { recordFinding } from './record/finding-recorder';
 import { CheckGroup } from './outcomes/check-groups';
@@ -14,15 +14,11 @@ const cfg = harnessConfig();
 const operations = selectedOperations(cfg);
 
 /** The catalogue search that the header checks call once each. */
-const onCatalogSearch = (tag: string[]) =>
-  planned(
-    {
-      unit: 'catalog.search',
-      requests: 1,
-      outOfScope: selectedScope(operations.some((o) => o.id === 'catalog.search') ? [] : ['catalog.search']),
-    },
-    { tag },
-  );
+const ON_CATALOG_SEARCH = {
+  unit: 'catalog.search',
+  requests: 1,
+  outOfScope: selectedScope(operations.some((o) => o.id === 'catalog.search') ? [] : ['catalog.search']),
+};
 const catalogSearch = (session: Session): Operation => {
   const op = session.target.operations.find((o) => o.id === 'catalog.search');
   if (!op) throw new Error('catalog.search is not selected');
@@ -57,9 +53,11 @@ async function recordRequiredHeaders(session: Session, op: Operation, env: Envir
 }
 
 for (const env of cfg.environments) {
-  test(
+  // One test per environment, one check per call the document refuses, several at once (outcomes/check-groups.ts).
+  const refusedHeaders = new CheckGroup<{ session: Session }>();
+  refusedHeaders.check(
     `should record whether a call missing a required header is refused (${env})`,
-    onCatalogSearch(['@operations', '@headers']),
+    ON_CATALOG_SEARCH,
     async ({ session }) => {
       const op = catalogSearch(session);
       label(test.info(), op, env, 'required-header');
@@ -78,18 +76,16 @@ for (const env of cfg.environments) {
       );
       if (refused) expect.soft(res).toBeErrorBody();
     },
+    ['@operations', '@headers'],
   );
 
-  test(
+  refusedHeaders.check(
     `should record whether the target accepts the distributor client's forms that its document refuses (${env})`,
-    planned(
-      {
-        unit: 'deals.details',
-        requests: conflictOps.length,
-        outOfScope: selectedScope(conflictOps.length ? [] : ['deals.details, freight.estimate or returns.create (writes allowed)']),
-      },
-      { tag: ['@operations', '@openapi'] },
-    ),
+    {
+      unit: 'deals.details',
+      requests: conflictOps.length,
+      outOfScope: selectedScope(conflictOps.length ? [] : ['deals.details, freight.estimate or returns.create (writes allowed)']),
+    },
     async ({ session }) => {
       label(test.info(), 'deals.details', env, 'client-conflict');
       const [deals, freight, returns] = ['deals.details', 'freight.estimate', 'returns.create'].map((id) =>
@@ -123,28 +119,21 @@ for (const env of cfg.environments) {
         record(returns, 'returns.create with list[].invoiceDate as a date-time', res);
       }
     },
+    ['@operations', '@openapi'],
   );
 
-  // The operations the published document adds, each with its own required headers (IM-SenderID on vendor required
-  // info): one test per environment, one check per operation (outcomes/check-groups.ts).
-  const documentOps = operations.filter((o) => o.listedIn === 'document');
-  const requiredHeaders = new CheckGroup<{ session: Session }>();
-  for (const op of documentOps)
-    requiredHeaders.check(
+  // The operations the published document adds, each with its own required headers (IM-SenderID on vendor required info).
+  for (const op of operations.filter((o) => o.listedIn === 'document'))
+    refusedHeaders.check(
       `should record whether a call to ${op.id} missing its required headers is refused (${env})`,
       { unit: op.id, requests: 1, outOfScope: op.readOnly ? undefined : writesScope(cfg, `${op.id} (when a service accepts the call)`) },
       async ({ session }) => recordRequiredHeaders(session, op, env),
       ['@operations', '@headers', `@${op.id}`],
     );
-  test(
-    `should record whether a call to each operation the document adds, missing its required headers, is refused (${env})`,
-    requiredHeaders.details(),
-    async ({ session }) => requiredHeaders.run({ session }, () => session.pace.concurrency()),
-  );
 
-  test(
+  refusedHeaders.check(
     `should record whether a call with a header longer than the document allows is refused (${env})`,
-    onCatalogSearch(['@operations', '@headers']),
+    ON_CATALOG_SEARCH,
     async ({ session }) => {
       const op = catalogSearch(session);
       label(test.info(), op, env, 'header-constraint');
@@ -163,5 +152,12 @@ for (const env of cfg.environments) {
         expect.soft(res.text, `a refusal of a header value names the header; ${evidenceOf(res)}`).toContain(IM_HEADERS.correlationId);
       }
     },
+    ['@operations', '@headers'],
+  );
+
+  test(
+    `should record how the target answers each call with headers or forms its document refuses (${env})`,
+    refusedHeaders.details(),
+    async ({ session }) => refusedHeaders.run({ session }, () => session.pace.concurrency()),
   );
 }
