@@ -84,6 +84,6 @@ for (const env of cfg.environments) {
   test(
     `should refuse every operation without a valid token and record other-family tokens (${env})`,
     refusals.details({ tag: '@auth' }),
-    async ({ session }) => refusals.run({ session }, () => session.pace.concurrency()),
+    async ({ session }) => refusals.run({ session }, session.pace),
   );
 }

@@ -79,7 +79,7 @@ for (const env of cfg.environments) {
   test(
     `should take the input the published document allows and record what it refuses, operation by operation (${env})`,
     inputs.details(),
-    async ({ session }) => inputs.run({ session }, () => session.pace.concurrency()),
+    async ({ session }) => inputs.run({ session }, session.pace),
   );
 }
 

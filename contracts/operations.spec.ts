@@ -96,7 +96,7 @@ for (const env of cfg.environments) {
   test(
     `should answer a valid call of each operation with 2xx JSON matching its schema and integer rate-limit headers (${env})`,
     validCalls.details(),
-    async ({ session, openapi }) => validCalls.run({ session, openapi }, () => session.pace.concurrency()),
+    async ({ session, openapi }) => validCalls.run({ session, openapi }, session.pace),
   );
 
   // The creates read back: one check each, several at once against a distant target (each creates its own).
@@ -188,6 +188,6 @@ for (const env of cfg.environments) {
   );
 
   test(`should find what each create made by the number or reference its answer gave (${env})`, readBacks.details(), async ({ session }) =>
-    readBacks.run({ session }, () => session.pace.concurrency()),
+    readBacks.run({ session }, session.pace),
   );
 }

@@ -93,6 +93,6 @@ for (const env of cfg.environments) {
   test(
     `should page each search as published: at most pageSize entries, the page asked, recordsFound as the pages hold (${env})`,
     pagings.details(),
-    async ({ session }) => pagings.run({ session }, () => session.pace.concurrency()),
+    async ({ session }) => pagings.run({ session }, session.pace),
   );
 }

@@ -21,6 +21,7 @@ import {
   type Exhaustion,
 } from './exchanges/bucket-exhaustion';
 import { recordFinding } from './record/finding-recorder';
+import { operationToHold } from './exchanges/held-operations';
 import { writeObserved } from './record/annotations';
 
 const cfg = harnessConfig();
@@ -257,12 +258,12 @@ alone.describe('rate limits', { tag: ['@rate-limit'] }, () => {
 
 /**
  * The header invariants over a few calls in a row, in every environment and family: they cost no
- * exhaustion, so they run without PROBE_LIMITS (four calls of a read-only search each).
+ * exhaustion, so they run without PROBE_LIMITS (four calls of a read-only operation each).
  */
 test.describe('rate-limit headers per environment and family', { tag: ['@rate-limit-headers'] }, () => {
   for (const family of cfg.families) {
     for (const environment of cfg.environments) {
-      const op = selectedOperations(cfg).find((o) => o.family === family && o.method === 'GET' && o.pathParams.length === 0);
+      const op = operationToHold(selectedOperations(cfg).filter((o) => o.family === family && o.method === 'GET' && !o.pathParams.length));
       const plan = planned({
         unit: op?.id ?? `ratelimit.${family}`,
         requests: 4,

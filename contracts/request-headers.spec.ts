@@ -158,6 +158,6 @@ for (const env of cfg.environments) {
   test(
     `should record how the target answers each call with headers or forms its document refuses (${env})`,
     refusedHeaders.details(),
-    async ({ session }) => refusedHeaders.run({ session }, () => session.pace.concurrency()),
+    async ({ session }) => refusedHeaders.run({ session }, session.pace),
   );
 }

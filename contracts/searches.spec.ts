@@ -48,6 +48,6 @@ for (const env of cfg.environments) {
   test(
     `should answer each search filtered by its documented filters with matching items only (${env})`,
     filtered.details(),
-    async ({ session }) => filtered.run({ session }, () => session.pace.concurrency()),
+    async ({ session }) => filtered.run({ session }, session.pace),
   );
 }

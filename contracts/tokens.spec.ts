@@ -170,7 +170,7 @@ for (const env of cfg.environments) {
     test(
       `should answer the ${family} token requests as documented (${env})`,
       group.details({ tag: ['@tokens', `@${family}`] }),
-      async ({ session }) => group.run({ session }, () => session.pace.concurrency()),
+      async ({ session }) => group.run({ session }, session.pace),
     );
   }
 }

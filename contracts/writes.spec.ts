@@ -103,6 +103,6 @@ for (const env of cfg.environments) {
   );
 
   test(`should read each write back in orders.details (${env})`, writes.details(), async ({ session }) =>
-    writes.run({ session }, () => session.pace.concurrency()),
+    writes.run({ session }, session.pace),
   );
 }

@@ -84,7 +84,33 @@ async function inOrder<T, R>(items: readonly T[], limit: number, work: (item: T)
   return results;
 }
 
+/**
+ * Runs `work` on each item at most `pace.concurrency()` at once. Before a round trip is measured the first item runs
+ * alone, until one is (by it or by any other call); the rest then start beside it, one fewer while it runs.
+ */
+async function runPaced<T, R>(items: readonly T[], pace: GroupPace, work: (item: T) => Promise<R>): Promise<R[]> {
+  const [first, ...rest] = items;
+  if (first === undefined || pace.concurrency() > 1) return inOrder(items, pace.concurrency(), work);
+  const running = work(first);
+  await Promise.race([running.then(() => undefined), pace.measured()]);
+  const limit = pace.concurrency();
+  if (limit <= 1) return [await running, ...(await inOrder(rest, 1, work))];
+  const [r0, others] = await Promise.all([running, inOrder(rest, limit - 1, work)]);
+  return [r0, ...others];
+}
+
 type Body<A> = (args: A) => Promise<void>;
+
+/** How many checks a group runs at once (session/call-pace.ts): what the worker's calls measured so far. */
+export interface GroupPace {
+  /** Checks to run at once now. */
+  concurrency(): number;
+  /** Settles once a round trip has been measured. */
+  measured(): Promise<void>;
+}
+
+/** One check at a time: what a group runs at without a pace. */
+const ONE_AT_A_TIME: GroupPace = { concurrency: () => 1, measured: () => Promise.resolve() };
 
 /** Collects checks that run as one test; `args` are the test's fixtures, passed to each check. */
 export class CheckGroup<A extends object> {
@@ -158,20 +184,17 @@ export class CheckGroup<A extends object> {
   }
 
   /**
-   * Runs the checks; each verdict is independent of the others: at most `concurrency()` at once. While it
-   * says one (nothing measured yet), the first runs alone and it is asked again: what the first measured can tell.
+   * Runs the checks; each verdict is independent of the others: at most `pace.concurrency()` at once. While it
+   * says one (nothing measured yet), the first runs alone until a round trip is measured, by it or by any call of
+   * the worker: then the others start beside it, at the pace that round trip tells.
    */
-  async run(args: A, concurrency: () => number = () => 1): Promise<void> {
+  async run(args: A, pace: GroupPace = ONE_AT_A_TIME): Promise<void> {
     const info = test.info();
     const selected = runGrep(info.config.argv, info.project);
     const testPath = ['', info.project.name, ...info.titlePath];
     const checks = this.checks.filter((c) => selected(checkGrepTitle(testPath, c.title, c.tags, info.tags)));
-    const [first, ...rest] = checks;
-    const known = concurrency();
-    const { value: results, unclaimed } = await attributingErrors(info, async () => {
-      if (known > 1 || !first) return inOrder(checks, known, (c) => this.runOne(c, args));
-      return [await this.runOne(first, args), ...(await inOrder(rest, concurrency(), (c) => this.runOne(c, args)))];
-    });
+    const runOne = (c: (typeof checks)[number]) => this.runOne(c, args);
+    const { value: results, unclaimed } = await attributingErrors(info, () => runPaced(checks, pace, runOne));
     for (const r of unclaimed.length ? results.filter((x) => x.status === 'passed') : []) {
       r.status = 'failed';
       r.error = redact(`a soft assertion failed that no check of the group claimed:\n${unclaimed.join('\n')}`);

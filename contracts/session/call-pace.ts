@@ -20,8 +20,19 @@ export class CallPace {
   private readonly remaining = new Map<string, number>();
   private readonly inFlight = new Map<string, number>();
 
+  /** Settles at the first round trip measured. */
+  private readonly firstRtt: Promise<void>;
+  private onFirstRtt: () => void = () => undefined;
+
   /** `cap`: CERTIFY_CONCURRENCY. */
-  constructor(private readonly cap: number) {}
+  constructor(private readonly cap: number) {
+    this.firstRtt = new Promise((resolve) => (this.onFirstRtt = resolve));
+  }
+
+  /** Settles once a round trip has been measured: from then on, `concurrency` says what it is worth. */
+  measured(): Promise<void> {
+    return this.firstRtt;
+  }
 
   /** Checks to run at once now: from the median round trip, within the cap. */
   concurrency(): number {
@@ -48,6 +59,7 @@ export class CallPace {
     try {
       const res = await send();
       this.rtts.push(res.durationMs);
+      this.onFirstRtt();
       if (this.rtts.length > SAMPLES) this.rtts.shift();
       const left = Number(res.headers['x-ratelimit-remaining']);
       if (Number.isInteger(left)) this.remaining.set(bucket, left);
