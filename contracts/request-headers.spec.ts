@@ -76,7 +76,7 @@ for (const env of cfg.environments) {
       );
       if (refused) expect.soft(res).toBeErrorBody();
     },
-    ['@operations', '@headers'],
+    ['@operations', '@headers', '@required-header'],
   );
 
   refusedHeaders.check(
@@ -119,7 +119,7 @@ for (const env of cfg.environments) {
         record(returns, 'returns.create with list[].invoiceDate as a date-time', res);
       }
     },
-    ['@operations', '@openapi'],
+    ['@operations', '@openapi', '@client-forms'],
   );
 
   // The operations the published document adds, each with its own required headers (IM-SenderID on vendor required info).
@@ -152,7 +152,7 @@ for (const env of cfg.environments) {
         expect.soft(res.text, `a refusal of a header value names the header; ${evidenceOf(res)}`).toContain(IM_HEADERS.correlationId);
       }
     },
-    ['@operations', '@headers'],
+    ['@operations', '@headers', '@header-constraint'],
   );
 
   test(

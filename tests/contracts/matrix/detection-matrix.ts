@@ -6,7 +6,7 @@
  */
 import type { EnvironmentName } from '../../../catalogue';
 import { DRIFT_MODES, type DriftId } from '../../../mock/drift';
-import { createReadBacksOf, filtersOf, pagingOf, validCallsOf, writeReadBacksOf } from '../support/greps';
+import { createReadBacksOf, filtersOf, headerRefusalsOf, pagingOf, validCallsOf, writeReadBacksOf } from '../support/greps';
 
 /** A check by the labels the suite records for it (contracts/outcomes/outcomes.ts `label`); absent parts match any. */
 export interface CheckRef {
@@ -185,14 +185,17 @@ export const DETECTIONS = {
     mustFail: [validCallCheck('deals.search', 'sandbox')],
   },
   'finding.missing-header-accepted': {
-    grep: /missing a required header/,
+    grep: new RegExp(headerRefusalsOf(['required-header'])),
     finding: { id: 'headers.required-missing', observed: 'accepted' },
   },
   'finding.header-constraint-ignored': {
-    grep: /longer than the document allows/,
+    grep: new RegExp(headerRefusalsOf(['header-constraint'])),
     finding: { id: 'headers.constraint-broken', observed: 'accepted' },
   },
-  'finding.document-strict': { grep: /distributor client's forms/, finding: { id: 'openapi.client-conflict', observed: 'refused' } },
+  'finding.document-strict': {
+    grep: new RegExp(headerRefusalsOf(['client-forms'])),
+    finding: { id: 'openapi.client-conflict', observed: 'refused' },
+  },
   'finding.reset-seconds': { grep: RATE_LIMIT_BUT_429, finding: { id: 'ratelimit.reset-unit', observed: 'seconds' } },
   'finding.token-get-rejected': { grep: tokenGroup('reseller', 'sandbox'), finding: { id: 'token.method', observed: 'post-only' } },
   'finding.token-get-accepted': { grep: tokenGroup('vendor', 'sandbox'), finding: { id: 'token.method', observed: 'get-accepted' } },

@@ -1,14 +1,14 @@
 /**
  * Greps of the certification's grouped checks, as their titles and tags write them: a grep that selects the
- * group test of an environment (or of both) and, inside it, the checks whose tags name the operations
+ * group test of an environment (or of both) and, inside it, the checks with the given tags (an operation, or the check itself)
  * (contracts/outcomes/run-grep.ts).
  */
 
 type Environment = 'production' | 'sandbox';
 
-/** The checks of these operations in the group whose test title contains `group`. */
-function groupedChecksOf(group: string, operations: readonly string[], environment?: Environment): string {
-  const ids = operations.map((id) => id.replace(/[.]/g, '\\.')).join('|');
+/** The checks tagged with one of `tags` (without the @: an operation id, or a check's own tag) in the group whose test title contains `group`. */
+function groupedChecksOf(group: string, tags: readonly string[], environment?: Environment): string {
+  const ids = tags.map((id) => id.replace(/[.]/g, '\\.')).join('|');
   return `${group}.*${environment ? `\\(${environment}\\).*` : ''}@(${ids})( |$)`;
 }
 
@@ -31,3 +31,7 @@ export const createReadBacksOf = (creates: readonly string[], environment?: Envi
 /** The read-back checks of these writes (contracts/writes.spec.ts). */
 export const writeReadBacksOf = (writes: readonly string[], environment?: Environment): string =>
   groupedChecksOf('read each write back', writes, environment);
+
+/** The checks of the header and form refusals with these tags, without their @ (contracts/request-headers.spec.ts). */
+export const headerRefusalsOf = (tags: readonly string[], environment?: Environment): string =>
+  groupedChecksOf('headers or forms its document refuses', tags, environment);
