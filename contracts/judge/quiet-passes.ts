@@ -26,10 +26,20 @@ const BUILT_IN: Readonly<Record<string, PassesHere>> = {
   toBeLessThan: (a, [e]) => ((n) => !!n && n[0] < n[1])(numbers(a, e)),
   toBeLessThanOrEqual: (a, [e]) => ((n) => !!n && n[0] <= n[1])(numbers(a, e)),
   toBeGreaterThanOrEqual: (a, [e]) => ((n) => !!n && n[0] >= n[1])(numbers(a, e)),
-  toContain: (a, [e]) => (typeof a === 'string' && typeof e === 'string' ? a.includes(e) : Array.isArray(a) && a.includes(e)),
+  // Playwright finds an item by ===, as indexOf does (not includes, which finds NaN).
+  toContain: (a, [e]) => (typeof a === 'string' && typeof e === 'string' ? a.includes(e) : Array.isArray(a) && a.indexOf(e) !== -1),
 };
 
 type Expect = ((actual: unknown, messageOrOptions?: unknown) => object) & { soft: Expect };
+
+/** Whether the assertion passes here; a matcher that throws is Playwright's to report, as a soft or a hard failure. */
+function passesQuietly(passesHere: PassesHere, actual: unknown, args: readonly unknown[]): boolean {
+  try {
+    return passesHere(actual, args);
+  } catch {
+    return false;
+  }
+}
 
 /** The matchers of one `expect(actual, message)`: judged here first, Playwright's on anything else. */
 function assertion(real: Expect, own: Readonly<Record<string, MatcherFn>>, actual: unknown, message: unknown): object {
@@ -45,7 +55,7 @@ function assertion(real: Expect, own: Readonly<Record<string, MatcherFn>>, actua
           : BUILT_IN[name];
         if (!passesHere) return playwright()[name];
         return (...args: unknown[]) =>
-          passesHere(actual, args) ? undefined : (playwright()[name] as (...a: unknown[]) => unknown)(...args);
+          passesQuietly(passesHere, actual, args) ? undefined : (playwright()[name] as (...a: unknown[]) => unknown)(...args);
       },
     },
   );

@@ -21,12 +21,18 @@ function recordingExpect() {
   return { real, reached };
 }
 
-const OWN = { toBeEven: (n: number) => ({ pass: n % 2 === 0, name: 'toBeEven', message: () => `${n} is odd` }) };
+const OWN = {
+  toBeEven: (n: number) => ({ pass: n % 2 === 0, name: 'toBeEven', message: () => `${n} is odd` }),
+  toExplode: (): { pass: boolean } => {
+    throw new Error('a matcher that throws');
+  },
+};
 
 test('should judge a passing assertion without Playwright and hand every other to Playwright, with its message', () => {
   const { real, reached } = recordingExpect();
   interface Assertion {
     toBeEven(): void;
+    toExplode(): void;
     toBe(e: unknown): void;
     toEqual(e: unknown): void;
     toContain(e: unknown): void;
@@ -47,12 +53,14 @@ test('should judge a passing assertion without Playwright and hand every other t
   expect('1').toBeLessThan(2);
   expect(3).toMatch('x');
   expect(1).not.toBe(2);
+  soft(1).toExplode();
   playwright(reached).toEqual([
     'toBeEven 5 [] five is even',
     'toBeLessThan 3 [2] soft undefined',
     'toBeLessThan "1" [2] undefined',
     'toMatch 3 ["x"] undefined',
     'not.toBe 1 undefined',
+    'toExplode 1 [] soft undefined',
   ]);
 });
 
@@ -65,6 +73,7 @@ test("should pass a built-in assertion here only where Playwright's matcher pass
     fc.string({ maxLength: 2 }),
     fc.constant(undefined),
     fc.constant(null),
+    fc.constant(Number.NaN),
   );
   const values = fc.oneof(value, fc.array(value, { maxLength: 3 }), fc.dictionary(fc.constantFrom('a', 'b'), value));
   for (const name of [
