@@ -13,8 +13,9 @@ type MatcherFn = (received: never, ...args: never[]) => { pass: boolean };
 /** Passes only where Playwright's matcher of the same name passes (it may pass where this does not). */
 type PassesHere = (received: unknown, args: readonly unknown[]) => boolean;
 
-const numbers = (a: unknown, b: unknown): [number, number] | undefined =>
-  typeof a === 'number' && typeof b === 'number' ? [a, b] : undefined;
+/** Whether two numbers stand in the relation; never for anything else (Playwright's matcher judges those). */
+const compared = (a: unknown, b: unknown, holds: (x: number, y: number) => boolean): boolean =>
+  typeof a === 'number' && typeof b === 'number' && holds(a, b);
 
 /** The built-in matchers the suite uses most, judged where they pass. */
 const BUILT_IN: Readonly<Record<string, PassesHere>> = {
@@ -23,9 +24,9 @@ const BUILT_IN: Readonly<Record<string, PassesHere>> = {
   toEqual: (a, [e]) => isDeepStrictEqual(a, e),
   toBeTruthy: (a, args) => args.length === 0 && Boolean(a),
   toBeDefined: (a, args) => args.length === 0 && a !== undefined,
-  toBeLessThan: (a, [e]) => ((n) => !!n && n[0] < n[1])(numbers(a, e)),
-  toBeLessThanOrEqual: (a, [e]) => ((n) => !!n && n[0] <= n[1])(numbers(a, e)),
-  toBeGreaterThanOrEqual: (a, [e]) => ((n) => !!n && n[0] >= n[1])(numbers(a, e)),
+  toBeLessThan: (a, [e]) => compared(a, e, (x, y) => x < y),
+  toBeLessThanOrEqual: (a, [e]) => compared(a, e, (x, y) => x <= y),
+  toBeGreaterThanOrEqual: (a, [e]) => compared(a, e, (x, y) => x >= y),
   // Playwright finds an item by ===, as indexOf does (not includes, which finds NaN).
   toContain: (a, [e]) => (typeof a === 'string' && typeof e === 'string' ? a.includes(e) : Array.isArray(a) && a.indexOf(e) !== -1),
 };

@@ -86,11 +86,12 @@ async function inOrder<T, R>(items: readonly T[], limit: number, work: (item: T)
 
 /**
  * Runs `work` on each item at most `pace.concurrency()` at once. Before a round trip is measured the first item runs
- * alone, until one is (by it or by any other call); the rest then start beside it, one fewer while it runs.
+ * alone, until one is (by it or by any other call); the rest then start beside it, in one lane fewer than the pace allows.
  */
 async function runPaced<T, R>(items: readonly T[], pace: GroupPace, work: (item: T) => Promise<R>): Promise<R[]> {
   const [first, ...rest] = items;
-  if (first === undefined || pace.concurrency() > 1) return inOrder(items, pace.concurrency(), work);
+  const known = pace.concurrency();
+  if (first === undefined || known > 1) return inOrder(items, known, work);
   const running = work(first);
   await Promise.race([running.then(() => undefined), pace.measured()]);
   const limit = pace.concurrency();
