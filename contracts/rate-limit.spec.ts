@@ -263,7 +263,8 @@ alone.describe('rate limits', { tag: ['@rate-limit'] }, () => {
 test.describe('rate-limit headers per environment and family', { tag: ['@rate-limit-headers'] }, () => {
   for (const family of cfg.families) {
     for (const environment of cfg.environments) {
-      const op = operationToHold(selectedOperations(cfg).filter((o) => o.family === family && o.method === 'GET' && !o.pathParams.length));
+      const gets = selectedOperations(cfg).filter((o) => o.family === family && o.method === 'GET' && !o.pathParams.length);
+      const op = operationToHold(gets, selectedOperations(cfg));
       const plan = planned({
         unit: op?.id ?? `ratelimit.${family}`,
         requests: 4,
