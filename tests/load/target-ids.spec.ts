@@ -26,7 +26,7 @@ const LIMITS = { 'deals.details': 4, 'catalog.details': 5, 'deals.search': 6 };
 const { RESELLER_CLIENT_ID, RESELLER_CLIENT_SECRET } = mockCredentials();
 /** The embedded mock's reseller demo app (its one home: catalogue/apps.ts DEFAULT_APPS), and no known ids. */
 const APP = { RESELLER_CLIENT_ID, RESELLER_CLIENT_SECRET, KNOWN_IDS: '' };
-/** The documented exit code of a run that left a selected operation out (README, Load and capacity). */
+/** The documented exit code of a run that left a selected operation out (docs/capacity.md, "Exit codes"). */
 const NOT_RUN_EXIT = 99;
 
 const test = base.extend<{ mockArgs: string[]; mockWindowMs: number; target: CountingTarget }>({

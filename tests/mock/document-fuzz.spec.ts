@@ -1,5 +1,5 @@
 /**
- * The mock is the document, both ways (README, "Requests the document accepts"): the values the published forms
+ * The mock is the document, both ways (docs/mock.md, "The mock is the document"): the values the published forms
  * both refuse are refused with 400 naming the location, the values either allows are served. The examples a
  * property-based tester found, then a seeded slice of the document fuzz (document-fuzz.ts; the long suite runs
  * every constraint: document-fuzz-long.spec.ts).

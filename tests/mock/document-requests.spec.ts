@@ -1,6 +1,6 @@
 /**
  * The mock refuses only what the published document refuses: bodies either published form allows, that a
- * schema of ours once refused, are served (README, "Requests the document accepts").
+ * schema of ours once refused, are served (docs/mock.md, "Requests the document accepts").
  */
 import { test, expect } from '@playwright/test';
 import { operationById } from '../../catalogue';

@@ -45,7 +45,7 @@ test.describe('rate-limit fingerprint on synthetic timelines', () => {
   for (const algorithm of LIMITER_ALGORITHMS) {
     for (const family of HEADER_STYLES) {
       test(`should identify ${algorithm} behind ${family} headers, its burst, rate and window`, () => {
-        // A weighted counter with a handful of calls per window is too coarse to read (see README).
+        // A weighted counter with a handful of calls per window is too coarse to read (see docs/capacity.md, "Known limits").
         for (const c of algorithm === 'sliding-counter' ? cases.filter((x) => x.limit >= 10) : cases) {
           const label = `${algorithm}/${family} L=${c.limit} W=${c.windowMs}`;
           const fp = simulate(algorithm, family, c);
@@ -426,7 +426,8 @@ test.describe('rate-limit fingerprint under stalls', () => {
           }
         }
       console.log(`[stalls: ${kind}] ${JSON.stringify({ ...tally, wrong: tally.wrong.length })}\n  ${tally.wrong.join('\n  ')}`);
-      // Named wrong without doubt: a weighted sliding counter taken for a token bucket, its numbers right (see README).
+      // Named wrong without doubt: a weighted sliding counter taken for a token bucket, its numbers right
+      // (see docs/capacity.md, "Known limits").
       expect(tally.wrong.length, tally.wrong.join('\n')).toBeLessThanOrEqual(2);
       expect(tally.right, JSON.stringify(tally)).toBeGreaterThanOrEqual(90);
     });
