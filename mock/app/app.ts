@@ -18,7 +18,7 @@ import type { AuthResult } from '../checks/auth';
 import { registerBodyParsers, setLazyValidatorCompiler } from '../routes/body-parsing';
 import { registerBusinessRoutes } from '../routes/business-route';
 import { registerControlRoutes } from '../routes/control';
-import { registerErrorHandlers, ROUTE_HELPERS } from '../routes/error-handlers';
+import { frameworkErrors, MAX_PARAM_LENGTH, registerErrorHandlers, ROUTE_HELPERS } from '../routes/error-handlers';
 import { createMockContext } from '../context/build-context';
 import { DEFAULT_BODY_LIMIT, resolveOptions, type MockOptions } from '../context/mock-options';
 import { registerLatency } from '../latency/latency';
@@ -40,7 +40,8 @@ export async function buildMockApp(opts: MockOptions = {}): Promise<FastifyInsta
   const app = Fastify({
     logger: opts.logger ?? false,
     bodyLimit,
-    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: MAX_PARAM_LENGTH },
+    frameworkErrors: frameworkErrors((req, reply) => ctx.rate.writeHeaders(req, reply)),
     return503OnClosing: false,
   });
   await registerBodyParsers(app, bodyLimit);

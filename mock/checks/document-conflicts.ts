@@ -4,9 +4,10 @@
  * document alone and refuses the client's form with a message naming the conflict.
  *
  * - deals.details: the document requires the `vendorName` query parameter; the client has no way to send it.
- * - freight.estimate: the YAML form gives `shipToAddress` as an object; the client's model (and the JSON form) an
- *   array. A one-element array holding an object is accepted as that object; any other array is refused, but for a
- *   one-element array of something else, which the schema judges.
+ * - freight.estimate: the YAML form gives `shipToAddress` as an object; the client's model and the JSON form an
+ *   array, of any length (the JSON form gives no minItems or maxItems). An array is the JSON form's: served, its
+ *   items judged by the request schema (what either form allows); a one-element array holding an object is read as
+ *   that object. With `strictDocument` (the YAML form, as the catalogue's requests follow it) any array is refused.
  * - returns.create `list[].invoiceDate`, orders.create `shipmentDetails.requestedDeliveryDate`: the document
  *   gives `format: date`; the client's models hold a Date and send it as a date-time
  *   (`2026-01-01T00:00:00.000Z`). Accepted as its date part.
@@ -79,13 +80,14 @@ export const DOCUMENT_CONFLICTS: Readonly<Record<string, DocumentConflict>> = {
     check: (req, strict, report) => {
       const body = req.body as { shipToAddress?: unknown } | undefined;
       const ship = body?.shipToAddress;
-      // Not the client's form (an object, or a one-element list of something else): the schema judges it.
-      if (!Array.isArray(ship) || (ship.length === 1 && !asObject(ship[0]))) return null;
-      const message = `freight.estimate shipToAddress as an array of ${ship.length}: the published document gives an object; the distributor's generated client's model sends an array`;
-      if (strict || ship.length !== 1)
-        return conflictBody('shipToAddress', strict ? message : `${message}; only a one-element array is accepted`);
-      report(`${message}; its one element accepted as the object`);
-      (body as { shipToAddress: unknown }).shipToAddress = ship[0];
+      if (!Array.isArray(ship)) return null;
+      const message = `freight.estimate shipToAddress as an array of ${ship.length}: the published document gives an object in its YAML form, an array in its JSON form; the distributor's generated client's model sends an array`;
+      if (strict) return conflictBody('shipToAddress', message);
+      const only = ship.length === 1 ? asObject(ship[0]) : null;
+      if (only) {
+        report(`${message}; its one element accepted as the object`);
+        (body as { shipToAddress: unknown }).shipToAddress = only;
+      } else report(`${message}; accepted as the JSON form gives it, its items judged by the request schema`);
       return null;
     },
   },

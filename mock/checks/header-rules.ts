@@ -8,7 +8,12 @@ import type { FastifyRequest } from 'fastify';
 import { headerCheck, headerConstraintsOf, type HeaderConstraint, type Operation } from '../../catalogue';
 import { entryOf, type ErrorBody } from '../ground/errors';
 
-/** What a request's headers break: the required headers it lacks (empty values count as missing) and the refusal of the values that break a constraint. */
+/**
+ * What a request's headers break: the required headers it lacks and the refusal of the values that break a
+ * constraint. A header sent with an empty value is present (OpenAPI's `allowEmptyValue` concerns query parameters
+ * only): the empty value is judged like any other, by the constraints the operation gives the header, so only a
+ * minLength or pattern a form gives refuses it (IM-CountryCode's minLength 2; no other required header has one).
+ */
 export interface HeaderFaults {
   missing: string[] | null;
   invalid: ErrorBody | null;
@@ -53,8 +58,7 @@ export function compileHeaderRules(
     for (let i = 0; i < rules.length; i++) {
       const r = rules[i] as HeaderRule;
       const v = headers[r.lower];
-      if (r.required && (v === undefined || (typeof v === 'string' && v.trim() === '')))
-        ((faults ??= { missing: null, invalid: null }).missing ??= []).push(r.name);
+      if (r.required && v === undefined) ((faults ??= { missing: null, invalid: null }).missing ??= []).push(r.name);
       if (r.check === null || typeof v !== 'string') continue;
       const why = r.check(v);
       if (why) {

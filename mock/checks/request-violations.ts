@@ -7,7 +7,7 @@
  *   request's IM-CorrelationID, and the `sl-violations` response header (Prism's validation proxy's header and
  *   format: a JSON array of `{ location, severity, code, message }`).
  *
- * What `warn` serves (document constraints): a required IM-* header absent or empty, an IM-* header value that
+ * What `warn` serves (document constraints): a required IM-* header absent, an IM-* header value that
  * breaks its maxLength / minLength / pattern / enum, a required query parameter absent or a query value its
  * constraints refuse (type, format, enum, maxLength, range), a JSON body its request
  * schema does not allow (every schema error listed). The operation then answers as it answers a conforming call:

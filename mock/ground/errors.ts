@@ -44,6 +44,8 @@ export const ERRORS = {
   conflict: { status: 409, message: 'Conflict' },
   noRoute: { status: 404, message: 'No such resource' },
   methodNotAllowed: { status: 405, message: 'Method not allowed' },
+  uriTooLong: { status: 414, message: 'A path parameter is longer than the mock reads' },
+  badUrl: { status: 400, message: 'The path is not a valid URL component (its percent-encoding does not decode)' },
   badControl: { status: 400, message: 'Invalid control request' },
   internal: { status: 500, message: 'Internal error of the mock' },
 } as const satisfies Record<string, ErrorCode>;
@@ -56,6 +58,7 @@ const TYPE_OF_STATUS: Record<number, string> = {
   405: 'MethodNotAllowed',
   409: 'Conflict',
   413: 'PayloadTooLarge',
+  414: 'URITooLong',
   415: 'UnsupportedMediaType',
   429: 'TooManyRequests',
   500: 'InternalError',

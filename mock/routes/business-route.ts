@@ -111,7 +111,8 @@ export function registerBusinessRoutes(app: FastifyInstance, s: BusinessRouteBas
     }
   }
   for (const [url, serving] of served) {
-    const refused = methodNotAllowedRoute([...serving].join(', '));
+    const allowed = [...serving].join(', ');
+    const refused = methodNotAllowedRoute(() => allowed);
     app.route({ method: otherMethods(methods, serving), url, ...refused });
   }
 }

@@ -1,10 +1,11 @@
 /**
  * The mock's answers outside an operation's handler: an unknown path (404), a known path called with a
- * method it does not serve (405), and the errors Fastify raises before a handler runs (body parsing, size).
+ * method it does not serve (405), the errors Fastify raises before a handler runs (body parsing, size), and the
+ * router's refusals before any route is found (a path parameter too long, a path that does not decode).
  */
 import { METHODS } from 'node:http';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { errorOf, type ErrorBody } from '../ground/errors';
+import { errorOf, errorStatusOf, type ErrorBody } from '../ground/errors';
 import type { RouteHelpers } from './token-routes';
 
 export const send = (reply: FastifyReply, status: number, body: ErrorBody): FastifyReply => reply.code(status).send(body);
@@ -19,12 +20,13 @@ export function methodNotAllowed(_req: FastifyRequest, reply: FastifyReply, allo
 
 /**
  * Route options answering 405 with `Allow` from onRequest: before the body is read, so a method with a body or
- * none, with any Content-Type or none, gets the same answer.
+ * none, with any Content-Type or none, gets the same answer. `allowed` is read per request: what a path serves may
+ * follow a setting (the token path's GET).
  */
-export function methodNotAllowedRoute(allowed: string) {
+export function methodNotAllowedRoute(allowed: () => string) {
   return {
-    onRequest: (req: FastifyRequest, reply: FastifyReply, _done: () => void): void => void methodNotAllowed(req, reply, allowed),
-    handler: (req: FastifyRequest, reply: FastifyReply) => methodNotAllowed(req, reply, allowed),
+    onRequest: (req: FastifyRequest, reply: FastifyReply, _done: () => void): void => void methodNotAllowed(req, reply, allowed()),
+    handler: (req: FastifyRequest, reply: FastifyReply) => methodNotAllowed(req, reply, allowed()),
   };
 }
 
@@ -55,6 +57,28 @@ function onError(err: FastifyError, req: FastifyRequest, reply: FastifyReply): F
   if (status < 500) return send(reply, status, { errors: [{ field: null, message: err.message }] });
   req.log.error(err);
   return send(reply, 500, errorOf('internal'));
+}
+
+/** The longest path parameter the router reads (characters): a longer one is refused (frameworkErrors). */
+export const MAX_PARAM_LENGTH = 200;
+
+/**
+ * The router's refusals, raised before any route (or hook of one) runs, in the API's error shape and with the
+ * rate-limit headers of any answer (`writeHeaders`: the app's onSend step, which Fastify does not run for them): a
+ * path parameter longer than the router reads (MAX_PARAM_LENGTH) and a path whose percent-encoding does not decode.
+ * The status stays the one each limit implies (414 URI Too Long, RFC 9110 §15.5.15; 400): neither published form
+ * gives a path's length a status (three path parameters have a maxLength, 6 or 12, which the mock does not judge:
+ * an id that long names nothing, 404), so no document says otherwise.
+ */
+export function frameworkErrors(writeHeaders: (req: FastifyRequest, reply: FastifyReply) => void) {
+  return (err: FastifyError, req: FastifyRequest, reply: FastifyReply): FastifyReply => {
+    if (err.code !== 'FST_ERR_MAX_PARAM_LENGTH' && err.code !== 'FST_ERR_BAD_URL') return onError(err, req, reply);
+    const code = err.code === 'FST_ERR_BAD_URL' ? 'badUrl' : 'uriTooLong';
+    const message = code === 'uriTooLong' ? `A path parameter is longer than the ${MAX_PARAM_LENGTH} characters the mock reads` : undefined;
+    reply.code(errorStatusOf(code));
+    writeHeaders(req, reply);
+    return reply.send(errorOf(code, message ? { message } : {}));
+  };
 }
 
 export function registerErrorHandlers(app: FastifyInstance): void {

@@ -8,7 +8,13 @@
  * - every form that documents the operation refuses it: 400 naming the location (warn mode: served, the location
  *   in `sl-violations`);
  * - a form allows it: served (2xx), or refused for a reason the document or the seed gives (an unknown id: 404).
- *   A documented client conflict answers by its own rule (mock/checks/document-conflicts.ts): counted apart.
+ *   A value both forms refuse that a documented client conflict serves by its own rule, and reports
+ *   (mock/checks/document-conflicts.ts), is counted apart.
+ *
+ * Besides the values breaking and keeping each constraint, values at a location's edges (edgeValues): a header sent
+ * empty, a list of each length where either form gives an array. And the documents' paths themselves
+ * (runPathFuzz): every method either form gives a path served, `Allow` naming exactly the methods a path serves,
+ * and a path parameter of a drawn length answered as the router's limit says, in the API's error shape.
  *
  * Seeded (fast-check): the same seed draws the same values.
  */
@@ -20,12 +26,14 @@ import { signatureHeaders } from '../../clients/webhook-signature';
 import { flattenConstraints, formConstraints, mergeConstraints } from '../../openapi/document-constraints';
 import type { OpenApiContract } from '../../openapi/import/openapi-contract';
 import { VIOLATIONS_HEADER, type Violation } from '../../mock/checks/request-violations';
-import { app, IM, RESELLER_WEBHOOK_SECRET, token } from './helpers';
+import { MAX_PARAM_LENGTH } from '../../mock/routes/error-handlers';
+import { app, expectErrorShape, IM, RESELLER_WEBHOOK_SECRET, token } from './helpers';
 import {
   ABSENT,
   breakingValue,
   keepingValue,
   locate,
+  partOf,
   segmentsOf,
   setAt,
   type InputValue,
@@ -42,7 +50,7 @@ export interface FuzzCounts {
   refused: number;
   /** Allowed by a form, and served by the mock. */
   served: number;
-  /** Answered by a documented client conflict's own rule. */
+  /** Refused by every form, and served by a documented client conflict's own rule, which reported it. */
   conflicts: number;
   mismatches: string[];
 }
@@ -73,6 +81,25 @@ export function fuzzTargets(forms: readonly OpenApiContract[]): { ops: Set<strin
     }
   }
   return { ops, targets };
+}
+
+/** A length drawn from `min` to `max` (seeded). */
+const lengthOf = (min: number, max: number, seed: number): number => fc.sample(fc.integer({ min, max }), { seed, numRuns: 1 })[0] ?? min;
+
+/**
+ * Values at a location's edges that the breaking and keeping values do not reach, drawn once per location (on its
+ * `type` constraint) and judged by the forms like any other: a header sent empty (a required one is present; only a
+ * minLength or pattern a form gives refuses it), and where either form gives a body location an array, a list of
+ * none and one of a drawn length up to one past the looser maxItems (3 without one), its items kept.
+ */
+function edgeValues(t: Target, rng: number): InputValue[] {
+  if (t.c.keyword !== 'type') return [];
+  if (partOf(t.c.location) === 'header') return [''];
+  if (partOf(t.c.location) !== 'body' || !t.c.value.split('|').includes('array')) return [];
+  const items = (t.merged.items ?? {}) as Node;
+  const item = keepingValue({ c: { location: `${t.c.location}[]`, keyword: 'type', value: 'object' }, node: items, merged: items }, rng);
+  const most = typeof t.merged.maxItems === 'number' ? t.merged.maxItems + 1 : 3;
+  return [0, lengthOf(1, Math.max(1, most), rng)].map((n) => Array.from({ length: n }, () => structuredClone(item)));
 }
 
 interface Built {
@@ -113,6 +140,40 @@ function namesLocation(location: string, fields: readonly string[]): boolean {
   });
 }
 
+/**
+ * What one answer counts as, against what the forms judged (`judged`: each documenting form's problems with the
+ * request): refused as the mode refuses (strict: 400 naming the location; warn: served, the location noted), served,
+ * or served by a documented client conflict's own rule (it reported the request); otherwise the mismatch.
+ */
+function verdictOf(
+  r: { statusCode: number; body: string; headers: Record<string, unknown> },
+  x: { location: string; mode: FuzzOptions['mode']; judged: readonly string[][]; byConflict: boolean },
+): 'refused' | 'served' | 'conflicts' | { mismatch: string } {
+  const refusedByDocument = x.judged.every((p) => p.length > 0);
+  // Served, or refused for a reason the document or the seed gives: an unknown id (404), a signature that is not the event's (401).
+  const signature = /^header (x-hub-signature|authorization)$/.test(x.location) && r.statusCode === 401;
+  const served = (r.statusCode >= 200 && r.statusCode < 300) || r.statusCode === 404 || signature;
+  const answered = `${r.statusCode} ${r.body.slice(0, 160)}`;
+  if (!refusedByDocument) return served ? 'served' : { mismatch: `a form allows it; the mock answered ${answered}` };
+  if (x.mode === 'strict') {
+    const errors = r.statusCode === 400 ? ((JSON.parse(r.body) as { errors?: { field: string | null }[] }).errors ?? []) : [];
+    if (
+      r.statusCode === 400 &&
+      namesLocation(
+        x.location,
+        errors.map((e) => e.field ?? ''),
+      )
+    )
+      return 'refused';
+  } else {
+    const header = r.headers[VIOLATIONS_HEADER];
+    const noted = typeof header === 'string' ? (JSON.parse(header) as Violation[]).map((v) => v.location.slice(2).join('.')) : [];
+    if (served && namesLocation(x.location, noted)) return 'refused';
+  }
+  if (served && x.byConflict) return 'conflicts';
+  return { mismatch: `both forms refuse (${x.judged.map((p) => p[0]).join('; ')}); the ${x.mode} mock answered ${answered}` };
+}
+
 export interface FuzzOptions {
   seed: number;
   mode: 'strict' | 'warn';
@@ -131,13 +192,19 @@ export async function runDocumentFuzz(forms: readonly OpenApiContract[], o: Fuzz
       : (fc.sample(fc.shuffledSubarray(all, { minLength: o.sample, maxLength: o.sample }), { seed: o.seed, numRuns: 1 })[0] ?? []);
   const limits = Object.fromEntries([...ops].map((id) => [id, 1e9]));
   const violations: string[] = [];
+  const conflictReports: string[] = [];
   // Read-only operations share a mock; each operation that changes state has its own (a cancelled order cannot be modified: 409).
   const apps = new Map<string, { a: FastifyInstance; bearer: string }>();
   const mockFor = async (op: Operation) => {
     const key = op.readOnly ? 'read-only' : op.id;
     let m = apps.get(key);
     if (!m) {
-      const a = await app({ requests: o.mode, limits, onRequestViolation: (l) => violations.push(l) });
+      const a = await app({
+        requests: o.mode,
+        limits,
+        onRequestViolation: (l) => violations.push(l),
+        onDocumentConflict: (m) => conflictReports.push(m),
+      });
       apps.set(key, (m = { a, bearer: await token(a) }));
     }
     return m;
@@ -157,13 +224,17 @@ export async function runDocumentFuzz(forms: readonly OpenApiContract[], o: Fuzz
     const { a, bearer } = await mockFor(t.op);
     for (let round = 0; round < (o.rounds ?? 1); round++) {
       const rng = o.seed * 7919 + i * 31 + round;
-      for (const direction of ['breaking', 'keeping'] as const) {
-        const value = direction === 'breaking' ? breakingValue(t, rng) : keepingValue(t, rng);
+      const tries = [
+        ['breaking', breakingValue(t, rng)],
+        ['keeping', keepingValue(t, rng)],
+        ...(round === 0 ? edgeValues(t, rng).map((v) => ['edge', v] as const) : []),
+      ] as const;
+      for (const [direction, value] of tries) {
         if (value === undefined) continue;
         const req = build(t.op, bearer, t.c.location, value, mergedBodies.get(t.op.id));
         const judged = documenting(t.op.id).map((f) => f.requestProblems(t.op.id, req));
-        const refusedByDocument = judged.every((p) => p.length > 0);
         counts.tried += 1;
+        const reported = conflictReports.length;
         const r = await a.inject({
           method: t.op.method,
           url: req.url,
@@ -171,35 +242,9 @@ export async function runDocumentFuzz(forms: readonly OpenApiContract[], o: Fuzz
           ...(t.op.jsonBody ? { payload: JSON.stringify(req.body ?? {}) } : {}),
         });
         const what = `${t.op.id} ${t.c.location} ${t.c.keyword} ${t.c.value}: ${direction} value ${JSON.stringify(value === ABSENT ? '(absent)' : value).slice(0, 60)}`;
-        const errors =
-          r.statusCode === 400 ? ((JSON.parse(r.body) as { errors?: { field: string | null; id?: string }[] }).errors ?? []) : [];
-        if (errors.some((e) => e.id === 'documentConflict')) {
-          counts.conflicts += 1;
-          continue;
-        }
-        // Served, or refused for a reason the document or the seed gives: an unknown id (404), a signature that is not the event's (401).
-        const signature = /^header (x-hub-signature|authorization)$/.test(t.c.location) && r.statusCode === 401;
-        const served = (r.statusCode >= 200 && r.statusCode < 300) || r.statusCode === 404 || signature;
-        if (refusedByDocument && o.mode === 'strict') {
-          if (
-            r.statusCode === 400 &&
-            namesLocation(
-              t.c.location,
-              errors.map((e) => e.field ?? ''),
-            )
-          )
-            counts.refused += 1;
-          else
-            counts.mismatches.push(
-              `${what}: both forms refuse (${judged.map((p) => p[0]).join('; ')}); the mock answered ${r.statusCode} ${r.body.slice(0, 160)}`,
-            );
-        } else if (refusedByDocument) {
-          const header = r.headers[VIOLATIONS_HEADER];
-          const noted = typeof header === 'string' ? (JSON.parse(header) as Violation[]).map((v) => v.location.slice(2).join('.')) : [];
-          if (served && namesLocation(t.c.location, noted)) counts.refused += 1;
-          else counts.mismatches.push(`${what}: both forms refuse; warn mode answered ${r.statusCode} noting ${JSON.stringify(noted)}`);
-        } else if (served) counts.served += 1;
-        else counts.mismatches.push(`${what}: a form allows it; the mock answered ${r.statusCode} ${r.body.slice(0, 160)}`);
+        const verdict = verdictOf(r, { location: t.c.location, mode: o.mode, judged, byConflict: conflictReports.length > reported });
+        if (typeof verdict === 'string') counts[verdict] += 1;
+        else counts.mismatches.push(`${what}: ${verdict.mismatch}`);
       }
     }
   }
@@ -209,3 +254,103 @@ export async function runDocumentFuzz(forms: readonly OpenApiContract[], o: Fuzz
 
 export const fuzzSummary = (mode: string, c: FuzzCounts): string =>
   `document fuzz (${mode}): ${c.operations} operations, ${c.constraints} constraints, ${c.tried} values tried, ${c.refused} refused, ${c.served} served, ${c.conflicts} answered by a documented client conflict, ${c.mismatches.length} mismatches`;
+
+/** A published form's paths, as the document lists them: each path item by its path. */
+export type DocumentPaths = Readonly<Record<string, Readonly<Record<string, unknown>>>>;
+
+/** The methods the path fuzz sends to every documented path (HEAD aside: Fastify answers it as the path's GET). */
+const PROBED_METHODS = ['GET', 'POST', 'PUT', 'DELETE', 'PATCH', 'OPTIONS', 'TRACE'] as const;
+const OPENAPI_METHODS = new Set(['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace']);
+
+export interface PathFuzzCounts {
+  /** Documented paths, one per template whatever its parameters are named. */
+  paths: number;
+  methodsTried: number;
+  longParametersTried: number;
+  mismatches: string[];
+}
+
+/** Each documented path template (parameters anonymised: `{}`), with the methods either form gives it. */
+function documentedPaths(documents: readonly DocumentPaths[]): Map<string, Set<string>> {
+  const out = new Map<string, Set<string>>();
+  for (const paths of documents) {
+    for (const [path, item] of Object.entries(paths)) {
+      const key = path.replace(/\{[^}]+\}/g, '{}');
+      const methods = out.get(key) ?? new Set<string>();
+      for (const m of Object.keys(item)) if (OPENAPI_METHODS.has(m)) methods.add(m.toUpperCase());
+      out.set(key, methods);
+    }
+  }
+  return out;
+}
+
+/** The error entries' ids of an answer, when it is in the API's error shape. */
+const errorIds = (body: string): string[] => {
+  try {
+    return ((JSON.parse(body) as { errors?: { id?: string }[] }).errors ?? []).map((e) => e.id ?? '');
+  } catch {
+    return [];
+  }
+};
+
+/**
+ * Every documented path sent every probed method: a method either form gives is served (neither 405 nor an unknown
+ * path); every 405 names in `Allow` exactly the methods the path serves (those not answered 405).
+ */
+async function probeMethods(a: FastifyInstance, path: string, documented: ReadonlySet<string>, counts: PathFuzzCounts): Promise<void> {
+  const url = path.replace(/\{\}/g, 'X1');
+  const refused = new Set<string>();
+  const allows = new Set<string>();
+  for (const method of PROBED_METHODS) {
+    const r = await a.inject({ method, url });
+    counts.methodsTried += 1;
+    if (r.statusCode === 405) {
+      refused.add(method);
+      allows.add(String(r.headers.allow));
+    }
+    if (documented.has(method) && (r.statusCode === 405 || errorIds(r.body).includes('noRoute')))
+      counts.mismatches.push(`${method} ${path}: a form documents it; the mock answered ${r.statusCode} ${r.body.slice(0, 120)}`);
+  }
+  const served = PROBED_METHODS.filter((m) => !refused.has(m)).join(', ');
+  for (const allow of allows) {
+    const named = allow.split(',').map((m) => m.trim());
+    const same = named.length === served.split(', ').length && named.every((m) => served.split(', ').includes(m));
+    if (!same) counts.mismatches.push(`${path}: 405 with Allow "${allow}", the path serves ${served}`);
+  }
+}
+
+/**
+ * A path parameter of a drawn length (and the router's limit and one past it): beyond MAX_PARAM_LENGTH refused
+ * with 414 in the API's error shape, within it anything but 414, a refusal in the error shape.
+ */
+async function probeLongParameter(a: FastifyInstance, path: string, method: string, length: number, counts: PathFuzzCounts) {
+  const url = path.replace('{}', 'A'.repeat(length)).replace(/\{\}/g, 'X1');
+  const r = await a.inject({ method: method as 'GET', url });
+  counts.longParametersTried += 1;
+  const over = length > MAX_PARAM_LENGTH;
+  const shaped = r.statusCode < 400 || expectErrorShape(r.body);
+  if ((over ? r.statusCode !== 414 : r.statusCode === 414) || !shaped)
+    counts.mismatches.push(
+      `${method} ${path} with a parameter of ${length} characters: the mock answered ${r.statusCode} ${r.body.slice(0, 120)}`,
+    );
+}
+
+/** Runs the path fuzz on a fresh mock with every limit out of reach; the counts, and a line per mismatch. */
+export async function runPathFuzz(documents: readonly DocumentPaths[], o: { seed: number; rounds?: number }): Promise<PathFuzzCounts> {
+  const limits = Object.fromEntries([...allOperations().map((op) => op.id), 'token', 'unrouted'].map((id) => [id, 1e9]));
+  const a = await app({ limits });
+  const paths = documentedPaths(documents);
+  const counts: PathFuzzCounts = { paths: paths.size, methodsTried: 0, longParametersTried: 0, mismatches: [] };
+  for (const [i, [path, documented]] of [...paths].entries()) {
+    await probeMethods(a, path, documented, counts);
+    const method = [...documented][0];
+    if (!path.includes('{}') || !method) continue;
+    const drawn = Array.from({ length: o.rounds ?? 1 }, (_, round) => lengthOf(1, 4 * MAX_PARAM_LENGTH, o.seed * 7919 + i * 31 + round));
+    for (const length of [MAX_PARAM_LENGTH, MAX_PARAM_LENGTH + 1, ...drawn]) await probeLongParameter(a, path, method, length, counts);
+  }
+  await a.close();
+  return counts;
+}
+
+export const pathFuzzSummary = (c: PathFuzzCounts): string =>
+  `path fuzz: ${c.paths} documented paths, ${c.methodsTried} methods tried, ${c.longParametersTried} path parameters of drawn lengths, ${c.mismatches.length} mismatches`;

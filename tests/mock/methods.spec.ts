@@ -21,10 +21,22 @@ test.describe('methods a known path does not serve', () => {
     }
     const r = await a.inject({ method: 'TRACE', url: '/resellers/v6/orders/20-12345' });
     expect([r.statusCode, r.headers.allow]).toEqual([405, 'PUT, DELETE']);
-    const tokenPath = await a.inject({ method: 'OPTIONS', url: '/oauth/oauth20/token' });
-    expect([tokenPath.statusCode, tokenPath.headers.allow]).toEqual([405, 'POST']);
+    // The token paths serve POST (the spec) and GET (the published document) unless GET is switched off.
+    for (const url of ['/oauth/oauth20/token', '/oauth/oauth30/token', '/sandbox/oauth/oauth20/token']) {
+      const tokenPath = await a.inject({ method: 'OPTIONS', url });
+      expect([tokenPath.statusCode, tokenPath.headers.allow], url).toEqual([405, 'POST, GET']);
+    }
     // An unknown path stays 404.
     expect((await a.inject({ method: 'TRACE', url: '/resellers/v6/nowhere' })).statusCode).toBe(404);
+    await a.close();
+  });
+
+  test('should name POST alone in Allow on the token path when its GET is switched off, to GET as to any other method', async () => {
+    const a = await app({ tokenGet: 'reject' });
+    for (const method of ['GET', 'OPTIONS', 'PUT'] as const) {
+      const r = await a.inject({ method, url: '/oauth/oauth20/token' });
+      expect([r.statusCode, r.headers.allow], method).toEqual([405, 'POST']);
+    }
     await a.close();
   });
 });
