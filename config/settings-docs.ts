@@ -1,0 +1,117 @@
+/**
+ * `.env.example` and docs/configuration.md, generated from the settings' definitions (config/settings.ts):
+ * `npm run settings:docs` writes them, and tests/config/settings.spec.ts fails when either differs from what
+ * this module generates. The reference page is formatted by Prettier, as `npm run check` expects every page.
+ */
+import { readFileSync, writeFileSync } from 'node:fs';
+import { SETTING_GROUPS, SETTINGS, type Setting, type SettingGroup } from './settings';
+
+/** The generated files, relative to the project's root. */
+export const GENERATED = { envExample: '.env.example', reference: 'docs/configuration.md' } as const;
+
+const SOURCE = 'config/settings-harness.ts and config/settings-tools.ts';
+const COMMAND = 'npm run settings:docs';
+const WIDTH = 118;
+
+const entries = () => Object.entries(SETTINGS) as [string, Setting<unknown>][];
+const inGroup = (group: SettingGroup) => entries().filter(([, s]) => s.group === group);
+const groups = () => Object.keys(SETTING_GROUPS) as SettingGroup[];
+
+/** Words wrapped into comment lines of at most WIDTH characters. */
+function comment(text: string): string[] {
+  const lines: string[] = [];
+  let line = '#';
+  for (const word of text.split(/\s+/).filter(Boolean)) {
+    if (line.length + 1 + word.length > WIDTH && line !== '#') {
+      lines.push(line);
+      line = '#';
+    }
+    line += ` ${word}`;
+  }
+  return [...lines, line];
+}
+
+/** A setting as `.env.example` explains it: what it does, its type and constraint, its default, whether secret. */
+function envEntry(name: string, s: Setting<unknown>): string[] {
+  const secret = s.secret ? ' Secret: never printed.' : '';
+  const def = s.default ? ` Default: ${s.default}.` : '';
+  return [...comment(`${s.description} ${capital(s.type)}: ${s.constraint}.${def}${secret}`), `${name}=`];
+}
+
+const capital = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
+
+/** `.env.example`: every variable for users to set, by section, empty (their defaults apply). */
+export function envExample(): string {
+  const sections = groups()
+    .filter((g) => g !== 'internal')
+    .map((g) => [`# --- ${SETTING_GROUPS[g]} ---`, ...inGroup(g).flatMap(([name, s]) => envEntry(name, s))].join('\n'));
+  const head = [
+    ...comment(`Every variable the harness reads, generated from ${SOURCE} by \`${COMMAND}\`: edit those, not this file.`),
+    ...comment('Copy to .env (gitignored) or export them; none is needed for the embedded mock. Reference: docs/configuration.md.'),
+  ];
+  return `${[head.join('\n'), ...sections].join('\n\n')}\n`;
+}
+
+/** Text safe in a Markdown table cell. */
+const cell = (text: string) => text.replace(/\|/g, '\\|').replace(/</g, '&lt;');
+
+/** A section's table: one row per variable. */
+function table(group: SettingGroup): string {
+  const rows = inGroup(group).map(
+    ([name, s]) =>
+      `| \`${name}\`${s.secret ? ' (secret)' : ''} | ${cell(s.type)} | ${cell(s.default || '—')} | ${cell(s.constraint)} | ${cell(s.description)} |`,
+  );
+  return ['| Variable | Type | Default | Constraint | Description |', '| --- | --- | --- | --- | --- |', ...rows].join('\n');
+}
+
+/** docs/configuration.md, before formatting. */
+function referenceText(): string {
+  const intro = [
+    '# Configuration reference',
+    `<!-- Generated from ${SOURCE} by \`${COMMAND}\`: edit those, not this page. -->`,
+    'Every environment variable the harness reads, with its type, default, constraint and what it does. Export them, or ' +
+      'copy `.env.example` (the same list, generated from the same definitions) to `.env`; none is needed to certify the ' +
+      'embedded mock.',
+    'Each value is parsed once, at start-up, into the typed configuration (`config/read-config.ts`). A value that breaks ' +
+      'its constraint ends `npm run certify` and `npm run load` before any request, with exit code 2 and a message naming ' +
+      'the variable, what it must be and what it received. A secret is never printed: not in errors, logs or reports.',
+    'The command-line options of `npm run load` and `npm run mock` are listed by `npm run load -- --help` and ' +
+      '`npm run mock -- --help`.',
+  ];
+  const sections = groups().map((g) => `## ${SETTING_GROUPS[g]}\n\n${table(g)}`);
+  return `${[...intro, ...sections].join('\n\n')}\n`;
+}
+
+/** docs/configuration.md, formatted by Prettier with the project's settings. */
+export async function configurationReference(): Promise<string> {
+  const prettier = await import('prettier');
+  const options = (await prettier.resolveConfig(GENERATED.reference)) ?? {};
+  return prettier.format(referenceText(), { ...options, parser: 'markdown' });
+}
+
+/** Each generated file with its text as generated now. */
+export async function generatedFiles(): Promise<{ file: string; text: string }[]> {
+  return [
+    { file: GENERATED.envExample, text: envExample() },
+    { file: GENERATED.reference, text: await configurationReference() },
+  ];
+}
+
+/** The generated files that differ from what is generated now. */
+export async function staleFiles(): Promise<string[]> {
+  const read = (file: string) => {
+    try {
+      return readFileSync(file, 'utf8');
+    } catch {
+      return undefined;
+    }
+  };
+  return (await generatedFiles()).filter((g) => read(g.file) !== g.text).map((g) => g.file);
+}
+
+/** Writes the generated files; returns those it changed. */
+export async function writeSettingsDocs(): Promise<string[]> {
+  const stale = new Set(await staleFiles());
+  for (const g of await generatedFiles()) if (stale.has(g.file)) writeFileSync(g.file, g.text);
+  return [...stale];
+}

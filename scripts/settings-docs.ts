@@ -1,0 +1,10 @@
+/**
+ * `npm run settings:docs`: writes `.env.example` and docs/configuration.md from the settings' definitions
+ * (config/settings.ts), and names the files it changed.
+ */
+import { writeSettingsDocs } from '../config/settings-docs';
+
+const changed = await writeSettingsDocs();
+console.log(
+  changed.length ? `settings:docs: wrote ${changed.join(', ')}` : 'settings:docs: .env.example and docs/configuration.md are up to date',
+);
