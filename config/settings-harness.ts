@@ -36,6 +36,7 @@ export const DEFAULTS = {
   mockSeed: 1,
   concurrency: 8,
   reportsDir: 'reports',
+  bundleDir: 'dist/load',
 } as const;
 
 const [target, apps, headers, run] = [definer('target'), definer('apps'), definer('headers'), definer('run')];

@@ -1,11 +1,12 @@
 /** The definitions of the variables of the load tools, of the harness's own tests, and of the harness's own processes. */
-import { definer, path, text, type Setting } from './setting-kinds';
+import { definer, path, text, textOr, type Setting } from './setting-kinds';
+import { DEFAULTS } from './settings-harness';
 
 const [load, tests, internal] = [definer('load'), definer('tests'), definer('internal')];
 
 export const TOOL_SETTINGS = {
   K6_BIN: load(path('an executable k6 binary', 'k6 on PATH'), 'The k6 binary the load probes run.'),
-  LOAD_BUNDLE_DIR: load(path('a folder', 'dist/load'), 'Where npm run load and npm run load:build put the k6 bundles.'),
+  LOAD_BUNDLE_DIR: load(textOr(DEFAULTS.bundleDir, 'path', 'a folder'), 'Where npm run load and npm run load:build put the k6 bundles.'),
   LOAD_SEGMENT: load(
     text('text', 'a k6 execution segment, e.g. 0:1/3', 'none'),
     "This runner's execution segment for distributed probes by hand (k6-operator sets k6's own).",

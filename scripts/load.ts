@@ -13,6 +13,7 @@ import { COMMANDS } from '../runner/steps';
 import { runLoad } from '../runner/run';
 import { DEFAULT_BUDGET, DEFAULT_MAX_DURATION, defaultCommandOptions, type LoadOptions } from '../runner/load-options';
 import { ConfigError, deploymentSettingsFrom } from '../config/read-config';
+import { setting } from '../config/settings';
 import { redact } from '../clients/redact';
 
 /** `mock`, `sandbox` or an http(s) base URL. */
@@ -128,7 +129,11 @@ function loadProgram(): Command {
     )
     .option('--bundle-dir <dir>', 'bundle directory (default LOAD_BUNDLE_DIR, else dist/load)')
     .option('--skip-build', 'use the bundles already in the bundle directory', d.skipBuild)
-    .option('--openapi <file>', 'embedded mock: answer with bodies from this OpenAPI document (default: OPENAPI)', process.env.OPENAPI);
+    .option(
+      '--openapi <file>',
+      'embedded mock: answer with bodies from this OpenAPI document (default: OPENAPI)',
+      setting(process.env, 'OPENAPI'),
+    );
 }
 
 /** A path given to --out (the reports directory before --reports-dir existed); k6 outputs look like `json=f`. */
