@@ -164,20 +164,41 @@ export function listOfText(constraint: string): Kind<string[]> {
 }
 
 /** The sections of `.env.example` and of the reference, in order; `internal` is documented but not in `.env.example`. */
-export const SETTING_GROUPS = {
-  target: 'What is certified',
-  apps: "The apps the harness takes tokens for (the embedded mock's demo apps when unset)",
-  headers: 'Request headers and vendor operations',
-  run: "The run's scope, safety and request budget",
-  limits: 'Waits and sizes',
-  inputs: 'Webhooks, policy, OpenAPI document, reports',
-  mock: 'The embedded mock (certify)',
-  load: 'Load probes (npm run load)',
-  tests: "The harness's own tests (npm test)",
-  internal: 'Set by the harness for its own processes (not for users to set)',
-} as const;
+export type SettingGroup = 'target' | 'apps' | 'headers' | 'run' | 'limits' | 'inputs' | 'mock' | 'load' | 'tests' | 'internal';
 
-export type SettingGroup = keyof typeof SETTING_GROUPS;
+/** Each section's title, and what holds for all of its settings. */
+export const SETTING_GROUPS: Readonly<Record<SettingGroup, { title: string; about?: string }>> = {
+  target: { title: 'What is certified' },
+  apps: {
+    title: 'The apps the harness takes tokens for',
+    about: "A deployment needs each certified family's pair; the embedded mock uses its demo apps for the variables left unset.",
+  },
+  headers: {
+    title: 'Request headers and vendor operations',
+    about:
+      "The IM-* values are checked at start-up against the published document's constraints; a fresh IM-CorrelationID (32 " +
+      'hexadecimal characters: a UUID without dashes, the longest the document allows) goes with every request and is shown ' +
+      "in failure evidence and the report, to quote to the distributor's support.",
+  },
+  run: {
+    title: "The run's scope, safety and request budget",
+    about:
+      "Checks out of the run's scope (ENVIRONMENTS, FAMILIES, PROBE_LIMITS, credentials, WEBHOOK_SECRET, production writes) " +
+      'are listed with what brings them in and leave the exit code 0.',
+  },
+  limits: { title: 'Waits and sizes' },
+  inputs: {
+    title: 'Webhooks, policy, OpenAPI document, reports',
+    about:
+      "Each webhook call's x-hub-signature is an HMAC-SHA512, base64, over the event id. A request meant to be valid that " +
+      'the OPENAPI document refuses is reported as a harness defect and not sent. A POLICY or OPENAPI file that is missing ' +
+      'or not what it must be ends the run with exit 2.',
+  },
+  mock: { title: 'The embedded mock (certify)', about: 'Read only when TARGET=mock.' },
+  load: { title: 'Load probes (npm run load)', about: 'The options of npm run load are listed by npm run load -- --help.' },
+  tests: { title: "The harness's own tests (npm test)" },
+  internal: { title: 'Set by the harness for its own processes', about: 'Not for users to set; listed here because the code reads them.' },
+};
 
 /** What the reference says of a setting besides its kind. */
 interface SettingDoc {

@@ -44,7 +44,10 @@ const capital = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
 export function envExample(): string {
   const sections = groups()
     .filter((g) => g !== 'internal')
-    .map((g) => [`# --- ${SETTING_GROUPS[g]} ---`, ...inGroup(g).flatMap(([name, s]) => envEntry(name, s))].join('\n'));
+    .map((g) => {
+      const { title, about } = SETTING_GROUPS[g];
+      return [`# --- ${title} ---`, ...(about ? comment(about) : []), ...inGroup(g).flatMap(([name, s]) => envEntry(name, s))].join('\n');
+    });
   const head = [
     ...comment(`Every variable the harness reads, generated from ${SOURCE} by \`${COMMAND}\`: edit those, not this file.`),
     ...comment('Copy to .env (gitignored) or export them; none is needed for the embedded mock. Reference: docs/configuration.md.'),
@@ -54,6 +57,13 @@ export function envExample(): string {
 
 /** Text safe in a Markdown table cell. */
 const cell = (text: string) => text.replace(/\|/g, '\\|').replace(/</g, '&lt;');
+
+/** A heading's anchor as GitHub makes it: lower case, punctuation dropped, spaces as hyphens. */
+const anchor = (heading: string) =>
+  heading
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N} -]/gu, '')
+    .replace(/ /g, '-');
 
 /** A section's table: one row per variable. */
 function table(group: SettingGroup): string {
@@ -77,8 +87,14 @@ function referenceText(): string {
       'the variable, what it must be and what it received. A secret is never printed: not in errors, logs or reports.',
     'The command-line options of `npm run load` and `npm run mock` are listed by `npm run load -- --help` and ' +
       '`npm run mock -- --help`.',
+    `Contents: ${groups()
+      .map((g) => `[${SETTING_GROUPS[g].title}](#${anchor(SETTING_GROUPS[g].title)})`)
+      .join(' · ')}.`,
   ];
-  const sections = groups().map((g) => `## ${SETTING_GROUPS[g]}\n\n${table(g)}`);
+  const sections = groups().map((g) => {
+    const { title, about } = SETTING_GROUPS[g];
+    return [`## ${title}`, ...(about ? [cell(about)] : []), table(g)].join('\n\n');
+  });
   return `${[...intro, ...sections].join('\n\n')}\n`;
 }
 
