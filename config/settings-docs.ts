@@ -1,10 +1,19 @@
 /**
- * `.env.example` and docs/configuration.md, generated from the settings' definitions (config/settings.ts):
+ * `.env.example` and docs/configuration.md, generated from the settings' definitions (config/settings.ts) and,
+ * for the reference's command-line options, from the command lines' definitions (commander) it is handed:
  * `npm run settings:docs` writes them, and tests/config/settings.spec.ts fails when either differs from what
  * this module generates. The reference page is formatted by Prettier, as `npm run check` expects every page.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
+import type { Argument, Command, Option } from 'commander';
+import { constraintOf } from './cli-options';
 import { SETTING_GROUPS, SETTINGS, type Setting, type SettingGroup } from './settings';
+
+/** A command line the reference lists: its name and its definition, as its command builds it (commander). */
+export interface CommandLine {
+  name: string;
+  program: Command;
+}
 
 /** The generated files, relative to the project's root. */
 export const GENERATED = { envExample: '.env.example', reference: 'docs/configuration.md' } as const;
@@ -74,8 +83,41 @@ function table(group: SettingGroup): string {
   return ['| Variable | Type | Default | Constraint | Description |', '| --- | --- | --- | --- | --- |', ...rows].join('\n');
 }
 
+/** An option's default as the reference prints it. */
+function defaultOf(o: Option): string {
+  const v: unknown = o.defaultValue;
+  if (o.defaultValueDescription) return o.defaultValueDescription;
+  if (v === undefined || (Array.isArray(v) && v.length === 0) || v === '') return '—';
+  if (v === false) return 'off';
+  return Array.isArray(v) ? v.join(' ') : String(v as string | number);
+}
+
+/** A command line's table: its arguments, then its options, one row each. */
+function commandTable(c: CommandLine): string {
+  const args = c.program.registeredArguments.map(
+    (a: Argument) =>
+      `| \`${a.required ? '<' : '['}${a.name()}${a.variadic ? '...' : ''}${a.required ? '>' : ']'}\` | — | — | ${cell(a.description)} |`,
+  );
+  const options = c.program.options.map(
+    (o: Option) =>
+      `| \`${o.flags}\` | ${cell(defaultOf(o))} | ${cell(constraintOf(o.parseArg) ?? (o.argChoices ? `one of ${o.argChoices.join(', ')}` : '—'))} | ${cell(o.description)} |`,
+  );
+  return [
+    `### ${c.name}`,
+    ['| Argument or option | Default | Constraint | Description |', '| --- | --- | --- | --- |', ...args, ...options].join('\n'),
+  ].join('\n\n');
+}
+
+/** The command lines' section. */
+function commandsSection(commands: readonly CommandLine[]): string {
+  const about =
+    "Each option is defined once, in its command line's definition, with its parser: a value that does not parse ends " +
+    'the command with exit code 2, naming the option, what it expects and what it received.';
+  return ['## Command-line options', about, ...commands.map(commandTable)].join('\n\n');
+}
+
 /** docs/configuration.md, before formatting. */
-function referenceText(): string {
+function referenceText(commands: readonly CommandLine[]): string {
   const intro = [
     '# Configuration reference',
     `<!-- Generated from ${SOURCE} by \`${COMMAND}\`: edit those, not this page. -->`,
@@ -85,36 +127,38 @@ function referenceText(): string {
     'Each value is parsed once, at start-up, into the typed configuration (`config/read-config.ts`). A value that breaks ' +
       'its constraint ends `npm run certify` and `npm run load` before any request, with exit code 2 and a message naming ' +
       'the variable, what it must be and what it received. A secret is never printed: not in errors, logs or reports.',
-    'The command-line options of `npm run load` and `npm run mock` are listed by `npm run load -- --help` and ' +
-      '`npm run mock -- --help`.',
+    'The command lines take options too: [Command-line options](#command-line-options) lists them from their ' +
+      "definitions, the same the commands' `--help` prints.",
     `Contents: ${groups()
-      .map((g) => `[${SETTING_GROUPS[g].title}](#${anchor(SETTING_GROUPS[g].title)})`)
+      .map((g) => SETTING_GROUPS[g].title)
+      .concat('Command-line options')
+      .map((title) => `[${title}](#${anchor(title)})`)
       .join(' · ')}.`,
   ];
   const sections = groups().map((g) => {
     const { title, about } = SETTING_GROUPS[g];
     return [`## ${title}`, ...(about ? [cell(about)] : []), table(g)].join('\n\n');
   });
-  return `${[...intro, ...sections].join('\n\n')}\n`;
+  return `${[...intro, ...sections, commandsSection(commands)].join('\n\n')}\n`;
 }
 
 /** docs/configuration.md, formatted by Prettier with the project's settings. */
-export async function configurationReference(): Promise<string> {
+export async function configurationReference(commands: readonly CommandLine[]): Promise<string> {
   const prettier = await import('prettier');
   const options = (await prettier.resolveConfig(GENERATED.reference)) ?? {};
-  return prettier.format(referenceText(), { ...options, parser: 'markdown' });
+  return prettier.format(referenceText(commands), { ...options, parser: 'markdown' });
 }
 
 /** Each generated file with its text as generated now. */
-export async function generatedFiles(): Promise<{ file: string; text: string }[]> {
+export async function generatedFiles(commands: readonly CommandLine[]): Promise<{ file: string; text: string }[]> {
   return [
     { file: GENERATED.envExample, text: envExample() },
-    { file: GENERATED.reference, text: await configurationReference() },
+    { file: GENERATED.reference, text: await configurationReference(commands) },
   ];
 }
 
 /** The generated files that differ from what is generated now. */
-export async function staleFiles(): Promise<string[]> {
+export async function staleFiles(commands: readonly CommandLine[]): Promise<string[]> {
   const read = (file: string) => {
     try {
       return readFileSync(file, 'utf8');
@@ -122,12 +166,12 @@ export async function staleFiles(): Promise<string[]> {
       return undefined;
     }
   };
-  return (await generatedFiles()).filter((g) => read(g.file) !== g.text).map((g) => g.file);
+  return (await generatedFiles(commands)).filter((g) => read(g.file) !== g.text).map((g) => g.file);
 }
 
 /** Writes the generated files; returns those it changed. */
-export async function writeSettingsDocs(): Promise<string[]> {
-  const stale = new Set(await staleFiles());
-  for (const g of await generatedFiles()) if (stale.has(g.file)) writeFileSync(g.file, g.text);
+export async function writeSettingsDocs(commands: readonly CommandLine[]): Promise<string[]> {
+  const stale = new Set(await staleFiles(commands));
+  for (const g of await generatedFiles(commands)) if (stale.has(g.file)) writeFileSync(g.file, g.text);
   return [...stale];
 }

@@ -10,7 +10,9 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join, sep } from 'node:path';
 import { SETTINGS, setting, type Setting } from '../../config/settings';
 import { GENERATED, staleFiles } from '../../config/settings-docs';
+import { commandLines } from '../../runner/command-lines';
 import { ConfigError } from '../../config/config-error';
+import { constraintOf, integer, listOf as cliListOf } from '../../config/cli-options';
 
 const SKIP_DIRS = new Set(['node_modules', 'dist', 'reports', '.git']);
 /** This file (its examples are not reads) and the definitions themselves. */
@@ -106,8 +108,10 @@ test.describe('settings', () => {
     expect(stale, 'variables defined in config/settings.ts that no code reads: remove them or read them').toEqual([]);
   });
 
-  test('should describe every variable in one line, with its type and constraint', () => {
+  test('should describe every variable and option in one line, with its type and constraint', () => {
     expect(undescribed(SETTINGS)).toEqual([]);
+    const options = commandLines().flatMap(({ name, program }) => program.options.map((o) => ({ name, o })));
+    expect(options.filter(({ o }) => !o.description.trim()).map(({ name, o }) => `${name} ${o.flags}`)).toEqual([]);
     const { description: _, ...withoutDescription } = SETTINGS.REQUEST_TIMEOUT_MS;
     expect(
       undescribed({ REQUEST_TIMEOUT_MS: withoutDescription as Setting<unknown> }),
@@ -118,7 +122,7 @@ test.describe('settings', () => {
 
   test('should keep .env.example and docs/configuration.md as npm run settings:docs generates them', async () => {
     expect(
-      await staleFiles(),
+      await staleFiles(commandLines()),
       `generated from config/settings.ts: run npm run settings:docs and commit ${Object.values(GENERATED).join(', ')}`,
     ).toEqual([]);
     const example = readFileSync(GENERATED.envExample, 'utf8');
@@ -126,6 +130,10 @@ test.describe('settings', () => {
     for (const [name, s] of Object.entries(SETTINGS) as [string, Setting<unknown>][]) {
       if (s.group !== 'internal') expect(example, `${name} is in .env.example`).toMatch(new RegExp(`^${name}=$`, 'm'));
       expect(reference, `${name} is in the reference`).toContain(`\`${name}\``);
+    }
+    for (const { name, program } of commandLines()) {
+      const section = reference.slice(reference.indexOf(`### ${name}\n`));
+      for (const o of program.options) expect(section, `${name}'s ${o.flags} is in the reference`).toContain(`\`${o.flags}\``);
     }
   });
 
@@ -158,6 +166,15 @@ test.describe('settings', () => {
     expect(setting({ MAX_BODY_BYTES: '' }, 'MAX_BODY_BYTES'), 'empty: the default').toBe(5 * 1024 * 1024);
     expect(setting({ REQUIRE_EVERY_CHECK: 'YES' }, 'REQUIRE_EVERY_CHECK')).toBe(true);
     expect(setting({ REQUIRE_EVERY_CHECK: '0' }, 'REQUIRE_EVERY_CHECK')).toBe(false);
+  });
+
+  test("should refuse an option's value with the constraint the reference prints", () => {
+    const parse = integer('--budget', 1);
+    expect(constraintOf(parse)).toBe('an integer of at least 1');
+    expect(() => parse('0')).toThrow('--budget expects an integer of at least 1, received "0"');
+    expect(() => cliListOf('--ops', ['a', 'b'])('c')).toThrow(
+      `--ops expects ${constraintOf(cliListOf('--ops', ['a', 'b']))}; received unknown "c"`,
+    );
   });
 
   test('should find a variable read in each of the forms the scan knows', () => {
