@@ -36,7 +36,7 @@ export function refuse(message: string, received?: string): never {
   throw new Refused(message, received);
 }
 
-/** How a kind is built: its words for the reference, and whether an empty value counts as unset (the usual rule). */
+/** How a kind is built: its words for the reference and its value when unset (an empty value is unset too). */
 interface KindOptions<D> {
   type: string;
   constraint: string;
@@ -44,8 +44,6 @@ interface KindOptions<D> {
   fallback: D;
   /** The default as printed; by default `fallback` as text, or nothing when it is undefined. */
   defaultText?: string;
-  /** An empty value is a value to parse (default: an empty value is unset, as an unset one is). */
-  emptyIsAValue?: boolean;
 }
 
 /** A kind from a parse of the variable's text. */
@@ -55,7 +53,7 @@ export function kind<T, D = undefined>(parse: Parse<T>, o: KindOptions<D>): Kind
     .optional()
     .transform((v, ctx): T | D => {
       // A copy: a caller that changes its list or object changes no other caller's.
-      if (v === undefined || (v === '' && !o.emptyIsAValue)) return structuredClone(o.fallback);
+      if (v === undefined || v === '') return structuredClone(o.fallback);
       try {
         return parse(v);
       } catch (e) {

@@ -19,7 +19,7 @@ import {
 } from '../catalogue';
 import { kind, refuse, type Kind } from './setting-kinds';
 
-/** TARGET: what is certified; an empty value is refused, not taken for the default. */
+/** TARGET: what is certified (blank: refused; empty: unset, the embedded mock). */
 export const targetKind: Kind<string> = kind(
   (v) => {
     const target = v.trim();
@@ -30,7 +30,6 @@ export const targetKind: Kind<string> = kind(
     type: 'text',
     constraint: 'mock, sandbox, production or a base URL (http://... or https://...)',
     fallback: 'mock',
-    emptyIsAValue: true,
   },
 );
 

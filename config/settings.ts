@@ -34,12 +34,17 @@ export function setting<N extends SettingName>(env: Env, name: N): SettingValue<
   if (parsed.success) return parsed.data as SettingValue<N>;
   const issue = parsed.error.issues[0];
   throw new ConfigError(
-    refusal(name, s, issue?.message ?? `must be ${s.constraint}`, (issue as { params?: { received?: string } }).params?.received),
+    refusalText(
+      name,
+      s,
+      issue?.message ?? `must be ${s.constraint}`,
+      (issue as { params?: { received?: string } } | undefined)?.params?.received,
+    ),
   );
 }
 
 /** A refusal's text: "<NAME> <why>, received "<value>"" (a secret's value withheld), with where to read more. */
-function refusal(name: string, s: Setting<unknown>, why: string, received: string | undefined): string {
+export function refusalText(name: string, s: Pick<Setting<unknown>, 'secret'>, why: string, received: string | undefined): string {
   const said = why.startsWith(`${name} `) ? why : `${name} ${why}`;
   const value = received === undefined ? '' : s.secret ? ', received a value that is not shown (a secret)' : `, received "${received}"`;
   const more = /\bsee\b/.test(said) ? '' : ` (see ${name} in docs/configuration.md)`;

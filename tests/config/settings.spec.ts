@@ -8,7 +8,7 @@
 import { test, expect } from '@playwright/test';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, sep } from 'node:path';
-import { SETTINGS, setting, type Setting } from '../../config/settings';
+import { SETTINGS, refusalText, setting, type Setting } from '../../config/settings';
 import { GENERATED, staleFiles } from '../../config/settings-docs';
 import { commandLines } from '../../runner/command-lines';
 import { ConfigError } from '../../config/config-error';
@@ -157,9 +157,14 @@ test.describe('settings', () => {
       'FAMILIES must list reseller and/or vendor, received "partner"',
     );
     expect(
-      refusal(() => setting({ TARGET: '' }, 'TARGET')),
-      'an empty TARGET is refused, not taken for the mock',
+      refusal(() => setting({ TARGET: ' ' }, 'TARGET')),
+      'a blank TARGET is refused, not taken for the mock',
     ).toContain('received ""');
+    expect(setting({ TARGET: '' }, 'TARGET'), 'an empty TARGET, as .env.example gives it, is unset: the mock').toBe('mock');
+    expect(refusalText('X_SECRET', { secret: true }, 'must be y', 'hunter2')).toBe(
+      'X_SECRET must be y, received a value that is not shown (a secret) (see X_SECRET in docs/configuration.md)',
+    );
+    expect(refusalText('X', {}, 'must be y', 'hunter2')).toContain('received "hunter2"');
     const secretApp = JSON.stringify([{ clientId: 'x', clientSecret: 'hunter2-secret', family: 'partner' }]);
     expect(refusal(() => setting({ MOCK_APPS: secretApp }, 'MOCK_APPS'))).not.toContain('hunter2-secret');
     expect(setting({}, 'MAX_BODY_BYTES'), 'unset: the default').toBe(5 * 1024 * 1024);
