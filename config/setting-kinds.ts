@@ -193,7 +193,10 @@ export const SETTING_GROUPS: Readonly<Record<SettingGroup, { title: string; abou
       'or not what it must be ends the run with exit 2.',
   },
   mock: { title: 'The embedded mock (certify)', about: 'Read only when TARGET=mock.' },
-  load: { title: 'Load probes (npm run load)', about: 'The options of npm run load are listed by npm run load -- --help.' },
+  load: {
+    title: 'Load probes (npm run load)',
+    about: "npm run load's options are in the reference's Command-line options and in npm run load -- --help.",
+  },
   tests: { title: "The harness's own tests (npm test)" },
   internal: { title: 'Set by the harness for its own processes', about: 'Not for users to set; listed here because the code reads them.' },
 };
