@@ -1,9 +1,9 @@
 /**
  * `npm run settings:docs`: writes `.env.example` and docs/configuration.md from the settings' definitions
- * (config/settings.ts) and the command lines' (runner/command-lines.ts), and names the files it changed.
+ * (config/settings.ts) and the command lines' (scripts/command-lines.ts), and names the files it changed.
  */
 import { writeSettingsDocs } from '../config/settings-docs';
-import { commandLines } from '../runner/command-lines';
+import { commandLines } from './command-lines';
 
 const changed = await writeSettingsDocs(commandLines());
 console.log(

@@ -10,7 +10,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join, sep } from 'node:path';
 import { SETTINGS, refusalText, setting, type Setting } from '../../config/settings';
 import { GENERATED, staleFiles } from '../../config/settings-docs';
-import { commandLines } from '../../runner/command-lines';
+import { commandLines } from '../../scripts/command-lines';
 import { ConfigError } from '../../config/config-error';
 import { constraintOf, integer, listOf as cliListOf } from '../../config/cli-options';
 
