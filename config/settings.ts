@@ -6,6 +6,7 @@
  * (`npm run settings:docs`, settings-docs.ts), and tests/config/settings.spec.ts fails when the code reads a
  * variable they do not define, a definition loses its description, or a generated file is stale.
  */
+import { registerSecret } from '../clients/redact';
 import { ConfigError } from './config-error';
 import type { Setting } from './setting-kinds';
 import { DEFAULTS, HARNESS_SETTINGS } from './settings-harness';
@@ -25,11 +26,13 @@ export type SettingValue<N extends SettingName> = (typeof SETTINGS)[N] extends S
 export type Env = Readonly<Record<string, string | undefined>>;
 
 /**
- * A setting's value from `env`, parsed by its schema. A value its schema refuses is a ConfigError saying what the
- * variable must be, what it received (never a secret's value) and where the reference is.
+ * A setting's value from `env`, parsed by its schema. A secret's text is registered for redaction as it is read, so
+ * no output shows it. A value its schema refuses is a ConfigError saying what the variable must be, what it received
+ * (never a secret's value) and where the reference is.
  */
 export function setting<N extends SettingName>(env: Env, name: N): SettingValue<N> {
   const s: Setting<unknown> = SETTINGS[name];
+  if (s.secret) registerSecret(env[name]);
   const parsed = s.schema.safeParse(env[name]);
   if (parsed.success) return parsed.data as SettingValue<N>;
   const issue = parsed.error.issues[0];

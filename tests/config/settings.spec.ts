@@ -12,6 +12,7 @@ import { SETTINGS, refusalText, setting, type Setting } from '../../config/setti
 import { GENERATED, staleFiles } from '../../config/settings-docs';
 import { commandLines } from '../../scripts/command-lines';
 import { ConfigError } from '../../config/config-error';
+import { REDACTED, redact } from '../../clients/redact';
 import { constraintOf, integer, listOf as cliListOf } from '../../config/cli-options';
 
 const SKIP_DIRS = new Set(['node_modules', 'dist', 'reports', '.git']);
@@ -167,6 +168,8 @@ test.describe('settings', () => {
     expect(refusalText('X', {}, 'must be y', 'hunter2')).toContain('received "hunter2"');
     const secretApp = JSON.stringify([{ clientId: 'x', clientSecret: 'hunter2-secret', family: 'partner' }]);
     expect(refusal(() => setting({ MOCK_APPS: secretApp }, 'MOCK_APPS'))).not.toContain('hunter2-secret');
+    expect(setting({ WEBHOOK_SECRET: 'whs-2f9c41' }, 'WEBHOOK_SECRET')).toBe('whs-2f9c41');
+    expect(redact('signed with whs-2f9c41'), "a secret setting's value is masked in output once read").toBe(`signed with ${REDACTED}`);
     expect(setting({}, 'MAX_BODY_BYTES'), 'unset: the default').toBe(5 * 1024 * 1024);
     expect(setting({ MAX_BODY_BYTES: '' }, 'MAX_BODY_BYTES'), 'empty: the default').toBe(5 * 1024 * 1024);
     expect(setting({ REQUIRE_EVERY_CHECK: 'YES' }, 'REQUIRE_EVERY_CHECK')).toBe(true);
