@@ -133,7 +133,9 @@ export const vendorOperationsKind: Kind<VendorOperationSpec[] | undefined> = kin
     try {
       return parseVendorOperations(v);
     } catch (e) {
-      return refuse(`is neither "METHOD /path" entries nor a JSON array of operations: ${(e as Error).message}`);
+      // The catalogue's refusal names the variable and the entry; JSON's names neither.
+      const why = (e as Error).message;
+      return refuse(why.startsWith('VENDOR_OPERATIONS ') ? why : `is not a JSON array of operations (${why})`);
     }
   },
   {

@@ -166,6 +166,10 @@ test.describe('settings', () => {
       'X_SECRET must be y, received a value that is not shown (a secret) (see X_SECRET in docs/configuration.md)',
     );
     expect(refusalText('X', {}, 'must be y', 'hunter2')).toContain('received "hunter2"');
+    expect(
+      refusal(() => setting({ VENDOR_OPERATIONS: 'FOO' }, 'VENDOR_OPERATIONS')),
+      'a start-up error, not a crash',
+    ).toContain('VENDOR_OPERATIONS entry "FOO" is not "METHOD /path"');
     const secretApp = JSON.stringify([{ clientId: 'x', clientSecret: 'hunter2-secret', family: 'partner' }]);
     expect(refusal(() => setting({ MOCK_APPS: secretApp }, 'MOCK_APPS'))).not.toContain('hunter2-secret');
     expect(setting({ WEBHOOK_SECRET: 'whs-2f9c41' }, 'WEBHOOK_SECRET')).toBe('whs-2f9c41');
