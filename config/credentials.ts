@@ -3,19 +3,27 @@ import { DEMO_RESELLER, DEMO_RESELLER_B, DEMO_VENDOR, demoWebhookSecret, type Fa
 import { ConfigError } from './config-error';
 import type { HarnessConfig } from './harness-config';
 import type { Credentials } from '../clients/token-core';
+import { setting, type Env } from './settings';
+
+/** A family's app variables: `RESELLER_CLIENT_ID` and `RESELLER_CLIENT_SECRET`. */
+const variablesOf = (f: Family) => {
+  const prefix = f.toUpperCase() as Uppercase<Family>;
+  return { id: `${prefix}_CLIENT_ID`, secret: `${prefix}_CLIENT_SECRET` } as const;
+};
 
 /** The apps of a deployment: `<FAMILY>_CLIENT_ID` and `_CLIENT_SECRET` of each family, and the variables left unset. */
 export function appCredentialsFrom(
-  env: NodeJS.ProcessEnv,
+  env: Env,
   families: readonly Family[],
 ): { found: Partial<Record<Family, Credentials>>; missing: string[] } {
   const found: Partial<Record<Family, Credentials>> = {};
   const missing: string[] = [];
   for (const f of families) {
-    const id = env[`${f.toUpperCase()}_CLIENT_ID`];
-    const secret = env[`${f.toUpperCase()}_CLIENT_SECRET`];
-    if (!id) missing.push(`${f.toUpperCase()}_CLIENT_ID`);
-    if (!secret) missing.push(`${f.toUpperCase()}_CLIENT_SECRET`);
+    const names = variablesOf(f);
+    const id = setting(env, names.id);
+    const secret = setting(env, names.secret);
+    if (!id) missing.push(names.id);
+    if (!secret) missing.push(names.secret);
     if (id && secret) found[f] = { clientId: id, clientSecret: secret };
   }
   return { found, missing };
@@ -23,27 +31,27 @@ export function appCredentialsFrom(
 type AppCredentials = Pick<HarnessConfig, 'credentials' | 'secondReseller'>;
 
 /** The embedded mock's apps: the variables if set, else the mock's demo apps. */
-export function mockCredentialsFrom(env: NodeJS.ProcessEnv): AppCredentials {
+export function mockCredentialsFrom(env: Env): AppCredentials {
   return {
     credentials: {
       reseller: {
-        clientId: env.RESELLER_CLIENT_ID ?? DEMO_RESELLER.clientId,
-        clientSecret: env.RESELLER_CLIENT_SECRET ?? DEMO_RESELLER.clientSecret,
+        clientId: setting(env, 'RESELLER_CLIENT_ID') ?? DEMO_RESELLER.clientId,
+        clientSecret: setting(env, 'RESELLER_CLIENT_SECRET') ?? DEMO_RESELLER.clientSecret,
       },
       vendor: {
-        clientId: env.VENDOR_CLIENT_ID ?? DEMO_VENDOR.clientId,
-        clientSecret: env.VENDOR_CLIENT_SECRET ?? DEMO_VENDOR.clientSecret,
+        clientId: setting(env, 'VENDOR_CLIENT_ID') ?? DEMO_VENDOR.clientId,
+        clientSecret: setting(env, 'VENDOR_CLIENT_SECRET') ?? DEMO_VENDOR.clientSecret,
       },
     },
     secondReseller: {
-      clientId: env.RESELLER_B_CLIENT_ID ?? DEMO_RESELLER_B.clientId,
-      clientSecret: env.RESELLER_B_CLIENT_SECRET ?? DEMO_RESELLER_B.clientSecret,
+      clientId: setting(env, 'RESELLER_B_CLIENT_ID') ?? DEMO_RESELLER_B.clientId,
+      clientSecret: setting(env, 'RESELLER_B_CLIENT_SECRET') ?? DEMO_RESELLER_B.clientSecret,
     },
   };
 }
 
 /** A deployment's apps: every family's pair is required; the second reseller app is optional. */
-export function deploymentCredentialsFrom(env: NodeJS.ProcessEnv, targetName: string, families: Family[]): AppCredentials {
+export function deploymentCredentialsFrom(env: Env, targetName: string, families: Family[]): AppCredentials {
   const { found, missing } = appCredentialsFrom(env, families);
   if (missing.length) {
     throw new ConfigError(
@@ -51,17 +59,16 @@ export function deploymentCredentialsFrom(env: NodeJS.ProcessEnv, targetName: st
         `to certify one family only, set FAMILIES=${families.length === 2 ? 'reseller' : families[0]}`,
     );
   }
-  const secondReseller =
-    env.RESELLER_B_CLIENT_ID && env.RESELLER_B_CLIENT_SECRET
-      ? { clientId: env.RESELLER_B_CLIENT_ID, clientSecret: env.RESELLER_B_CLIENT_SECRET }
-      : undefined;
+  const [clientId, clientSecret] = [setting(env, 'RESELLER_B_CLIENT_ID'), setting(env, 'RESELLER_B_CLIENT_SECRET')];
+  const secondReseller = clientId && clientSecret ? { clientId, clientSecret } : undefined;
   return { credentials: { ...found }, secondReseller };
 }
 /**
  * The secret that signs webhook calls (x-hub-signature): WEBHOOK_SECRET, else on the embedded mock the
  * mock's rule for the reseller app (`<client id>-webhook-secret`); undefined for a deployment without it.
  */
-export function webhookSecretFrom(env: NodeJS.ProcessEnv, mockResellerId: string | undefined): string | undefined {
-  if (env.WEBHOOK_SECRET) return env.WEBHOOK_SECRET;
+export function webhookSecretFrom(env: Env, mockResellerId: string | undefined): string | undefined {
+  const secret = setting(env, 'WEBHOOK_SECRET');
+  if (secret) return secret;
   return mockResellerId === undefined ? undefined : demoWebhookSecret(mockResellerId);
 }

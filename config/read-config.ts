@@ -1,14 +1,16 @@
 /**
- * Target configuration, read from the environment once. Every variable is listed in .env.example.
+ * Target configuration, read from the environment once, each variable through its definition in config/settings.ts.
  * Errors say what was expected, what was received and what to do, before any request is sent.
- */ import { DEFAULT_VENDOR_OPERATIONS, parseVendorOperations } from '../catalogue';
+ */
+import { DEFAULT_VENDOR_OPERATIONS } from '../catalogue';
 import { DEMO_RESELLER } from '../catalogue/apps';
 import { ConfigError } from './config-error';
 import { appCredentialsFrom, deploymentCredentialsFrom, mockCredentialsFrom, webhookSecretFrom } from './credentials';
 import { headersFrom, imHeaderDefaultsUsed, imHeadersFrom } from './headers';
-import { mockAppsFrom, mockConfigFrom } from './mock-settings';
+import { mockConfigFrom } from './mock-settings';
+import { setting, type Env } from './settings';
 import { environmentsFrom, familiesFrom, knownIdsFrom, targetFrom } from './target-settings';
-import { DEFAULTS, concurrencyFrom, envFlag, httpLimitsFrom, envNumber } from './values';
+import { concurrencyFrom, httpLimitsFrom } from './values';
 import type { DeploymentSettings, HarnessConfig } from './harness-config';
 
 export { ConfigError };
@@ -33,13 +35,12 @@ export function runConfig(): HarnessConfig {
 }
 
 /** Reads and checks the configuration. Throws ConfigError with what to do. */
-export function loadConfig(env: NodeJS.ProcessEnv = process.env): HarnessConfig {
+export function loadConfig(env: Env = process.env): HarnessConfig {
   const { target, kind, baseUrl } = targetFrom(env);
   const environments = environmentsFrom(env, kind);
   const families = familiesFrom(env);
   const { credentials, secondReseller } =
     kind === 'mock' ? mockCredentialsFrom(env) : deploymentCredentialsFrom(env, kind === 'url' ? target : kind, families);
-  const mockApps = mockAppsFrom(env);
   const label = kind === 'mock' ? 'embedded mock' : `${kind === 'url' ? '' : `${kind} `}${baseUrl}`;
   return {
     kind,
@@ -52,35 +53,35 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): HarnessConfig 
     extraHeaders: headersFrom(env),
     imHeaders: imHeadersFrom(env),
     imHeaderDefaults: imHeaderDefaultsUsed(env),
-    vendorOperations: env.VENDOR_OPERATIONS ? parseVendorOperations(env.VENDOR_OPERATIONS) : [...DEFAULT_VENDOR_OPERATIONS],
-    requestBudget: env.REQUEST_BUDGET ? envNumber(env, 'REQUEST_BUDGET', 0) : kind === 'mock' ? Infinity : undefined,
-    partialBudget: envFlag(env, 'REQUEST_BUDGET_PARTIAL'),
-    requireEveryCheck: envFlag(env, 'REQUIRE_EVERY_CHECK'),
+    vendorOperations: setting(env, 'VENDOR_OPERATIONS') ?? [...DEFAULT_VENDOR_OPERATIONS],
+    requestBudget: setting(env, 'REQUEST_BUDGET') ?? (kind === 'mock' ? Infinity : undefined),
+    partialBudget: setting(env, 'REQUEST_BUDGET_PARTIAL'),
+    requireEveryCheck: setting(env, 'REQUIRE_EVERY_CHECK'),
     concurrency: concurrencyFrom(env, kind),
-    probeLimits: kind === 'mock' || envFlag(env, 'PROBE_LIMITS'),
-    allowWrites: kind !== 'production' || envFlag(env, 'ALLOW_PRODUCTION_WRITES'),
-    webhookReceiverUrl: env.WEBHOOK_RECEIVER_URL || undefined,
+    probeLimits: kind === 'mock' || setting(env, 'PROBE_LIMITS'),
+    allowWrites: kind !== 'production' || setting(env, 'ALLOW_PRODUCTION_WRITES'),
+    webhookReceiverUrl: setting(env, 'WEBHOOK_RECEIVER_URL'),
     webhookSecret: webhookSecretFrom(env, kind === 'mock' ? credentials.reseller?.clientId : undefined),
-    policyFile: env.POLICY || undefined,
-    openapiFile: env.OPENAPI || undefined,
-    reportsDir: env.REPORTS_DIR || 'reports',
+    policyFile: setting(env, 'POLICY'),
+    openapiFile: setting(env, 'OPENAPI'),
+    reportsDir: setting(env, 'REPORTS_DIR'),
     ...httpLimitsFrom(env),
-    max429WaitMs: envNumber(env, 'MAX_429_WAIT_MS', DEFAULTS.max429WaitMs),
+    max429WaitMs: setting(env, 'MAX_429_WAIT_MS'),
     knownIds: knownIdsFrom(env),
-    mock: mockConfigFrom(env, mockApps),
+    mock: mockConfigFrom(env),
   };
 }
 
 /** `npm run load`'s settings of the deployment, from the environment. Throws ConfigError with what to do. */
-export function deploymentSettingsFrom(env: NodeJS.ProcessEnv = process.env): DeploymentSettings {
+export function deploymentSettingsFrom(env: Env = process.env): DeploymentSettings {
   return {
-    baseUrl: env.BASE_URL || undefined,
+    baseUrl: setting(env, 'BASE_URL'),
     credentials: appCredentialsFrom(env, ['reseller', 'vendor']).found,
     imHeaders: imHeadersFrom(env),
-    webhookSecret: webhookSecretFrom(env, env.RESELLER_CLIENT_ID ?? DEMO_RESELLER.clientId) as string,
+    webhookSecret: webhookSecretFrom(env, setting(env, 'RESELLER_CLIENT_ID') ?? DEMO_RESELLER.clientId) as string,
     knownIds: knownIdsFrom(env),
     ...httpLimitsFrom(env),
-    segment: env.LOAD_SEGMENT || undefined,
+    segment: setting(env, 'LOAD_SEGMENT'),
   };
 }
 

@@ -1,18 +1,25 @@
 /** The k6 bundles: each k6 script of load/scripts bundled into <dir>/<name>.js (default LOAD_BUNDLE_DIR, else dist/load). */
+import { Command } from 'commander';
 import { build, type BuildOptions } from 'esbuild';
 import { readdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { DEFAULTS, setting } from '../config/settings';
 
 export const LOAD_SCRIPTS = ['probe-limits', 'probe-reset', 'verify-pacing', 'capacity', 'smoke'] as const;
 export type LoadScript = (typeof LOAD_SCRIPTS)[number];
 
 /** Default bundle directory. */
-export const OUT_DIR = 'dist/load';
+export const OUT_DIR = DEFAULTS.bundleDir;
 
-/** The bundle directory: the given one, else LOAD_BUNDLE_DIR, else dist/load. */
+/** The command line of `npm run load:build` and `npm run load:archive` (`name`): the bundle directory. */
+export function bundleDirProgram(name: string): Command {
+  return new Command().name(name).option('--bundle-dir <dir>', 'bundle directory (default LOAD_BUNDLE_DIR, else dist/load)');
+}
+
+/** The bundle directory: the given one, else LOAD_BUNDLE_DIR (default dist/load). */
 export function bundleDir(dir?: string, env: NodeJS.ProcessEnv = process.env): string {
-  return dir ?? env.LOAD_BUNDLE_DIR ?? OUT_DIR;
+  return dir ?? setting(env, 'LOAD_BUNDLE_DIR');
 }
 
 const here = dirname(fileURLToPath(import.meta.url));

@@ -14,42 +14,14 @@
  * `npm run bench -- --profile`: instead, a CPU profile of the mock under load (Node's --cpu-prof), one for
  * the GET and one for the POST, written to <out>/profile/ with a summary of their top frames (profile.json).
  */
-import { Command, InvalidArgumentError } from 'commander';
-import { integer, parseOrExit } from '../config/cli-options';
+import { parseOrExit } from '../config/cli-options';
+import { benchProgram } from '../bench/bench-command';
 import { runBench } from '../bench/measure';
 import type { BenchOptions } from '../bench/bench-options';
 
-/** Seconds of load: a number above zero (0.3 for a smoke run). */
-function positiveSeconds(v: string): number {
-  const n = Number(v);
-  if (v.trim() === '' || !Number.isFinite(n) || n <= 0)
-    throw new InvalidArgumentError(`--duration expects seconds above zero (e.g. 5 or 0.3), received "${v}"`);
-  return n;
-}
-
 /** The command line as the run's options: presets, then the numbers given, each checked. */
 function parseBenchOptions(argv: string[]): BenchOptions {
-  const opts = parseOrExit(
-    new Command()
-      .name('bench')
-      .option('--quick', 'three short rounds (about a minute)', false)
-      .option('--smoke', 'the smallest run that yields every figure (for the harness tests; the figures mean little)', false)
-      .option('--rounds <n>', 'alternating rounds of each ratio', integer('--rounds', 1))
-      .option('--duration <s>', 'seconds of load per server and round', positiveSeconds)
-      .option('--json', 'write bench.json', false)
-      .option('--out <dir>', 'folder of bench.json (and of profile/ with --profile)', 'reports')
-      .option(
-        '--instructions',
-        'only instructions per request (callgrind) of the mock, the bare server and a minimal Fastify server, GET and POST; <out>/instructions.json with --json',
-        false,
-      )
-      .option(
-        '--profile',
-        'only a CPU profile of the mock under GET and POST load, its top frames printed and written to <out>/profile/',
-        false,
-      ),
-    argv,
-  ).opts<{
+  const opts = parseOrExit(benchProgram(), argv).opts<{
     quick: boolean;
     smoke: boolean;
     rounds?: number;

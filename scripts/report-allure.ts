@@ -5,8 +5,9 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { setting } from '../config/settings';
 
-const dir = process.env.REPORTS_DIR ?? 'reports';
+const dir = setting(process.env, 'REPORTS_DIR');
 const results = join(dir, 'allure-results');
 if (!existsSync(results) || readdirSync(results).length === 0) {
   console.error(`report:allure: ${results} is missing or empty: run \`npm run certify\` first (it writes Allure results there)`);

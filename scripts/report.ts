@@ -4,28 +4,14 @@
  * Builds reports/index.html and, with a baseline, reports/diff.json (with the capacity comparison when both runs kept
  * their requests).
  */
-import { Command } from 'commander';
-import { parseOrExit, parsedBy } from '../config/cli-options';
+import { parseOrExit } from '../config/cli-options';
 import { buildReport } from '../reporting/build-report';
 import { comparisonLines } from '../reporting/capacity-runs';
-import { DEFAULT_PERF_THRESHOLD, DEFAULT_PERF_THRESHOLD_SPEC, parsePerfThreshold, type PerfThreshold } from '../reporting/perf-compare';
+import type { PerfThreshold } from '../reporting/perf-compare';
+import { reportProgram } from '../reporting/report-command';
 
 // An unknown option or a value that does not parse ends the command with exit 2, naming it.
-const o = parseOrExit(
-  new Command()
-    .name('npm run report --')
-    .option('--out <dir>', 'reports directory', 'reports')
-    .option('--summary <file>', 'summary.json to render (default <out>/summary.json)')
-    .option('--baseline <file>', 'an older summary.json to compare with')
-    .option('--capacity-baseline <run>', "an older capacity run's folder (default the load/ folder beside --baseline)")
-    .option(
-      '--perf-threshold <spec>',
-      `a latency or rate change counts beyond this (default ${DEFAULT_PERF_THRESHOLD_SPEC})`,
-      parsedBy((v) => parsePerfThreshold(v)),
-      DEFAULT_PERF_THRESHOLD,
-    )
-    .option('--fail-on-change', 'exit 1 when behaviour changed since the baseline, or performance regressed beyond the threshold', false),
-).opts<{
+const o = parseOrExit(reportProgram()).opts<{
   out: string;
   summary?: string;
   baseline?: string;

@@ -4,7 +4,7 @@
  *   [--limiter fixed|sliding-log|sliding-counter|token-bucket|leaky-bucket|<op>=<algorithm>,...] [--count-refused] [--headers x-ratelimit|ietf|none|<op>=<style>,...]`
  * serveMock runs the embedded mock on 127.0.0.1 until interrupted.
  */
-import { Command, InvalidArgumentError } from 'commander';
+import { Command } from 'commander';
 import { DEFAULT_APPS } from '../../catalogue/apps';
 import { DriftLayer } from '../drift/drift-layer';
 import { DRIFT_MODES } from '../drift';
@@ -17,22 +17,16 @@ import { DEFAULT_REQUEST_MODE, parseRequestMode } from '../checks/request-violat
 import { allOperations, DEFAULT_WINDOW_MS, parseErrorStatuses, parseVendorOperations } from '../../catalogue';
 import { parseLatencySpec } from '../latency/latency';
 import { DEFAULT_SEED } from '../../fixtures/build-world';
-import { parseOrExit } from '../../config/cli-options';
-
-const int = (name: string) => (v: string) => {
-  const n = Number(v);
-  if (!Number.isInteger(n) || n < 0) throw new InvalidArgumentError(`${name} must be a non-negative integer, received "${v}"`);
-  return n;
-};
+import { integer, parseOrExit } from '../../config/cli-options';
 
 /** The command line's definition: each value parsed (a value that does not parse: exit 2, naming the option). */
 export function mockProgram(): Command {
   return new Command()
     .name('npm run mock --')
     .description('Run the embedded mock of the Distributor Commerce API on 127.0.0.1')
-    .option('--port <n>', 'port to listen on (0 = any free port)', int('--port'), 4010)
-    .option('--window-ms <n>', 'rate-limit window in ms (spec: 60000)', int('--window-ms'), DEFAULT_WINDOW_MS)
-    .option('--seed <n>', 'faker seed of the fixtures', int('--seed'), DEFAULT_SEED)
+    .option('--port <n>', 'port to listen on (0 = any free port)', integer('--port'), 4010)
+    .option('--window-ms <n>', 'rate-limit window in ms (spec: 60000)', integer('--window-ms'), DEFAULT_WINDOW_MS)
+    .option('--seed <n>', 'faker seed of the fixtures', integer('--seed'), DEFAULT_SEED)
     .option('--control', 'serve the /__mock control API', false)
     .option('--drift <ids>', `comma-separated drift modes (${DRIFT_MODES.length} known; see mock/drift/index.ts)`, '')
     .option('--reset-unit <unit>', 'X-RateLimit-Reset as "epoch" or "seconds"', 'epoch')
