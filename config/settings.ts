@@ -3,7 +3,7 @@
  * (type, constraint, default, and the zod schema that parses it, setting-kinds.ts), a one-line description, and
  * whether it is a secret. The configuration's readers take each value through `setting`, whose refusals are the
  * start-up errors; `.env.example` and docs/configuration.md are generated from these definitions
- * (`npm run settings:docs`, settings-docs.ts), and tests/config/settings.spec.ts fails when the code reads a
+ * (`npm run settings:docs`, config/settings-reference.ts), and tests/config/settings.spec.ts fails when the code reads a
  * variable they do not define, a definition loses its description, or a generated file is stale.
  */
 import { registerSecret } from '../clients/redact';

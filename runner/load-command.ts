@@ -1,6 +1,6 @@
 /**
  * `npm run load`'s command line (scripts/load.ts parses it): each option with its parser, its default and what it
- * does, defined once; the configuration reference lists them from this definition (config/settings-docs.ts).
+ * does, defined once; the configuration reference lists them from this definition (config/settings-reference.ts).
  */
 import { Command, InvalidArgumentError } from 'commander';
 import { allOperations, ENVIRONMENTS, parseErrorStatuses } from '../catalogue';

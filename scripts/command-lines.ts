@@ -1,9 +1,9 @@
 /**
- * The command lines whose options the configuration reference lists (config/settings-docs.ts), each built as its
+ * The command lines whose options the configuration reference lists (config/settings-reference.ts), each built as its
  * command builds it: `npm run settings:docs` writes the reference from them and tests/config/settings.spec.ts holds
  * it to them. Not a command: the commands' definitions live beside the code each runs.
  */
-import type { CommandLine } from '../config/settings-docs';
+import type { CommandLine } from '../config/settings-reference';
 import { benchProgram } from '../bench/bench-command';
 import { mockProgram } from '../mock/app/command';
 import { reportProgram } from '../reporting/report-command';

@@ -9,7 +9,7 @@ import { test, expect } from '@playwright/test';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, sep } from 'node:path';
 import { SETTINGS, refusalText, setting, type Setting } from '../../config/settings';
-import { GENERATED, staleFiles } from '../../config/settings-docs';
+import { GENERATED, staleFiles } from '../../config/settings-reference';
 import { commandLines } from '../../scripts/command-lines';
 import { ConfigError } from '../../config/config-error';
 import { REDACTED, redact } from '../../clients/redact';
