@@ -45,7 +45,7 @@ const defs: readonly FindingDefinition[] = [
     id: 'openapi.client-conflict',
     kind: 'conflict',
     statement:
-      "The distributor's generated client and its published document disagree, and so do the document's two published forms (reseller-api.yaml and reseller-api.json, one commit; npm run openapi -- diff): deals.details vendorName (the YAML form requires the query parameter; the JSON form has none and the client cannot send it), freight.estimate shipToAddress (the YAML form gives an object; the JSON form an array, as the client's model sends it, with one element), returns.create list[].invoiceDate as a date-time (both forms give format: date; the client's models send a Date so). The catalogue follows the YAML form: its requests send vendorName and shipToAddress as an object.",
+      "The distributor's generated client and its published document disagree, and so do the document's two published forms (reseller-api.yaml and reseller-api.json, one commit; npm run openapi -- diff): deals.details vendorName (the YAML form requires the query parameter; the JSON form has none and the client cannot send it), freight.estimate shipToAddress (the YAML form gives an object; the JSON form an array of any length, which the client's model sends with one element), returns.create list[].invoiceDate as a date-time (both forms give format: date; the client's models send a Date so). The catalogue follows the YAML form: its requests send vendorName and shipToAddress as an object.",
     observedValues: ['accepted', 'refused'],
   },
   {
