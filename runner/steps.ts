@@ -117,6 +117,14 @@ function printCapacityPlan(plan: Plan): void {
   for (const w of c.warnings) console.error(`load: capacity plan over a limit: ${w}`);
 }
 
+/** Says before k6 starts how many resources each write operation's probe may create; the k6 script then does not. */
+function announceWrites(plan: Plan, o: LoadOptions, script: 'probe-reset' | 'probe-limits'): void {
+  // The runner probes its segment's share of the operations (load/plan/run-plan.ts runnerPlan).
+  const segment = o.executionSegment ?? o.deployment.segment;
+  for (const line of writeNotices({ ...plan, operations: shareOf(plan.operations, segment) }, script)) console.log(`load: ${line}`);
+  plan.writesAnnounced = true;
+}
+
 /** Every `npm run load` command. A new k6 script is one entry here plus its name in LOAD_SCRIPTS. */
 export const COMMANDS: Record<string, K6Step | OwnStep> = {
   'probe-limits': {
@@ -125,6 +133,7 @@ export const COMMANDS: Record<string, K6Step | OwnStep> = {
     requestsPerOperation: limitProbeNeed,
     spendsQuota: true,
     splitsBySegment: true,
+    preflight: (plan, o) => announceWrites(plan, o, 'probe-limits'),
     about:
       'exhaust each bucket, record its limit; exit 1 for an operation that refuses before its advertised limit, serves past it, or refuses with a 429 that is not the documented JSON error body',
     after: printManifest,
@@ -137,12 +146,7 @@ export const COMMANDS: Record<string, K6Step | OwnStep> = {
     about:
       'identify each limiter (algorithm, burst, sustained rate, window, pacing); exit 1 for a burst that is not the advertised limit or a 429 that is not the documented JSON error body, 99 for an operation without a result',
     after: printManifest,
-    preflight: (plan, o) => {
-      // The runner probes its segment's share of the operations (load/plan/run-plan.ts runnerPlan).
-      const segment = o.executionSegment ?? o.deployment.segment;
-      for (const line of writeNotices({ ...plan, operations: shareOf(plan.operations, segment) })) console.log(`load: ${line}`);
-      plan.writesAnnounced = true;
-    },
+    preflight: (plan, o) => announceWrites(plan, o, 'probe-reset'),
     planExtras: (o) => ({
       ...(o.probeWaitMs !== undefined ? { probeWaitMs: o.probeWaitMs } : {}),
       ...(o.probeMaxMs !== undefined ? { probeMaxMs: o.probeMaxMs } : {}),

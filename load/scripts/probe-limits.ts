@@ -9,6 +9,7 @@
 import { Counter } from 'k6/metrics';
 import { unmeasuredReason } from '../lib/limit-analysis';
 import { runnerPlan } from '../plan/run-plan';
+import { writeNotices } from '../plan/probe-plan';
 import { runProbe, probeSummary, type ProbeResult } from '../shared/bucket-probe';
 
 const probeUnmeasured = new Counter('probe_unmeasured');
@@ -25,6 +26,7 @@ export const options = {
 
 export function setup(): ProbeResult {
   const plan = runnerPlan();
+  if (!plan.writesAnnounced) for (const line of writeNotices(plan, 'probe-limits')) console.log(line);
   const r = runProbe(plan);
   for (const pr of r.probes) {
     const why = unmeasuredReason(pr.samples, plan.windowMs);

@@ -28,6 +28,11 @@ test.describe('the capacity probes judge the advertised limit and the 429', () =
     expect(r.code, r.said).toBe(0);
     for (const id of OPS.split(',')) expect(r.entry(id).limitVerdict, id).toMatchObject({ verdict: 'passed', breaches: [], notJudged: [] });
     expect(r.entry('orders.create').refusal).toMatchObject({ status: 429, bodyProblems: [] });
+    // What a write operation's probe may create, said before it starts, once.
+    const notice = 'load: probe-limits: orders.create (POST) may create up to 152 resources';
+    expect(r.stdout.indexOf(notice), r.said).toBeGreaterThanOrEqual(0);
+    expect(r.stdout.indexOf(notice)).toBeLessThan(r.stdout.indexOf('load: probe-limits on'));
+    expect(r.said.match(/may create/g)).toHaveLength(1);
   });
 
   test('should fail an operation that advertises more calls than it allows, naming advertised and observed', async () => {
