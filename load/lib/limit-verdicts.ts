@@ -4,28 +4,9 @@
  * body of the shape errors[] with field (string or null) and message (string)"). A broken fact fails the run
  * (exit 1); a fact the probe could not judge says why.
  */
-import { errorBodySchema, type JsonSchema } from '../../catalogue/schemas';
+import type { RefusalEvidence } from './refusal-body';
 import type { RateLimitFingerprint } from './fingerprint/types';
 import type { ProbeSample } from './limit-analysis';
-
-/** The first refusal the probe drew, as the target sent it: the body cut to an excerpt, judged whole. */
-export interface RefusalEvidence {
-  status: number;
-  contentType: string | null;
-  body: string;
-  /** Why the whole body is not the documented JSON error body; [] when it is. */
-  bodyProblems: string[];
-}
-
-/** Longest body excerpt a refusal's evidence keeps. */
-export const REFUSAL_EXCERPT_CHARS = 200;
-
-/** The evidence of a refusal from its status, Content-Type and body. */
-export function refusalEvidence(status: number, contentType: string | null | undefined, body: string | null | undefined): RefusalEvidence {
-  const text = String(body ?? '');
-  const ct = contentType ?? null;
-  return { status, contentType: ct, body: text.slice(0, REFUSAL_EXCERPT_CHARS), bodyProblems: refusalBodyProblems(ct, text) };
-}
 
 export type LimitFact = 'limit-honoured' | 'refusal-body';
 
@@ -49,69 +30,34 @@ export interface LimitVerdict {
   notes: string[];
 }
 
-const typeOf = (v: unknown): string => (v === null ? 'null' : Array.isArray(v) ? 'array' : Number.isInteger(v) ? 'integer' : typeof v);
-
-function typeMatches(want: unknown, v: unknown): boolean {
-  const wants = Array.isArray(want) ? (want as string[]) : [want as string];
-  const t = typeOf(v);
-  return wants.includes(t) || (t === 'integer' && wants.includes('number'));
+/** Least and most of a quantity the probe can only bracket. */
+export interface Bracket {
+  least: number;
+  most: number;
 }
 
-/**
- * `path: message` for each way `v` breaks `schema`, for the keywords the error body's schema uses (type,
- * properties, required, items, minItems): the schema in catalogue/schemas.ts stays the one home of the shape, and
- * the k6 scripts judge with it without a validator that compiles code at run time.
- */
-export function schemaProblems(schema: JsonSchema, v: unknown, path = ''): string[] {
-  if (schema.type !== undefined && !typeMatches(schema.type, v)) return [`${path || '/'}: must be ${String(schema.type)}, is ${typeOf(v)}`];
-  const out: string[] = [];
-  if (typeOf(v) === 'object') {
-    const o = v as Record<string, unknown>;
-    for (const k of (schema.required as string[] | undefined) ?? []) if (!(k in o)) out.push(`${path || '/'}: must have ${k}`);
-    for (const [k, s] of Object.entries((schema.properties as Record<string, JsonSchema> | undefined) ?? {}))
-      if (k in o) out.push(...schemaProblems(s, o[k], `${path}/${k}`));
-  }
-  if (Array.isArray(v)) {
-    const min = schema.minItems as number | undefined;
-    if (min !== undefined && v.length < min) out.push(`${path || '/'}: must have at least ${min} item(s), has ${v.length}`);
-    if (schema.items) v.forEach((item, i) => out.push(...schemaProblems(schema.items as JsonSchema, item, `${path}/${i}`)));
-  }
-  return out;
-}
-
-/** Why a refusal's body is not the documented JSON error body, or [] when it is. */
-export function refusalBodyProblems(contentType: string | null, body: string): string[] {
-  if (!/json/i.test(contentType ?? '')) return [`Content-Type ${contentType ?? '(absent)'}, not JSON`];
-  let json: unknown;
-  try {
-    json = JSON.parse(body);
-  } catch {
-    return ['the body does not parse as JSON'];
-  }
-  return schemaProblems(errorBodySchema, json);
-}
-
-/** What the probe measured of one operation's limit. */
+/** What the probe measured of one operation's limit: its exhaustion, from the probe's first call to its first refusal. */
 export interface LimitReading {
   /** X-RateLimit-Limit of the first answer, or null. */
   advertised: number | null;
   /** X-RateLimit-Remaining of the first answer, or null. */
   firstRemaining: number | null;
-  /**
-   * Calls the target allowed: the fingerprint's burst (probe-reset: what the advertised limit means for the
-   * algorithm it found), else the calls before the first refusal (probe-limits).
-   */
+  /** Calls the exhaustion allowed before its first refusal (all it sent when none was refused). */
   allowed: number | null;
-  /** The allowed calls were counted from a full bucket (the fingerprint's burst), not from the probe's first answer. */
-  fromFullBucket: boolean;
-  /** How the allowed count was read, in words, for the evidence. */
-  how: string;
+  refused: boolean;
+  /** ms the limiter had to refill between its decisions on the first and the last allowed call. */
+  spanMs: Bracket;
+  /** Calls per ms the limiter may have refilled meanwhile. */
+  refillPerMs: Bracket;
   /**
-   * Why calls allowed past the advertised limit prove nothing (a bucket could have refilled them, the window may
-   * have rolled over unseen), or null when they would.
+   * How the refill was known: 'fingerprint' (the probe read the limiter, calls past the limit that its refill
+   * explains are its due), or 'unseen' (a bound for a bucket the probe cannot tell from a window: calls past the
+   * limit that it could explain are not judged).
    */
-  pastUnproven: string | null;
-  /** Why the allowed count is no measurement (the window rolled over, the fingerprint has no result), or null. */
+  refillFrom: 'fingerprint' | 'unseen';
+  /** What the limiter is, in words, for the evidence. */
+  limiter: string;
+  /** Why the exhaustion is no measurement (the window rolled over, the fingerprint has no result), or null. */
   unmeasured: string | null;
   /** The first refusal, or null when none came. */
   refusal: RefusalEvidence | null;
@@ -119,37 +65,53 @@ export interface LimitReading {
 
 type Judged = { breach?: LimitBreach; notJudged?: string };
 
-const breachOf = (r: LimitReading, broken: string, allows: number): Judged => ({
+const breachOf = (r: LimitReading, broken: string, allows: string): Judged => ({
   breach: {
     fact: 'limit-honoured',
     broken,
     advertised: r.advertised,
     observed: r.allowed,
-    evidence: `${r.allowed} calls allowed (${r.how}) where X-RateLimit-Limit ${r.advertised} and the first Remaining ${r.firstRemaining ?? '(absent)'} allow ${allows}${r.refusal ? `; then refused with status ${r.refusal.status}` : '; none refused'}`,
+    evidence: `${r.allowed} calls allowed in ${Math.round(r.spanMs.most)} ms (${r.limiter}) where X-RateLimit-Limit ${r.advertised} and the first Remaining ${r.firstRemaining ?? '(absent)'} allow ${allows}${r.refused ? `; then refused with status ${r.refusal?.status ?? 429}` : '; none refused'}`,
   },
 });
 
 /**
- * The advertised limit honoured: an honest limiter allows from the probe's start its first Remaining plus the call
- * that answered it (an earlier spend in the same window lowers both alike), at most the advertised limit; from a
- * full bucket, the advertised limit. Fewer is a refusal before the limit; more than the limit is serving past it,
- * unless a refill or a new window could explain the extra calls.
+ * The advertised limit honoured, whatever the limiter: from the probe's first call an honest limiter allows its first
+ * Remaining plus the call that answered it (an earlier spend in the same window lowers both alike), at most the
+ * advertised limit, plus whatever it refilled while the calls ran (a window's new calls, a bucket's tokens). Fewer
+ * than that with the least refill is a refusal before the limit; more than the limit with the most refill is serving
+ * past it. Between the two, the limiter's refill explains the calls (or, unseen, may).
  */
 function limitJudged(r: LimitReading): Judged {
   const a = r.advertised;
   if (a === null) return {};
   if (r.unmeasured) return { notJudged: `advertised limit not judged: ${r.unmeasured}` };
   if (r.allowed === null) return { notJudged: 'advertised limit not judged: no count of the calls allowed' };
-  if (r.allowed > a)
-    return r.pastUnproven
-      ? { notJudged: `advertised limit not judged: ${r.allowed} calls allowed for ${a} advertised, but ${r.pastUnproven}` }
-      : breachOf(r, 'served past its advertised limit', a);
-  const expected = r.fromFullBucket ? a : r.firstRemaining === null ? null : Math.min(a, r.firstRemaining + 1);
-  if (expected === null && r.allowed < a)
+  const refilledMost = Math.floor(r.refillPerMs.most * r.spanMs.most);
+  if (r.allowed > a + refilledMost)
+    return r.firstRemaining === null
+      ? {
+          notJudged: `advertised limit not judged: ${r.allowed} calls allowed for ${a} advertised, but without X-RateLimit-Remaining a new window cannot be told`,
+        }
+      : breachOf(r, 'served past its advertised limit', refilledMost ? `${a} and at most ${refilledMost} refilled` : `${a}`);
+  if (r.allowed > a && r.refillFrom === 'unseen')
     return {
-      notJudged: `advertised limit not judged: ${r.allowed} calls allowed for ${a} advertised, and no X-RateLimit-Remaining to tell an earlier spend from an early refusal`,
+      notJudged: `advertised limit not judged: ${r.allowed} calls allowed for ${a} advertised, but a bucket refilling ${a} calls per window could have refilled ${r.allowed - a} in the ${Math.round(r.spanMs.most)} ms the exhaustion took (probe-reset reads a bucket's burst)`,
     };
-  if (expected !== null && r.allowed < expected) return breachOf(r, 'refused before its advertised limit', expected);
+  const expected = r.firstRemaining === null ? null : Math.min(a, r.firstRemaining + 1);
+  if (expected === null)
+    return r.allowed < a
+      ? {
+          notJudged: `advertised limit not judged: ${r.allowed} calls allowed for ${a} advertised, and no X-RateLimit-Remaining to tell an earlier spend from an early refusal`,
+        }
+      : {};
+  const refilledLeast = Math.floor(r.refillPerMs.least * r.spanMs.least);
+  if (r.allowed < expected + refilledLeast)
+    return breachOf(
+      r,
+      'refused before its advertised limit',
+      refilledLeast ? `${expected} and at least ${refilledLeast} refilled` : `${expected}`,
+    );
   return {};
 }
 
@@ -190,16 +152,13 @@ export function breachLines(id: string, v: Pick<LimitVerdict, 'breaches'>): stri
   );
 }
 
-/** The readings both probes take from their calls: the first answer's headers and the first refusal. */
-interface ProbeCalls {
+/** The calls of a probe: its samples with when each was sent, and the first refusal. */
+export interface ProbeCalls {
   samples: readonly ProbeSample[];
+  /** Epoch ms each call was sent (a volley's calls alike). */
+  sentMs: readonly number[];
   refusal: RefusalEvidence | null;
 }
-
-const firstHeaders = (samples: readonly ProbeSample[]) => ({
-  advertised: samples[0]?.limit ?? null,
-  firstRemaining: samples[0]?.remaining ?? null,
-});
 
 /** Where Remaining rose among the calls before `upTo` (a new window or a refill), in words; null when it never did. */
 function remainingRose(samples: readonly ProbeSample[], upTo: number): string | null {
@@ -213,59 +172,88 @@ function remainingRose(samples: readonly ProbeSample[], upTo: number): string | 
 }
 
 /**
- * Why calls past the advertised limit prove nothing in an exhaustion: without Remaining a new window cannot be
- * seen; a bucket refilling the advertised limit per window could have refilled that many calls in the time the
- * exhaustion took (its burst is probe-reset's to tell); null when neither could explain them.
+ * The exhaustion: the calls before the first refusal, and the time the limiter had between its decisions on the first
+ * and the last allowed one (each decided between its sending and its answer: at least from the first answer to the
+ * last sending, at most from the first sending to the last answer).
  */
-function pastUnprovenOf(c: ProbeCalls & { windowMs: number; firstSentMs: number }, allowed: number, advertised: number): string | null {
-  const last = c.samples[allowed - 1];
-  if (c.samples.slice(0, allowed).some((s) => s.remaining === null)) return 'without X-RateLimit-Remaining a new window cannot be told';
-  const spanMs = Math.max(0, (last?.tMs ?? c.firstSentMs) - c.firstSentMs);
-  const refill = Math.floor((spanMs * advertised) / c.windowMs);
-  return allowed - advertised <= refill
-    ? `a bucket refilling ${advertised} calls per ${c.windowMs} ms window could have refilled ${allowed - advertised} in the ${Math.round(spanMs)} ms the exhaustion took (probe-reset reads a bucket's burst)`
-    : null;
-}
-
-/** probe-limits: the calls the exhaustion drew before its first refusal, or all of them when none was refused. */
-export function exhaustionReading(c: ProbeCalls & { windowMs: number; firstSentMs: number }): LimitReading {
-  const { advertised, firstRemaining } = firstHeaders(c.samples);
+function exhaustionOf(c: ProbeCalls): Pick<LimitReading, 'advertised' | 'firstRemaining' | 'allowed' | 'refused' | 'spanMs' | 'refusal'> & {
+  endedOtherwise: string | null;
+  rose: string | null;
+} {
   const first429 = c.samples.findIndex((s) => s.status === 429);
   const last = c.samples[c.samples.length - 1];
   const endedOtherwise = first429 === -1 && last !== undefined && (last.status === 0 || last.status >= 400);
   const allowed = first429 === -1 ? c.samples.filter((s) => s.status > 0 && s.status < 400).length : first429;
-  const rose = remainingRose(c.samples, first429 === -1 ? c.samples.length : first429);
+  const firstAnswer = c.samples[0]?.tMs ?? 0;
+  const firstSent = c.sentMs[0] ?? firstAnswer;
+  const lastAnswer = c.samples[Math.max(0, allowed - 1)]?.tMs ?? firstAnswer;
+  const lastSent = c.sentMs[Math.max(0, allowed - 1)] ?? firstSent;
   return {
-    advertised,
-    firstRemaining,
+    advertised: c.samples[0]?.limit ?? null,
+    firstRemaining: c.samples[0]?.remaining ?? null,
     allowed,
-    fromFullBucket: false,
-    how: first429 === -1 ? 'the exhaustion reached its cap without a refusal' : 'before the first refusal of the exhaustion',
-    pastUnproven: advertised === null || allowed <= advertised ? null : pastUnprovenOf(c, allowed, advertised),
-    unmeasured: endedOtherwise ? `the exhaustion ended on status ${last?.status}, not a refusal` : rose,
+    refused: first429 !== -1,
+    spanMs: { least: Math.max(0, lastSent - firstAnswer), most: Math.max(0, lastAnswer - firstSent) },
+    endedOtherwise: endedOtherwise ? `the exhaustion ended on status ${last?.status}, not a refusal` : null,
+    rose: remainingRose(c.samples, first429 === -1 ? c.samples.length : first429),
     refusal: c.refusal,
   };
 }
 
-/** probe-reset: the fingerprint's burst, which is what the advertised limit means whatever the algorithm. */
+/**
+ * probe-limits: the exhaustion alone. The limiter is unseen: a window refills nothing while the calls run (a new
+ * window shows in Remaining), a bucket of the advertised limit per window (`windowMs`, the documented refresh
+ * period) at most that rate.
+ */
+export function exhaustionReading(c: ProbeCalls, windowMs: number): LimitReading {
+  const { endedOtherwise, rose, ...e } = exhaustionOf(c);
+  return {
+    ...e,
+    unmeasured: endedOtherwise ?? rose,
+    refillPerMs: { least: 0, most: (e.advertised ?? 0) / windowMs },
+    refillFrom: 'unseen',
+    limiter: e.refused ? 'before the first refusal of the exhaustion' : 'the exhaustion reached its cap without a refusal',
+  };
+}
+
+/** Share of a fingerprint's rate its reading may be off by (a right reading is within 10 %). */
+const RATE_TOLERANCE = 0.1;
+
+/**
+ * probe-reset: judged by what the fingerprint says the limiter is. A window's burst is a count of the calls one
+ * window allows (the fingerprint's, read across windows: an exhaustion that straddled two proves nothing). A bucket's
+ * burst is an estimate (its exhaustion less a refill timed by answers a stall may delay), so a bucket is judged by its
+ * exhaustion and its rate, within the reading's tolerance (at least 90 %, at most 110 % of it refilled meanwhile).
+ */
 export function fingerprintReading(
   c: ProbeCalls,
-  fp: Pick<RateLimitFingerprint, 'algorithm' | 'burst' | 'verdict' | 'uncertain'>,
+  fp: Pick<RateLimitFingerprint, 'algorithm' | 'burst' | 'sustainedPerSecond' | 'verdict' | 'uncertain'>,
 ): LimitReading {
+  const { endedOtherwise, rose: _bucketsRefill, ...e } = exhaustionOf(c);
   const unmeasured = fp.verdict
     ? `the fingerprint has no result: ${fp.verdict}`
     : fp.uncertain?.length
       ? `the fingerprint is uncertain: ${fp.uncertain.join('; ')}`
       : fp.algorithm === 'unknown' || fp.burst === null
-        ? 'the fingerprint read no burst'
-        : null;
+        ? 'the fingerprint read no limiter'
+        : endedOtherwise;
+  const rate = fp.sustainedPerSecond === null ? '' : ` refilling ${fp.sustainedPerSecond}/s`;
+  const limiter = `a ${fp.algorithm} of burst ${fp.burst}${rate}, as the fingerprint read it`;
+  if (fp.algorithm !== 'token-bucket')
+    return {
+      ...e,
+      allowed: fp.burst,
+      unmeasured,
+      refillPerMs: { least: 0, most: 0 },
+      refillFrom: 'fingerprint',
+      limiter: `${limiter}: its burst`,
+    };
+  const perMs = (fp.sustainedPerSecond ?? 0) / 1000;
   return {
-    ...firstHeaders(c.samples),
-    allowed: fp.burst,
-    fromFullBucket: true,
-    how: `the burst of a full ${fp.algorithm} the fingerprint read`,
-    pastUnproven: null,
+    ...e,
     unmeasured,
-    refusal: c.refusal,
+    refillPerMs: { least: perMs * (1 - RATE_TOLERANCE), most: perMs * (1 + RATE_TOLERANCE) },
+    refillFrom: 'fingerprint',
+    limiter: `${limiter}: its exhaustion`,
   };
 }

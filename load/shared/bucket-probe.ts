@@ -19,15 +19,8 @@ import { readRateLimitHeaders } from '../lib/rate-limit-hints';
 import type { LimitsManifestEntry } from '../../reporting/report-shapes';
 import { notRunLines, notRunOf, stamp, type Plan, type PlannedOperation } from '../plan/run-plan';
 import { fetchTokens, requestOf, probeSampleOf } from './requests';
-import {
-  breachLines,
-  exhaustionReading,
-  fingerprintReading,
-  judgeLimit,
-  refusalEvidence,
-  type LimitVerdict,
-  type RefusalEvidence,
-} from '../lib/limit-verdicts';
+import { breachLines, exhaustionReading, fingerprintReading, judgeLimit, type LimitVerdict } from '../lib/limit-verdicts';
+import { refusalEvidence, type RefusalEvidence } from '../lib/refusal-body';
 import { fingerprintConfig } from '../plan/probe-plan';
 
 export { fingerprintConfig };
@@ -37,8 +30,8 @@ export interface OperationProbe {
   samples: ProbeSample[];
   /** Epoch ms of the first request of the probe (the window start). */
   startedMs: number;
-  /** Epoch ms when the first request was sent. */
-  firstSentMs: number;
+  /** Epoch ms each request was sent (a batch's alike), one per sample. */
+  sentMs: number[];
   /** The first refusal, as the target sent it. */
   refusal: RefusalEvidence | null;
   advertisedResetMs: number | null;
@@ -67,7 +60,7 @@ function newProbes(p: Plan): OperationProbe[] {
     op,
     samples: [],
     startedMs: 0,
-    firstSentMs: 0,
+    sentMs: [],
     refusal: null,
     advertisedResetMs: null,
     observedRefillMs: null,
@@ -77,11 +70,9 @@ function newProbes(p: Plan): OperationProbe[] {
 
 /** Records a call's answer: its sample, the probe's start with the first, its evidence with the first refusal. */
 function recordAnswer(pr: OperationProbe, sentMs: number, s: ProbeSample, res: RefinedResponse<ResponseType | undefined>): void {
-  if (pr.samples.length === 0) {
-    pr.startedMs = firstCallMs(sentMs, s.tMs);
-    pr.firstSentMs = sentMs;
-  }
+  if (pr.samples.length === 0) pr.startedMs = firstCallMs(sentMs, s.tMs);
   pr.samples.push(s);
+  pr.sentMs.push(sentMs);
   if (s.status === 429 && pr.refusal === null) {
     const h = res.headers as Record<string, string>;
     pr.refusal = refusalEvidence(res.status, header(h, 'Content-Type'), typeof res.body === 'string' ? res.body : null);
@@ -196,10 +187,8 @@ export type FingerprintManifestEntry = LimitsManifestEntry &
 
 /** The verdict on one probed operation: by the fingerprint's burst (probe-reset), else by the exhaustion. */
 function limitVerdictOf(pr: OperationProbe, windowMs: number): LimitVerdict {
-  const calls = { samples: pr.samples, refusal: pr.refusal };
-  return judgeLimit(
-    pr.result ? fingerprintReading(calls, pr.result) : exhaustionReading({ ...calls, windowMs, firstSentMs: pr.firstSentMs }),
-  );
+  const calls = { samples: pr.samples, sentMs: pr.sentMs, refusal: pr.refusal };
+  return judgeLimit(pr.result ? fingerprintReading(calls, pr.result) : exhaustionReading(calls, windowMs));
 }
 
 export function manifestOf(r: ProbeResult): FingerprintManifestEntry[] {

@@ -1,16 +1,11 @@
 /**
  * The capacity probes' verdicts: the advertised limit honoured (judged by what the probe's reading means: the calls
- * before the first refusal, or a fingerprint's burst), the 429's documented JSON error body, and what cannot be judged.
+ * before the first refusal, a window's burst, a bucket's exhaustion with its rate), the 429's documented JSON error
+ * body, and what cannot be judged.
  */
 import { test, expect } from '@playwright/test';
-import {
-  exhaustionReading,
-  fingerprintReading,
-  judgeLimit,
-  refusalEvidence,
-  schemaProblems,
-  type RefusalEvidence,
-} from '../../load/lib/limit-verdicts';
+import { exhaustionReading, fingerprintReading, judgeLimit } from '../../load/lib/limit-verdicts';
+import { refusalEvidence, schemaProblems, type RefusalEvidence } from '../../load/lib/refusal-body';
 import type { ProbeSample } from '../../load/lib/limit-analysis';
 import { errorBodySchema, schemaId } from '../../catalogue/schemas';
 import { TOO_MANY_REQUESTS_MESSAGE } from '../../catalogue/rules';
@@ -41,8 +36,15 @@ function exhaustion(
   return o.refused === false ? calls : [...calls, refusal];
 }
 
+/** Calls one after another: each sent 1 ms before its answer. */
+const callsOf = (samples: ProbeSample[], refusal: RefusalEvidence | null = JSON_429) => ({
+  samples,
+  sentMs: samples.map((x) => x.tMs - 1),
+  refusal,
+});
+
 const byExhaustion = (samples: ProbeSample[], refusal: RefusalEvidence | null = JSON_429, windowMs = 60_000) =>
-  judgeLimit(exhaustionReading({ samples, refusal, windowMs, firstSentMs: 999 }));
+  judgeLimit(exhaustionReading(callsOf(samples, refusal), windowMs));
 
 test.describe('the 429 body judged with the catalogue schema', () => {
   const bodies: Record<string, unknown> = {
@@ -105,7 +107,7 @@ test.describe('the advertised limit, by the exhaustion (probe-limits)', () => {
       advertised: 500,
       observed: 100,
     });
-    expect(v.breaches[0]?.evidence).toMatch(/100 calls allowed .* X-RateLimit-Limit 500 and the first Remaining 499 allow 500/);
+    expect(v.breaches[0]?.evidence).toMatch(/100 calls allowed in 100 ms .* X-RateLimit-Limit 500 and the first Remaining 499 allow 500;/);
   });
 
   test('should hold an earlier spend to the first Remaining, not to the limit', () => {
@@ -131,6 +133,8 @@ test.describe('the advertised limit, by the exhaustion (probe-limits)', () => {
     const v = byExhaustion(exhaustion(60, 61, { msPerCall: 20 }));
     expect(v.verdict).toBe('not judged');
     expect(v.notJudged[0]).toMatch(/could have refilled 1 in the 1201 ms/);
+    // 62 in 1.2 s at 60 per 60 s: one call more than a refill explains.
+    expect(byExhaustion(exhaustion(60, 62, { msPerCall: 20 })).breaches[0]).toMatchObject({ observed: 62 });
     // The same calls at a 2 s window of a bucket of 60: 30 a second.
     expect(byExhaustion(exhaustion(60, 62, { msPerCall: 20 }), JSON_429, 2000).verdict).toBe('not judged');
   });
@@ -156,34 +160,56 @@ test.describe('the advertised limit, by the exhaustion (probe-limits)', () => {
 });
 
 test.describe('the advertised limit, by the fingerprint (probe-reset)', () => {
-  const fp = (algorithm: 'fixed-window' | 'sliding-window' | 'token-bucket' | 'unknown', burst: number | null, more = {}) => ({
+  type Alg = 'fixed-window' | 'sliding-window' | 'token-bucket' | 'unknown';
+  const fp = (algorithm: Alg, burst: number | null, more = {}) => ({
     algorithm,
     burst,
+    sustainedPerSecond: 30,
     verdict: null,
     uncertain: null,
     ...more,
   });
-  // A bucket's exhaustion draws more than its burst (it refills meanwhile): the fingerprint's burst is what is judged.
-  const calls = { samples: exhaustion(60, 63), refusal: JSON_429 };
+  const judged = (samples: ProbeSample[], f: ReturnType<typeof fp>) => judgeLimit(fingerprintReading(callsOf(samples), f));
 
-  test('should pass a bucket whose burst is its advertised limit, though its exhaustion drew more', () => {
-    for (const a of ['fixed-window', 'sliding-window', 'token-bucket'] as const)
-      expect(judgeLimit(fingerprintReading(calls, fp(a, 60))).verdict, a).toBe('passed');
+  test('should pass a window whose burst is its advertised limit, though its exhaustion straddled two windows', () => {
+    const straddled = exhaustion(60, 90);
+    (straddled[30] as ProbeSample).remaining = 59;
+    for (const a of ['fixed-window', 'sliding-window'] as const) expect(judged(straddled, fp(a, 60)).verdict, a).toBe('passed');
   });
 
-  test('should fail a burst below or above the advertised limit', () => {
-    const early = judgeLimit(fingerprintReading(calls, fp('token-bucket', 55)));
+  test('should fail a window whose burst is below or above the advertised limit', () => {
+    const early = judged(exhaustion(60, 55), fp('fixed-window', 55));
     expect(early.breaches[0]).toMatchObject({ broken: 'refused before its advertised limit', advertised: 60, observed: 55 });
-    expect(early.breaches[0]?.evidence).toMatch(/the burst of a full token-bucket/);
-    expect(judgeLimit(fingerprintReading(calls, fp('fixed-window', 61))).breaches[0]).toMatchObject({
+    expect(early.breaches[0]?.evidence).toMatch(/a fixed-window of burst 55 refilling 30\/s, as the fingerprint read it: its burst/);
+    expect(judged(exhaustion(60, 61), fp('sliding-window', 61)).breaches[0]).toMatchObject({ broken: 'served past its advertised limit' });
+  });
+
+  // A bucket of 150 refilling 30/s: 600 ms of calls draw 150 + 18.
+  test('should pass a bucket whose exhaustion its burst and rate explain, though a stall made its burst read low', () => {
+    expect(judged(exhaustion(150, 168, { msPerCall: 600 / 168 }), fp('token-bucket', 148)).verdict).toBe('passed');
+    // The last allowed call answered after a stall of 500 ms (decided before it): the refill it allows only widens.
+    const samples = exhaustion(150, 168, { msPerCall: 600 / 168 });
+    const calls = callsOf(samples);
+    (samples[167] as ProbeSample).tMs += 500;
+    expect(judgeLimit(fingerprintReading(calls, fp('token-bucket', 140))).verdict).toBe('passed');
+  });
+
+  test('should fail a bucket that allows fewer calls than its advertised limit and least refill, or more than its most', () => {
+    // Advertises 155 but holds 150: 150 + 18 calls in 600 ms, where 155 + 16 (90 % of 30/s) are due.
+    const early = judged(exhaustion(155, 168, { msPerCall: 600 / 168 }), fp('token-bucket', 150));
+    expect(early.breaches[0]).toMatchObject({ broken: 'refused before its advertised limit', advertised: 155, observed: 168 });
+    expect(early.breaches[0]?.evidence).toMatch(/allow 155 and at least 16 refilled/);
+    // 150 + 25 in 600 ms: more than 110 % of 30/s refills (19).
+    expect(judged(exhaustion(150, 175, { msPerCall: 600 / 175 }), fp('token-bucket', 150)).breaches[0]).toMatchObject({
       broken: 'served past its advertised limit',
     });
   });
 
   test('should not judge a fingerprint without a result or uncertain', () => {
-    expect(judgeLimit(fingerprintReading(calls, fp('unknown', null, { verdict: 'refused calls appear to count' }))).notJudged[0]).toMatch(
+    const calls = exhaustion(60, 60);
+    expect(judged(calls, fp('unknown', null, { verdict: 'refused calls appear to count' })).notJudged[0]).toMatch(
       /no result: refused calls appear to count/,
     );
-    expect(judgeLimit(fingerprintReading(calls, fp('sliding-window', 58, { uncertain: ['rates disagree'] }))).verdict).toBe('not judged');
+    expect(judged(calls, fp('sliding-window', 58, { uncertain: ['rates disagree'] })).verdict).toBe('not judged');
   });
 });
