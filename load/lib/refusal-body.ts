@@ -4,6 +4,7 @@
  * TypeScript: the k6 scripts judge a refusal with the catalogue's schema of that body.
  */
 import { errorBodySchema, type JsonSchema } from '../../catalogue/schemas';
+import { redact } from '../../clients/redact';
 
 /** The first refusal the probe drew, as the target sent it: the body cut to an excerpt, judged whole. */
 export interface RefusalEvidence {
@@ -21,7 +22,7 @@ export const REFUSAL_EXCERPT_CHARS = 200;
 export function refusalEvidence(status: number, contentType: string | null | undefined, body: string | null | undefined): RefusalEvidence {
   const text = String(body ?? '');
   const ct = contentType ?? null;
-  return { status, contentType: ct, body: text.slice(0, REFUSAL_EXCERPT_CHARS), bodyProblems: refusalBodyProblems(ct, text) };
+  return { status, contentType: ct, body: redact(text.slice(0, REFUSAL_EXCERPT_CHARS)), bodyProblems: refusalBodyProblems(ct, text) };
 }
 
 const typeOf = (v: unknown): string => (v === null ? 'null' : Array.isArray(v) ? 'array' : Number.isInteger(v) ? 'integer' : typeof v);

@@ -77,6 +77,12 @@ test.describe('the 429 body judged with the catalogue schema', () => {
     expect(r.bodyProblems).toEqual([]);
   });
 
+  test('should keep no token a refusal echoes in its evidence', () => {
+    const r = refusalEvidence(429, 'text/plain', 'refused: Authorization: Bearer abc.def-123');
+    expect(r.body).not.toContain('abc.def-123');
+    expect(r.body).toContain('[REDACTED]');
+  });
+
   test('should fail a 429 in text/plain, naming the evidence', () => {
     const v = byExhaustion(exhaustion(60, 60), refusalEvidence(429, 'text/plain', TOO_MANY_REQUESTS_MESSAGE));
     expect(v.verdict).toBe('failed');
