@@ -4,10 +4,17 @@ import { NOT_JUDGED } from '../clients/exit-codes';
 /** Our exit code for a k6 run that ended with 0 but left no result file (a manifest, capacity.json). */
 export const NO_RESULT = 4;
 
-/** How a k6 command ended: k6's code, whether the step found its result file, the operations left out. */
+/** Our exit code for a run that found a documented fact broken (an advertised limit not honoured, a 429 not documented). */
+export const FACT_BROKEN = 1;
+
+/** How a k6 command ended: k6's code, whether the step found its result file, the facts it found broken, the operations left out. */
 export interface K6Outcome {
   exitCode: number;
   wrote: boolean;
+  /** Each broken fact in a line naming the operation, what was advertised, what was observed and the evidence. */
+  broken: readonly string[];
+  /** Each fact in scope the run could not judge, with its reason. */
+  notJudged: readonly string[];
   notRun: readonly { id: string; reason: string }[];
   summaryExport: string;
 }
@@ -22,6 +29,17 @@ export function exitCodeOf(name: string, r: K6Outcome, say: (line: string) => vo
   else if (r.exitCode !== 0) say(`load: ${name}: k6 exited with ${r.exitCode}`);
   // k6 ends with 0 when its summary could not be written; the command cannot, having no result.
   if (r.exitCode === 0 && !r.wrote) return NO_RESULT;
+  // A broken fact fails the run whatever else was not judged (k6's 99); a k6 failure keeps k6's own code.
+  if (r.broken.length && (r.exitCode === 0 || r.exitCode === 99)) {
+    say(
+      `load: ${name}: ${r.broken.length} documented fact(s) broken (lines above and in the manifest's limitVerdict); exit ${FACT_BROKEN}`,
+    );
+    return FACT_BROKEN;
+  }
+  if (r.notJudged.length && r.exitCode === 0) {
+    say(`load: ${name}: ${r.notJudged.length} fact(s) not judged: ${r.notJudged.join('; ')}; exit ${NOT_JUDGED}`);
+    return NOT_JUDGED;
+  }
   if (!r.notRun.length) return r.exitCode;
   const code = r.exitCode === 0 ? NOT_JUDGED : r.exitCode;
   // Each left out for a reason: no id of the target's data for it, or beyond the budget of a partial run.

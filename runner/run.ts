@@ -15,7 +15,7 @@ import { exitCodeOf, type K6Outcome } from './outcome';
 import { mockCredentials, planFor, randomLimits, selectOperations } from './plan';
 import { idsOnTarget, leftToRun, quotaBackAt, quotaWait } from './remote';
 import type { TargetIds } from './target-ids';
-import { COMMANDS, type K6Step } from './steps';
+import { COMMANDS, NOTHING_JUDGED, type K6Step } from './steps';
 import type { LoadOptions } from './load-options';
 import { budgetOf, checkBudget, requestsNeeded } from './budget';
 import { NOT_JUDGED, USAGE_ERROR } from '../clients/exit-codes';
@@ -223,8 +223,8 @@ async function runK6Plan(name: string, step: K6Step, o: LoadOptions, p: K6Plan):
     for (const d of [outDir, dirname(resolve(summaryExport))]) mkdirSync(d, { recursive: true });
     const startedMs = Date.now();
     const exitCode = await runK6(p.k6, k6Args(p.bundle, o, summaryExport), env, o.maxDurationMs);
-    const wrote = step.after?.({ outDir, exitCode, startedMs }) ?? true;
-    return { exitCode, wrote, notRun: plan.notRun ?? [], summaryExport };
+    const after = step.after?.({ outDir, exitCode, startedMs }) ?? NOTHING_JUDGED;
+    return { exitCode, wrote: after !== false, ...(after || NOTHING_JUDGED), notRun: plan.notRun ?? [], summaryExport };
   } finally {
     // Whatever failed, a mock that started is stopped.
     await (await starting?.catch(() => undefined))?.close();

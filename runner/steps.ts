@@ -20,6 +20,8 @@ import { planFor, selectOperations } from './plan';
 import { idsOnTarget, leftToRun, quotaBackAt } from './remote';
 import type { LoadOptions } from './load-options';
 import { budgetOf, limitProbeNeed, type RequestsPerOperation } from './budget';
+import type { FingerprintManifestEntry } from '../load/shared/bucket-probe';
+import { breachLines } from '../load/lib/limit-verdicts';
 
 /** What a k6 command needs after k6 ended: where this run wrote (its segment's folder in a distributed run). */
 interface K6Context {
@@ -42,8 +44,12 @@ export interface K6Step {
   spendsQuota: boolean;
   /** Takes only its execution segment's operations and writes under <reports>/segment-<from>-<to> (runnerPlan). */
   splitsBySegment: boolean;
-  /** Reads what the run wrote; false when the file it must write is missing (the command then fails). */
-  after?: (c: K6Context) => boolean;
+  /**
+   * Reads what the run wrote; false when the file it must write is missing (the command then fails), else the
+   * documented facts the run found broken (each a line naming the operation; the command then fails with exit 1)
+   * and those it could not judge (exit 99).
+   */
+  after?: (c: K6Context) => false | Judgements;
   /** What the step adds to the run plan. */
   planExtras?: (o: LoadOptions) => Partial<Plan>;
   /** Says what the run will do before k6 starts (and what in its plan would go wrong); may mark the plan as told. */
@@ -57,7 +63,16 @@ export interface OwnStep {
   run(inputs: string[], o: LoadOptions): Promise<number>;
 }
 
-function printManifest(c: K6Context): boolean {
+/** The facts a run judged: each broken one, and each it could not judge, in a line naming the operation. */
+export interface Judgements {
+  broken: string[];
+  notJudged: string[];
+}
+
+export const NOTHING_JUDGED: Judgements = { broken: [], notJudged: [] };
+
+/** The probe's manifest: what it spent, and each operation's broken facts (its limit, its 429) with their evidence. */
+function printManifest(c: K6Context): false | Judgements {
   const f = written(c, 'limits.json');
   if (!f) {
     console.error(
@@ -65,12 +80,15 @@ function printManifest(c: K6Context): boolean {
     );
     return false;
   }
-  const m = JSON.parse(readFileSync(f, 'utf8')) as { durationMs: number; requests: number };
+  const m = JSON.parse(readFileSync(f, 'utf8')) as { durationMs: number; requests: number; operations: FingerprintManifestEntry[] };
   console.log(`load: manifest ${f} (${m.requests} requests in ${m.durationMs} ms)`);
-  return true;
+  const broken = m.operations.flatMap((e) => breachLines(e.id, e.limitVerdict ?? { breaches: [] }));
+  for (const l of broken) console.error(`load: FAILED: ${l}`);
+  const notJudged = m.operations.flatMap((e) => (e.limitVerdict?.notJudged ?? []).map((l) => `${e.id}: ${l}`));
+  return { broken, notJudged };
 }
 
-function printCapacity(c: K6Context): boolean {
+function printCapacity(c: K6Context): false | Judgements {
   const f = written(c, 'capacity.json');
   if (!f) {
     console.error(`load: capacity wrote no result in ${c.outDir} (k6 exit ${c.exitCode}); k6's messages above say why`);
@@ -81,7 +99,7 @@ function printCapacity(c: K6Context): boolean {
   console.log(
     `load: capacity ${r.verdict}: ${r.operations.length - failed} of ${r.operations.length} operations within their thresholds; result ${f}, JUnit ${join(c.outDir, 'capacity-junit.xml')}`,
   );
-  return true;
+  return NOTHING_JUDGED;
 }
 
 /** The capacity plan (load/lib/capacity-plan.ts, the one the k6 script runs), and each limit it would overrun. */
@@ -99,6 +117,14 @@ function printCapacityPlan(plan: Plan): void {
   for (const w of c.warnings) console.error(`load: capacity plan over a limit: ${w}`);
 }
 
+/** Says before k6 starts how many resources each write operation's probe may create; the k6 script then does not. */
+function announceWrites(plan: Plan, o: LoadOptions, script: 'probe-reset' | 'probe-limits'): void {
+  // The runner probes its segment's share of the operations (load/plan/run-plan.ts runnerPlan).
+  const segment = o.executionSegment ?? o.deployment.segment;
+  for (const line of writeNotices({ ...plan, operations: shareOf(plan.operations, segment) }, script)) console.log(`load: ${line}`);
+  plan.writesAnnounced = true;
+}
+
 /** Every `npm run load` command. A new k6 script is one entry here plus its name in LOAD_SCRIPTS. */
 export const COMMANDS: Record<string, K6Step | OwnStep> = {
   'probe-limits': {
@@ -107,7 +133,9 @@ export const COMMANDS: Record<string, K6Step | OwnStep> = {
     requestsPerOperation: limitProbeNeed,
     spendsQuota: true,
     splitsBySegment: true,
-    about: 'exhaust each bucket, record its limit',
+    preflight: (plan, o) => announceWrites(plan, o, 'probe-limits'),
+    about:
+      'exhaust each bucket, record its limit; exit 1 for an operation that refuses before its advertised limit, serves past it, or refuses with a 429 that is not the documented JSON error body',
     after: printManifest,
   },
   'probe-reset': {
@@ -115,14 +143,10 @@ export const COMMANDS: Record<string, K6Step | OwnStep> = {
     bundle: 'probe-reset',
     spendsQuota: true,
     splitsBySegment: true,
-    about: 'identify each limiter (algorithm, burst, sustained rate, window, pacing); exit 99 for an operation without a result',
+    about:
+      'identify each limiter (algorithm, burst, sustained rate, window, pacing); exit 1 for a burst that is not the advertised limit or a 429 that is not the documented JSON error body, 99 for an operation without a result',
     after: printManifest,
-    preflight: (plan, o) => {
-      // The runner probes its segment's share of the operations (load/plan/run-plan.ts runnerPlan).
-      const segment = o.executionSegment ?? o.deployment.segment;
-      for (const line of writeNotices({ ...plan, operations: shareOf(plan.operations, segment) })) console.log(`load: ${line}`);
-      plan.writesAnnounced = true;
-    },
+    preflight: (plan, o) => announceWrites(plan, o, 'probe-reset'),
     planExtras: (o) => ({
       ...(o.probeWaitMs !== undefined ? { probeWaitMs: o.probeWaitMs } : {}),
       ...(o.probeMaxMs !== undefined ? { probeMaxMs: o.probeMaxMs } : {}),
@@ -138,7 +162,7 @@ export const COMMANDS: Record<string, K6Step | OwnStep> = {
       const f = written(c, 'pacing.json');
       if (f) console.log(`load: pacing verdicts ${f}`);
       else console.error(`load: verify-pacing wrote no verdicts in ${c.outDir} (k6 exit ${c.exitCode}); k6's messages above say why`);
-      return f !== undefined;
+      return f !== undefined && NOTHING_JUDGED;
     },
     planExtras: (o) => ({ pacing: readPacing(o.manifest ?? join(o.reportsDir, 'limits.json')) }),
   },

@@ -4,6 +4,7 @@
  * `npm run load` says the notice before k6 starts.
  */
 import type { FingerprintOptions } from '../lib/fingerprint';
+import { limitProbeRequests } from '../lib/limit-analysis';
 import { allOperations } from '../../catalogue/operations';
 import type { Plan, PlannedOperation } from './run-plan';
 
@@ -22,20 +23,24 @@ export function fingerprintConfig(p: Plan, op: PlannedOperation): FingerprintOpt
   };
 }
 
+/** The operations whose calls create, modify or cancel a resource (a search sent as POST changes nothing). */
+function writeOperations(p: Plan): PlannedOperation[] {
+  // The catalogue says which operations are reads.
+  return p.operations.filter((op) => op.method !== 'GET' && !allOperations().find((o) => o.id === op.id)?.readOnly);
+}
+
 /**
  * A probe of a create, modify or cancel operation creates (modifies, cancels) a resource with every call that
- * passes: said before it starts, with its bound (two measurements at most, each within its request cap, all within
- * the run's budget) and what a quiet run takes (about five times its limit at a 60 s window; a small limit pays a
- * few fixed polls on top).
+ * passes: said before it starts, with its bound. probe-reset: two measurements at most, each within its request
+ * cap, all within the run's budget, and what a quiet run takes (about five times its limit at a 60 s window; a
+ * small limit pays a few fixed polls on top). probe-limits: its limit plus two (the advertised limit plus two when
+ * the target advertises more), within the run's budget.
  */
-export function writeNotices(p: Plan): string[] {
-  return (
-    p.operations
-      // A search sent as POST changes nothing: the catalogue says which operations are reads.
-      .filter((op) => op.method !== 'GET' && !allOperations().find((o) => o.id === op.id)?.readOnly)
-      .map((op) => {
-        const most = Math.min(2 * fingerprintConfig(p, op).maxRequests, p.budget);
-        return `probe-reset: ${op.id} (${op.method}) may create up to ${most} resources (its request caps; a quiet run: about ${5 * op.catalogueLimit}, five times its limit of ${op.catalogueLimit}, more for a small limit); --reads-only probes the read operations alone`;
-      })
-  );
+export function writeNotices(p: Plan, script: 'probe-reset' | 'probe-limits' = 'probe-reset'): string[] {
+  return writeOperations(p).map((op) => {
+    if (script === 'probe-limits')
+      return `probe-limits: ${op.id} (${op.method}) may create up to ${Math.min(limitProbeRequests(op.catalogueLimit), p.budget)} resources (its limit of ${op.catalogueLimit} plus two; a target advertising a higher limit: that limit plus two, at most the run's budget of ${p.budget}); --reads-only probes the read operations alone`;
+    const most = Math.min(2 * fingerprintConfig(p, op).maxRequests, p.budget);
+    return `probe-reset: ${op.id} (${op.method}) may create up to ${most} resources (its request caps; a quiet run: about ${5 * op.catalogueLimit}, five times its limit of ${op.catalogueLimit}, more for a small limit); --reads-only probes the read operations alone`;
+  });
 }

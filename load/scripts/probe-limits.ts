@@ -2,11 +2,14 @@
  * probe-limits: exhausts every selected operation's bucket in parallel and records its limit. An operation
  * whose limit was not measured (no refusal within its limit plus two calls: the window rolled over during the
  * exhaustion, the target advertised a larger limit than the plan's, or it refused otherwise) fails the
- * `probe_unmeasured` threshold, so k6 exits 99: a probe is never silently short.
+ * `probe_unmeasured` threshold, so k6 exits 99: a probe is never silently short. Each operation's verdict (its
+ * advertised limit honoured, its 429 the documented JSON error body: load/lib/limit-verdicts.ts) is in the manifest,
+ * and `npm run load` ends with exit 1 when one is broken.
  */
 import { Counter } from 'k6/metrics';
 import { unmeasuredReason } from '../lib/limit-analysis';
 import { runnerPlan } from '../plan/run-plan';
+import { writeNotices } from '../plan/probe-plan';
 import { runProbe, probeSummary, type ProbeResult } from '../shared/bucket-probe';
 
 const probeUnmeasured = new Counter('probe_unmeasured');
@@ -23,6 +26,7 @@ export const options = {
 
 export function setup(): ProbeResult {
   const plan = runnerPlan();
+  if (!plan.writesAnnounced) for (const line of writeNotices(plan, 'probe-limits')) console.log(line);
   const r = runProbe(plan);
   for (const pr of r.probes) {
     const why = unmeasuredReason(pr.samples, plan.windowMs);

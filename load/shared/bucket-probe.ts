@@ -5,12 +5,22 @@
 import http from 'k6/http';
 import type { RefinedResponse, ResponseType } from 'k6/http';
 import { sleep } from 'k6';
-import { analyseLimit, advertisedResetMs, detectResetUnit, limitProbeRequests, probeCap, type ProbeSample } from '../lib/limit-analysis';
+import {
+  analyseLimit,
+  advertisedResetMs,
+  detectResetUnit,
+  header,
+  limitProbeRequests,
+  probeCap,
+  type ProbeSample,
+} from '../lib/limit-analysis';
 import { Fingerprinter, type RateLimitFingerprint, type TimelinePoint } from '../lib/fingerprint';
 import { readRateLimitHeaders } from '../lib/rate-limit-hints';
 import type { LimitsManifestEntry } from '../../reporting/report-shapes';
 import { notRunLines, notRunOf, stamp, type Plan, type PlannedOperation } from '../plan/run-plan';
 import { fetchTokens, requestOf, probeSampleOf } from './requests';
+import { breachLines, exhaustionReading, fingerprintReading, judgeLimit, type LimitVerdict } from '../lib/limit-verdicts';
+import { refusalEvidence, type RefusalEvidence } from '../lib/refusal-body';
 import { fingerprintConfig } from '../plan/probe-plan';
 
 export { fingerprintConfig };
@@ -20,6 +30,10 @@ export interface OperationProbe {
   samples: ProbeSample[];
   /** Epoch ms of the first request of the probe (the window start). */
   startedMs: number;
+  /** Epoch ms each request was sent (a batch's alike), one per sample. */
+  sentMs: number[];
+  /** The first refusal, as the target sent it. */
+  refusal: RefusalEvidence | null;
   advertisedResetMs: number | null;
   observedRefillMs: number | null;
   polls: number;
@@ -42,7 +56,27 @@ function sleepUntil(ms: number): void {
 
 /** One empty probe per planned operation. */
 function newProbes(p: Plan): OperationProbe[] {
-  return p.operations.map((op) => ({ op, samples: [], startedMs: 0, advertisedResetMs: null, observedRefillMs: null, polls: 0 }));
+  return p.operations.map((op) => ({
+    op,
+    samples: [],
+    startedMs: 0,
+    sentMs: [],
+    refusal: null,
+    advertisedResetMs: null,
+    observedRefillMs: null,
+    polls: 0,
+  }));
+}
+
+/** Records a call's answer: its sample, the probe's start with the first, its evidence with the first refusal. */
+function recordAnswer(pr: OperationProbe, sentMs: number, s: ProbeSample, res: RefinedResponse<ResponseType | undefined>): void {
+  if (pr.samples.length === 0) pr.startedMs = firstCallMs(sentMs, s.tMs);
+  pr.samples.push(s);
+  pr.sentMs.push(sentMs);
+  if (s.status === 429 && pr.refusal === null) {
+    const h = res.headers as Record<string, string>;
+    pr.refusal = refusalEvidence(res.status, header(h, 'Content-Type'), typeof res.body === 'string' ? res.body : null);
+  }
 }
 
 /**
@@ -67,9 +101,9 @@ export function runProbe(p: Plan): ProbeResult {
     const responses = http.batch(active.map((pr) => requestOf(p, pr.op, tokens)) as never);
     requests += active.length;
     active.forEach((pr, i) => {
-      const s = probeSampleOf(p, (responses as never[])[i] as never);
-      if (pr.samples.length === 0) pr.startedMs = firstCallMs(sentMs, s.tMs);
-      pr.samples.push(s);
+      const res = (responses as unknown as RefinedResponse<ResponseType | undefined>[])[i] as RefinedResponse<ResponseType | undefined>;
+      const s = probeSampleOf(p, res);
+      recordAnswer(pr, sentMs, s, res);
       const cap = probeCap(pr.samples[0]?.limit ?? null, limitProbeRequests(pr.op.catalogueLimit));
       if (s.status === 429) {
         pr.advertisedResetMs = advertisedResetMs(s.reset, s.tMs);
@@ -122,8 +156,7 @@ export function runFingerprint(p: Plan): ProbeResult {
     due.forEach((pr, i) => {
       const res = responses[i] as RefinedResponse<ResponseType | undefined>;
       const s = probeSampleOf(p, res);
-      if (pr.samples.length === 0) pr.startedMs = firstCallMs(now, s.tMs);
-      pr.samples.push(s);
+      recordAnswer(pr, now, s, res);
       fpOf(pr).record({
         sentMs: now,
         tMs: s.tMs,
@@ -145,7 +178,18 @@ export function runFingerprint(p: Plan): ProbeResult {
   return { plan: meta, probes, durationMs: Date.now() - started, requests };
 }
 
-export type FingerprintManifestEntry = LimitsManifestEntry & Partial<RateLimitFingerprint>;
+export type FingerprintManifestEntry = LimitsManifestEntry &
+  Partial<RateLimitFingerprint> & {
+    /** The advertised limit honoured and the documented 429: the probe's verdict on this operation. */
+    limitVerdict?: LimitVerdict;
+    refusal?: RefusalEvidence | null;
+  };
+
+/** The verdict on one probed operation: by the fingerprint's burst (probe-reset), else by the exhaustion. */
+function limitVerdictOf(pr: OperationProbe, windowMs: number): LimitVerdict {
+  const calls = { samples: pr.samples, sentMs: pr.sentMs, refusal: pr.refusal };
+  return judgeLimit(pr.result ? fingerprintReading(calls, pr.result) : exhaustionReading(calls, windowMs));
+}
 
 export function manifestOf(r: ProbeResult): FingerprintManifestEntry[] {
   return r.probes.map((pr) => {
@@ -165,9 +209,10 @@ export function manifestOf(r: ProbeResult): FingerprintManifestEntry[] {
       requestsSpent: a.requestsSpent,
       ...(a.inconclusive ? { inconclusive: a.inconclusive } : {}),
     };
-    if (!pr.result) return base;
+    const judged = { limitVerdict: limitVerdictOf(pr, r.plan.windowMs), refusal: pr.refusal };
+    if (!pr.result) return { ...base, ...judged };
     const { timeline: _t, ...fp } = pr.result;
-    return { ...base, ...fp, resetUnit: fp.resetUnit === 'unknown' ? unit : fp.resetUnit };
+    return { ...base, ...fp, resetUnit: fp.resetUnit === 'unknown' ? unit : fp.resetUnit, ...judged };
   });
 }
 
@@ -187,6 +232,8 @@ function table(entries: FingerprintManifestEntry[], plan: Pick<Plan, 'notRun'>):
     ...(e.pacing ? [`  ${e.id}: pace ${e.pacing.schedule}`] : []),
     ...(e.verdict ? [`  ${e.id}: NO RESULT: ${e.verdict}`] : []),
     ...(e.inconclusive ? [`  ${e.id}: NO LIMIT: ${e.inconclusive}`] : []),
+    ...breachLines(e.id, e.limitVerdict ?? { breaches: [] }).map((l) => `  FAILED: ${l}`),
+    ...(e.limitVerdict?.notJudged ?? []).map((l) => `  ${e.id}: NOT JUDGED: ${l}`),
   ]);
   notes.push(...notRunLines(plan));
   return [head, ...rows, ...notes].join('\n');

@@ -5,7 +5,7 @@
 import { test, expect } from '@playwright/test';
 import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { exitCodeOf, NO_RESULT, type K6Outcome } from '../../runner/outcome';
+import { exitCodeOf, FACT_BROKEN, NO_RESULT, type K6Outcome } from '../../runner/outcome';
 import { NOT_JUDGED } from '../../clients/exit-codes';
 import { defaultLoadOptions, type LoadOptions } from '../../runner/load-options';
 import { preflight } from '../../runner/run';
@@ -84,7 +84,15 @@ test.describe('npm run load preflight', () => {
 });
 
 test.describe('npm run load exit codes', () => {
-  const outcome = (o: Partial<K6Outcome>): K6Outcome => ({ exitCode: 0, wrote: true, notRun: [], summaryExport: 's.json', ...o });
+  const outcome = (o: Partial<K6Outcome>): K6Outcome => ({
+    exitCode: 0,
+    wrote: true,
+    broken: [],
+    notJudged: [],
+    notRun: [],
+    summaryExport: 's.json',
+    ...o,
+  });
   const mapped = (o: Partial<K6Outcome>) => {
     const said: string[] = [];
     return { code: exitCodeOf('probe-limits', outcome(o), (l) => said.push(l)), said };
@@ -121,5 +129,25 @@ test.describe('npm run load exit codes', () => {
     const failed = mapped({ exitCode: 107, notRun: [{ id: 'orders.details', ...noId }] });
     expect(failed.code).toBe(107);
     expect(failed.said[1]).toMatch(/not run.*exit 107$/);
+  });
+
+  test('should end with FACT_BROKEN when the probe found a documented fact broken, whatever was not judged', () => {
+    const broken = ['freight.estimate: refused before its advertised limit: advertised 500, observed 100; evidence: …'];
+    expect(mapped({ broken })).toEqual({
+      code: FACT_BROKEN,
+      said: ["load: probe-limits: 1 documented fact(s) broken (lines above and in the manifest's limitVerdict); exit 1"],
+    });
+    expect(mapped({ broken, exitCode: 99 }).code).toBe(FACT_BROKEN);
+    expect(mapped({ broken, notRun: [{ id: 'orders.details', reason: 'no order on the target' }] }).code).toBe(FACT_BROKEN);
+    expect(mapped({ broken, exitCode: 107 }).code).toBe(107);
+  });
+
+  test('should end with NOT_JUDGED when the probe could not judge a fact, unless k6 failed itself', () => {
+    const notJudged = ['orders.create: advertised limit not judged: a bucket could have refilled 1'];
+    expect(mapped({ notJudged })).toEqual({
+      code: NOT_JUDGED,
+      said: [`load: probe-limits: 1 fact(s) not judged: ${notJudged[0]}; exit 99`],
+    });
+    expect(mapped({ notJudged, exitCode: 107 }).code).toBe(107);
   });
 });

@@ -63,5 +63,9 @@ test.describe('probe-reset and write operations', () => {
     expect(notices[0]).toMatch(
       /^probe-reset: orders\.create \(POST\) may create up to 3332 resources .*about 750, five times its limit of 150/,
     );
+    // probe-limits: one exhaustion, the limit plus two (the advertised limit plus two when the target advertises more).
+    expect(writeNotices(plan, 'probe-limits')).toEqual([
+      "probe-limits: orders.create (POST) may create up to 152 resources (its limit of 150 plus two; a target advertising a higher limit: that limit plus two, at most the run's budget of 5000); --reads-only probes the read operations alone",
+    ]);
   });
 });
