@@ -7,6 +7,9 @@ import { randomBytes } from 'node:crypto';
 import { correlationIdOf, IM_HEADERS } from '../catalogue/rules';
 import { redact } from './redact';
 import type { FetchedResponse, Fetcher } from './fetcher';
+import { requestLine, sentRequestOf, type SentRequestRecord } from './sent-request';
+
+export type { SentRequestRecord } from './sent-request';
 
 export type FailureKind = 'timeout' | 'network' | 'server-error' | 'malformed-body' | 'oversized' | 'budget';
 
@@ -92,6 +95,8 @@ export interface ApiResponse {
   receivedAtMs: number;
   /** The IM-CorrelationID sent with the request, to quote to the distributor's support. */
   correlationId: string;
+  /** The request that got this answer, as sent (absent on answers built by hand). */
+  request?: SentRequestRecord;
 }
 
 export interface ApiClientOptions {
@@ -141,11 +146,12 @@ export class ApiClient {
     const headers = this.headersFor(req, correlationId);
     this.opts.beforeSend?.(req, headers);
     this.opts.budget.take(`${req.method} ${req.path}`);
-    let data: string | Buffer | undefined;
+    let data: string | undefined;
     if (req.json !== undefined) {
       data = JSON.stringify(req.json);
       headers['Content-Type'] ??= 'application/json';
     } else if (req.raw !== undefined) data = req.raw;
+    const request = sentRequestOf(url, req, headers, data);
     const started = performance.now();
     const sentAtMs = Date.now();
     const where = `${url} (IM-CorrelationID ${correlationId})`;
@@ -189,6 +195,7 @@ export class ApiClient {
       sentAtMs,
       receivedAtMs,
       correlationId,
+      request,
     };
     this.opts.onExchange?.(out);
     return out;
@@ -268,12 +275,12 @@ export function assertUsable(res: ApiResponse): void {
   }
 }
 
-/** A short, redacted excerpt of an exchange for evidence. */
+/** A short, redacted excerpt of an exchange for evidence: the whole request (query, short body) and the answer. */
 export function evidenceOf(res: ApiResponse, extra = ''): string {
   const rl = ['x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset']
     .map((k) => `${k}: ${res.headers[k] ?? '(absent)'}`)
     .join('; ');
   return redact(
-    `${res.method} ${res.url} → ${res.status}; IM-CorrelationID: ${res.correlationId || '(none)'}; ${rl}; content-type: ${res.headers['content-type'] ?? '(absent)'}; body: ${res.text.slice(0, 300)}${extra ? `; ${extra}` : ''}`,
+    `${requestLine(res)} → ${res.status}; IM-CorrelationID: ${res.correlationId || '(none)'}; ${rl}; content-type: ${res.headers['content-type'] ?? '(absent)'}; body: ${res.text.slice(0, 300)}${extra ? `; ${extra}` : ''}`,
   );
 }

@@ -6,6 +6,8 @@
 import { type TestInfo, test as base } from '@playwright/test';
 import type { Fetcher } from '../../clients/fetcher';
 import { RequestBudget, type ApiRequest, type ApiResponse, type Budget } from '../../clients/http';
+import { requestLine } from '../../clients/sent-request';
+import { redact } from '../../clients/redact';
 import { tokensThrough } from '../../clients/target-session';
 import { IdResolver } from '../../clients/ids';
 import { join } from 'node:path';
@@ -57,7 +59,7 @@ export function problemAt(problem: string, location: string): boolean {
   return here.test(problem) || (name !== '[]' && absent.test(problem));
 }
 
-/** Keeps the IM-CorrelationID of the last three requests of the running check, for its evidence in the summary. */
+/** Keeps the request line and IM-CorrelationID of the last three requests of the running check, for its evidence in the summary. */
 function keepCorrelationId(res: ApiResponse): void {
   let info: TestInfo;
   try {
@@ -65,7 +67,8 @@ function keepCorrelationId(res: ApiResponse): void {
   } catch {
     return; // outside a test (fixture set-up)
   }
-  writeCorrelationId(info, `${res.method} ${res.url} → ${res.status}: IM-CorrelationID ${res.correlationId}`);
+  // Annotations reach Playwright's own reports unfiltered: the line (a token request's form included) is redacted here.
+  writeCorrelationId(info, redact(`${requestLine(res)} → ${res.status}: IM-CorrelationID ${res.correlationId}`));
 }
 
 /**
