@@ -84,6 +84,8 @@ export const E2E_TESTS = [
   'contracts/budget.spec.ts',
   'contracts/request-plan.spec.ts',
   'contracts/token-refused-early.spec.ts',
+  // certify's exchanges.har on two workers with canary credentials.
+  'contracts/certify-exchanges.spec.ts',
   // certify of the embedded mock in either request mode.
   'mock/request-modes.spec.ts',
   // npm run load end to end: its command line, the id search on a deployment, the budget and seed, the probe of

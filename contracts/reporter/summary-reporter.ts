@@ -1,6 +1,6 @@
 /**
  * Playwright reporter that turns the run into reports/summary.json, reports/findings.json and
- * reports/junit.xml (one case per check) and
+ * reports/junit.xml (one case per check), reports/exchanges.har (every exchange) and
  * prints a one-screen summary per group (certify-summary.ts and certify-summary-lines.ts build them).
  * Everything written is redacted.
  * Its settings come as reporter options from playwright.config.ts, never from the environment.
@@ -16,6 +16,7 @@ import { readRunPlan, runBudgetUsage } from '../plan/run-budget';
 import { buildSummary, collect, type Collected, type RequestsSummary, type RunEntry } from './certify-summary';
 import { summaryLines } from './certify-summary-lines';
 import { certifyJunit } from './certify-junit';
+import { writeExchangesHar } from './exchanges-har';
 
 export type { RequestsSummary } from './certify-summary';
 
@@ -118,6 +119,7 @@ export default class SummaryReporter implements Reporter {
     writeFileSync(join(this.out, 'summary.json'), redact(JSON.stringify(summary, null, 2)));
     writeFileSync(join(this.out, 'findings.json'), redact(JSON.stringify(summary.findings, null, 2)));
     writeFileSync(join(this.out, 'junit.xml'), certifyJunit(summary.tests));
+    if (this.opts.runDir) writeExchangesHar(this.opts.runDir, this.out, summary.harnessVersion);
     console.log(redact(summaryLines(summary, c.groups, this.out).join('\n')));
   }
 

@@ -10,10 +10,12 @@ import { requestLine } from '../../clients/sent-request';
 import { redact } from '../../clients/redact';
 import { tokensThrough } from '../../clients/target-session';
 import { IdResolver } from '../../clients/ids';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import type { OpenApiContract } from '../../openapi/import/openapi-contract';
 import { RUN_DIR_ENV, SharedRequestBudget } from '../plan/run-budget';
-import { writeCorrelationId } from '../record/annotations';
+import { runningCheck, writeCorrelationId } from '../record/annotations';
+import { ExchangeLog } from '../record/exchange-log';
+import { harEntryOf } from '../record/har-entry';
 import { SilenceAwareApiClient, SilenceWatch } from './silent-target';
 import { blocked, notRun } from '../outcomes/outcomes';
 import { Session } from './session';
@@ -59,16 +61,28 @@ export function problemAt(problem: string, location: string): boolean {
   return here.test(problem) || (name !== '[]' && absent.test(problem));
 }
 
-/** Keeps the request line and IM-CorrelationID of the last three requests of the running check, for its evidence in the summary. */
-function keepCorrelationId(res: ApiResponse): void {
-  let info: TestInfo;
+/** The test running in this async context; undefined outside a test (a fixture's set-up). */
+function currentTest(): TestInfo | undefined {
   try {
-    info = base.info();
+    return base.info();
   } catch {
-    return; // outside a test (fixture set-up)
+    return undefined;
   }
-  // Annotations reach Playwright's own reports unfiltered: the line (a token request's form included) is redacted here.
-  writeCorrelationId(info, redact(`${requestLine(res)} → ${res.status}: IM-CorrelationID ${res.correlationId}`));
+}
+
+/**
+ * After every answer: its HAR entry in the run's exchange log, under the check it belongs to (the running
+ * grouped check's, else the test's); and the request line and IM-CorrelationID of the last three requests of
+ * the running check, for its evidence in the summary.
+ */
+function recordExchange(log: ExchangeLog | undefined): (res: ApiResponse) => void {
+  return (res) => {
+    const info = currentTest();
+    const owner = info && { check: runningCheck()?.result.title ?? info.title, file: basename(info.file) };
+    log?.append(harEntryOf(res, owner));
+    // Annotations reach Playwright's own reports unfiltered: the line (a token request's form included) is redacted here.
+    if (info) writeCorrelationId(info, redact(`${requestLine(res)} → ${res.status}: IM-CorrelationID ${res.correlationId}`));
+  };
 }
 
 /**
@@ -94,7 +108,7 @@ export function openSession(target: Target, ctx: Fetcher, openapi: OpenApiContra
       maxBodyBytes: cfg.maxBodyBytes,
       extraHeaders: cfg.extraHeaders,
       imHeaders: cfg.imHeaders,
-      onExchange: keepCorrelationId,
+      onExchange: recordExchange(runDir ? new ExchangeLog(runDir) : undefined),
       ...(openapi ? { beforeSend: refuseWhatTheDocumentRefuses(openapi) } : {}),
     },
     silence,

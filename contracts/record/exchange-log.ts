@@ -1,0 +1,55 @@
+/**
+ * Every exchange of a certification, written as it happens: each worker appends its HAR entries (har-entry.ts),
+ * one JSON line each, to its own file in the run's folder; the summary reporter merges them into
+ * reports/exchanges.har at the end (reporter/exchanges-har.ts). Appends survive a worker that Playwright
+ * restarts after a failed test.
+ */
+import { appendFileSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { HarEntry } from './har-entry';
+
+/** The folder of the run's exchange files, in the run's folder (contracts/plan/run-budget.ts). */
+export const exchangesDirOf = (runDir: string): string => join(runDir, 'exchanges');
+
+/** Appends a worker's exchanges to its own file (one per process: appends of two processes never interleave). */
+export class ExchangeLog {
+  private readonly file: string;
+  constructor(runDir: string) {
+    const dir = exchangesDirOf(runDir);
+    mkdirSync(dir, { recursive: true });
+    this.file = join(dir, `worker-${process.pid}.jsonl`);
+  }
+
+  append(entry: HarEntry): void {
+    appendFileSync(this.file, `${JSON.stringify(entry)}\n`);
+  }
+}
+
+/** A line that is not an entry is an error: a lost exchange must not pass unnoticed. */
+function entryOfLine(line: string, where: string): HarEntry {
+  const e = JSON.parse(line) as Partial<HarEntry>;
+  if (typeof e.startedDateTime !== 'string' || !e.request || !e.response || typeof e._correlationId !== 'string') {
+    throw new Error(
+      `${where}: expected a HAR entry with startedDateTime, request, response and _correlationId; received ${line.slice(0, 200)}`,
+    );
+  }
+  return e as HarEntry;
+}
+
+/** Every exchange the run's workers wrote, in the order they were sent; none when the run wrote none. */
+export function readExchanges(runDir: string): HarEntry[] {
+  const dir = exchangesDirOf(runDir);
+  let files: string[];
+  try {
+    files = readdirSync(dir).filter((f) => f.endsWith('.jsonl'));
+  } catch {
+    return [];
+  }
+  const entries = files.flatMap((f) =>
+    readFileSync(join(dir, f), 'utf8')
+      .split('\n')
+      .filter(Boolean)
+      .map((line, i) => entryOfLine(line, `${f}:${i + 1}`)),
+  );
+  return entries.sort((a, b) => a.startedDateTime.localeCompare(b.startedDateTime));
+}
