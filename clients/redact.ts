@@ -31,6 +31,9 @@ export function redactHeader(name: string, value: string): string {
   return SECRET_HEADERS.has(name.toLowerCase()) ? REDACTED : redact(value);
 }
 
+/** Whether `value` is a registered secret (an issued token, a client secret), not merely text shaped like one. */
+export const isRegisteredSecret = (value: string): boolean => secrets.has(value);
+
 function escapeRegExp(s: string): string {
   return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }

@@ -6,7 +6,7 @@
  * (clients/redact.ts): tokens in Authorization and in token answers, client secrets in forms, webhook signatures.
  */
 import type { ApiResponse } from '../../clients/http';
-import { redact, redactHeader } from '../../clients/redact';
+import { isRegisteredSecret, redact, redactHeader } from '../../clients/redact';
 
 export interface HarNameValue {
   name: string;
@@ -45,6 +45,10 @@ export interface HarEntry {
   /** The spec file of the check, e.g. paging.spec.ts. */
   _file?: string;
   _correlationId: string;
+  /** Whether the request carried a token the target issued to the harness, or one the check made up (both redacted). */
+  _token?: 'issued' | 'made-up';
+  /** Whether a client_secret the request sent (form, query or JSON) was the configured one, or one the check made up. */
+  _clientSecret?: 'configured' | 'made-up';
 }
 
 /** The check an exchange belongs to; none for an exchange outside any test (a worker's set-up). */
@@ -68,6 +72,27 @@ function redactedUrl(url: string): URL {
   const pairs = [...u.searchParams.entries()].map(([name, value]) => [name, redact(`${name}=${value}`).slice(name.length + 1)]);
   u.search = new URLSearchParams(pairs).toString();
   return u;
+}
+
+/** What kind of bearer token a request carried, when it carried one. */
+function tokenKind(headers: Record<string, string>): Pick<HarEntry, '_token'> {
+  const auth = Object.entries(headers).find(([k]) => k.toLowerCase() === 'authorization')?.[1];
+  const bearer = auth && /^Bearer\s+(.+)$/i.exec(auth)?.[1];
+  return bearer ? { _token: isRegisteredSecret(bearer) ? 'issued' : 'made-up' } : {};
+}
+
+/** What kind of client secret a request carried in its URL or body, when it carried one. */
+function clientSecretKind(text: string): Pick<HarEntry, '_clientSecret'> {
+  const value = /client_secret(?:=|"\s*:\s*")([^&"\s]*)/.exec(text)?.[1];
+  if (value === undefined) return {};
+  const decoded = ((v: string) => {
+    try {
+      return decodeURIComponent(v.replace(/\+/g, ' '));
+    } catch {
+      return v;
+    }
+  })(value);
+  return { _clientSecret: isRegisteredSecret(decoded) ? 'configured' : 'made-up' };
 }
 
 /** The HAR entry of an answer and the request that got it (redacted). */
@@ -107,5 +132,7 @@ export function harEntryOf(res: ApiResponse, owner: ExchangeOwner | undefined): 
     // Redacted as the summary redacts its titles, so an entry names its check as summary.json does.
     ...(owner ? { _check: redact(owner.check), _file: owner.file } : {}),
     _correlationId: res.correlationId,
+    ...tokenKind(sent.headers),
+    ...clientSecretKind(`${sent.url} ${body ?? ''}`),
   };
 }

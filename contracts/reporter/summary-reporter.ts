@@ -17,6 +17,7 @@ import { buildSummary, collect, type Collected, type RequestsSummary, type RunEn
 import { summaryLines } from './certify-summary-lines';
 import { certifyJunit } from './certify-junit';
 import { writeExchangesHar } from './exchanges-har';
+import { withReproductions } from './reproduction';
 
 export type { RequestsSummary } from './certify-summary';
 
@@ -116,10 +117,11 @@ export default class SummaryReporter implements Reporter {
       ...(requests ? { requests } : {}),
     });
     mkdirSync(this.out, { recursive: true });
+    const exchanges = this.opts.runDir ? writeExchangesHar(this.opts.runDir, this.out, summary.harnessVersion) : [];
+    summary.tests = withReproductions(summary.tests, exchanges);
     writeFileSync(join(this.out, 'summary.json'), redact(JSON.stringify(summary, null, 2)));
     writeFileSync(join(this.out, 'findings.json'), redact(JSON.stringify(summary.findings, null, 2)));
     writeFileSync(join(this.out, 'junit.xml'), certifyJunit(summary.tests));
-    if (this.opts.runDir) writeExchangesHar(this.opts.runDir, this.out, summary.harnessVersion);
     console.log(redact(summaryLines(summary, c.groups, this.out).join('\n')));
   }
 
