@@ -1,6 +1,7 @@
 /**
  * The one-page certification report: reports/index.html, self-contained (chart.js inlined, no
- * network), built from reports/summary.json, findings and the load manifest when present.
+ * network), built from reports/summary.json, findings, the run's exchanges (exchanges.har) and the load manifest
+ * when present.
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -11,6 +12,7 @@ import type { CapacityResult } from './capacity-section';
 import { compareCapacityRuns, samplesFileOf, type CapacityRunComparison } from './capacity-runs';
 import type { CompareOptions } from './perf-compare';
 import { renderReport, type Timeline } from './report-page';
+import type { HarLog } from './har-shapes';
 
 export interface BuildReportOptions {
   /** Directory with summary.json (and load/). Default reports. */
@@ -87,7 +89,15 @@ export async function buildReport(o: BuildReportOptions = {}): Promise<BuildRepo
   const capacity = readJson<CapacityResult>(join(dir, 'load', 'capacity.json'));
   writeFileSync(
     htmlPath,
-    renderReport(summary, findings, limits, timeline, diff, { ...(capacity ? { capacity } : {}), ...(performance ? { performance } : {}) }),
+    renderReport(
+      summary,
+      findings,
+      limits,
+      timeline,
+      diff,
+      { ...(capacity ? { capacity } : {}), ...(performance ? { performance } : {}) },
+      readJson<HarLog>(join(dir, 'exchanges.har'))?.log.entries ?? [],
+    ),
   );
   return { htmlPath, ...(diffPath ? { diffPath } : {}), ...(diff ? { diff } : {}), ...(performance ? { performance } : {}) };
 }

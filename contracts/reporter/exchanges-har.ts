@@ -5,15 +5,13 @@
  */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { HarEntry } from '../record/har-entry';
+import type { HarEntry, HarLog } from '../../reporting/har-shapes';
 import { readExchanges } from '../record/exchange-log';
 
 /** The name of the run's HAR file in the reports folder. */
 export const EXCHANGES_HAR = 'exchanges.har';
 
-export interface HarLog {
-  log: { version: '1.2'; creator: { name: string; version: string }; entries: HarEntry[] };
-}
+export type { HarLog } from '../../reporting/har-shapes';
 
 /** The run's exchanges as a HAR log. */
 export const harLogOf = (entries: HarEntry[], harnessVersion: string): HarLog => ({

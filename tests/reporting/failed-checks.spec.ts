@@ -1,0 +1,85 @@
+import { test, expect } from '@playwright/test';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { buildReport } from '../../reporting/build-report';
+import type { HarEntry, HarLog } from '../../reporting/har-shapes';
+import type { TestResult } from '../../reporting/report-shapes';
+import { sampleSummary } from './sample';
+
+const failed: TestResult = {
+  title: 'should page catalog.search as published (production)',
+  file: 'paging.spec.ts',
+  status: 'failed',
+  durationMs: 3,
+  tags: [],
+  error: 'Broken fact: a page holds at most pageSize entries',
+  reproduction: {
+    token: `read -r ACCESS_TOKEN < <(curl -sS -X POST 'http://127.0.0.1:9/oauth/oauth20/token' --data-urlencode "client_secret=$RESELLER_CLIENT_SECRET")`,
+    curls: [
+      `curl -sS -i -X GET 'http://127.0.0.1:9/resellers/v6/catalog?pageSize=2&pageNumber=1' -H 'Authorization: Bearer'" $ACCESS_TOKEN"`,
+    ],
+    variables: ['RESELLER_CLIENT_SECRET'],
+    notReproduced: [],
+  },
+};
+
+const entry: HarEntry = {
+  startedDateTime: '2026-11-22T10:00:01.000Z',
+  time: 3,
+  request: {
+    method: 'GET',
+    url: 'http://127.0.0.1:9/resellers/v6/catalog?pageSize=2&pageNumber=1',
+    httpVersion: 'HTTP/1.1',
+    cookies: [],
+    headers: [{ name: 'IM-CorrelationID', value: 'c0ffee' }],
+    queryString: [],
+    headersSize: -1,
+    bodySize: 0,
+  },
+  response: {
+    status: 200,
+    statusText: '',
+    httpVersion: 'HTTP/1.1',
+    cookies: [],
+    headers: [{ name: 'content-type', value: 'application/json' }],
+    content: { size: 40, mimeType: 'application/json', text: '{"recordsFound":12,"pageSize":25}' },
+    redirectURL: '',
+    headersSize: -1,
+    bodySize: 40,
+  },
+  cache: {},
+  timings: { send: 0, wait: 3, receive: 0 },
+  _check: failed.title,
+  _file: failed.file,
+  _correlationId: 'c0ffee',
+};
+
+test('should show each failed check with its reproduction, a copy button and its exchanges from exchanges.har', async () => {
+  const dir = mkdtempSync(test.info().outputPath('report-'));
+  const summary = sampleSummary({ verdict: 'failed' });
+  summary.tests.push(failed);
+  writeFileSync(join(dir, 'summary.json'), JSON.stringify(summary));
+  const har: HarLog = { log: { version: '1.2', creator: { name: 'x', version: '1' }, entries: [entry] } };
+  writeFileSync(join(dir, 'exchanges.har'), JSON.stringify(har));
+  const { htmlPath } = await buildReport({ reportsDir: dir });
+  const html = readFileSync(htmlPath, 'utf8');
+  const section = html.slice(html.indexOf('<section id="failed-checks">'));
+  expect(section.length, 'the page has the failed checks section').toBeLessThan(html.length);
+  const unescaped = (t: string) =>
+    t
+      .replace(/&quot;/g, '"')
+      .replace(/&lt;/g, '<')
+      .replace(/&gt;/g, '>')
+      .replace(/&amp;/g, '&');
+  expect(section).toContain(`<h3>${failed.title} <span class="id">paging.spec.ts</span></h3>`);
+  const commands = /<pre id="repro-0">([^<]*)<\/pre>/.exec(section)?.[1] ?? '';
+  expect(unescaped(commands), 'the commands as the summary holds them, redaction leaving them whole').toBe(
+    [failed.reproduction?.token, ...(failed.reproduction?.curls ?? [])].join('\n'),
+  );
+  expect(section).toContain('<button type="button" class="copy" data-copy="repro-0">Copy</button>');
+  expect(html).toContain('navigator.clipboard.writeText');
+  expect(section).toMatch(
+    /<summary><code>GET http:\/\/127\.0\.0\.1:9\/resellers\/v6\/catalog\?pageSize=2&amp;pageNumber=1<\/code> → <b>200<\/b> <span class="id">IM-CorrelationID c0ffee/,
+  );
+  expect(unescaped(section)).toContain('{"recordsFound":12,"pageSize":25}');
+});
