@@ -18,8 +18,8 @@ export function idLine(ids: readonly ResolvedId[]): string {
   return [...byId.entries()].map(([k, envs]) => `${k}, ${envs.join(', ')})`).join('; ');
 }
 
-/** The table's columns: header and the count each shows. */
-const COLUMNS: readonly [string, keyof GroupCounts][] = [
+/** The table's columns: header and the count each shows (the step summary's table too). */
+export const COLUMNS: readonly [string, keyof GroupCounts][] = [
   ['passed', 'passed'],
   ['failed', 'failed'],
   ['blocked', 'blocked'],

@@ -2,7 +2,8 @@
  * Each failed check's reproduction, pasted in a shell: against a mock that drifts (a search ignores the page size
  * asked; the token endpoint accepts a JSON body), every curl the summary prints for a failure, run by bash with
  * ACCESS_TOKEN set by the printed token command and the client secret in its variable, gets the status and body
- * the run recorded in exchanges.har.
+ * the run recorded in exchanges.har. On GitHub Actions the run writes them, with the verdict, to the step summary and
+ * annotates each failed check.
  */
 import { test, expect } from '@playwright/test';
 import { execFile } from 'node:child_process';
@@ -31,11 +32,21 @@ test('should print for each failed check the curl commands that get the same sta
     windowMs: 60_000,
     layer: new DriftLayer(['paging.page-size-ignored', 'token.json-body-accepted'], false),
   });
-  const env = { ...MOCK_APPS_ENV, TARGET: mock.url, FAMILIES: 'reseller', ENVIRONMENTS: 'production' };
+  const stepSummary = test.info().outputPath('step-summary.md');
+  const env = {
+    ...MOCK_APPS_ENV,
+    TARGET: mock.url,
+    FAMILIES: 'reseller',
+    ENVIRONMENTS: 'production',
+    GITHUB_ACTIONS: 'true',
+    GITHUB_STEP_SUMMARY: stepSummary,
+  };
   try {
     const r = await certify(env, [...ONE_WORKER, '-g', ['@tokens', pagingOf(['catalog.search'])].join('|')]);
     expect(r.status, r.stdout.slice(-3000)).toBe(1);
     const failed = r.summary().tests.filter((t) => t.status === 'failed');
+    expect(readFileSync(stepSummary, 'utf8')).toMatch(/^## Certification of .*: ❌ FAILED$/m);
+    expect(r.stdout.match(/^::error /gm)?.length, 'one annotation per failed check').toBe(failed.length);
     expect(failed.map((t) => t.title).join('\n')).toMatch(
       /JSON body instead of a form[\s\S]*page catalog\.search|page catalog\.search[\s\S]*JSON body/,
     );
@@ -62,6 +73,11 @@ test('should print for each failed check the curl commands that get the same sta
         expect(again.status, `${t.title}: ${curl}`).toBe(sent?.response.status);
         expect(masked(again.body), `${t.title}: ${curl}`).toBe(sent?.response.content.text);
       }
+      // On GitHub Actions: the step summary names the check and holds its commands; an annotation at its test's line.
+      const markdown = readFileSync(stepSummary, 'utf8');
+      expect(markdown).toContain(`### ❌ ${t.title}`);
+      for (const curl of rep.curls) expect(markdown).toContain(curl);
+      expect(r.stdout).toMatch(new RegExp(`^::error file=contracts/${t.file.replace('.', '\\.')},line=\\d+,title=`, 'm'));
       // Nothing secret in what is printed.
       expect(reproductionText(rep).join('\n')).not.toContain(MOCK_APPS_ENV.RESELLER_CLIENT_SECRET);
     }

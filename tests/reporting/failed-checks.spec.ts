@@ -3,25 +3,12 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { buildReport } from '../../reporting/build-report';
 import type { HarEntry, HarLog } from '../../reporting/har-shapes';
-import type { TestResult } from '../../reporting/report-shapes';
-import { sampleSummary } from './sample';
+import { sampleFailedCheck, sampleSummary } from './sample';
 
-const failed: TestResult = {
-  title: 'should page catalog.search as published (production)',
-  file: 'paging.spec.ts',
-  status: 'failed',
-  durationMs: 3,
-  tags: [],
-  error: 'Broken fact: a page holds at most pageSize entries',
-  reproduction: {
-    token: `read -r ACCESS_TOKEN < <(curl -sS -X POST 'http://127.0.0.1:9/oauth/oauth20/token' --data-urlencode "client_secret=$RESELLER_CLIENT_SECRET")`,
-    curls: [
-      `curl -sS -i -X GET 'http://127.0.0.1:9/resellers/v6/catalog?pageSize=2&pageNumber=1' -H 'Authorization: Bearer'" $ACCESS_TOKEN"`,
-    ],
-    variables: ['RESELLER_CLIENT_SECRET'],
-    notReproduced: [],
-  },
-};
+const failed = sampleFailedCheck(
+  'Broken fact: a page holds at most pageSize entries',
+  `read -r ACCESS_TOKEN < <(curl -sS -X POST 'http://127.0.0.1:9/oauth/oauth20/token' --data-urlencode "client_secret=$RESELLER_CLIENT_SECRET")`,
+);
 
 const entry: HarEntry = {
   startedDateTime: '2026-11-22T10:00:01.000Z',

@@ -1,6 +1,6 @@
 /** Realistic report inputs built from the catalogue: one row per operation and environment. */
 import { allOperations } from '../../catalogue';
-import type { RunSummary, Finding, LimitsManifestEntry } from '../../reporting/report-shapes';
+import type { RunSummary, Finding, LimitsManifestEntry, TestResult } from '../../reporting/report-shapes';
 
 export function sampleSummary(over: Partial<RunSummary> = {}, secret = ''): RunSummary {
   const operations = allOperations().flatMap((o, i) =>
@@ -87,5 +87,25 @@ export function sampleTimeline() {
           reset: 1_800_000_002,
         })),
       })),
+  };
+}
+
+/** A failed paging check with a reproduction of one curl (and the token command, when given). */
+export function sampleFailedCheck(error: string, token?: string): TestResult {
+  return {
+    title: 'should page catalog.search as published (production)',
+    file: 'paging.spec.ts',
+    status: 'failed',
+    durationMs: 3,
+    tags: [],
+    error,
+    reproduction: {
+      ...(token ? { token } : {}),
+      curls: [
+        `curl -sS -i -X GET 'http://127.0.0.1:9/resellers/v6/catalog?pageSize=2&pageNumber=1' -H 'Authorization: Bearer'" $ACCESS_TOKEN"`,
+      ],
+      variables: token ? ['RESELLER_CLIENT_SECRET'] : [],
+      notReproduced: [],
+    },
   };
 }
