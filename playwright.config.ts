@@ -51,7 +51,8 @@ export default defineConfig({
   timeout: 90_000,
   outputDir: OUTPUT_DIR,
   reporter: [
-    [CI ? 'line' : 'list'],
+    // One line per check group with its counts; the tags stay in the reports.
+    ['./contracts/reporter/progress-reporter.ts'],
     ['html', { outputFolder: `${REPORTS_DIR}/html`, open: 'never' }],
     ['json', { outputFile: `${REPORTS_DIR}/results.json` }],
     ['allure-playwright', { resultsDir: `${REPORTS_DIR}/allure-results`, detail: false, suiteTitle: true }],

@@ -41,7 +41,7 @@ export interface SummaryReporterOptions {
 }
 
 /** A finished test as the pure summary functions take it. */
-function entryOf(test: TestCase, result: TestResult): RunEntry {
+export function entryOf(test: TestCase, result: TestResult): RunEntry {
   return {
     title: test.title,
     file: test.location.file.split(/[\\/]/).pop() ?? test.location.file,
