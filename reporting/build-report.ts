@@ -13,6 +13,7 @@ import { compareCapacityRuns, samplesFileOf, type CapacityRunComparison } from '
 import type { CompareOptions } from './perf-compare';
 import { renderReport, type Timeline } from './report-page';
 import type { HarLog } from './har-shapes';
+import { changedChecks, type CheckChange } from './exchange-diff';
 
 export interface BuildReportOptions {
   /** Directory with summary.json (and load/). Default reports. */
@@ -35,6 +36,8 @@ export interface BuildReportResult {
   diff?: RunDiff;
   /** The two capacity runs compared, when both kept their requests. */
   performance?: CapacityRunComparison;
+  /** With a baseline: the checks whose verdict changed, with their exchanges that differ (from both runs' exchanges.har). */
+  changedChecks: CheckChange[];
 }
 
 function readJson<T>(p: string): T | undefined {
@@ -74,6 +77,15 @@ function writeDiff(dir: string, diff: RunDiff | undefined, performance: Capacity
   return file;
 }
 
+/** The exchanges of a run's HAR file; none when the run wrote none. */
+const harEntries = (file: string) => readJson<HarLog>(file)?.log.entries ?? [];
+
+/** The checks whose verdict changed since the baseline, with their exchanges (exchanges.har beside each summary) that differ. */
+function changedChecksSince(baseline: string, summary: RunSummary, exchanges: ReturnType<typeof harEntries>): CheckChange[] {
+  const base = readJson<RunSummary>(baseline);
+  return base ? changedChecks(base, harEntries(join(dirname(baseline), 'exchanges.har')), summary, exchanges) : [];
+}
+
 export async function buildReport(o: BuildReportOptions = {}): Promise<BuildReportResult> {
   const dir = o.reportsDir ?? 'reports';
   const summaryFile = o.summaryFile ?? join(dir, 'summary.json');
@@ -83,6 +95,8 @@ export async function buildReport(o: BuildReportOptions = {}): Promise<BuildRepo
   const limits = readJson<{ operations: LimitsManifestEntry[] }>(join(dir, 'load', 'limits.json'))?.operations;
   const timeline = readJson<Timeline>(join(dir, 'load', 'probe-timeline.json'));
   const diff = o.baseline ? behaviourDiff(o.baseline, summary, limits) : undefined;
+  const exchanges = harEntries(join(dir, 'exchanges.har'));
+  const changed = o.baseline ? changedChecksSince(o.baseline, summary, exchanges) : [];
   const performance = await capacityComparison(o, dir);
   const diffPath = diff || performance ? writeDiff(dir, diff, performance) : undefined;
   const htmlPath = o.outFile ?? join(dir, 'index.html');
@@ -96,8 +110,14 @@ export async function buildReport(o: BuildReportOptions = {}): Promise<BuildRepo
       timeline,
       diff,
       { ...(capacity ? { capacity } : {}), ...(performance ? { performance } : {}) },
-      readJson<HarLog>(join(dir, 'exchanges.har'))?.log.entries ?? [],
+      { exchanges, changed },
     ),
   );
-  return { htmlPath, ...(diffPath ? { diffPath } : {}), ...(diff ? { diff } : {}), ...(performance ? { performance } : {}) };
+  return {
+    htmlPath,
+    changedChecks: changed,
+    ...(diffPath ? { diffPath } : {}),
+    ...(diff ? { diff } : {}),
+    ...(performance ? { performance } : {}),
+  };
 }

@@ -3,6 +3,7 @@
  * button each) and its exchanges as the run recorded them in exchanges.har, so a failure can be looked at again
  * without sending anything.
  */
+import type { CheckChange } from './exchange-diff';
 import type { HarEntry } from './har-shapes';
 import type { RunSummary, TestResult } from './report-shapes';
 import { esc } from './report-tables';
@@ -47,4 +48,26 @@ export function failedChecksSection(summary: RunSummary, entries: readonly HarEn
     html: `<section id="failed-checks"><h2>Failed checks: the failure, the requests to send again, the exchanges the run saw</h2>${failed.map((t, i) => failedCheck(t, i, entries)).join('')}</section>`,
     script: COPY_SCRIPT,
   };
+}
+
+/** The lines of a check whose verdict changed: its verdicts, and per differing exchange what differs (the terminal's and the page's). */
+export function checkChangeLines(c: CheckChange): string[] {
+  return [
+    `${c.title} (${c.file}): ${c.before} → ${c.after}`,
+    ...(c.exchanges.length ? [] : ['  no exchange differs in status, headers or fields (or the runs recorded none)']),
+    ...c.exchanges.flatMap((x) => [
+      `  ${x.request}${x.status ? `: status ${x.status.before ?? '—'} → ${x.status.after ?? '—'}` : ''}`,
+      ...x.headers.map((h) => `    header ${h}`),
+      ...x.fields.slice(0, 20).map((f) => `    field ${f}`),
+      ...(x.fields.length > 20 ? [`    … ${x.fields.length - 20} more fields`] : []),
+    ]),
+  ];
+}
+
+/** The section of checks whose verdict changed since the baseline, with the exchanges that differ; empty when none. */
+export function changedChecksSection(changes: readonly CheckChange[]): string {
+  if (!changes.length) return '';
+  return `<section id="changed-checks"><h2>Checks whose verdict changed since the baseline: the exchanges that differ</h2>${changes
+    .map((c) => `<pre>${esc(checkChangeLines(c).join('\n'))}</pre>`)
+    .join('')}</section>`;
 }

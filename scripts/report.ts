@@ -1,13 +1,15 @@
 /**
  * `npm run report [-- --summary <file>] [--baseline <older summary.json>] [--capacity-baseline <older run>]
  *   [--perf-threshold 20%,5ms,p95:50%,p95:20ms,1pt] [--fail-on-change] [--out <dir>]`
- * Builds reports/index.html and, with a baseline, reports/diff.json (with the capacity comparison when both runs kept
- * their requests).
+ * Builds reports/index.html (each failed check with its exchanges from exchanges.har) and, with a baseline,
+ * reports/diff.json (with the capacity comparison when both runs kept their requests) and the checks whose verdict
+ * changed with their exchanges that differ, on the page and here.
  */
 import { Command } from 'commander';
 import { parseOrExit, parsedBy } from '../config/cli-options';
 import { buildReport } from '../reporting/build-report';
 import { comparisonLines } from '../reporting/capacity-runs';
+import { checkChangeLines } from '../reporting/failed-checks-section';
 import { DEFAULT_PERF_THRESHOLD, DEFAULT_PERF_THRESHOLD_SPEC, parsePerfThreshold, type PerfThreshold } from '../reporting/perf-compare';
 
 // An unknown option or a value that does not parse ends the command with exit 2, naming it.
@@ -48,6 +50,7 @@ buildReport({
       console.error('report: performance regressed beyond the threshold since the baseline capacity run (--fail-on-change)');
       process.exitCode = 1;
     }
+    for (const c of r.changedChecks) for (const line of checkChangeLines(c)) console.log(line);
     if (r.diff) {
       const d = r.diff;
       console.log(

@@ -2,44 +2,15 @@ import { test, expect } from '@playwright/test';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { buildReport } from '../../reporting/build-report';
-import type { HarEntry, HarLog } from '../../reporting/har-shapes';
-import { sampleFailedCheck, sampleSummary } from './sample';
+import type { HarLog } from '../../reporting/har-shapes';
+import { sampleExchange, sampleFailedCheck, sampleSummary } from './sample';
 
 const failed = sampleFailedCheck(
   'Broken fact: a page holds at most pageSize entries',
   `read -r ACCESS_TOKEN < <(curl -sS -X POST 'http://127.0.0.1:9/oauth/oauth20/token' --data-urlencode "client_secret=$RESELLER_CLIENT_SECRET")`,
 );
 
-const entry: HarEntry = {
-  startedDateTime: '2026-11-22T10:00:01.000Z',
-  time: 3,
-  request: {
-    method: 'GET',
-    url: 'http://127.0.0.1:9/resellers/v6/catalog?pageSize=2&pageNumber=1',
-    httpVersion: 'HTTP/1.1',
-    cookies: [],
-    headers: [{ name: 'IM-CorrelationID', value: 'c0ffee' }],
-    queryString: [],
-    headersSize: -1,
-    bodySize: 0,
-  },
-  response: {
-    status: 200,
-    statusText: '',
-    httpVersion: 'HTTP/1.1',
-    cookies: [],
-    headers: [{ name: 'content-type', value: 'application/json' }],
-    content: { size: 40, mimeType: 'application/json', text: '{"recordsFound":12,"pageSize":25}' },
-    redirectURL: '',
-    headersSize: -1,
-    bodySize: 40,
-  },
-  cache: {},
-  timings: { send: 0, wait: 3, receive: 0 },
-  _check: failed.title,
-  _file: failed.file,
-  _correlationId: 'c0ffee',
-};
+const entry = sampleExchange(failed);
 
 test('should show each failed check with its reproduction, a copy button and its exchanges from exchanges.har', async () => {
   const dir = mkdtempSync(test.info().outputPath('report-'));
