@@ -6,22 +6,36 @@
  */
 import { appendFileSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { HarEntry } from './har-entry';
+import type { ApiResponse } from '../../clients/http';
+import { harEntryOf, type ExchangeOwner, type HarEntry } from './har-entry';
 
 /** The folder of the run's exchange files, in the run's folder (contracts/plan/run-budget.ts). */
 export const exchangesDirOf = (runDir: string): string => join(runDir, 'exchanges');
 
-/** Appends a worker's exchanges to its own file (one per process: appends of two processes never interleave). */
+/**
+ * A worker's exchanges, appended to its own file (one per process: appends of two processes never interleave).
+ * An exchange is kept as it came and written, redacted, when the test ends (`flush`): the redaction of an entry
+ * costs a tenth of a call's CPU, which an exhaustion racing a short window cannot spare.
+ */
 export class ExchangeLog {
   private readonly file: string;
+  private pending: { res: ApiResponse; owner: ExchangeOwner | undefined }[] = [];
   constructor(runDir: string) {
     const dir = exchangesDirOf(runDir);
     mkdirSync(dir, { recursive: true });
     this.file = join(dir, `worker-${process.pid}.jsonl`);
   }
 
-  append(entry: HarEntry): void {
-    appendFileSync(this.file, `${JSON.stringify(entry)}\n`);
+  add(res: ApiResponse, owner: ExchangeOwner | undefined): void {
+    this.pending.push({ res, owner });
+  }
+
+  /** Writes the exchanges kept since the last flush. */
+  flush(): void {
+    if (!this.pending.length) return;
+    const lines = this.pending.map(({ res, owner }) => `${JSON.stringify(harEntryOf(res, owner))}\n`);
+    this.pending = [];
+    appendFileSync(this.file, lines.join(''));
   }
 }
 

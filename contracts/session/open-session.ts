@@ -15,7 +15,6 @@ import type { OpenApiContract } from '../../openapi/import/openapi-contract';
 import { RUN_DIR_ENV, SharedRequestBudget } from '../plan/run-budget';
 import { runningCheck, writeCorrelationId } from '../record/annotations';
 import { ExchangeLog } from '../record/exchange-log';
-import { harEntryOf } from '../record/har-entry';
 import { SilenceAwareApiClient, SilenceWatch } from './silent-target';
 import { blocked, notRun } from '../outcomes/outcomes';
 import { Session } from './session';
@@ -79,11 +78,17 @@ function recordExchange(log: ExchangeLog | undefined): (res: ApiResponse) => voi
   return (res) => {
     const info = currentTest();
     const owner = info && { check: runningCheck()?.result.title ?? info.title, file: basename(info.file) };
-    log?.append(harEntryOf(res, owner));
+    log?.add(res, owner);
     // Annotations reach Playwright's own reports unfiltered: the line (a token request's form included) is redacted here.
     if (info) writeCorrelationId(info, redact(`${requestLine(res)} → ${res.status}: IM-CorrelationID ${res.correlationId}`));
   };
 }
+
+/** The worker's exchange log (none without a run folder). */
+let exchangeLog: ExchangeLog | undefined;
+
+/** Writes the exchanges of the worker's session kept so far to the run's exchange log (at each test's end). */
+export const flushExchanges = (): void => exchangeLog?.flush();
 
 /**
  * The session of a worker: its HTTP client drawing on the run's request budget, its token client and
@@ -96,6 +101,7 @@ export function openSession(target: Target, ctx: Fetcher, openapi: OpenApiContra
   const budget: Budget = runDir
     ? new SharedRequestBudget(runDir, (message) => notRun(base.info(), message))
     : new RequestBudget(cfg.requestBudget ?? Infinity);
+  exchangeLog = runDir ? new ExchangeLog(runDir) : undefined;
   const silence = new SilenceWatch(
     runDir ? { answered: join(runDir, `target-answered-${project}`), silent: join(runDir, `target-silent-${project}.txt`) } : undefined,
   );
@@ -108,7 +114,7 @@ export function openSession(target: Target, ctx: Fetcher, openapi: OpenApiContra
       maxBodyBytes: cfg.maxBodyBytes,
       extraHeaders: cfg.extraHeaders,
       imHeaders: cfg.imHeaders,
-      onExchange: recordExchange(runDir ? new ExchangeLog(runDir) : undefined),
+      onExchange: recordExchange(exchangeLog),
       ...(openapi ? { beforeSend: refuseWhatTheDocumentRefuses(openapi) } : {}),
     },
     silence,
