@@ -3,6 +3,7 @@
  * evidence. The HTTP client (http.ts) builds it for every answer; evidence lines, the run's HAR and the
  * reproductions read it.
  */
+import { redact } from './redact';
 
 /** What of a request decides how it goes out beyond its headers and body (http.ts's ApiRequest). */
 interface RequestParts {
@@ -15,6 +16,14 @@ interface Exchanged {
   method: string;
   url: string;
   request?: SentRequestRecord;
+}
+
+/** An answer as evidence quotes it (http.ts's ApiResponse). */
+interface Answered extends Exchanged {
+  status: number;
+  headers: Record<string, string>;
+  text: string;
+  correlationId: string;
 }
 
 /** A request as it was sent: its full URL (query included), its final headers and its body as text. */
@@ -53,4 +62,14 @@ export function shortBody(body: string): string {
 export function requestLine(res: Exchanged): string {
   const body = res.request?.body;
   return `${res.method} ${res.request?.url ?? res.url}${body ? ` with body ${shortBody(body)}` : ''}`;
+}
+
+/** A short, redacted excerpt of an exchange for evidence: the whole request (query, short body) and the answer. */
+export function evidenceOf(res: Answered, extra = ''): string {
+  const rl = ['x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset']
+    .map((k) => `${k}: ${res.headers[k] ?? '(absent)'}`)
+    .join('; ');
+  return redact(
+    `${requestLine(res)} → ${res.status}; IM-CorrelationID: ${res.correlationId || '(none)'}; ${rl}; content-type: ${res.headers['content-type'] ?? '(absent)'}; body: ${res.text.slice(0, 300)}${extra ? `; ${extra}` : ''}`,
+  );
 }

@@ -43,6 +43,8 @@ export interface HarEntry {
   _token?: 'issued' | 'made-up';
   /** Whether a client_secret the request sent (form, query or JSON) was the configured one, or one the check made up. */
   _clientSecret?: 'configured' | 'made-up';
+  /** A request that got no usable answer (status 0, as browsers record it): the harness's failure (a timeout, say). */
+  _failure?: string;
 }
 
 /** A HAR file: the run's exchanges in the order they were sent. */

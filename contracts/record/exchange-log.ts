@@ -7,7 +7,7 @@
 import { appendFileSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ApiResponse } from '../../clients/http';
-import { harEntryOf, type ExchangeOwner, type HarEntry } from './har-entry';
+import { failedEntryOf, harEntryOf, type ExchangeOwner, type HarEntry } from './har-entry';
 
 /** The folder of the run's exchange files, in the run's folder (contracts/plan/run-budget.ts). */
 export const exchangesDirOf = (runDir: string): string => join(runDir, 'exchanges');
@@ -19,7 +19,7 @@ export const exchangesDirOf = (runDir: string): string => join(runDir, 'exchange
  */
 export class ExchangeLog {
   private readonly file: string;
-  private pending: { res: ApiResponse; owner: ExchangeOwner | undefined }[] = [];
+  private pending: (() => HarEntry)[] = [];
   constructor(runDir: string) {
     const dir = exchangesDirOf(runDir);
     mkdirSync(dir, { recursive: true });
@@ -27,13 +27,18 @@ export class ExchangeLog {
   }
 
   add(res: ApiResponse, owner: ExchangeOwner | undefined): void {
-    this.pending.push({ res, owner });
+    this.pending.push(() => harEntryOf(res, owner));
+  }
+
+  /** A request that got no usable answer (clients/http.ts's onFailure). */
+  addFailure(sent: Parameters<typeof failedEntryOf>[0], failure: Error, owner: ExchangeOwner | undefined): void {
+    this.pending.push(() => failedEntryOf(sent, failure, owner));
   }
 
   /** Writes the exchanges kept since the last flush. */
   flush(): void {
     if (!this.pending.length) return;
-    const lines = this.pending.map(({ res, owner }) => `${JSON.stringify(harEntryOf(res, owner))}\n`);
+    const lines = this.pending.map((entry) => `${JSON.stringify(entry())}\n`);
     this.pending = [];
     appendFileSync(this.file, lines.join(''));
   }

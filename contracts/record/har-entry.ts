@@ -96,3 +96,14 @@ export function harEntryOf(res: ApiResponse, owner: ExchangeOwner | undefined): 
     ...clientSecretKind(`${sent.url} ${body ?? ''}`),
   };
 }
+
+/** The HAR entry of a request that got no usable answer: status 0 and no body, with the failure (redacted). */
+export function failedEntryOf(
+  sent: Pick<ApiResponse, 'method' | 'url' | 'correlationId' | 'sentAtMs' | 'request'>,
+  failure: Error,
+  owner: ExchangeOwner | undefined,
+): HarEntry {
+  const durationMs = Math.max(0, Date.now() - sent.sentAtMs);
+  const res: ApiResponse = { ...sent, status: 0, headers: {}, text: '', json: undefined, durationMs, receivedAtMs: Date.now() };
+  return { ...harEntryOf(res, owner), _failure: redact(failure.message) };
+}

@@ -15,6 +15,7 @@ import type { OpenApiContract } from '../../openapi/import/openapi-contract';
 import { RUN_DIR_ENV, SharedRequestBudget } from '../plan/run-budget';
 import { runningCheck, writeCorrelationId } from '../record/annotations';
 import { ExchangeLog } from '../record/exchange-log';
+import type { ExchangeOwner } from '../record/har-entry';
 import { SilenceAwareApiClient, SilenceWatch } from './silent-target';
 import { blocked, notRun } from '../outcomes/outcomes';
 import { Session } from './session';
@@ -69,6 +70,10 @@ function currentTest(): TestInfo | undefined {
   }
 }
 
+/** The check an exchange belongs to: the running grouped check's, else the test's; none outside a test. */
+const ownerOf = (info: TestInfo | undefined): ExchangeOwner | undefined =>
+  info && { check: runningCheck()?.result.title ?? info.title, file: basename(info.file) };
+
 /**
  * After every answer: its HAR entry in the run's exchange log, under the check it belongs to (the running
  * grouped check's, else the test's); and the request line and IM-CorrelationID of the last three requests of
@@ -77,8 +82,7 @@ function currentTest(): TestInfo | undefined {
 function recordExchange(log: ExchangeLog | undefined): (res: ApiResponse) => void {
   return (res) => {
     const info = currentTest();
-    const owner = info && { check: runningCheck()?.result.title ?? info.title, file: basename(info.file) };
-    log?.add(res, owner);
+    log?.add(res, ownerOf(info));
     // Annotations reach Playwright's own reports unfiltered: the line (a token request's form included) is redacted here.
     if (info) writeCorrelationId(info, redact(`${requestLine(res)} → ${res.status}: IM-CorrelationID ${res.correlationId}`));
   };
@@ -115,6 +119,7 @@ export function openSession(target: Target, ctx: Fetcher, openapi: OpenApiContra
       extraHeaders: cfg.extraHeaders,
       imHeaders: cfg.imHeaders,
       onExchange: recordExchange(exchangeLog),
+      onFailure: (sent, failure) => exchangeLog?.addFailure(sent, failure, ownerOf(currentTest())),
       ...(openapi ? { beforeSend: refuseWhatTheDocumentRefuses(openapi) } : {}),
     },
     silence,

@@ -57,4 +57,21 @@ test.describe('evidence names the whole request', () => {
     expect(line).toContain('client_id=id-1');
     expect(line).not.toContain('canary-secret-7');
   });
+
+  test('should hand a request that got no answer, as sent, to the failure hook before the failure is thrown', async () => {
+    const failures: { url?: string; kind: string }[] = [];
+    const silent = new ApiClient(
+      { fetch: async () => Promise.reject(new Error('Timeout 1000ms exceeded')) },
+      {
+        baseUrl: 'http://127.0.0.1:9',
+        budget: new RequestBudget(10),
+        timeoutMs: 1000,
+        maxBodyBytes: 10_000,
+        extraHeaders: {},
+        onFailure: (sent, failure) => failures.push({ ...(sent.request ? { url: sent.request.url } : {}), kind: failure.kind }),
+      },
+    );
+    await expect(silent.send({ method: 'GET', path: '/resellers/v6/catalog', query: { pageSize: '2' } })).rejects.toThrow(/\[timeout\]/);
+    expect(failures).toEqual([{ url: 'http://127.0.0.1:9/resellers/v6/catalog?pageSize=2', kind: 'timeout' }]);
+  });
 });

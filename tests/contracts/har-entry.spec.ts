@@ -1,6 +1,6 @@
 import { test, expect } from '@playwright/test';
 import type { ApiResponse } from '../../clients/http';
-import { harEntryOf } from '../../contracts/record/har-entry';
+import { failedEntryOf, harEntryOf } from '../../contracts/record/har-entry';
 import { harLogOf } from '../../contracts/reporter/exchanges-har';
 import { harProblems } from './support/har-validate';
 
@@ -89,5 +89,18 @@ test.describe('exchanges as HAR entries', () => {
     expect(token.request.postData?.text).toBe('grant_type=client_credentials&client_id=app&client_secret=[REDACTED]');
     expect(webhook.request.headers).toContainEqual({ name: 'x-hub-signature', value: '[REDACTED]' });
     expect(webhook.request.headers).toContainEqual({ name: 'Authorization', value: 'Bearer [REDACTED]' });
+  });
+
+  test('should record a request that got no answer with status 0 and its failure, still valid HAR 1.2', () => {
+    const { method, url, correlationId, sentAtMs, request } = answer();
+    const e = failedEntryOf(
+      { method, url, correlationId, sentAtMs, request },
+      new Error(`[timeout] no answer; Bearer ${TOKEN}`),
+      undefined,
+    );
+    expect(e.response.status).toBe(0);
+    expect(e._failure).toBe('[timeout] no answer; Bearer [REDACTED]');
+    expect(e.request.url).toBe('http://127.0.0.1:9/resellers/v6/catalog?pageSize=2&pageNumber=1');
+    expect(harProblems(harLogOf([e], '0.1.0'))).toEqual([]);
   });
 });
