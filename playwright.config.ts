@@ -12,6 +12,8 @@ import { runDirOf } from './contracts/plan/run-budget';
 import type { SummaryReporterOptions } from './contracts/reporter/summary-reporter';
 
 const CI = !!process.env.CI;
+/** On GitHub Actions, the job's step summary file: certify writes its Markdown there and annotates each failed check. */
+const GITHUB_STEP_SUMMARY = process.env.GITHUB_ACTIONS === 'true' ? process.env.GITHUB_STEP_SUMMARY : undefined;
 const config = ((): HarnessConfig | undefined => {
   try {
     return runConfig();
@@ -35,6 +37,7 @@ const SUMMARY: SummaryReporterOptions = {
   vendorOperations: config?.vendorOperations ?? [],
   ...(config?.openapiFile ? { openapi: config.openapiFile } : {}),
   runDir: runDirOf(resolve(fileURLToPath(new URL('.', import.meta.url)), OUTPUT_DIR)),
+  ...(GITHUB_STEP_SUMMARY ? { githubStepSummary: GITHUB_STEP_SUMMARY } : {}),
 };
 
 export default defineConfig({
@@ -48,7 +51,8 @@ export default defineConfig({
   timeout: 90_000,
   outputDir: OUTPUT_DIR,
   reporter: [
-    [CI ? 'line' : 'list'],
+    // One line per check group with its counts; the tags stay in the reports.
+    ['./contracts/reporter/progress-reporter.ts'],
     ['html', { outputFolder: `${REPORTS_DIR}/html`, open: 'never' }],
     ['json', { outputFile: `${REPORTS_DIR}/results.json` }],
     ['allure-playwright', { resultsDir: `${REPORTS_DIR}/allure-results`, detail: false, suiteTitle: true }],

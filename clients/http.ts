@@ -7,6 +7,10 @@ import { randomBytes } from 'node:crypto';
 import { correlationIdOf, IM_HEADERS } from '../catalogue/rules';
 import { redact } from './redact';
 import type { FetchedResponse, Fetcher } from './fetcher';
+import { sentRequestOf, type SentRequestRecord } from './sent-request';
+
+export type { SentRequestRecord } from './sent-request';
+export { evidenceOf } from './sent-request';
 
 export type FailureKind = 'timeout' | 'network' | 'server-error' | 'malformed-body' | 'oversized' | 'budget';
 
@@ -92,6 +96,8 @@ export interface ApiResponse {
   receivedAtMs: number;
   /** The IM-CorrelationID sent with the request, to quote to the distributor's support. */
   correlationId: string;
+  /** The request that got this answer, as sent (absent on answers built by hand). */
+  request?: SentRequestRecord;
 }
 
 export interface ApiClientOptions {
@@ -111,6 +117,8 @@ export interface ApiClientOptions {
   beforeSend?: (req: ApiRequest, headers: Readonly<Record<string, string>>) => void;
   /** Called with every answer (the suite keeps the last correlation ids of a check for its evidence). */
   onExchange?: (res: ApiResponse) => void;
+  /** Called with every request sent that got no usable answer (a timeout, a network error, a body over the limit). */
+  onFailure?: (sent: Pick<ApiResponse, 'method' | 'url' | 'correlationId' | 'sentAtMs' | 'request'>, failure: TargetFailure) => void;
 }
 
 /** A fresh IM-CorrelationID: a random v4 UUID without its dashes (32 characters). */
@@ -141,11 +149,12 @@ export class ApiClient {
     const headers = this.headersFor(req, correlationId);
     this.opts.beforeSend?.(req, headers);
     this.opts.budget.take(`${req.method} ${req.path}`);
-    let data: string | Buffer | undefined;
+    let data: string | undefined;
     if (req.json !== undefined) {
       data = JSON.stringify(req.json);
       headers['Content-Type'] ??= 'application/json';
     } else if (req.raw !== undefined) data = req.raw;
+    const request = sentRequestOf(url, req, headers, data);
     const started = performance.now();
     const sentAtMs = Date.now();
     const where = `${url} (IM-CorrelationID ${correlationId})`;
@@ -161,6 +170,21 @@ export class ApiClient {
         maxRedirects: 0,
       });
     const classified = (e: unknown) => classifyError(e, req.method, where, this.opts.timeoutMs);
+    const failed = (e: unknown): never => {
+      if (e instanceof TargetFailure) this.opts.onFailure?.({ method: req.method, url, correlationId, sentAtMs, request }, e);
+      throw e;
+    };
+    return this.exchange(fetch, classified, req, { url, where, started, sentAtMs, correlationId, request }).catch(failed);
+  }
+
+  /** Sends a prepared request once (once more on a connection closed as it went out) and reads its answer. */
+  private async exchange(
+    fetch: () => Promise<FetchedResponse>,
+    classified: (e: unknown) => TargetFailure,
+    req: ApiRequest,
+    at: { url: string; where: string; started: number; sentAtMs: number; correlationId: string; request: SentRequestRecord },
+  ): Promise<ApiResponse> {
+    const { url, where, started, sentAtMs, correlationId, request } = at;
     let res: FetchedResponse;
     try {
       res = await fetch();
@@ -189,6 +213,7 @@ export class ApiClient {
       sentAtMs,
       receivedAtMs,
       correlationId,
+      request,
     };
     this.opts.onExchange?.(out);
     return out;
@@ -266,14 +291,4 @@ export function assertUsable(res: ApiResponse): void {
       `${where} answered status ${res.status} with Content-Type ${ct} but a body that is not JSON: ${res.text.slice(0, 120)}`,
     );
   }
-}
-
-/** A short, redacted excerpt of an exchange for evidence. */
-export function evidenceOf(res: ApiResponse, extra = ''): string {
-  const rl = ['x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset']
-    .map((k) => `${k}: ${res.headers[k] ?? '(absent)'}`)
-    .join('; ');
-  return redact(
-    `${res.method} ${res.url} → ${res.status}; IM-CorrelationID: ${res.correlationId || '(none)'}; ${rl}; content-type: ${res.headers['content-type'] ?? '(absent)'}; body: ${res.text.slice(0, 300)}${extra ? `; ${extra}` : ''}`,
-  );
 }

@@ -19,7 +19,20 @@ const PATTERNS: ReadonlyArray<[RegExp, string]> = [
   [/("client_secret"\s*:\s*")[^"]*(")/gi, `$1${REDACTED}$2`],
   [/((?:^|[?&\s])client_secret=)[^&\s]*/gi, `$1${REDACTED}`],
   [/((?:^|[?&\s])access_token=)[^&\s]*/gi, `$1${REDACTED}`],
+  // A webhook signature: whoever holds one can replay its event.
+  [/(x-hub-signature"?\s*[:=]\s*"?)[A-Za-z0-9+/=_-]+/gi, `$1${REDACTED}`],
 ];
+
+/** Headers whose whole value is a secret (a webhook signature); Authorization keeps its scheme (the patterns). */
+const SECRET_HEADERS: ReadonlySet<string> = new Set(['x-hub-signature']);
+
+/** A header's value as output may show it: masked whole for a secret header, else redacted as any text. */
+export function redactHeader(name: string, value: string): string {
+  return SECRET_HEADERS.has(name.toLowerCase()) ? REDACTED : redact(value);
+}
+
+/** Whether `value` is a registered secret (an issued token, a client secret), not merely text shaped like one. */
+export const isRegisteredSecret = (value: string): boolean => secrets.has(value);
 
 function escapeRegExp(s: string): string {
   return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');

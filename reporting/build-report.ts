@@ -1,6 +1,7 @@
 /**
  * The one-page certification report: reports/index.html, self-contained (chart.js inlined, no
- * network), built from reports/summary.json, findings and the load manifest when present.
+ * network), built from reports/summary.json, findings, the run's exchanges (exchanges.har) and the load manifest
+ * when present.
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -11,6 +12,8 @@ import type { CapacityResult } from './capacity-section';
 import { compareCapacityRuns, samplesFileOf, type CapacityRunComparison } from './capacity-runs';
 import type { CompareOptions } from './perf-compare';
 import { renderReport, type Timeline } from './report-page';
+import type { HarLog } from './har-shapes';
+import { changedChecks, type CheckChange } from './exchange-diff';
 
 export interface BuildReportOptions {
   /** Directory with summary.json (and load/). Default reports. */
@@ -33,6 +36,8 @@ export interface BuildReportResult {
   diff?: RunDiff;
   /** The two capacity runs compared, when both kept their requests. */
   performance?: CapacityRunComparison;
+  /** With a baseline: the checks whose verdict changed, with their exchanges that differ (from both runs' exchanges.har). */
+  changedChecks: CheckChange[];
 }
 
 function readJson<T>(p: string): T | undefined {
@@ -72,6 +77,15 @@ function writeDiff(dir: string, diff: RunDiff | undefined, performance: Capacity
   return file;
 }
 
+/** The exchanges of a run's HAR file; none when the run wrote none. */
+const harEntries = (file: string) => readJson<HarLog>(file)?.log.entries ?? [];
+
+/** The checks whose verdict changed since the baseline, with their exchanges (exchanges.har beside each summary) that differ. */
+function changedChecksSince(baseline: string, summary: RunSummary, exchanges: ReturnType<typeof harEntries>): CheckChange[] {
+  const base = readJson<RunSummary>(baseline);
+  return base ? changedChecks(base, harEntries(join(dirname(baseline), 'exchanges.har')), summary, exchanges) : [];
+}
+
 export async function buildReport(o: BuildReportOptions = {}): Promise<BuildReportResult> {
   const dir = o.reportsDir ?? 'reports';
   const summaryFile = o.summaryFile ?? join(dir, 'summary.json');
@@ -81,13 +95,29 @@ export async function buildReport(o: BuildReportOptions = {}): Promise<BuildRepo
   const limits = readJson<{ operations: LimitsManifestEntry[] }>(join(dir, 'load', 'limits.json'))?.operations;
   const timeline = readJson<Timeline>(join(dir, 'load', 'probe-timeline.json'));
   const diff = o.baseline ? behaviourDiff(o.baseline, summary, limits) : undefined;
+  const exchanges = harEntries(join(dir, 'exchanges.har'));
+  const changed = o.baseline ? changedChecksSince(o.baseline, summary, exchanges) : [];
   const performance = await capacityComparison(o, dir);
   const diffPath = diff || performance ? writeDiff(dir, diff, performance) : undefined;
   const htmlPath = o.outFile ?? join(dir, 'index.html');
   const capacity = readJson<CapacityResult>(join(dir, 'load', 'capacity.json'));
   writeFileSync(
     htmlPath,
-    renderReport(summary, findings, limits, timeline, diff, { ...(capacity ? { capacity } : {}), ...(performance ? { performance } : {}) }),
+    renderReport(
+      summary,
+      findings,
+      limits,
+      timeline,
+      diff,
+      { ...(capacity ? { capacity } : {}), ...(performance ? { performance } : {}) },
+      { exchanges, changed },
+    ),
   );
-  return { htmlPath, ...(diffPath ? { diffPath } : {}), ...(diff ? { diff } : {}), ...(performance ? { performance } : {}) };
+  return {
+    htmlPath,
+    changedChecks: changed,
+    ...(diffPath ? { diffPath } : {}),
+    ...(diff ? { diff } : {}),
+    ...(performance ? { performance } : {}),
+  };
 }

@@ -6,6 +6,9 @@ import { capacitySection, type CapacityResult } from './capacity-section';
 import type { CapacityRunComparison } from './capacity-runs';
 import { perfSection } from './perf-section';
 import { CHARTS_SCRIPT, chartJsSource, STYLE } from './page-assets';
+import { changedChecksSection, failedChecksSection } from './failed-checks-section';
+import type { CheckChange } from './exchange-diff';
+import type { HarEntry } from './har-shapes';
 import { diffSection, esc, evidenceBlocks, findingsLedger, leftOutSection, operationRows } from './report-tables';
 
 export interface Timeline {
@@ -51,7 +54,9 @@ export function renderReport(
   timeline: Timeline | undefined,
   diff: RunDiff | undefined,
   load: { capacity?: CapacityResult; performance?: CapacityRunComparison } = {},
+  run: { exchanges?: readonly HarEntry[]; changed?: readonly CheckChange[] } = {},
 ): string {
+  const failed = failedChecksSection(summary, run.exchanges ?? []);
   const chartJs = chartJsSource();
   const rows = operationRows(summary, limits);
   const evidence = evidenceBlocks(summary);
@@ -74,7 +79,9 @@ ${STYLE}</style></head><body>
 <div class="verdict ${esc(summary.verdict)}" id="verdict">${esc(summary.verdict.toUpperCase())}</div></header>
 <main>
 <section><h2>Totals</h2><div class="totals"><div><b>${t.passed}</b>passed</div><div><b>${t.failed}</b>failed</div><div><b>${t.blocked}</b>blocked by environment</div><div><b>${t.skipped}</b>not run</div><div><b>${t.outOfScope ?? 0}</b>out of scope</div><div><b>${t.notApplicable ?? 0}</b>not applicable</div><div><b>${t.findings}</b>findings</div><div><b>${summary.operations.length}</b>operation rows</div></div></section>
+${failed.html}
 ${diffHtml}
+${changedChecksSection(run.changed ?? [])}
 ${leftOutSection(summary.leftOut ?? [])}
 <section><h2>Operations</h2><table id="operations"><thead><tr><th>family</th><th>method</th><th>path</th><th>env</th><th>contract</th><th>shape</th><th>headers</th><th>auth</th><th>advertised limit</th><th>measured limit</th><th>reset error ms</th><th>latency p50 / p95 ms</th><th>evidence</th></tr></thead><tbody>
 ${rows}
@@ -91,6 +98,7 @@ ${limiters.html}
 <script>${chartJs.replace(/<\/script/gi, '<\\/script')}</script>
 <script>${limiters.script}</script>
 <script>${perf.script}</script>
+<script>${failed.script}</script>
 <script>
 ${CHARTS_SCRIPT}</script>
 </body></html>

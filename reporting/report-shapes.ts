@@ -80,6 +80,22 @@ export interface TestResult {
   reason?: string;
   /** What brings an out-of-scope check in. */
   bringsIn?: string;
+  /** A failed check's requests as commands to send again (contracts/reporter/reproduction.ts). */
+  reproduction?: Reproduction;
+}
+
+/**
+ * A failed check's exchanges that show the broken fact, as shell commands: `curl` per request, the token as
+ * "$ACCESS_TOKEN" and secrets as variables, with the one command that sets ACCESS_TOKEN.
+ */
+export interface Reproduction {
+  /** `read -r ACCESS_TOKEN < <(curl …)` (bash) for the family and environment of the requests; absent when none carries a token. */
+  token?: string;
+  curls: string[];
+  /** The variables the commands read that the user sets (the client secret's). */
+  variables: string[];
+  /** What the commands cannot send as the check did (a made-up token, a signature): each redacted in the output. */
+  notReproduced: string[];
 }
 
 /** What the run sent, read from the run's request counter (run-budget.ts). */

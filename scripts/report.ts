@@ -1,12 +1,14 @@
 /**
  * `npm run report [-- --summary <file>] [--baseline <older summary.json>] [--capacity-baseline <older run>]
  *   [--perf-threshold 20%,5ms,p95:50%,p95:20ms,1pt] [--fail-on-change] [--out <dir>]`
- * Builds reports/index.html and, with a baseline, reports/diff.json (with the capacity comparison when both runs kept
- * their requests).
+ * Builds reports/index.html (each failed check with its exchanges from exchanges.har) and, with a baseline,
+ * reports/diff.json (with the capacity comparison when both runs kept their requests) and the checks whose verdict
+ * changed with their exchanges that differ, on the page and here.
  */
 import { parseOrExit } from '../config/cli-options';
 import { buildReport } from '../reporting/build-report';
 import { comparisonLines } from '../reporting/capacity-runs';
+import { checkChangeLines } from '../reporting/failed-checks-section';
 import type { PerfThreshold } from '../reporting/perf-compare';
 import { reportProgram } from '../reporting/report-command';
 
@@ -34,6 +36,7 @@ buildReport({
       console.error('report: performance regressed beyond the threshold since the baseline capacity run (--fail-on-change)');
       process.exitCode = 1;
     }
+    for (const c of r.changedChecks) for (const line of checkChangeLines(c)) console.log(line);
     if (r.diff) {
       const d = r.diff;
       console.log(

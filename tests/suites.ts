@@ -84,6 +84,9 @@ export const E2E_TESTS = [
   'contracts/budget.spec.ts',
   'contracts/request-plan.spec.ts',
   'contracts/token-refused-early.spec.ts',
+  // certify's exchanges.har on two workers with canary credentials; each failure's curl sent again to a drifting mock.
+  'contracts/certify-exchanges.spec.ts',
+  'contracts/certify-reproduce.spec.ts',
   // certify of the embedded mock in either request mode.
   'mock/request-modes.spec.ts',
   // npm run load end to end: its command line, the id search on a deployment, the budget and seed, the probe of

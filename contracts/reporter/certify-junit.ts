@@ -6,6 +6,7 @@
 import junit from 'junit-report-builder';
 import type { TestResult } from '../../reporting/report-shapes';
 import { redact } from '../../clients/redact';
+import { reproductionText } from './reproduction';
 
 /** The kind a skipped JUnit case names, by the check's status. */
 const KIND_OF: Partial<Record<TestResult['status'], string>> = {
@@ -14,6 +15,12 @@ const KIND_OF: Partial<Record<TestResult['status'], string>> = {
   'out-of-scope': 'out-of-scope',
   'not-applicable': 'not-applicable',
 };
+
+/** A failure's text: its error, then the commands that send its requests again. */
+function failureText(t: TestResult): string {
+  const again = t.reproduction ? ['', 'Send it again:', ...reproductionText(t.reproduction)] : [];
+  return [t.error ?? 'failed', ...again].join('\n');
+}
 
 /** The run's checks as JUnit XML, one suite per spec file (redacted). */
 export function certifyJunit(tests: readonly TestResult[]): string {
@@ -28,7 +35,7 @@ export function certifyJunit(tests: readonly TestResult[]): string {
       .name(t.title)
       .time(t.durationMs / 1000);
     const kind = KIND_OF[t.status];
-    if (t.status === 'failed') c.failure(redact(t.error ?? 'failed'));
+    if (t.status === 'failed') c.failure(redact(failureText(t)));
     else if (kind) {
       c.skipped()
         .property('kind', kind)

@@ -6,6 +6,7 @@ import type { Finding, LeftOut } from '../../reporting/report-shapes';
 import { describeId, type ResolvedId } from '../../clients/ids';
 import type { RunSummary } from '../../reporting/report-shapes';
 import type { GroupCounts } from './certify-summary';
+import { reproductionLines } from './reproduction';
 
 /** "orderNumber 20-1 (listed by orders.search, production, sandbox); ..." : one entry per id and origin. */
 export function idLine(ids: readonly ResolvedId[]): string {
@@ -17,8 +18,8 @@ export function idLine(ids: readonly ResolvedId[]): string {
   return [...byId.entries()].map(([k, envs]) => `${k}, ${envs.join(', ')})`).join('; ');
 }
 
-/** The table's columns: header and the count each shows. */
-const COLUMNS: readonly [string, keyof GroupCounts][] = [
+/** The table's columns: header and the count each shows (the step summary's table too). */
+export const COLUMNS: readonly [string, keyof GroupCounts][] = [
   ['passed', 'passed'],
   ['failed', 'failed'],
   ['blocked', 'blocked'],
@@ -140,7 +141,8 @@ export function summaryLines(s: RunSummary, groups: ReadonlyMap<string, GroupCou
     ...findingLines(s.findings),
     ...openapiLines(s.openapi),
     ...leftOutLines(s.leftOut ?? []),
+    ...reproductionLines(s.tests, o),
     '',
-    `Reports: ${o}/summary.json, ${o}/findings.json, ${o}/junit.xml, ${o}/html/index.html, ${o}/allure-results`,
+    `Reports: ${o}/summary.json, ${o}/findings.json, ${o}/junit.xml, ${o}/exchanges.har, ${o}/html/index.html, ${o}/allure-results`,
   ];
 }

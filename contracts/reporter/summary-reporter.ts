@@ -1,12 +1,12 @@
 /**
  * Playwright reporter that turns the run into reports/summary.json, reports/findings.json and
- * reports/junit.xml (one case per check) and
+ * reports/junit.xml (one case per check), reports/exchanges.har (every exchange) and
  * prints a one-screen summary per group (certify-summary.ts and certify-summary-lines.ts build them).
  * Everything written is redacted.
  * Its settings come as reporter options from playwright.config.ts, never from the environment.
  */
 import { mkdirSync, writeFileSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import type { FullConfig, FullResult, Reporter, TestCase, TestResult } from '@playwright/test/reporter';
 import { median } from '../../common/statistics';
 import { operationsFor, type VendorOperationSpec } from '../../catalogue';
@@ -16,6 +16,9 @@ import { readRunPlan, runBudgetUsage } from '../plan/run-budget';
 import { buildSummary, collect, type Collected, type RequestsSummary, type RunEntry } from './certify-summary';
 import { summaryLines } from './certify-summary-lines';
 import { certifyJunit } from './certify-junit';
+import { writeExchangesHar } from './exchanges-har';
+import { withReproductions } from './reproduction';
+import { checkLocations, writeGithubOutput, type CheckLocation } from './github-output';
 
 export type { RequestsSummary } from './certify-summary';
 
@@ -33,10 +36,12 @@ export interface SummaryReporterOptions {
   openapi?: string;
   /** The run's request budget folder (run-budget.ts), for the requests sent. */
   runDir?: string;
+  /** On GitHub Actions: the step summary file to append to (GITHUB_STEP_SUMMARY); with it, an annotation per failed check. */
+  githubStepSummary?: string;
 }
 
 /** A finished test as the pure summary functions take it. */
-function entryOf(test: TestCase, result: TestResult): RunEntry {
+export function entryOf(test: TestCase, result: TestResult): RunEntry {
   return {
     title: test.title,
     file: test.location.file.split(/[\\/]/).pop() ?? test.location.file,
@@ -86,8 +91,12 @@ export default class SummaryReporter implements Reporter {
     this.workers = config.workers;
   }
 
+  private readonly located: { entry: RunEntry; at: CheckLocation }[] = [];
+
   onTestEnd(test: TestCase, result: TestResult): void {
-    this.entries.push(entryOf(test, result));
+    const entry = entryOf(test, result);
+    this.entries.push(entry);
+    this.located.push({ entry, at: { file: relative(process.cwd(), test.location.file), line: test.location.line } });
   }
 
   async onEnd(result: FullResult): Promise<void> {
@@ -115,10 +124,13 @@ export default class SummaryReporter implements Reporter {
       ...(requests ? { requests } : {}),
     });
     mkdirSync(this.out, { recursive: true });
+    const exchanges = this.opts.runDir ? writeExchangesHar(this.opts.runDir, this.out, summary.harnessVersion) : [];
+    summary.tests = withReproductions(summary.tests, exchanges);
     writeFileSync(join(this.out, 'summary.json'), redact(JSON.stringify(summary, null, 2)));
     writeFileSync(join(this.out, 'findings.json'), redact(JSON.stringify(summary.findings, null, 2)));
     writeFileSync(join(this.out, 'junit.xml'), certifyJunit(summary.tests));
     console.log(redact(summaryLines(summary, c.groups, this.out).join('\n')));
+    if (this.opts.githubStepSummary) writeGithubOutput(this.opts.githubStepSummary, summary, c.groups, checkLocations(this.located));
   }
 
   printsToStdio(): boolean {

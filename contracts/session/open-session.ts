@@ -6,12 +6,16 @@
 import { type TestInfo, test as base } from '@playwright/test';
 import type { Fetcher } from '../../clients/fetcher';
 import { RequestBudget, type ApiRequest, type ApiResponse, type Budget } from '../../clients/http';
+import { requestLine } from '../../clients/sent-request';
+import { redact } from '../../clients/redact';
 import { tokensThrough } from '../../clients/target-session';
 import { IdResolver } from '../../clients/ids';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import type { OpenApiContract } from '../../openapi/import/openapi-contract';
 import { RUN_DIR_ENV, SharedRequestBudget } from '../plan/run-budget';
-import { writeCorrelationId } from '../record/annotations';
+import { runningCheck, writeCorrelationId } from '../record/annotations';
+import { ExchangeLog } from '../record/exchange-log';
+import type { ExchangeOwner } from '../record/har-entry';
 import { SilenceAwareApiClient, SilenceWatch } from './silent-target';
 import { blocked, notRun } from '../outcomes/outcomes';
 import { Session } from './session';
@@ -57,16 +61,38 @@ export function problemAt(problem: string, location: string): boolean {
   return here.test(problem) || (name !== '[]' && absent.test(problem));
 }
 
-/** Keeps the IM-CorrelationID of the last three requests of the running check, for its evidence in the summary. */
-function keepCorrelationId(res: ApiResponse): void {
-  let info: TestInfo;
+/** The test running in this async context; undefined outside a test (a fixture's set-up). */
+function currentTest(): TestInfo | undefined {
   try {
-    info = base.info();
+    return base.info();
   } catch {
-    return; // outside a test (fixture set-up)
+    return undefined;
   }
-  writeCorrelationId(info, `${res.method} ${res.url} → ${res.status}: IM-CorrelationID ${res.correlationId}`);
 }
+
+/** The check an exchange belongs to: the running grouped check's, else the test's; none outside a test. */
+const ownerOf = (info: TestInfo | undefined): ExchangeOwner | undefined =>
+  info && { check: runningCheck()?.result.title ?? info.title, file: basename(info.file) };
+
+/**
+ * After every answer: its HAR entry in the run's exchange log, under the check it belongs to (the running
+ * grouped check's, else the test's); and the request line and IM-CorrelationID of the last three requests of
+ * the running check, for its evidence in the summary.
+ */
+function recordExchange(log: ExchangeLog | undefined): (res: ApiResponse) => void {
+  return (res) => {
+    const info = currentTest();
+    log?.add(res, ownerOf(info));
+    // Annotations reach Playwright's own reports unfiltered: the line (a token request's form included) is redacted here.
+    if (info) writeCorrelationId(info, redact(`${requestLine(res)} → ${res.status}: IM-CorrelationID ${res.correlationId}`));
+  };
+}
+
+/** The worker's exchange log (none without a run folder). */
+let exchangeLog: ExchangeLog | undefined;
+
+/** Writes the exchanges of the worker's session kept so far to the run's exchange log (at each test's end). */
+export const flushExchanges = (): void => exchangeLog?.flush();
 
 /**
  * The session of a worker: its HTTP client drawing on the run's request budget, its token client and
@@ -79,6 +105,7 @@ export function openSession(target: Target, ctx: Fetcher, openapi: OpenApiContra
   const budget: Budget = runDir
     ? new SharedRequestBudget(runDir, (message) => notRun(base.info(), message))
     : new RequestBudget(cfg.requestBudget ?? Infinity);
+  exchangeLog = runDir ? new ExchangeLog(runDir) : undefined;
   const silence = new SilenceWatch(
     runDir ? { answered: join(runDir, `target-answered-${project}`), silent: join(runDir, `target-silent-${project}.txt`) } : undefined,
   );
@@ -91,7 +118,8 @@ export function openSession(target: Target, ctx: Fetcher, openapi: OpenApiContra
       maxBodyBytes: cfg.maxBodyBytes,
       extraHeaders: cfg.extraHeaders,
       imHeaders: cfg.imHeaders,
-      onExchange: keepCorrelationId,
+      onExchange: recordExchange(exchangeLog),
+      onFailure: (sent, failure) => exchangeLog?.addFailure(sent, failure, ownerOf(currentTest())),
       ...(openapi ? { beforeSend: refuseWhatTheDocumentRefuses(openapi) } : {}),
     },
     silence,

@@ -9,7 +9,7 @@ import type { OpenApiContract } from '../../openapi/import/openapi-contract';
 import { expect } from '../judge/matchers';
 import { harnessConfig, provideTarget, selectedOperations, type Target } from './target';
 import type { Session } from './session';
-import { openSession } from './open-session';
+import { flushExchanges, openSession } from './open-session';
 import { NodeFetcher } from '../../clients/fetcher';
 import { writeTraffic } from '../record/annotations';
 import { readAnnotations } from '../record/annotation-reader';
@@ -61,6 +61,7 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
       // node:http with a connection pool: a fraction of the CPU per call of Playwright's request context (fetcher.ts).
       const fetcher = new NodeFetcher();
       await use(openSession(target, fetcher, openapi, workerInfo.project.name));
+      flushExchanges();
       fetcher.close();
     },
     { scope: 'worker' },
@@ -77,6 +78,7 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
       if (budget.length > 0 && budget.every(Boolean)) notRun(info, budget[0] as string);
       const before = { requests: session.budget.spent, unexpected429s: session.unexpected429s };
       await use();
+      flushExchanges();
       writeTraffic(info, {
         requests: session.budget.spent - before.requests,
         concurrency: session.pace.concurrency(),

@@ -1,6 +1,7 @@
 /** Realistic report inputs built from the catalogue: one row per operation and environment. */
 import { allOperations } from '../../catalogue';
-import type { RunSummary, Finding, LimitsManifestEntry } from '../../reporting/report-shapes';
+import type { RunSummary, Finding, LimitsManifestEntry, TestResult } from '../../reporting/report-shapes';
+import type { HarEntry } from '../../reporting/har-shapes';
 
 export function sampleSummary(over: Partial<RunSummary> = {}, secret = ''): RunSummary {
   const operations = allOperations().flatMap((o, i) =>
@@ -87,5 +88,63 @@ export function sampleTimeline() {
           reset: 1_800_000_002,
         })),
       })),
+  };
+}
+
+/** A failed paging check with a reproduction of one curl (and the token command, when given). */
+export function sampleFailedCheck(error: string, token?: string): TestResult {
+  return {
+    title: 'should page catalog.search as published (production)',
+    file: 'paging.spec.ts',
+    status: 'failed',
+    durationMs: 3,
+    tags: [],
+    error,
+    reproduction: {
+      ...(token ? { token } : {}),
+      curls: [
+        `curl -sS -i -X GET 'http://127.0.0.1:9/resellers/v6/catalog?pageSize=2&pageNumber=1' -H 'Authorization: Bearer'" $ACCESS_TOKEN"`,
+      ],
+      variables: token ? ['RESELLER_CLIENT_SECRET'] : [],
+      notReproduced: [],
+    },
+  };
+}
+
+/** An exchange of a check as exchanges.har holds it: a page of the catalog search, answered 200 with 25 entries. */
+export function sampleExchange(
+  check: Pick<TestResult, 'title' | 'file'>,
+  status = 200,
+  body = '{"recordsFound":12,"pageSize":25}',
+): HarEntry {
+  return {
+    startedDateTime: '2026-11-22T10:00:01.000Z',
+    time: 3,
+    request: {
+      method: 'GET',
+      url: 'http://127.0.0.1:9/resellers/v6/catalog?pageSize=2&pageNumber=1',
+      httpVersion: 'HTTP/1.1',
+      cookies: [],
+      headers: [{ name: 'IM-CorrelationID', value: 'c0ffee' }],
+      queryString: [],
+      headersSize: -1,
+      bodySize: 0,
+    },
+    response: {
+      status,
+      statusText: '',
+      httpVersion: 'HTTP/1.1',
+      cookies: [],
+      headers: [{ name: 'content-type', value: 'application/json' }],
+      content: { size: 40, mimeType: 'application/json', text: body },
+      redirectURL: '',
+      headersSize: -1,
+      bodySize: 40,
+    },
+    cache: {},
+    timings: { send: 0, wait: 3, receive: 0 },
+    _check: check.title,
+    _file: check.file,
+    _correlationId: 'c0ffee',
   };
 }
