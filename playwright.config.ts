@@ -12,8 +12,6 @@ import { runDirOf } from './contracts/plan/run-budget';
 import type { SummaryReporterOptions } from './contracts/reporter/summary-reporter';
 
 const CI = !!process.env.CI;
-/** On GitHub Actions, the job's step summary file: certify writes its Markdown there and annotates each failed check. */
-const GITHUB_STEP_SUMMARY = process.env.GITHUB_ACTIONS === 'true' ? process.env.GITHUB_STEP_SUMMARY : undefined;
 const config = ((): HarnessConfig | undefined => {
   try {
     return runConfig();
@@ -37,7 +35,8 @@ const SUMMARY: SummaryReporterOptions = {
   vendorOperations: config?.vendorOperations ?? [],
   ...(config?.openapiFile ? { openapi: config.openapiFile } : {}),
   runDir: runDirOf(resolve(fileURLToPath(new URL('.', import.meta.url)), OUTPUT_DIR)),
-  ...(GITHUB_STEP_SUMMARY ? { githubStepSummary: GITHUB_STEP_SUMMARY } : {}),
+  // On GitHub Actions, certify writes its Markdown to the job's step summary and annotates each failed check.
+  ...(config?.githubStepSummary ? { githubStepSummary: config.githubStepSummary } : {}),
 };
 
 export default defineConfig({

@@ -46,6 +46,8 @@ export interface HarnessConfig {
   openapiFile: string | undefined;
   /** REPORTS_DIR: where the run's reports go; default `reports`. */
   reportsDir: string;
+  /** GITHUB_STEP_SUMMARY, when GITHUB_ACTIONS is on: the step summary file certify appends its Markdown to. */
+  githubStepSummary: string | undefined;
   requestTimeoutMs: number;
   maxBodyBytes: number;
   /** Longest wait for a rate-limit reset in a test that is not about limits. */

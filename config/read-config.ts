@@ -65,6 +65,7 @@ export function loadConfig(env: Env = process.env): HarnessConfig {
     policyFile: setting(env, 'POLICY'),
     openapiFile: setting(env, 'OPENAPI'),
     reportsDir: setting(env, 'REPORTS_DIR'),
+    githubStepSummary: setting(env, 'GITHUB_ACTIONS') ? setting(env, 'GITHUB_STEP_SUMMARY') : undefined,
     ...httpLimitsFrom(env),
     max429WaitMs: setting(env, 'MAX_429_WAIT_MS'),
     knownIds: knownIdsFrom(env),

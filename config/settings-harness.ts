@@ -142,6 +142,14 @@ export const HARNESS_SETTINGS = {
     'A vendor OpenAPI document: answers are also validated against it, and every request meant to be valid before it is sent.',
   ),
   REPORTS_DIR: inputs(textOr(DEFAULTS.reportsDir, 'path', 'a folder (created when missing)'), 'Where the reports go.'),
+  GITHUB_ACTIONS: inputs(
+    flag('off; GitHub Actions sets it to true'),
+    'Set by GitHub Actions: certify writes its step summary and annotates each failed check.',
+  ),
+  GITHUB_STEP_SUMMARY: inputs(
+    path('a file (set by GitHub Actions)', 'none'),
+    "The job's step summary file, which certify appends its Markdown to when GITHUB_ACTIONS is on.",
+  ),
 
   MOCK_WINDOW_MS: mock(nonNegative(DEFAULTS.mockWindowMs), "The embedded mock's rate-limit window for certify, in ms."),
   MOCK_SEED: mock(nonNegative(DEFAULTS.mockSeed), "The embedded mock's faker seed (its ids and data)."),
