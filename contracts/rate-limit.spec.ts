@@ -132,12 +132,11 @@ alone.describe('rate limits', { tag: ['@rate-limit'] }, () => {
     const second = cfg.secondReseller;
     if (!second) throw new Error('no second reseller app');
     const fact = 'rate limits are allocated per API app';
-    const other = session.tokenClient({ reseller: second });
-    const tokenB = await other.token('reseller', env);
-    const before = await session.call(op, env, { token: tokenB });
+    const tokenFrom = session.tokenClient({ reseller: second });
+    const before = await session.call(op, env, { tokenFrom });
     const r0 = mustInt(before, 'remaining', fact);
     for (let i = 0; i < 3; i++) await session.call(op, env);
-    const after = await session.call(op, env, { token: tokenB });
+    const after = await session.call(op, env, { tokenFrom });
     const r1 = mustInt(after, 'remaining', fact);
     if (startsNewWindow(before, after)) return;
     expect(
