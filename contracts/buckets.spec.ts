@@ -16,6 +16,7 @@ import { credentialsScope, familyScope, firstScope, probeLimitsScope, selectedSc
 import { readCounting, type Counting } from './exchanges/bucket-owner';
 import { exhaust, exhaustionRequests, mustInt, refusedOf, spendingBuckets, shown, targetNow } from './exchanges/bucket-exhaustion';
 import { resetAtMs } from './judge/rate-limit-sequence';
+import { judges, withFacts } from './outcomes/fact-ledger';
 
 const cfg = harnessConfig();
 const env = cfg.environments[0] as EnvironmentName;
@@ -221,7 +222,7 @@ test.describe('bucket owners, spending a bucket', { tag: ['@bucket-owner'] }, ()
     const spendsOther = owners(['quotes.search'], spending('quotes.search'), probeLimitsScope(cfg));
     test(
       `should refuse a spent bucket in ${other} as in ${env}: 429, a JSON error body, the rate-limit headers, Remaining 0`,
-      spendsOther,
+      withFacts(spendsOther, judges(other, 'quotes.search', '429.error-body', '429.headers')),
       async ({ session }) => {
         const op = opNamed('quotes.search');
         label(test.info(), op, other, '429-per-environment');

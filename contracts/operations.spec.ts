@@ -9,6 +9,8 @@ import { observeShape, recordExpectedFields, recordShapeNotPublished, recordVisi
 import { expectAboutWhatWasAsked, expectDocumentedStatus, judgeNotFound } from './judge/answer-checks';
 import { CheckGroup } from './outcomes/check-groups';
 import type { OpenApiContract } from '../openapi/import/openapi-contract';
+import { judges } from './outcomes/fact-ledger';
+import { factApplies } from '../catalogue/facts';
 
 const cfg = harnessConfig();
 const operations = selectedOperations(cfg);
@@ -85,6 +87,13 @@ for (const env of cfg.environments) {
       unit: op.id,
       requests: needsOwnOrder(op) ? 2 : 1,
       outOfScope: firstScope(op.readOnly ? undefined : writesScope(cfg, op.id), op.webhook ? webhookSecretScope(cfg) : undefined),
+      facts: judges(
+        env,
+        op.id,
+        'answer.valid-call',
+        'headers.present',
+        ...(factApplies('answer.about-asked', op) ? ['answer.about-asked'] : []),
+      ),
     };
     validCalls.check(
       `should answer a valid ${op.id} call with 2xx JSON matching its schema and integer rate-limit headers (${env})`,

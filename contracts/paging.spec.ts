@@ -13,6 +13,7 @@ import { test, expect, harnessConfig, label, notRun, selectedOperations, type Se
 import { CheckGroup } from './outcomes/check-groups';
 import { writesBetween, writesSeen } from './exchanges/write-log';
 import { findingNotJudged } from './outcomes/finding-not-judged';
+import { judges } from './outcomes/fact-ledger';
 
 const RECORDS_FOUND_CHANGED = 'paging.records-found-changed';
 
@@ -106,7 +107,7 @@ for (const env of cfg.environments) {
     pagings.check(
       `should page ${op.id} as published: at most pageSize entries, the page asked, recordsFound as the pages hold (${env})`,
       // Two pages.
-      { unit: op.id, requests: 2 },
+      { unit: op.id, requests: 2, facts: judges(env, op.id, 'paging.as-published') },
       async ({ session }) => judgePaging(session, op, env),
       ['@paging', `@${op.id}`],
     );

@@ -10,6 +10,7 @@ import { IdResolver } from '../clients/ids';
 import { itemsNotMatching, searchFilters } from './judge/answer-facts';
 import { test, expect, harnessConfig, label, notRun, selectedOperations, type Session } from './session/test';
 import { CheckGroup } from './outcomes/check-groups';
+import { judges } from './outcomes/fact-ledger';
 
 const cfg = harnessConfig();
 const SEARCHES: Operation[] = selectedOperations(cfg).filter((o) => searchFilters(o).length > 0);
@@ -40,7 +41,7 @@ for (const env of cfg.environments) {
     filtered.check(
       `should answer ${op.id} filtered by ${filters.map((f) => f.query).join(', ')} with matching items only (${env})`,
       // One call per filter; the ids come from the searches the session makes once (request-request-plan.ts).
-      { unit: op.id, requests: filters.length },
+      { unit: op.id, requests: filters.length, facts: judges(env, op.id, ...filters.map((f) => `search.filter.${f.query}`)) },
       async ({ session }) => judgeFilters(session, op, env),
       ['@operations', '@searches', `@${op.id}`],
     );

@@ -16,6 +16,7 @@ import { readRunPlan, runBudgetUsage } from '../plan/run-budget';
 import { buildSummary, collect, type Collected, type RequestsSummary, type RunEntry } from './certify-summary';
 import { summaryLines } from './certify-summary-lines';
 import { certifyJunit } from './certify-junit';
+import { ledgerLine, runLedger } from '../outcomes/fact-ledger';
 
 export type { RequestsSummary } from './certify-summary';
 
@@ -33,6 +34,8 @@ export interface SummaryReporterOptions {
   openapi?: string;
   /** The run's request budget folder (run-budget.ts), for the requests sent. */
   runDir?: string;
+  /** The certified families, comma-separated (the ledger of facts: outcomes/fact-ledger.ts); default both. */
+  families?: string;
 }
 
 /** A finished test as the pure summary functions take it. */
@@ -114,11 +117,12 @@ export default class SummaryReporter implements Reporter {
       ...(coverage ? { openapi: coverage.openapi } : {}),
       ...(requests ? { requests } : {}),
     });
+    const facts = runLedger(this.entries, operationsFor(vendor?.length ? { vendorOperations: vendor } : {}), this.opts);
     mkdirSync(this.out, { recursive: true });
-    writeFileSync(join(this.out, 'summary.json'), redact(JSON.stringify(summary, null, 2)));
+    writeFileSync(join(this.out, 'summary.json'), redact(JSON.stringify({ ...summary, facts }, null, 2)));
     writeFileSync(join(this.out, 'findings.json'), redact(JSON.stringify(summary.findings, null, 2)));
     writeFileSync(join(this.out, 'junit.xml'), certifyJunit(summary.tests));
-    console.log(redact(summaryLines(summary, c.groups, this.out).join('\n')));
+    console.log(redact([...summaryLines(summary, c.groups, this.out), ledgerLine(facts)].join('\n')));
   }
 
   printsToStdio(): boolean {
