@@ -66,6 +66,12 @@ export const FACTS: readonly FactDefinition[] = [
     appliesTo: repeatable,
   },
   {
+    id: 'headers.reset-unit',
+    statement: 'X-RateLimit-Reset is read in one unit on every operation of both families ("one rate-limit scheme")',
+    cost: 'calls',
+    appliesTo: every,
+  },
+  {
     id: 'auth.token-required',
     statement: 'a call without a token or with a token the target never issued is refused',
     cost: 'calls',

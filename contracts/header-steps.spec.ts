@@ -2,7 +2,7 @@
  * The rate-limit header invariants at every place they apply, by default: each operation a valid call can repeat
  * (read-only) is called three times in a row, its bucket to itself, in every selected environment and family;
  * Remaining falls by one per call, Limit and Reset stay as they were within the window ("one rate-limit scheme"
- * for both families). Three calls per operation, no bucket spent: no PROBE_LIMITS needed.
+ * for both families), Reset read in one unit on every operation. Three calls per operation, no bucket spent: no PROBE_LIMITS needed.
  */
 import type { EnvironmentName, Operation } from '../catalogue';
 import type { ApiResponse } from '../clients/http';
@@ -10,6 +10,7 @@ import { factApplies } from '../catalogue/facts';
 import { test, expect, harnessConfig, label, selectedOperations, type Session } from './session/test';
 import { CheckGroup } from './outcomes/check-groups';
 import { judges } from './outcomes/fact-ledger';
+import { ONE_SCHEME, otherResetUnit } from './exchanges/reset-units';
 
 const cfg = harnessConfig();
 /** Calls in a row per operation: two steps of Remaining to compare. */
@@ -24,7 +25,8 @@ async function judgeSteps(session: Session, op: Operation, env: EnvironmentName)
     for (let i = 0; i < CALLS; i++) calls.push(await session.call(op, env));
     return calls;
   });
-  expect(seq).toKeepRateLimitHeaderInvariants();
+  expect.soft(seq).toKeepRateLimitHeaderInvariants();
+  expect.soft(otherResetUnit(session.target.baseUrl, op.id, env, seq), ONE_SCHEME).toBeNull();
 }
 
 for (const env of cfg.environments) {
@@ -36,7 +38,7 @@ for (const env of cfg.environments) {
       {
         unit: op.id,
         requests: CALLS,
-        facts: judges(env, op.id, 'headers.remaining-steps'),
+        facts: judges(env, op.id, 'headers.remaining-steps', 'headers.reset-unit'),
       },
       async ({ session }) => judgeSteps(session, op, env),
       ['@rate-limit-headers', `@${op.id}`],

@@ -10,6 +10,7 @@ import { expectAboutWhatWasAsked, expectDocumentedStatus, judgeNotFound } from '
 import { CheckGroup } from './outcomes/check-groups';
 import type { OpenApiContract } from '../openapi/import/openapi-contract';
 import { judges } from './outcomes/fact-ledger';
+import { ONE_SCHEME, otherResetUnit } from './exchanges/reset-units';
 import { factApplies } from '../catalogue/facts';
 
 const cfg = harnessConfig();
@@ -65,6 +66,7 @@ async function judgeValidCall(session: Session, openapi: OpenApiContract | undef
       .toMatchSchema(schema, `${op.id} answers the published shape of ${res.status} (IM-CorrelationID ${res.correlationId})`);
   await expectAboutWhatWasAsked(op, env, sent, res);
   expect.soft(res).toHaveRateLimitHeaders({ windowMs: session.target.windowMs });
+  expect.soft(otherResetUnit(session.target.baseUrl, op.id, env, [res]), ONE_SCHEME).toBeNull();
   if (openapi) {
     const v = openapi.validateResponse(op.id, res.status, res.json);
     writeOpenApiValidation(test.info(), { validated: v.validated, failed: v.errors.length > 0 });
@@ -92,6 +94,7 @@ for (const env of cfg.environments) {
         op.id,
         'answer.valid-call',
         'headers.present',
+        'headers.reset-unit',
         ...(factApplies('answer.about-asked', op) ? ['answer.about-asked'] : []),
       ),
     };

@@ -78,6 +78,12 @@ export const DRIFT_MODES = [
   },
   { id: 'headers.reset-in-past', group: 'headers', breaks: 'X-RateLimit-Reset is when the counter resets (future)', kind: 'failure' },
   { id: 'headers.reset-not-integer', group: 'headers', breaks: 'X-RateLimit-Reset is an integer', kind: 'failure' },
+  {
+    id: 'headers.vendor-reset-seconds',
+    group: 'headers',
+    breaks: 'both families share one rate-limit scheme (the vendor family reads X-RateLimit-Reset as seconds to wait)',
+    kind: 'failure',
+  },
   { id: '429.no-errors', group: '429', breaks: 'the 429 body has errors[]', kind: 'failure' },
   { id: '429.message-missing', group: '429', breaks: 'errors[].message is a string', kind: 'failure' },
   { id: '429.field-missing', group: '429', breaks: 'errors[].field is a string or null', kind: 'failure' },
@@ -145,6 +151,12 @@ export const DRIFT_MODES = [
     kind: 'failure',
   },
   { id: 'answers.filter-ignored', group: 'answers', breaks: "a search's documented filter: every item listed matches it", kind: 'failure' },
+  {
+    id: 'answers.customer-order-number-ignored',
+    group: 'answers',
+    breaks: "a search's documented filter: every item listed matches it (order search by customerOrderNumber)",
+    kind: 'failure',
+  },
   {
     id: 'status.accepted-undocumented',
     group: 'answers',

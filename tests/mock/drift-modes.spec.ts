@@ -337,6 +337,23 @@ const inputsOf: Observe = async (a) => {
   };
 };
 
+/** Order search by a customer order number it lists, and the Reset unit of each family. */
+const schemeAndFiltersOf: Observe = async (a) => {
+  const t = authed(await tokenOf(a));
+  const v = authed(await tokenOf(a, VENDOR, '/oauth/oauth30/token'));
+  type Orders = { orders?: { customerOrderNumber?: string }[] };
+  const orders = async (q: string) =>
+    (parse((await a.inject({ method: 'GET', url: `/resellers/v6/orders/search${q}`, headers: t })).body) ?? {}) as Orders;
+  const po = (await orders('')).orders?.[0]?.customerOrderNumber ?? '';
+  const filtered = await orders(`?customerOrderNumber=${encodeURIComponent(po)}`);
+  const epoch = (r: LightMyRequestResponse) => Number(r.headers['x-ratelimit-reset']) > 1e9;
+  return {
+    customerOrderNumberMatches: (filtered.orders ?? []).every((o) => o.customerOrderNumber === po),
+    resellerResetEpoch: epoch(await a.inject({ method: 'GET', url: CATALOG, headers: t })),
+    vendorResetEpoch: epoch(await a.inject({ method: 'GET', url: '/vendors/v1/orders/search', headers: v })),
+  };
+};
+
 const SCENARIOS: Record<DriftId, Scenario> = {
   'token.type-not-bearer': { observe: tokenAnswer, changes: ['tokenType'] },
   'token.expires-in-string': { observe: tokenAnswer, changes: ['expiresInType'] },
@@ -390,6 +407,8 @@ const SCENARIOS: Record<DriftId, Scenario> = {
   'headers.sandbox-frozen': { observe: environmentsOf, changes: ['sandboxSteps'] },
   'answers.other-key': { observe: answersOf, changes: ['detailsBody', 'detailsAboutPartAsked'] },
   'answers.filter-ignored': { observe: answersOf, changes: ['dealsAllMatchFilter'] },
+  'answers.customer-order-number-ignored': { observe: schemeAndFiltersOf, changes: ['customerOrderNumberMatches'] },
+  'headers.vendor-reset-seconds': { observe: schemeAndFiltersOf, changes: ['vendorResetEpoch'] },
   // Every operation documented with 200 answers 202.
   'status.accepted-undocumented': {
     observe: answersOf,

@@ -6,7 +6,7 @@
  */
 import type { EnvironmentName } from '../../../catalogue';
 import { DRIFT_MODES, type DriftId } from '../../../mock/drift';
-import { createReadBacksOf, filtersOf, headerRefusalsOf, pagingOf, validCallsOf, writeReadBacksOf } from '../support/greps';
+import { createReadBacksOf, filtersOf, headerRefusalsOf, headerStepsOf, pagingOf, validCallsOf, writeReadBacksOf } from '../support/greps';
 
 /** A check by the labels the suite records for it (contracts/outcomes/outcomes.ts `label`); absent parts match any. */
 export interface CheckRef {
@@ -166,6 +166,18 @@ export const DETECTIONS = {
   'answers.filter-ignored': {
     grep: new RegExp(filtersOf(['deals.search'], 'production')),
     mustFail: [{ check: 'search-filter', operation: 'deals.search', environment: 'production' }],
+  },
+  'answers.customer-order-number-ignored': {
+    grep: new RegExp(filtersOf(['orders.search'], 'sandbox')),
+    mustFail: [{ check: 'search-filter', operation: 'orders.search', environment: 'sandbox' }],
+  },
+  // The first Reset read fixes the run's unit: whichever family answers first, the other's check fails.
+  'headers.vendor-reset-seconds': {
+    grep: new RegExp(headerStepsOf(['catalog.search', 'vendor.orders.search'], 'sandbox')),
+    mustFail: [
+      { check: 'remaining-step', operation: 'catalog.search', environment: 'sandbox' },
+      { check: 'remaining-step', operation: 'vendor.orders.search', environment: 'sandbox' },
+    ],
   },
   'status.accepted-undocumented': {
     grep: validCall('invoices.details', 'sandbox'),
