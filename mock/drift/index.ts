@@ -91,6 +91,7 @@ export const DRIFT_MODES = [
   { id: '429.no-headers', group: '429', breaks: 'the 429 response carries the X-RateLimit headers', kind: 'failure' },
   { id: '429.non-json', group: '429', breaks: 'the 429 body is JSON', kind: 'failure' },
   { id: '429.sandbox-plain-text', group: '429', breaks: 'the 429 body is JSON with errors[] (in the sandbox too)', kind: 'failure' },
+  { id: '429.vendor-plain-text', group: '429', breaks: 'the 429 body is JSON with errors[] (in the vendor family too)', kind: 'failure' },
   {
     id: '429.limit-differs',
     group: '429',

@@ -299,6 +299,20 @@ const refusalsByEnvironmentOf: Observe = async (a) => {
   return { production429: await refusal(''), sandbox429: await refusal('/sandbox') };
 };
 
+/** A spent bucket of each family: the third call's status and content type. */
+const refusalsByFamilyOf: Observe = async (a) => {
+  const refusal = async (form: string, tokenPath: string, url: string) => {
+    const t = authed(await tokenOf(a, form, tokenPath));
+    let last: LightMyRequestResponse | undefined;
+    for (let i = 0; i < 3; i++) last = await a.inject({ method: 'GET', url, headers: t });
+    return `${last?.statusCode} ${String(last?.headers['content-type']).split(';')[0]}`;
+  };
+  return {
+    reseller429: await refusal(RESELLER, TOKEN_PATH, CATALOG),
+    vendor429: await refusal(VENDOR, '/oauth/oauth30/token', '/vendors/v1/orders/search'),
+  };
+};
+
 /** Two pages of two products: their sizes, keys and paging fields. */
 const pagesOf: Observe = async (a) => {
   const t = authed(await tokenOf(a));
@@ -422,6 +436,11 @@ const SCENARIOS: Record<DriftId, Scenario> = {
   'limits.bucket-per-path': { observe: bucketOwnersOf, changes: ['secondId'] },
   'limits.bucket-per-prefix': { observe: bucketOwnersOf, changes: ['detailsAfterSearch'] },
   '429.sandbox-plain-text': { observe: refusalsByEnvironmentOf, changes: ['sandbox429'], base: LIMIT_2 },
+  '429.vendor-plain-text': {
+    observe: refusalsByFamilyOf,
+    changes: ['vendor429'],
+    base: { ...LIMIT_2, limits: { ...LIMIT_2.limits, 'vendor.orders.search': 2 } },
+  },
   'paging.page-size-ignored': { observe: pagesOf, changes: ['entries', 'pageSizes'] },
   'paging.page-repeated': { observe: pagesOf, changes: ['secondRepeatsFirst'] },
   'paging.records-found-wrong': { observe: pagesOf, changes: ['recordsFound'] },

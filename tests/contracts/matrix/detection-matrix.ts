@@ -6,7 +6,16 @@
  */
 import type { EnvironmentName } from '../../../catalogue';
 import { DRIFT_MODES, type DriftId } from '../../../mock/drift';
-import { createReadBacksOf, filtersOf, headerRefusalsOf, headerStepsOf, pagingOf, validCallsOf, writeReadBacksOf } from '../support/greps';
+import {
+  bucketSpendsOf,
+  createReadBacksOf,
+  filtersOf,
+  headerRefusalsOf,
+  headerStepsOf,
+  pagingOf,
+  validCallsOf,
+  writeReadBacksOf,
+} from '../support/greps';
 
 /** A check by the labels the suite records for it (contracts/outcomes/outcomes.ts `label`); absent parts match any. */
 export interface CheckRef {
@@ -121,6 +130,10 @@ export const DETECTIONS = {
   '429.sandbox-plain-text': {
     grep: /refuse a spent bucket in sandbox/,
     mustFail: [{ check: '429-per-environment', environment: 'sandbox' }],
+  },
+  '429.vendor-plain-text': {
+    grep: new RegExp(bucketSpendsOf(['vendor.orders.search'], 'production')),
+    mustFail: [{ check: 'bucket-spent', operation: 'vendor.orders.search', environment: 'production' }],
   },
   'paging.page-size-ignored': { grep: paging('orders.search', 'production'), mustFail: [pagingCheck('orders.search', 'production')] },
   'paging.page-repeated': { grep: paging('quotes.search', 'sandbox'), mustFail: [pagingCheck('quotes.search', 'sandbox')] },

@@ -39,3 +39,7 @@ export const headerRefusalsOf = (tags: readonly string[], environment?: Environm
 /** The header-step checks of these operations (contracts/header-steps.spec.ts). */
 export const headerStepsOf = (operations: readonly string[], environment?: Environment): string =>
   groupedChecksOf('by one per call of each operation', operations, environment);
+
+/** The checks spending these operations' buckets (contracts/bucket-spend.spec.ts). */
+export const bucketSpendsOf = (operations: readonly string[], environment?: Environment): string =>
+  groupedChecksOf('spend every bucket once', operations, environment);
