@@ -12,15 +12,7 @@ import { test, expect, harnessConfig, label, selectedOperations, type Session } 
 import { CheckGroup } from './outcomes/check-groups';
 import { judges } from './outcomes/fact-ledger';
 import { probeLimitsScope } from './plan/scope';
-import {
-  exhaust,
-  exhaustionRequests,
-  expectAllowedAsAdvertised,
-  mustInt,
-  refusedOf,
-  spendingBuckets,
-  targetNow,
-} from './exchanges/bucket-exhaustion';
+import * as bucket from './exchanges/bucket-exhaustion';
 
 const cfg = harnessConfig();
 const SPENDABLE = selectedOperations(cfg).filter((o) => o.readOnly);
@@ -29,18 +21,18 @@ const REFUSED = 'when any rate limit is hit, the response status is 429';
 /** Spends the operation's bucket, its bucket to itself, and judges the count allowed and the 429. */
 async function judgeBucket(session: Session, op: Operation, env: EnvironmentName): Promise<void> {
   label(test.info(), op, env, 'bucket-spent');
-  const ex = await session.exclusively([op], () => exhaust(session, op, env));
-  const refused = refusedOf(ex, `${REFUSED} (${op.id}, ${env})`);
-  expectAllowedAsAdvertised(ex, `X-RateLimit-Limit is the limit enforced (${op.id}, ${env})`);
+  const ex = await session.exclusively([op], () => bucket.exhaust(session, op, env));
+  const refused = bucket.refusedOf(ex, `${REFUSED} (${op.id}, ${env})`);
+  bucket.expectAllowedAsAdvertised(ex, `X-RateLimit-Limit is the limit enforced (${op.id}, ${env})`);
   expect.soft(refused).toBeJsonResponse();
   expect.soft(refused).toBeErrorBody(`the 429 body is JSON with errors[] of {field: string or null, message: string} (${op.id}, ${env})`);
-  expect.soft(refused).toHaveRateLimitHeaders({ nowMs: await targetNow(session), windowMs: session.target.windowMs });
+  expect.soft(refused).toHaveRateLimitHeaders({ nowMs: await bucket.targetNow(session), windowMs: session.target.windowMs });
   const fact = `X-RateLimit-Remaining is 0 on a 429 (${op.id}, ${env})`;
-  expect.soft(mustInt(refused, 'remaining', fact), `Broken fact: ${fact}\nReceived: ${evidenceOf(refused)}`).toBe(0);
+  expect.soft(bucket.mustInt(refused, 'remaining', fact), `Broken fact: ${fact}\nReceived: ${evidenceOf(refused)}`).toBe(0);
 }
 
 test.describe('every bucket spent once', { tag: ['@bucket-spend'] }, () => {
-  spendingBuckets(test);
+  bucket.spendingBuckets(test);
   for (const env of cfg.environments) {
     // One test per environment, one check per operation: independent buckets spent several at once (outcomes/check-groups.ts).
     const buckets = new CheckGroup<{ session: Session }>();
@@ -49,7 +41,7 @@ test.describe('every bucket spent once', { tag: ['@bucket-spend'] }, () => {
         `should allow exactly the advertised calls of ${op.id}, then answer 429 with the JSON error body, the rate-limit headers and Remaining 0 (${env})`,
         {
           unit: op.id,
-          requests: exhaustionRequests(op),
+          requests: bucket.exhaustionRequests(op),
           outOfScope: probeLimitsScope(cfg),
           facts: judges(env, op.id, 'limit.honoured', '429.error-body', '429.headers'),
         },
