@@ -1,5 +1,5 @@
 /**
- * How a call renews a token the target refused (401): the seed says a client must be ready to request a new
+ * How a call renews a token the target refused (401), its token taken as it leaves: the seed says a client must be ready to request a new
  * token at any time, so a refusal is answered with a token obtained after it, never judged as the fact under
  * test. A token held by the client when the refusal landed may be one that other calls renewed to a while ago
  * and that the target refuses as well: it is tried, and when refused too, dropped for one fetched after the
@@ -9,7 +9,7 @@
 import type { EnvironmentName, Family } from '../../catalogue';
 import type { ApiResponse } from '../../clients/http';
 import type { TokenClient } from '../../clients/token-client';
-import type { EarlyRefusal } from '../../clients/token-core';
+import type { EarlyRefusal, IssuedToken } from '../../clients/token-core';
 
 /** Times a refused call is sent again: once with the token held, once more with one fetched after the refusal. */
 export const MAX_RENEWALS = 2;
@@ -31,29 +31,30 @@ export interface Renewal {
 }
 
 /**
- * Sends with the source's token (`token`: the one the first send used) and, while the target refuses it, with a
- * renewed one: the answer of the last send.
+ * Sends a call whose token is taken from `source` as the call leaves (`send` asks `pick` after any wait for its
+ * bucket: a token taken before a long wait may be refused by then) and, while the target refuses it, again.
  */
 export async function sendRenewing(
   source: TokenSource,
-  token: string,
-  first: ApiResponse,
-  send: (token: string) => Promise<ApiResponse>,
+  send: (pick: () => Promise<string>) => Promise<ApiResponse>,
   r: Renewal,
 ): Promise<ApiResponse> {
   const now = r.now ?? Date.now;
-  const refusedAtMs = now();
-  let [res, used] = [first, token];
-  for (let renewals = 0; res.status === 401 && renewals < MAX_RENEWALS; renewals += 1) {
-    const early = source.tokens.invalidate(source.family, source.environment, used);
-    const issued = await source.tokens.issued(source.family, source.environment);
+  let used: IssuedToken | undefined;
+  const pick = async (): Promise<string> => {
+    used = await source.tokens.issued(source.family, source.environment);
+    return used.accessToken;
+  };
+  let res = await send(pick);
+  for (let renewals = 0; res.status === 401 && used && renewals < MAX_RENEWALS; renewals += 1) {
+    const refusedAtMs = now();
+    const early = source.tokens.invalidate(source.family, source.environment, used.accessToken);
     const refused = res;
     r.onRefused?.(refused);
-    used = issued.accessToken;
-    res = await send(used);
+    res = await send(pick);
     if (early) r.onEarly(early, refused, res);
     // A token obtained after the refusal was refused as well: that 401 is the call's answer.
-    if (issued.obtainedAtMs >= refusedAtMs) break;
+    if ((used as IssuedToken).obtainedAtMs >= refusedAtMs) break;
   }
   return res;
 }
@@ -66,4 +67,9 @@ export async function callToken(
 ): Promise<string | undefined> {
   if (given !== undefined) return given ?? undefined;
   return other ? (await other.tokens.issued(other.family, other.environment)).accessToken : own();
+}
+
+/** The request with the token `pick` gives as it leaves (none: as it is). */
+export async function withToken<R extends { token?: string }>(req: R, pick?: () => Promise<string>): Promise<R> {
+  return pick ? Object.assign(req, { token: await pick() }) : req;
 }

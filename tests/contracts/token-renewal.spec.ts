@@ -1,7 +1,7 @@
 /**
- * A refused token is renewed with one obtained after the refusal: a target refusing each token a few seconds
- * after its first use (as the drift token.refused-early does) never shows a check a 401, even when the token
- * the client held at the refusal was renewed to by another call long before and is refused as well.
+ * A refused token is renewed with one obtained after the refusal, and taken as the call leaves: a target refusing
+ * each token a few seconds after its first use (as the drift token.refused-early does) never shows a check a 401,
+ * even when the call waited for its bucket, or the token the client held at the refusal is refused as well.
  */
 import { test, expect } from '@playwright/test';
 import { TokenClient } from '../../clients/token-client';
@@ -38,30 +38,47 @@ function refusingTarget() {
   return { clock, tokens, send, sent, source };
 }
 
+/** A call that waits `waitMs` for its bucket before it leaves, then takes its token. */
+const leavingAfter =
+  (t: ReturnType<typeof refusingTarget>, waitMs: number) =>
+  async (pick: () => Promise<string>): Promise<ApiResponse> => {
+    t.clock.now += waitMs;
+    return t.send(await pick());
+  };
+
+test('should take the token as the call leaves, after its wait for the bucket', async () => {
+  const t = refusingTarget();
+  const renewal = { now: () => t.clock.now, onEarly: () => {} };
+  await t.send(await t.tokens.token('reseller', 'production'));
+  // Taken before a 4 s wait, token-1 would be refused; taken as the call leaves, it is renewed to token-2 once.
+  const res = await sendRenewing(t.source, leavingAfter(t, 4_000), renewal);
+  expect(res.status).toBe(200);
+  expect(t.sent, 'token-1 refused as the call left, then token-2').toEqual(['token-1', 'token-1', 'token-2']);
+});
+
 test('should renew a refused token with one obtained after the refusal when the held one is refused too', async () => {
   const t = refusingTarget();
   const early: EarlyRefusal[] = [];
   const renewal = { now: () => t.clock.now, onEarly: (e: EarlyRefusal) => early.push(e) };
   const t1 = await t.tokens.token('reseller', 'production');
   await t.send(t1);
-  // Call A meets the refusal of token-1 and renews to token-2.
+  // Call A meets the refusal of token-1 and renews to token-2, which is then used for 4 s.
   t.clock.now += 4_000;
-  const a = await sendRenewing(t.source, t1, await t.send(t1), t.send, renewal);
-  expect(a.status).toBe(200);
-  // Call B, sent with token-1 before A's renewal, is answered 401 after token-2 has been in use for 4 s.
+  expect((await sendRenewing(t.source, leavingAfter(t, 0), renewal)).status).toBe(200);
   t.clock.now += 4_000;
-  const b = await sendRenewing(t.source, t1, { ...a, status: 401 }, t.send, renewal);
+  // Call B: token-2 (held) is refused; the renewal after it, token-3, is taken after the refusal and answers.
+  const b = await sendRenewing(t.source, leavingAfter(t, 0), renewal);
   expect(b.status, `sent: ${t.sent.join(', ')}`).toBe(200);
-  expect(t.sent.slice(-2), 'token-2 (held) refused, then token-3 fetched after the refusal').toEqual(['token-2', 'token-3']);
+  expect(t.sent.slice(-2)).toEqual(['token-2', 'token-3']);
   expect(early.length, 'each early refusal is told').toBe(2);
 });
 
 test('should take a 401 that a token obtained after the refusal gets as the answer', async () => {
   const t = refusingTarget();
-  const refusedAlways = async (token: string): Promise<ApiResponse> => ({ ...(await t.send(token)), status: 401 });
-  const t1 = await t.tokens.token('reseller', 'production');
-  const res = await sendRenewing(t.source, t1, await refusedAlways(t1), refusedAlways, { now: () => t.clock.now, onEarly: () => {} });
+  const refusedAlways = async (pick: () => Promise<string>): Promise<ApiResponse> => ({ ...(await t.send(await pick())), status: 401 });
+  await t.tokens.token('reseller', 'production');
+  const res = await sendRenewing(t.source, refusedAlways, { now: () => t.clock.now, onEarly: () => {} });
   expect(res.status).toBe(401);
-  expect(t.sent.length, 'the first send and one with a fresh token').toBe(2);
+  expect(t.sent, 'the first send and one with a token fetched after the refusal').toEqual(['token-1', 'token-2']);
   expect(t.sent.length).toBeLessThanOrEqual(1 + MAX_RENEWALS);
 });
