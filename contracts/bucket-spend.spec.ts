@@ -12,6 +12,7 @@ import { test, expect, harnessConfig, label, selectedOperations, type Session } 
 import { CheckGroup } from './outcomes/check-groups';
 import { judges } from './outcomes/fact-ledger';
 import { probeLimitsScope } from './plan/scope';
+import { findIdsFirst } from './exchanges/ids-first';
 import * as bucket from './exchanges/bucket-exhaustion';
 
 const cfg = harnessConfig();
@@ -29,15 +30,6 @@ async function judgeBucket(session: Session, op: Operation, env: EnvironmentName
   expect.soft(refused).toHaveRateLimitHeaders({ nowMs: await bucket.targetNow(session), windowMs: session.target.windowMs });
   const fact = `X-RateLimit-Remaining is 0 on a 429 (${op.id}, ${env})`;
   expect.soft(bucket.mustInt(refused, 'remaining', fact), `Broken fact: ${fact}\nReceived: ${evidenceOf(refused)}`).toBe(0);
-}
-
-/**
- * The ids the operations need, found before any bucket is held: a search finding them for one check while another
- * check of the worker spends that search's bucket would take one of its calls. One that cannot be found is left to
- * its check, which is not run with the reason.
- */
-async function findIds(session: Session, env: EnvironmentName): Promise<void> {
-  for (const name of new Set(SPENDABLE.flatMap((o) => o.needs.map((n) => n.id)))) await session.idResolver?.resolve(name, env);
 }
 
 test.describe('every bucket spent once', { tag: ['@bucket-spend'] }, () => {
@@ -61,7 +53,7 @@ test.describe('every bucket spent once', { tag: ['@bucket-spend'] }, () => {
       `should spend every bucket once: the advertised calls allowed, then the documented 429 (${env})`,
       buckets.details(),
       async ({ session }) => {
-        await findIds(session, env);
+        await findIdsFirst(session, env, SPENDABLE);
         await buckets.run({ session }, session.pace);
       },
     );

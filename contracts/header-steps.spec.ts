@@ -10,6 +10,7 @@ import { factApplies } from '../catalogue/facts';
 import { test, expect, harnessConfig, label, selectedOperations, type Session } from './session/test';
 import { CheckGroup } from './outcomes/check-groups';
 import { judges } from './outcomes/fact-ledger';
+import { findIdsFirst } from './exchanges/ids-first';
 import { ONE_SCHEME, otherResetUnit } from './exchanges/reset-units';
 
 const cfg = harnessConfig();
@@ -46,6 +47,9 @@ for (const env of cfg.environments) {
   test(
     `should lower X-RateLimit-Remaining by one per call of each operation and keep Limit and Reset (${env})`,
     steps.details(),
-    async ({ session }) => steps.run({ session }, session.pace),
+    async ({ session }) => {
+      await findIdsFirst(session, env, REPEATABLE);
+      await steps.run({ session }, session.pace);
+    },
   );
 }
