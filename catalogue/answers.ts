@@ -76,9 +76,13 @@ export const ANSWER_FACTS: { readonly [K in OperationId]: AnswerFacts } = {
   },
   'orders.details': about(echo(path('orderNumber'), 'ingramOrderNumber')),
   // Published: 204 when no order matches.
-  // "Search using your PO/Order number": the customer order number each listed order carries.
+  // "Search using your PO/Order number" and the order status: fields each listed order carries.
   'orders.search': {
-    ...search(filter('ingramOrderNumber', 'orderNumber'), filter('customerOrderNumber', { items: 'orders', field: 'customerOrderNumber' })),
+    ...search(
+      filter('ingramOrderNumber', 'orderNumber'),
+      filter('customerOrderNumber', { items: 'orders', field: 'customerOrderNumber' }),
+      filter('orderStatus', { items: 'orders', field: 'orderStatus' }),
+    ),
     otherSuccess: { 204: null },
   },
   'orders.cancel': NOTHING,
@@ -87,7 +91,11 @@ export const ANSWER_FACTS: { readonly [K in OperationId]: AnswerFacts } = {
   'quotes.validate': about(echo(query('quoteNumber'), 'quoteNumber')),
   // Not in the published document: no answer field is a fact.
   'quoteToOrder.create': NOTHING,
-  'invoices.search': search(filter('invoiceNumber', 'invoiceNumber')),
+  'invoices.search': search(
+    filter('invoiceNumber', 'invoiceNumber'),
+    filter('customerOrderNumber', { items: 'invoices', field: 'customerOrderNumber' }),
+    filter('invoiceStatus', { items: 'invoices', field: 'invoiceStatus' }),
+  ),
   'invoices.details': about(echo(path('invoiceNumber'), 'invoiceNumber')),
   'renewals.search': NOTHING,
   'renewals.details': about(echo(path('renewalId'), 'renewalId')),
