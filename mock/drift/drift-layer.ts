@@ -34,6 +34,7 @@ import { BUCKET_PER_PATH_DRIFT } from './bucket-per-path-drift';
 import { BUCKET_PER_PREFIX_DRIFT } from './bucket-per-prefix-drift';
 import { SANDBOX_429_DRIFT } from './sandbox-429-drift';
 import { VENDOR_429_DRIFT } from './vendor-429-drift';
+import { POST_REFUSES_EARLY_DRIFT } from './post-refuses-early-drift';
 import { PAGE_SIZE_IGNORED_DRIFT } from './page-size-ignored-drift';
 import { PAGE_REPEATED_DRIFT } from './page-repeated-drift';
 import { RECORDS_FOUND_WRONG_DRIFT } from './records-found-wrong-drift';
@@ -65,6 +66,7 @@ export const DRIFT_EFFECTS: Readonly<Record<DriftId, DriftEffect>> = {
   ...BUCKET_PER_PREFIX_DRIFT,
   ...SANDBOX_429_DRIFT,
   ...VENDOR_429_DRIFT,
+  ...POST_REFUSES_EARLY_DRIFT,
   ...PAGE_SIZE_IGNORED_DRIFT,
   ...PAGE_REPEATED_DRIFT,
   ...RECORDS_FOUND_WRONG_DRIFT,

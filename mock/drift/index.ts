@@ -122,6 +122,12 @@ export const DRIFT_MODES = [
   { id: 'limits.late-refill', group: 'limits', breaks: 'requests fail only until the refresh period ends', kind: 'failure' },
   { id: 'limits.get-61', group: 'limits', breaks: 'all GET calls: 60 calls per minute per endpoint', kind: 'failure' },
   { id: 'limits.header-differs', group: 'limits', breaks: 'X-RateLimit-Limit is the limit enforced', kind: 'failure' },
+  {
+    id: 'limits.post-refuses-early',
+    group: 'limits',
+    breaks: 'X-RateLimit-Limit is the limit enforced (freight estimate advertises 500 and refuses the 101st call)',
+    kind: 'failure',
+  },
   { id: 'auth.no-token-accepted', group: 'auth', breaks: 'every call carries a valid access token', kind: 'failure' },
   { id: 'auth.garbage-token-accepted', group: 'auth', breaks: 'every call carries a valid access token (garbage)', kind: 'failure' },
   { id: 'auth.other-family-accepted', group: 'auth', breaks: 'silent: other family token accepted', kind: 'finding' },

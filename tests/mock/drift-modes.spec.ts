@@ -313,6 +313,14 @@ const refusalsByFamilyOf: Observe = async (a) => {
   };
 };
 
+/** Freight estimate called past 100 calls of a window: the status of the 101st. */
+const freightPastHundredOf: Observe = async (a) => {
+  const t = authed(await tokenOf(a));
+  let last: LightMyRequestResponse | undefined;
+  for (let i = 0; i < 101; i++) last = await callOp(a, 'freight.estimate', t);
+  return { status101: last?.statusCode, limit: last?.headers['x-ratelimit-limit'] };
+};
+
 /** Two pages of two products: their sizes, keys and paging fields. */
 const pagesOf: Observe = async (a) => {
   const t = authed(await tokenOf(a));
@@ -397,6 +405,7 @@ const SCENARIOS: Record<DriftId, Scenario> = {
   'limits.late-refill': { observe: limitsOf, changes: ['nextWindow'], base: LIMIT_2 },
   'limits.get-61': { observe: sixtyOneGets, changes: ['accepted'] },
   'limits.header-differs': { observe: headersOf, changes: ['limit2xx'] },
+  'limits.post-refuses-early': { observe: freightPastHundredOf, changes: ['status101'] },
   'auth.no-token-accepted': { observe: authOf, changes: ['noToken'] },
   'auth.garbage-token-accepted': { observe: authOf, changes: ['garbageToken'] },
   'auth.other-family-accepted': { observe: authOf, changes: ['otherFamily'] },

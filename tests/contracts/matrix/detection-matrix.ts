@@ -142,6 +142,10 @@ export const DETECTIONS = {
   'limits.late-refill': { grep: /refuse calls until the reset/, mustFail: [{ check: 'reset' }] },
   'limits.get-61': { grep: /60 calls per window on a GET/, mustFail: [{ check: 'get-limit' }] },
   'limits.header-differs': { grep: /allow exactly the advertised number/, mustFail: [{ check: 'limit-enforced' }] },
+  'limits.post-refuses-early': {
+    grep: new RegExp(bucketSpendsOf(['freight.estimate'], 'sandbox')),
+    mustFail: [{ check: 'bucket-spent', operation: 'freight.estimate', environment: 'sandbox' }],
+  },
   'auth.no-token-accepted': { grep: authGroup('production'), mustFail: [{ check: 'auth', environment: 'production' }] },
   'auth.garbage-token-accepted': { grep: authGroup('sandbox'), mustFail: [{ check: 'auth', environment: 'sandbox' }] },
   'auth.other-family-accepted': { grep: authGroup('production'), finding: { id: 'auth.other-family-token', observed: 'accepted' } },
