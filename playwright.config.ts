@@ -33,6 +33,7 @@ const SUMMARY: SummaryReporterOptions = {
   target: config?.targetLabel ?? 'unknown (configuration error)',
   environments: config?.environments.join(',') ?? '',
   vendorOperations: config?.vendorOperations ?? [],
+  families: config?.families.join(',') ?? '',
   ...(config?.openapiFile ? { openapi: config.openapiFile } : {}),
   runDir: runDirOf(resolve(fileURLToPath(new URL('.', import.meta.url)), OUTPUT_DIR)),
   // On GitHub Actions, certify writes its Markdown to the job's step summary and annotates each failed check.

@@ -28,7 +28,11 @@ export interface Echo {
  */
 export interface SearchFilter {
   readonly query: string;
-  readonly id: IdName;
+  /**
+   * What it filters on: an id (idSources names the list and field; values from the id searches), or another field
+   * of the entries of the search's list (values from the entries the search itself lists).
+   */
+  readonly id: IdName | { readonly items: string; readonly field: string };
 }
 
 export interface AnswerFacts {
@@ -45,7 +49,7 @@ const path = (name: string): Echo['asked'] => ({ in: 'path', name });
 const query = (name: string): Echo['asked'] => ({ in: 'query', name });
 const body = (...at: string[]): Echo['asked'] => ({ in: 'body', at });
 const echo = (asked: Echo['asked'], ...answered: string[]): Echo => ({ asked, answered });
-const filter = (query: string, id: IdName): SearchFilter => ({ query, id });
+const filter = (query: string, id: SearchFilter['id']): SearchFilter => ({ query, id });
 
 const NOTHING: AnswerFacts = { echoes: [], filters: [], otherSuccess: {} };
 const about = (...echoes: Echo[]): AnswerFacts => ({ ...NOTHING, echoes });
@@ -72,14 +76,26 @@ export const ANSWER_FACTS: { readonly [K in OperationId]: AnswerFacts } = {
   },
   'orders.details': about(echo(path('orderNumber'), 'ingramOrderNumber')),
   // Published: 204 when no order matches.
-  'orders.search': { ...search(filter('ingramOrderNumber', 'orderNumber')), otherSuccess: { 204: null } },
+  // "Search using your PO/Order number" and the order status: fields each listed order carries.
+  'orders.search': {
+    ...search(
+      filter('ingramOrderNumber', 'orderNumber'),
+      filter('customerOrderNumber', { items: 'orders', field: 'customerOrderNumber' }),
+      filter('orderStatus', { items: 'orders', field: 'orderStatus' }),
+    ),
+    otherSuccess: { 204: null },
+  },
   'orders.cancel': NOTHING,
   'quotes.search': search(filter('quoteNumber', 'quoteNumber')),
   'quotes.details': about(echo(path('quoteNumber'), 'quoteNumber')),
   'quotes.validate': about(echo(query('quoteNumber'), 'quoteNumber')),
   // Not in the published document: no answer field is a fact.
   'quoteToOrder.create': NOTHING,
-  'invoices.search': search(filter('invoiceNumber', 'invoiceNumber')),
+  'invoices.search': search(
+    filter('invoiceNumber', 'invoiceNumber'),
+    filter('customerOrderNumber', { items: 'invoices', field: 'customerOrderNumber' }),
+    filter('invoiceStatus', { items: 'invoices', field: 'invoiceStatus' }),
+  ),
   'invoices.details': about(echo(path('invoiceNumber'), 'invoiceNumber')),
   'renewals.search': NOTHING,
   'renewals.details': about(echo(path('renewalId'), 'renewalId')),
@@ -111,7 +127,8 @@ export function valuesAt(json: unknown, at: ValuePath): string[] {
 }
 
 /** The list and the field of a search answer a filter applies to. */
-export const filteredField = (f: SearchFilter): { readonly items: string; readonly field: string } => idSources[f.id];
+export const filteredField = (f: SearchFilter): { readonly items: string; readonly field: string } =>
+  typeof f.id === 'string' ? idSources[f.id] : f.id;
 
 /** A search's paging fields, its list and the id each entry of the list carries. */
 const paged = (list: string, id: string): readonly ValuePath[] => [['recordsFound'], ['pageSize'], ['pageNumber'], [list], [list, '*', id]];

@@ -9,3 +9,4 @@ export * from './rules';
 export * from './paging';
 export * from './apps';
 export * from './request-constraints';
+export * from './facts';

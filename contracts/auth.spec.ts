@@ -6,6 +6,7 @@ import { test, expect, harnessConfig, label, selectedOperations, type Session } 
 import { credentialsScope, firstScope, selectedScope } from './plan/scope';
 import { CheckGroup } from './outcomes/check-groups';
 import { recordFinding } from './record/finding-recorder';
+import { judges } from './outcomes/fact-ledger';
 
 const cfg = harnessConfig();
 
@@ -24,7 +25,7 @@ for (const env of cfg.environments) {
   for (const op of ops) {
     refusals.check(
       `should refuse ${op.id} without a token and with a garbage token (${env})`,
-      { unit: op.id, requests: 2 },
+      { unit: op.id, requests: 2, facts: judges(env, op.id, 'auth.token-required') },
       async ({ session }) => {
         label(test.info(), op, env, 'auth');
         const [none, garbage] = (await independentCalls(session, op, env, [

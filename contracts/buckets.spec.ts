@@ -9,12 +9,14 @@
  */
 import { idSources, type EnvironmentName, type Operation } from '../catalogue';
 import { evidenceOf, type ApiResponse } from '../clients/http';
+import type { TokenClient } from '../clients/token-client';
 import { valueAt } from '../clients/ids';
 import { test, expect, harnessConfig, label, notRun, planned, selectedOperations, type Session } from './session/test';
 import { credentialsScope, familyScope, firstScope, probeLimitsScope, selectedScope } from './plan/scope';
 import { readCounting, type Counting } from './exchanges/bucket-owner';
 import { exhaust, exhaustionRequests, mustInt, refusedOf, spendingBuckets, shown, targetNow } from './exchanges/bucket-exhaustion';
 import { resetAtMs } from './judge/rate-limit-sequence';
+import { judges, withFacts } from './outcomes/fact-ledger';
 
 const cfg = harnessConfig();
 const env = cfg.environments[0] as EnvironmentName;
@@ -58,13 +60,17 @@ function expectCounting(reading: { counting: Counting; evidence: string }, expec
   ).toBe(expected);
 }
 
-/** A second access token of the session's reseller app; not run when the target issues the same one again. */
-async function secondToken(session: Session): Promise<string> {
+/**
+ * A second token client of the session's reseller app (its calls carry its token, renewed through it when
+ * refused); not run when the target issues the same access token again.
+ */
+async function secondToken(session: Session): Promise<TokenClient> {
   const app = cfg.credentials.reseller;
   if (!app) throw new Error('no reseller app');
-  const [first, second] = [await session.token('reseller', env), await session.tokenClient({ reseller: app }).token('reseller', env)];
+  const client = session.tokenClient({ reseller: app });
+  const [first, second] = [await session.token('reseller', env), await client.token('reseller', env)];
   if (second === first) notRun(test.info(), 'the target issued the same access token again: there is no second token to compare');
-  return second;
+  return client;
 }
 
 /** Two different ids of `name` listed by its search (one call); not run when the target lists fewer. */
@@ -90,11 +96,11 @@ test.describe('bucket owners', { tag: ['@bucket-owner'] }, () => {
     async ({ session }) => {
       const op = opNamed('invoices.search');
       label(test.info(), op, env, 'bucket-per-app-token');
-      const token = await secondToken(session);
+      const tokenFrom = await secondToken(session);
       const reading = await session.exclusively([op], () =>
         readCounting(
           () => session.call(op, env),
-          () => session.call(op, env, { token }),
+          () => session.call(op, env, { tokenFrom }),
         ),
       );
       expectCounting(reading, 'together', 'rate limits are allocated per API app: a second token of the app continues its count');
@@ -164,10 +170,10 @@ test.describe('bucket owners, spending a bucket', { tag: ['@bucket-owner'] }, ()
     async ({ session }) => {
       const op = opNamed('invoices.search');
       label(test.info(), op, env, 'bucket-per-app-token-refusal');
-      const token = await secondToken(session);
+      const tokenFrom = await secondToken(session);
       const { refused, res } = await session.exclusively([op], async () => {
         const refused = refusedOf(await exhaust(session, op, env), 'after the limit is exceeded, further requests fail');
-        return { refused, res: await session.call(op, env, { token, allow429: true }) };
+        return { refused, res: await session.call(op, env, { tokenFrom, allow429: true }) };
       });
       // Refused: the app's count held for the second token. Served: a fault only if the window cannot have ended.
       if (res.status !== 429 && !withinWindowOf(refused, res, session))
@@ -216,7 +222,7 @@ test.describe('bucket owners, spending a bucket', { tag: ['@bucket-owner'] }, ()
     const spendsOther = owners(['quotes.search'], spending('quotes.search'), probeLimitsScope(cfg));
     test(
       `should refuse a spent bucket in ${other} as in ${env}: 429, a JSON error body, the rate-limit headers, Remaining 0`,
-      spendsOther,
+      withFacts(spendsOther, judges(other, 'quotes.search', '429.error-body', '429.headers')),
       async ({ session }) => {
         const op = opNamed('quotes.search');
         label(test.info(), op, other, '429-per-environment');

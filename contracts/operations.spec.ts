@@ -9,6 +9,9 @@ import { observeShape, recordExpectedFields, recordShapeNotPublished, recordVisi
 import { expectAboutWhatWasAsked, expectDocumentedStatus, judgeNotFound } from './judge/answer-checks';
 import { CheckGroup } from './outcomes/check-groups';
 import type { OpenApiContract } from '../openapi/import/openapi-contract';
+import { judges } from './outcomes/fact-ledger';
+import { ONE_SCHEME, otherResetUnit } from './exchanges/reset-units';
+import { factApplies } from '../catalogue/facts';
 
 const cfg = harnessConfig();
 const operations = selectedOperations(cfg);
@@ -63,6 +66,7 @@ async function judgeValidCall(session: Session, openapi: OpenApiContract | undef
       .toMatchSchema(schema, `${op.id} answers the published shape of ${res.status} (IM-CorrelationID ${res.correlationId})`);
   await expectAboutWhatWasAsked(op, env, sent, res);
   expect.soft(res).toHaveRateLimitHeaders({ windowMs: session.target.windowMs });
+  expect.soft(otherResetUnit(session.target.baseUrl, op.id, env, [res]), ONE_SCHEME).toBeNull();
   if (openapi) {
     const v = openapi.validateResponse(op.id, res.status, res.json);
     writeOpenApiValidation(test.info(), { validated: v.validated, failed: v.errors.length > 0 });
@@ -85,6 +89,14 @@ for (const env of cfg.environments) {
       unit: op.id,
       requests: needsOwnOrder(op) ? 2 : 1,
       outOfScope: firstScope(op.readOnly ? undefined : writesScope(cfg, op.id), op.webhook ? webhookSecretScope(cfg) : undefined),
+      facts: judges(
+        env,
+        op.id,
+        'answer.valid-call',
+        'headers.present',
+        'headers.reset-unit',
+        ...(factApplies('answer.about-asked', op) ? ['answer.about-asked'] : []),
+      ),
     };
     validCalls.check(
       `should answer a valid ${op.id} call with 2xx JSON matching its schema and integer rate-limit headers (${env})`,

@@ -11,6 +11,11 @@ import { recordFinding } from './record/finding-recorder';
 import { pageOf, pageProblems, recordsFoundProblem, repeatsPage, type Page } from './judge/paging-facts';
 import { test, expect, harnessConfig, label, notRun, selectedOperations, type Session } from './session/test';
 import { CheckGroup } from './outcomes/check-groups';
+import { writesBetween, writesSeen } from './exchanges/write-log';
+import { findingNotJudged } from './outcomes/finding-not-judged';
+import { judges } from './outcomes/fact-ledger';
+
+const RECORDS_FOUND_CHANGED = 'paging.records-found-changed';
 
 const cfg = harnessConfig();
 const SEARCHES = selectedOperations(cfg).filter((o) => isPagedSearch(o.id));
@@ -38,9 +43,35 @@ function expectPageFacts(op: Operation, env: EnvironmentName, { res, page }: { r
     .toEqual([]);
 }
 
+/**
+ * The finding on recordsFound across the two pages, judged only where no write of the run could have changed
+ * the list between them (else the same target would read `changed` in one run and `stable` in the next): not
+ * judged, with the reason, otherwise.
+ */
+function recordRecordsFound(
+  op: Operation,
+  env: EnvironmentName,
+  [r1, r2]: [number, number],
+  writes: string | null,
+  res: ApiResponse,
+): void {
+  const evidence = `recordsFound ${r1} on page 1, ${r2} on page 2; ${evidenceOf(res)}`;
+  if (writes) {
+    findingNotJudged(test.info(), RECORDS_FOUND_CHANGED, `${writes}: ${evidence}`, { environment: env, operationId: op.id });
+    return;
+  }
+  recordFinding(RECORDS_FOUND_CHANGED, r1 === r2 ? 'stable' : 'changed', evidence, {
+    environment: env,
+    operationId: op.id,
+    policyFile: cfg.policyFile,
+  });
+}
+
 /** Two pages of a search, and what they show. */
 async function judgePaging(session: Session, op: Operation, env: EnvironmentName): Promise<void> {
   label(test.info(), op, env, 'paging');
+  const { changedBy } = PAGED_SEARCHES[op.id as keyof typeof PAGED_SEARCHES];
+  const before = writesSeen(env, changedBy);
   const first = await askPage(session, op, env, 1);
   expectPageFacts(op, env, first);
   if (first.page.items.length < PAGE_SIZE)
@@ -57,18 +88,8 @@ async function judgePaging(session: Session, op: Operation, env: EnvironmentName
     repeatsPage(first.page, second.page),
     `Broken fact: pageNumber is the page asked: page 2 is not page 1 again (${op.id}, ${env})\nReceived: ${second.page.keys.join(', ')} on both; ${evidenceOf(second.res)}`,
   ).toBe(false);
-  if (r1 !== undefined && r2 !== undefined) {
-    recordFinding(
-      'paging.records-found-changed',
-      r1 === r2 ? 'stable' : 'changed',
-      `recordsFound ${r1} on page 1, ${r2} on page 2; ${evidenceOf(second.res)}`,
-      {
-        environment: env,
-        operationId: op.id,
-        policyFile: cfg.policyFile,
-      },
-    );
-  }
+  if (r1 !== undefined && r2 !== undefined)
+    recordRecordsFound(op, env, [r1, r2], writesBetween(before, writesSeen(env, changedBy)), second.res);
   for (const p of [first, second]) {
     expect
       .soft(
@@ -86,7 +107,7 @@ for (const env of cfg.environments) {
     pagings.check(
       `should page ${op.id} as published: at most pageSize entries, the page asked, recordsFound as the pages hold (${env})`,
       // Two pages.
-      { unit: op.id, requests: 2 },
+      { unit: op.id, requests: 2, facts: judges(env, op.id, 'paging.as-published') },
       async ({ session }) => judgePaging(session, op, env),
       ['@paging', `@${op.id}`],
     );

@@ -23,6 +23,7 @@ import {
 import { recordFinding } from './record/finding-recorder';
 import { operationToHold } from './exchanges/held-operations';
 import { writeObserved } from './record/annotations';
+import { judges, withFacts } from './outcomes/fact-ledger';
 
 const cfg = harnessConfig();
 const env = cfg.environments[0] as EnvironmentName;
@@ -70,9 +71,18 @@ const alone = test.extend<{ exclusiveBuckets: void }>({
 /** What a bucket spent past its limit shows. */
 const REFUSED = 'after the limit is exceeded, further requests fail';
 
+/** The facts of the ledger each exhaustion check judges at its operation (catalogue/facts.ts). */
+const EXHAUSTION_FACTS: Record<string, string[]> = {
+  'limit-enforced': ['limit.honoured'],
+  'get-limit': ['limit.honoured'],
+  'remaining-sequence': ['headers.remaining-steps'],
+  '429-body': ['429.error-body'],
+  '429-headers': ['429.headers'],
+};
+
 /** A check that spends the bucket of `id` to its 429 (bucket-exhaustion.ts), then judges what the exhaustion showed. */
 function exhaustion(title: string, id: string, check: string, judge: (ex: Exhaustion, session: Session) => void | Promise<void>): void {
-  alone(title, spends(id), async ({ session }) => {
+  alone(title, withFacts(spends(id), judges(env, id, ...(EXHAUSTION_FACTS[check] ?? []))), async ({ session }) => {
     const op = opNamed(id);
     label(test.info(), op, env, check);
     await judge(await exhaust(session, op, env), session);
@@ -132,12 +142,11 @@ alone.describe('rate limits', { tag: ['@rate-limit'] }, () => {
     const second = cfg.secondReseller;
     if (!second) throw new Error('no second reseller app');
     const fact = 'rate limits are allocated per API app';
-    const other = session.tokenClient({ reseller: second });
-    const tokenB = await other.token('reseller', env);
-    const before = await session.call(op, env, { token: tokenB });
+    const tokenFrom = session.tokenClient({ reseller: second });
+    const before = await session.call(op, env, { tokenFrom });
     const r0 = mustInt(before, 'remaining', fact);
     for (let i = 0; i < 3; i++) await session.call(op, env);
-    const after = await session.call(op, env, { token: tokenB });
+    const after = await session.call(op, env, { tokenFrom });
     const r1 = mustInt(after, 'remaining', fact);
     if (startsNewWindow(before, after)) return;
     expect(
@@ -202,7 +211,7 @@ alone.describe('rate limits', { tag: ['@rate-limit'] }, () => {
     const writes = op.readOnly ? undefined : writesScope(cfg, `exhausting ${op.id} (every call)`);
     alone(
       `should answer 429 with the spec's error body and Remaining 0 once ${op.id} has spent its advertised limit`,
-      spends(op.id, 0, writes),
+      withFacts(spends(op.id, 0, writes), judges(env, op.id, '429.error-body', '429.headers')),
       async ({ session }) => {
         label(test.info(), op, env, '429-document-operation');
         const r = refusedOf(await exhaust(session, op, env), `after the limit of ${op.id} is exceeded, further requests fail`);
@@ -269,6 +278,7 @@ test.describe('rate-limit headers per environment and family', { tag: ['@rate-li
         unit: op?.id ?? `ratelimit.${family}`,
         requests: 4,
         outOfScope: selectedScope(op ? [] : [`a ${family} GET operation without path parameters`]),
+        facts: op ? judges(environment, op.id, 'headers.remaining-steps') : [],
       });
       test(
         `should decrease X-RateLimit-Remaining by exactly 1 per call and keep Reset and Limit stable within a window (${family}, ${environment})`,

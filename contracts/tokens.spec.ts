@@ -6,6 +6,8 @@ import { mockClockApplies } from './plan/scope';
 import { CheckGroup } from './outcomes/check-groups';
 import { recordFinding } from './record/finding-recorder';
 import { recordEarlyRefusal } from './judge/token-refusals';
+import { judges } from './outcomes/fact-ledger';
+import { tokenPlace } from '../catalogue/facts';
 
 const cfg = harnessConfig();
 const TOKEN_SCHEMA = 'https://harness.local/schemas/token-response.json';
@@ -28,7 +30,7 @@ for (const env of cfg.environments) {
 
     group.check(
       `should issue a ${family} token for valid client credentials (${env})`,
-      { unit: `token.${family}`, requests: 1 },
+      { unit: `token.${family}`, requests: 1, facts: judges(env, tokenPlace(family), 'token.as-documented') },
       async ({ session }) => {
         label(test.info(), `token.${family}`, env, 'token');
         const res = await post(session, form());
@@ -39,7 +41,7 @@ for (const env of cfg.environments) {
 
     group.check(
       `should return a ${family} token response with access_token, token_type Bearer and integer expires_in (${env})`,
-      { unit: `token.${family}`, requests: 1 },
+      { unit: `token.${family}`, requests: 1, facts: judges(env, tokenPlace(family), 'token.as-documented') },
       async ({ session }) => {
         label(test.info(), `token.${family}`, env, 'shape');
         const res = await post(session, form());
@@ -53,7 +55,7 @@ for (const env of cfg.environments) {
 
     group.check(
       `should send the rate-limit headers on the ${family} token response (${env})`,
-      { unit: `token.${family}`, requests: 1 },
+      { unit: `token.${family}`, requests: 1, facts: judges(env, tokenPlace(family), 'token.as-documented') },
       async ({ session }) => {
         label(test.info(), `token.${family}`, env, 'headers');
         const res = await post(session, form());
@@ -63,7 +65,7 @@ for (const env of cfg.environments) {
 
     group.check(
       `should reject a wrong client secret for the ${family} token (${env})`,
-      { unit: `token.${family}`, requests: 1 },
+      { unit: `token.${family}`, requests: 1, facts: judges(env, tokenPlace(family), 'token.as-documented') },
       async ({ session }) => {
         label(test.info(), `token.${family}`, env, 'auth');
         const res = await post(session, { ...form(), client_secret: 'wrong-secret-for-certification' });
@@ -88,7 +90,7 @@ for (const env of cfg.environments) {
     for (const missing of ['client_id', 'client_secret', 'grant_type']) {
       group.check(
         `should reject a ${family} token request without ${missing} (${env})`,
-        { unit: `token.${family}`, requests: 1 },
+        { unit: `token.${family}`, requests: 1, facts: judges(env, tokenPlace(family), 'token.as-documented') },
         async ({ session }) => {
           label(test.info(), `token.${family}`, env, 'rejections');
           const f: Record<string, string> = form();
@@ -104,7 +106,7 @@ for (const env of cfg.environments) {
 
     group.check(
       `should reject a ${family} token request whose grant_type is not client_credentials (${env})`,
-      { unit: `token.${family}`, requests: 1 },
+      { unit: `token.${family}`, requests: 1, facts: judges(env, tokenPlace(family), 'token.as-documented') },
       async ({ session }) => {
         label(test.info(), `token.${family}`, env, 'rejections');
         const res = await post(session, { ...form(), grant_type: 'password' });
@@ -117,7 +119,7 @@ for (const env of cfg.environments) {
 
     group.check(
       `should reject a ${family} token request with a JSON body instead of a form (${env})`,
-      { unit: `token.${family}`, requests: 1 },
+      { unit: `token.${family}`, requests: 1, facts: judges(env, tokenPlace(family), 'token.as-documented') },
       async ({ session }) => {
         label(test.info(), `token.${family}`, env, 'rejections');
         const res = await session.send({ method: 'POST', path: tokenPath(family, env), json: form() });
@@ -130,7 +132,7 @@ for (const env of cfg.environments) {
 
     group.check(
       `should record whether the ${family} token endpoint also answers GET with query parameters (${env})`,
-      { unit: `token.${family}`, requests: 1 },
+      { unit: `token.${family}`, requests: 1, facts: judges(env, tokenPlace(family), 'token.as-documented') },
       async ({ session }) => {
         label(test.info(), `token.${family}`, env, 'finding');
         const res = await session.send({ method: 'GET', path: tokenPath(family, env), query: form() });
@@ -146,7 +148,7 @@ for (const env of cfg.environments) {
 
     group.check(
       `should record the ${family} token's expires_in against the 24 h guidance (${env})`,
-      { unit: `token.${family}`, requests: 1 },
+      { unit: `token.${family}`, requests: 1, facts: judges(env, tokenPlace(family), 'token.as-documented') },
       async ({ session }) => {
         label(test.info(), `token.${family}`, env, 'finding');
         const res = await post(session, form());

@@ -55,6 +55,8 @@ export const LONG_TESTS = [
   'contracts/rate-limit-pace.spec.ts',
   // Two certifications at once behind a proxy at a 2 s window, every family and environment (real time: 15-20 s a round).
   'contracts/rate-limit-pace-repeat.spec.ts',
+  // Ten whole certifications of one mock as a URL target, their findings compared (real time and CPU-bound: about 2 min).
+  'contracts/stable-findings.spec.ts',
   // Real time: three capacity runs of 8 s one after another (2 000 requests each through k6 or its double), whose
   // request counts fall short on a busy host.
   'load/perf-regression.spec.ts',

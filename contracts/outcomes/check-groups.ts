@@ -11,7 +11,8 @@
  */
 import { test, type TestInfo, type TestInfoError } from '@playwright/test';
 import { redact } from '../../clients/redact';
-import { runAsCheck, runningCheck, writeCheckResult, type CheckResult } from '../record/annotations';
+import { ANNOTATION, runAsCheck, runningCheck, writeCheckResult, type CheckResult } from '../record/annotations';
+import { FACTS_ANNOTATION } from './fact-ledger';
 import { planAnnotations, type CheckPlan } from '../plan/request-plan';
 import { leftOutByPlan } from '../plan/run-budget';
 import { checkGrepTitle, runGrep } from './run-grep';
@@ -137,12 +138,10 @@ export class CheckGroup<A extends object> {
     const given = details.tag === undefined ? [] : [details.tag].flat();
     const tag = [...new Set([...given, ...this.checks.flatMap((c) => c.tags ?? [])])];
     // A group's checks are left out one by one when it runs: the test carries only what each plans to send.
-    const annotation = this.checks.map(
-      (c) =>
-        planAnnotations({ ...c.plan, check: c.title, ...(c.tags ? { tags: [...c.tags] } : {}) })[0] as {
-          type: string;
-          description: string;
-        },
+    const annotation = this.checks.flatMap((c) =>
+      planAnnotations({ ...c.plan, check: c.title, ...(c.tags ? { tags: [...c.tags] } : {}) }).filter(
+        (a) => a.type === ANNOTATION.plannedRequests || a.type === FACTS_ANNOTATION,
+      ),
     );
     return { ...details, tag, annotation };
   }

@@ -6,7 +6,8 @@
  * below the plan refuses the run (exit 2) unless the run is partial: then whole units, in catalogue order,
  * are kept while they fit and the rest is not run ("budget"), the same units on every run.
  */
-import { idSources, type Operation } from '../../catalogue';
+import { idSources, type FactPlace, type Operation } from '../../catalogue';
+import { factsAnnotation } from '../outcomes/fact-ledger';
 import type { HarnessConfig } from '../../config/harness-config';
 import { ANNOTATION, type OutOfScope, type PlannedRequests } from '../record/annotations';
 
@@ -14,6 +15,8 @@ import { ANNOTATION, type OutOfScope, type PlannedRequests } from '../record/ann
 export interface CheckPlan extends PlannedRequests {
   outOfScope?: OutOfScope | undefined;
   notApplicable?: string | undefined;
+  /** The (fact, place) pairs of the ledger the check judges (outcomes/fact-ledger.ts). */
+  facts?: readonly FactPlace[] | undefined;
 }
 
 type Annotation = { type: string; description: string };
@@ -31,6 +34,7 @@ export function planAnnotations(plan: CheckPlan): Annotation[] {
     ...(plan.tags ? { tags: plan.tags } : {}),
   };
   const annotations: Annotation[] = [{ type: ANNOTATION.plannedRequests, description: JSON.stringify(sent) }];
+  if (plan.facts?.length) annotations.push(factsAnnotation(plan.check, plan.facts));
   if (plan.outOfScope) annotations.push({ type: ANNOTATION.outOfScope, description: JSON.stringify(plan.outOfScope) });
   else if (plan.notApplicable) annotations.push({ type: ANNOTATION.notApplicable, description: plan.notApplicable });
   return annotations;

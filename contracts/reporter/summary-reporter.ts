@@ -19,6 +19,7 @@ import { certifyJunit } from './certify-junit';
 import { writeExchangesHar } from './exchanges-har';
 import { withReproductions } from './reproduction';
 import { checkLocations, writeGithubOutput, type CheckLocation } from './github-output';
+import { ledgerLine, runLedger } from '../outcomes/fact-ledger';
 
 export type { RequestsSummary } from './certify-summary';
 
@@ -38,6 +39,8 @@ export interface SummaryReporterOptions {
   runDir?: string;
   /** On GitHub Actions: the step summary file to append to (GITHUB_STEP_SUMMARY); with it, an annotation per failed check. */
   githubStepSummary?: string;
+  /** The certified families, comma-separated (the ledger of facts: outcomes/fact-ledger.ts); default both. */
+  families?: string;
 }
 
 /** A finished test as the pure summary functions take it. */
@@ -123,13 +126,14 @@ export default class SummaryReporter implements Reporter {
       ...(coverage ? { openapi: coverage.openapi } : {}),
       ...(requests ? { requests } : {}),
     });
+    const facts = runLedger(this.entries, operationsFor(vendor?.length ? { vendorOperations: vendor } : {}), this.opts);
     mkdirSync(this.out, { recursive: true });
     const exchanges = this.opts.runDir ? writeExchangesHar(this.opts.runDir, this.out, summary.harnessVersion) : [];
     summary.tests = withReproductions(summary.tests, exchanges);
-    writeFileSync(join(this.out, 'summary.json'), redact(JSON.stringify(summary, null, 2)));
+    writeFileSync(join(this.out, 'summary.json'), redact(JSON.stringify({ ...summary, facts }, null, 2)));
     writeFileSync(join(this.out, 'findings.json'), redact(JSON.stringify(summary.findings, null, 2)));
     writeFileSync(join(this.out, 'junit.xml'), certifyJunit(summary.tests));
-    console.log(redact(summaryLines(summary, c.groups, this.out).join('\n')));
+    console.log(redact([...summaryLines(summary, c.groups, this.out), ledgerLine(facts)].join('\n')));
     if (this.opts.githubStepSummary) writeGithubOutput(this.opts.githubStepSummary, summary, c.groups, checkLocations(this.located));
   }
 

@@ -1,8 +1,11 @@
 /** What a check asks of one call beyond the operation's valid request (session.ts). */
 import type { ApiRequest, ApiResponse, BrokenAt } from '../../clients/http';
+import type { TokenClient } from '../../clients/token-client';
 
 export interface CallOptions {
   token?: string | null;
+  /** Another app's token client: the call carries its token, renewed through it when refused. */
+  tokenFrom?: TokenClient;
   params?: Record<string, string>;
   body?: unknown;
   /** A change to the operation's valid body, built with the target's ids (unlike `body`, which replaces it, ids and all). */

@@ -21,6 +21,8 @@ import { IdResolver, describeId, type ResolvedId } from '../../clients/ids';
 import { writeIdSource } from '../record/annotations';
 import { recordFinding } from '../record/finding-recorder';
 import { recordEarlyRefusal } from '../judge/token-refusals';
+import { logWrite } from '../exchanges/write-log';
+import { callToken, sendRenewing, withToken, type Renewal, type TokenSource } from '../exchanges/token-renewal';
 import { blocked, notRun, outOfScope } from '../outcomes/outcomes';
 import { webhookSecretScope } from '../plan/scope';
 import type { OutOfScope } from '../record/annotations';
@@ -194,28 +196,25 @@ export class Session {
 
   /** As `call`, with the parts of the request that was sent (for checks that compare an answer with its request). */
   async exchange(op: Operation, env: EnvironmentName, o: CallOptions = {}): Promise<{ sent: SentRequest; res: ApiResponse }> {
-    const token = o.token === null ? undefined : (o.token ?? (await this.token(op.family, env)));
+    const source = { tokens: o.tokenFrom ?? this.tokens, family: op.family, environment: env };
+    const token = await callToken(o.token, o.tokenFrom && source, () => this.token(op.family, env));
     const { ids, used } = await this.idsFor(op, env, o);
     const { req, params } = this.requestOf(op, env, o, ids, token);
     const sent: SentRequest = { params, query: req.query ?? {}, ...(req.json !== undefined ? { body: req.json } : {}) };
     const bucket = this.bucketOf(op);
-    const send = (r: ApiRequest) => this.pace.call(bucket, () => this.locks.call(bucket, () => this.api.send(r)));
-    let res = await send(req);
-    if (res.status === 401 && token && o.token === undefined) {
-      // One re-fetch after a 401: the cached token may have expired on the target's side.
-      const early = this.tokens.invalidate(op.family, env, token);
-      req.token = await this.token(op.family, env);
-      const refused = res;
-      o.onTokenRefused?.(refused);
-      res = await send(req);
-      if (early) recordEarlyRefusal(early, refused, res, { family: op.family, environment: env, policyFile: this.config.policyFile });
-    }
+    // The token is taken as the call leaves, after any wait for its bucket, and renewed when refused (exchanges/token-renewal.ts).
+    const send = (r: ApiRequest, pick?: () => Promise<string>) =>
+      this.pace.call(bucket, () => this.locks.call(bucket, () => logWrite(op, env, async () => this.api.send(await withToken(r, pick)))));
+    // A token the check gave itself is the request under test: never renewed.
+    const renewed = token && o.token === undefined;
+    const sendCall = () => (renewed ? sendRenewing(source, (pick) => send(req, pick), this.renewal(source, o.onTokenRefused)) : send(req));
+    let res = await sendCall();
     // A 429 under test is returned as it came (its body is judged by the check, not classified here).
     if (res.status === 429 && o.allow429) return { sent, res };
     if (res.status === 429) {
       // Reported in the summary: a 429 no check asked for is waited out and sent again, never hidden.
       this.unexpected429s += 1;
-      res = await this.waitOutLimit(res, req, send);
+      res = await this.waitOutLimit(res, req, sendCall);
     }
     if (res.status === 404 && used.length) this.notFoundWithIds(op, env, res, used);
     // A 5xx, an HTML page or broken JSON is classified (server-error, malformed-body) with its evidence.
@@ -272,15 +271,17 @@ export class Session {
     return tokensThrough(this.api, credentials, now);
   }
 
-  /** Sends a request with the family's token, re-fetching the token once after a 401. */
+  /** Sends a request with the family's token, renewed after a 401 (exchanges/token-renewal.ts). */
   async sendAuthed(family: Family, env: EnvironmentName, req: Omit<ApiRequest, 'token'>): Promise<ApiResponse> {
-    const token = await this.token(family, env);
-    const res = await this.api.send({ ...req, token });
-    if (res.status !== 401) return res;
-    const early = this.tokens.invalidate(family, env, token);
-    const again = await this.api.send({ ...req, token: await this.token(family, env) });
-    if (early) recordEarlyRefusal(early, res, again, { family, environment: env, policyFile: this.config.policyFile });
-    return again;
+    await this.token(family, env);
+    const source = { tokens: this.tokens, family, environment: env };
+    return sendRenewing(source, async (pick) => this.api.send({ ...req, token: await pick() }), this.renewal(source));
+  }
+
+  /** How a refused token is renewed: the refusal before the token's lifetimes ended is a finding. */
+  private renewal(source: TokenSource, onRefused?: (refused: ApiResponse) => void): Renewal {
+    const scope = { family: source.family, environment: source.environment, policyFile: this.config.policyFile };
+    return { onRefused, onEarly: (early, refused, again) => recordEarlyRefusal(early, refused, again, scope) };
   }
 
   /** Sends a raw request (token flows, bad inputs). */

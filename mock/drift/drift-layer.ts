@@ -11,6 +11,8 @@ import { Answer, type AnswerTransform } from './answer';
 import { AUTH_DRIFT } from './auth-drift';
 import { CANCEL_IGNORED_DRIFT } from './cancel-ignored-drift';
 import { FILTER_IGNORED_DRIFT } from './filter-ignored-drift';
+import { CUSTOMER_ORDER_FILTER_IGNORED_DRIFT } from './customer-order-filter-ignored-drift';
+import { FAMILY_RESET_UNIT_DRIFT } from './family-reset-unit-drift';
 import { FINDING_DRIFT } from './findings-drift';
 import { HEADER_DRIFT } from './headers-drift';
 import { INPUT_DRIFT } from './inputs-drift';
@@ -31,6 +33,8 @@ import { BUCKET_PER_TOKEN_DRIFT } from './bucket-per-token-drift';
 import { BUCKET_PER_PATH_DRIFT } from './bucket-per-path-drift';
 import { BUCKET_PER_PREFIX_DRIFT } from './bucket-per-prefix-drift';
 import { SANDBOX_429_DRIFT } from './sandbox-429-drift';
+import { VENDOR_429_DRIFT } from './vendor-429-drift';
+import { POST_REFUSES_EARLY_DRIFT } from './post-refuses-early-drift';
 import { PAGE_SIZE_IGNORED_DRIFT } from './page-size-ignored-drift';
 import { PAGE_REPEATED_DRIFT } from './page-repeated-drift';
 import { RECORDS_FOUND_WRONG_DRIFT } from './records-found-wrong-drift';
@@ -50,6 +54,8 @@ export const DRIFT_EFFECTS: Readonly<Record<DriftId, DriftEffect>> = {
   ...INPUT_DRIFT,
   ...OTHER_KEY_DRIFT,
   ...FILTER_IGNORED_DRIFT,
+  ...CUSTOMER_ORDER_FILTER_IGNORED_DRIFT,
+  ...FAMILY_RESET_UNIT_DRIFT,
   ...UNDOCUMENTED_STATUS_DRIFT,
   ...CANCEL_IGNORED_DRIFT,
   ...MODIFY_IGNORED_DRIFT,
@@ -59,6 +65,8 @@ export const DRIFT_EFFECTS: Readonly<Record<DriftId, DriftEffect>> = {
   ...BUCKET_PER_PATH_DRIFT,
   ...BUCKET_PER_PREFIX_DRIFT,
   ...SANDBOX_429_DRIFT,
+  ...VENDOR_429_DRIFT,
+  ...POST_REFUSES_EARLY_DRIFT,
   ...PAGE_SIZE_IGNORED_DRIFT,
   ...PAGE_REPEATED_DRIFT,
   ...RECORDS_FOUND_WRONG_DRIFT,

@@ -78,6 +78,12 @@ export const DRIFT_MODES = [
   },
   { id: 'headers.reset-in-past', group: 'headers', breaks: 'X-RateLimit-Reset is when the counter resets (future)', kind: 'failure' },
   { id: 'headers.reset-not-integer', group: 'headers', breaks: 'X-RateLimit-Reset is an integer', kind: 'failure' },
+  {
+    id: 'headers.vendor-reset-seconds',
+    group: 'headers',
+    breaks: 'both families share one rate-limit scheme (the vendor family reads X-RateLimit-Reset as seconds to wait)',
+    kind: 'failure',
+  },
   { id: '429.no-errors', group: '429', breaks: 'the 429 body has errors[]', kind: 'failure' },
   { id: '429.message-missing', group: '429', breaks: 'errors[].message is a string', kind: 'failure' },
   { id: '429.field-missing', group: '429', breaks: 'errors[].field is a string or null', kind: 'failure' },
@@ -85,6 +91,7 @@ export const DRIFT_MODES = [
   { id: '429.no-headers', group: '429', breaks: 'the 429 response carries the X-RateLimit headers', kind: 'failure' },
   { id: '429.non-json', group: '429', breaks: 'the 429 body is JSON', kind: 'failure' },
   { id: '429.sandbox-plain-text', group: '429', breaks: 'the 429 body is JSON with errors[] (in the sandbox too)', kind: 'failure' },
+  { id: '429.vendor-plain-text', group: '429', breaks: 'the 429 body is JSON with errors[] (in the vendor family too)', kind: 'failure' },
   {
     id: '429.limit-differs',
     group: '429',
@@ -115,6 +122,12 @@ export const DRIFT_MODES = [
   { id: 'limits.late-refill', group: 'limits', breaks: 'requests fail only until the refresh period ends', kind: 'failure' },
   { id: 'limits.get-61', group: 'limits', breaks: 'all GET calls: 60 calls per minute per endpoint', kind: 'failure' },
   { id: 'limits.header-differs', group: 'limits', breaks: 'X-RateLimit-Limit is the limit enforced', kind: 'failure' },
+  {
+    id: 'limits.post-refuses-early',
+    group: 'limits',
+    breaks: 'X-RateLimit-Limit is the limit enforced (freight estimate advertises 500 and refuses the 101st call)',
+    kind: 'failure',
+  },
   { id: 'auth.no-token-accepted', group: 'auth', breaks: 'every call carries a valid access token', kind: 'failure' },
   { id: 'auth.garbage-token-accepted', group: 'auth', breaks: 'every call carries a valid access token (garbage)', kind: 'failure' },
   { id: 'auth.other-family-accepted', group: 'auth', breaks: 'silent: other family token accepted', kind: 'finding' },
@@ -145,6 +158,12 @@ export const DRIFT_MODES = [
     kind: 'failure',
   },
   { id: 'answers.filter-ignored', group: 'answers', breaks: "a search's documented filter: every item listed matches it", kind: 'failure' },
+  {
+    id: 'answers.customer-order-number-ignored',
+    group: 'answers',
+    breaks: "a search's documented filter: every item listed matches it (order search by customerOrderNumber)",
+    kind: 'failure',
+  },
   {
     id: 'status.accepted-undocumented',
     group: 'answers',

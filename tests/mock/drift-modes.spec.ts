@@ -299,6 +299,28 @@ const refusalsByEnvironmentOf: Observe = async (a) => {
   return { production429: await refusal(''), sandbox429: await refusal('/sandbox') };
 };
 
+/** A spent bucket of each family: the third call's status and content type. */
+const refusalsByFamilyOf: Observe = async (a) => {
+  const refusal = async (form: string, tokenPath: string, url: string) => {
+    const t = authed(await tokenOf(a, form, tokenPath));
+    let last: LightMyRequestResponse | undefined;
+    for (let i = 0; i < 3; i++) last = await a.inject({ method: 'GET', url, headers: t });
+    return `${last?.statusCode} ${String(last?.headers['content-type']).split(';')[0]}`;
+  };
+  return {
+    reseller429: await refusal(RESELLER, TOKEN_PATH, CATALOG),
+    vendor429: await refusal(VENDOR, '/oauth/oauth30/token', '/vendors/v1/orders/search'),
+  };
+};
+
+/** Freight estimate called past 100 calls of a window: the status of the 101st. */
+const freightPastHundredOf: Observe = async (a) => {
+  const t = authed(await tokenOf(a));
+  let last: LightMyRequestResponse | undefined;
+  for (let i = 0; i < 101; i++) last = await callOp(a, 'freight.estimate', t);
+  return { status101: last?.statusCode, limit: last?.headers['x-ratelimit-limit'] };
+};
+
 /** Two pages of two products: their sizes, keys and paging fields. */
 const pagesOf: Observe = async (a) => {
   const t = authed(await tokenOf(a));
@@ -337,6 +359,23 @@ const inputsOf: Observe = async (a) => {
   };
 };
 
+/** Order search by a customer order number it lists, and the Reset unit of each family. */
+const schemeAndFiltersOf: Observe = async (a) => {
+  const t = authed(await tokenOf(a));
+  const v = authed(await tokenOf(a, VENDOR, '/oauth/oauth30/token'));
+  type Orders = { orders?: { customerOrderNumber?: string }[] };
+  const orders = async (q: string) =>
+    (parse((await a.inject({ method: 'GET', url: `/resellers/v6/orders/search${q}`, headers: t })).body) ?? {}) as Orders;
+  const po = (await orders('')).orders?.[0]?.customerOrderNumber ?? '';
+  const filtered = await orders(`?customerOrderNumber=${encodeURIComponent(po)}`);
+  const epoch = (r: LightMyRequestResponse) => Number(r.headers['x-ratelimit-reset']) > 1e9;
+  return {
+    customerOrderNumberMatches: (filtered.orders ?? []).every((o) => o.customerOrderNumber === po),
+    resellerResetEpoch: epoch(await a.inject({ method: 'GET', url: CATALOG, headers: t })),
+    vendorResetEpoch: epoch(await a.inject({ method: 'GET', url: '/vendors/v1/orders/search', headers: v })),
+  };
+};
+
 const SCENARIOS: Record<DriftId, Scenario> = {
   'token.type-not-bearer': { observe: tokenAnswer, changes: ['tokenType'] },
   'token.expires-in-string': { observe: tokenAnswer, changes: ['expiresInType'] },
@@ -366,6 +405,7 @@ const SCENARIOS: Record<DriftId, Scenario> = {
   'limits.late-refill': { observe: limitsOf, changes: ['nextWindow'], base: LIMIT_2 },
   'limits.get-61': { observe: sixtyOneGets, changes: ['accepted'] },
   'limits.header-differs': { observe: headersOf, changes: ['limit2xx'] },
+  'limits.post-refuses-early': { observe: freightPastHundredOf, changes: ['status101'] },
   'auth.no-token-accepted': { observe: authOf, changes: ['noToken'] },
   'auth.garbage-token-accepted': { observe: authOf, changes: ['garbageToken'] },
   'auth.other-family-accepted': { observe: authOf, changes: ['otherFamily'] },
@@ -390,6 +430,8 @@ const SCENARIOS: Record<DriftId, Scenario> = {
   'headers.sandbox-frozen': { observe: environmentsOf, changes: ['sandboxSteps'] },
   'answers.other-key': { observe: answersOf, changes: ['detailsBody', 'detailsAboutPartAsked'] },
   'answers.filter-ignored': { observe: answersOf, changes: ['dealsAllMatchFilter'] },
+  'answers.customer-order-number-ignored': { observe: schemeAndFiltersOf, changes: ['customerOrderNumberMatches'] },
+  'headers.vendor-reset-seconds': { observe: schemeAndFiltersOf, changes: ['vendorResetEpoch'] },
   // Every operation documented with 200 answers 202.
   'status.accepted-undocumented': {
     observe: answersOf,
@@ -403,6 +445,11 @@ const SCENARIOS: Record<DriftId, Scenario> = {
   'limits.bucket-per-path': { observe: bucketOwnersOf, changes: ['secondId'] },
   'limits.bucket-per-prefix': { observe: bucketOwnersOf, changes: ['detailsAfterSearch'] },
   '429.sandbox-plain-text': { observe: refusalsByEnvironmentOf, changes: ['sandbox429'], base: LIMIT_2 },
+  '429.vendor-plain-text': {
+    observe: refusalsByFamilyOf,
+    changes: ['vendor429'],
+    base: { ...LIMIT_2, limits: { ...LIMIT_2.limits, 'vendor.orders.search': 2 } },
+  },
   'paging.page-size-ignored': { observe: pagesOf, changes: ['entries', 'pageSizes'] },
   'paging.page-repeated': { observe: pagesOf, changes: ['secondRepeatsFirst'] },
   'paging.records-found-wrong': { observe: pagesOf, changes: ['recordsFound'] },

@@ -35,3 +35,11 @@ export const writeReadBacksOf = (writes: readonly string[], environment?: Enviro
 /** The checks of the header and form refusals with these tags, without their @ (contracts/request-headers.spec.ts). */
 export const headerRefusalsOf = (tags: readonly string[], environment?: Environment): string =>
   groupedChecksOf('headers or forms its document refuses', tags, environment);
+
+/** The header-step checks of these operations (contracts/header-steps.spec.ts). */
+export const headerStepsOf = (operations: readonly string[], environment?: Environment): string =>
+  groupedChecksOf('by one per call of each operation', operations, environment);
+
+/** The checks spending these operations' buckets (contracts/bucket-spend.spec.ts). */
+export const bucketSpendsOf = (operations: readonly string[], environment?: Environment): string =>
+  groupedChecksOf('spend every bucket once', operations, environment);

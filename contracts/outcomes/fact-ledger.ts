@@ -1,0 +1,185 @@
+/**
+ * The run's ledger of facts x places (catalogue/facts.ts): each check declares the pairs it judges with its plan (an
+ * annotation beside its planned requests), and the ledger gives every pair of the catalogue in the run's scope the
+ * verdict of the checks that judge it: judged (passed or failed), not judged (why), out of scope (the setting that
+ * brings it in) or not applicable. A pair no check of the run declares is out of scope when its environment or
+ * family is not selected, else not judged: no check of this run judges it there. Pure functions of the run's tests.
+ */
+import {
+  ENVIRONMENTS,
+  factPlaces,
+  familyOfPlace,
+  pairKey,
+  type EnvironmentName,
+  type Family,
+  type FactPlace,
+  type Operation,
+} from '../../catalogue';
+import type { CheckResult } from '../record/annotations';
+import { readAnnotations } from '../record/annotation-reader';
+import { unitsOf, type RunEntry } from '../record/check-units';
+
+/** The annotation type of a check's declared pairs: JSON FactsDeclared. */
+export const FACTS_ANNOTATION = 'facts';
+
+/** The pairs a check judges; `check` names a grouped check (none: the test itself). */
+export interface FactsDeclared {
+  check?: string;
+  pairs: readonly FactPlace[];
+}
+
+/** The annotation that declares a check's pairs. */
+export const factsAnnotation = (check: string | undefined, pairs: readonly FactPlace[]): { type: string; description: string } => ({
+  type: FACTS_ANNOTATION,
+  description: JSON.stringify({ ...(check !== undefined ? { check } : {}), pairs } satisfies FactsDeclared),
+});
+
+/** A test's details with the pairs it judges added to its plan's annotations. */
+export const withFacts = <D extends { annotation: { type: string; description: string }[] }>(
+  details: D,
+  pairs: readonly FactPlace[],
+): D => ({
+  ...details,
+  annotation: [...details.annotation, factsAnnotation(undefined, pairs)],
+});
+
+/** The pairs of `facts` at one place and environment. */
+export const judges = (environment: EnvironmentName, place: string, ...facts: string[]): FactPlace[] =>
+  facts.map((fact) => ({ fact, place, environment }));
+
+export type PairStatus = 'passed' | 'failed' | 'not-judged' | 'out-of-scope' | 'not-applicable';
+
+export interface LedgerCell extends FactPlace {
+  family: Family | undefined;
+  status: PairStatus;
+  /** Why not judged, out of scope or not applicable. */
+  reason?: string;
+  bringsIn?: string;
+}
+
+export interface FactLedger {
+  places: number;
+  judged: number;
+  failed: number;
+  /** Pairs without a verdict, by status and reason (with what brings each in), most first. */
+  leftOut: { status: Exclude<PairStatus, 'passed' | 'failed'>; reason: string; bringsIn?: string; places: number }[];
+  cells: LedgerCell[];
+}
+
+/** Which verdict of two checks on one pair stands: a failure over a pass over the kinds of no verdict. */
+const WEIGHT: Record<PairStatus, number> = { failed: 4, passed: 3, 'not-judged': 2, 'out-of-scope': 1, 'not-applicable': 0 };
+
+const STATUS_OF: Record<CheckResult['status'], PairStatus> = {
+  passed: 'passed',
+  failed: 'failed',
+  blocked: 'not-judged',
+  skipped: 'not-judged',
+  'out-of-scope': 'out-of-scope',
+  'not-applicable': 'not-applicable',
+};
+
+/** The declared pairs of one test with the verdict of the check that declared them. */
+function declaredOf(e: RunEntry): { pair: FactPlace; unit: CheckResult }[] {
+  const a0 = readAnnotations(e);
+  const units = unitsOf(e, a0);
+  // A grouped check's pairs take its own verdict (none when the run's grep left it out); a test's, the test's.
+  const unitOf = (check: string | undefined) => (a0.checkResults.length ? units.find((u) => u.title === check) : units[0]);
+  const out: { pair: FactPlace; unit: CheckResult }[] = [];
+  for (const a of e.annotations) {
+    if (a.type !== FACTS_ANNOTATION || !a.description) continue;
+    const d = JSON.parse(a.description) as FactsDeclared;
+    const unit = unitOf(d.check);
+    if (unit) for (const pair of d.pairs) out.push({ pair, unit });
+  }
+  return out;
+}
+
+/** A cell from a check's verdict. */
+function cellOf(pair: FactPlace, family: Family | undefined, unit: CheckResult): LedgerCell {
+  const status = STATUS_OF[unit.status];
+  const reason = status === 'passed' ? undefined : status === 'failed' ? unit.title : (unit.reason ?? 'no reason recorded');
+  return { ...pair, family, status, ...(reason ? { reason } : {}), ...(unit.bringsIn ? { bringsIn: unit.bringsIn } : {}) };
+}
+
+/** A cell no check of the run declared. */
+function undeclared(pair: FactPlace, family: Family | undefined, scope: LedgerScope): LedgerCell {
+  if (!scope.environments.includes(pair.environment))
+    return {
+      ...pair,
+      family,
+      status: 'out-of-scope',
+      reason: `ENVIRONMENTS excludes ${pair.environment}`,
+      bringsIn: `ENVIRONMENTS including ${pair.environment}`,
+    };
+  if (family && !scope.families.includes(family))
+    return { ...pair, family, status: 'out-of-scope', reason: `FAMILIES excludes ${family}`, bringsIn: `FAMILIES including ${family}` };
+  return { ...pair, family, status: 'not-judged', reason: 'no check of this run judges it here' };
+}
+
+/** The run's selected environments and families. */
+export interface LedgerScope {
+  environments: readonly EnvironmentName[];
+  families: readonly Family[];
+}
+
+/** The ledger of the run: every pair of the catalogue for `operations`, with its verdict. */
+export function buildLedger(entries: readonly RunEntry[], operations: readonly Operation[], scope: LedgerScope): FactLedger {
+  const cells = new Map<string, LedgerCell>();
+  for (const pair of factPlaces(operations)) cells.set(pairKey(pair), undeclared(pair, familyOfPlace(pair.place, operations), scope));
+  const declared = new Set<string>();
+  for (const { pair, unit } of entries.flatMap(declaredOf)) {
+    const key = pairKey(pair);
+    const cell = cellOf(pair, familyOfPlace(pair.place, operations), unit);
+    const prev = cells.get(key);
+    if (!prev || !declared.has(key) || WEIGHT[cell.status] > WEIGHT[prev.status]) cells.set(key, cell);
+    declared.add(key);
+  }
+  const all = [...cells.values()];
+  const leftOut = new Map<string, FactLedger['leftOut'][number]>();
+  for (const c of all) {
+    if (c.status === 'passed' || c.status === 'failed') continue;
+    const reason = c.bringsIn && c.status === 'out-of-scope' ? c.bringsIn : (c.reason ?? '');
+    const key = `${c.status}|${reason}`;
+    const l = leftOut.get(key) ?? { status: c.status, reason, places: 0 };
+    l.places += 1;
+    leftOut.set(key, l);
+  }
+  return {
+    places: all.length,
+    judged: all.filter((c) => c.status === 'passed' || c.status === 'failed').length,
+    failed: all.filter((c) => c.status === 'failed').length,
+    leftOut: [...leftOut.values()].sort((a, b) => b.places - a.places),
+    cells: all,
+  };
+}
+
+const LEFT_OUT_LABEL: Record<FactLedger['leftOut'][number]['status'], string> = {
+  'out-of-scope': 'out of scope',
+  'not-judged': 'not judged',
+  'not-applicable': 'not applicable',
+};
+
+/** The summary's line: "Facts judged at 1204 of 1310 places; 106 out of scope: PROBE_LIMITS=1 96, …". */
+export function ledgerLine(l: FactLedger): string {
+  const parts = [`Facts judged at ${l.judged} of ${l.places} places${l.failed ? ` (${l.failed} failed)` : ''}`];
+  for (const status of ['out-of-scope', 'not-judged', 'not-applicable'] as const) {
+    const of = l.leftOut.filter((x) => x.status === status);
+    const n = of.reduce((s, x) => s + x.places, 0);
+    if (n) parts.push(`${n} ${LEFT_OUT_LABEL[status]}: ${of.map((x) => `${x.reason} ${x.places}`).join(', ')}`);
+  }
+  return parts.join('; ');
+}
+
+/** The ledger of a run from the summary reporter's options (its environments and families, comma-separated). */
+export function runLedger(
+  entries: readonly RunEntry[],
+  operations: readonly Operation[],
+  opts: { environments?: string | undefined; families?: string | undefined },
+): FactLedger {
+  const list = <T extends string>(v: string | undefined, all: readonly T[]): T[] =>
+    v ? (v.split(',').filter((x) => (all as readonly string[]).includes(x)) as T[]) : [...all];
+  return buildLedger(entries, operations, {
+    environments: list(opts.environments, ENVIRONMENTS),
+    families: list(opts.families, ['reseller', 'vendor'] as const),
+  });
+}
