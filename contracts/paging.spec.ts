@@ -11,7 +11,7 @@ import { recordFinding } from './record/finding-recorder';
 import { pageOf, pageProblems, recordsFoundProblem, repeatsPage, type Page } from './judge/paging-facts';
 import { test, expect, harnessConfig, label, notRun, selectedOperations, type Session } from './session/test';
 import { CheckGroup } from './outcomes/check-groups';
-import { writesBetween, writesSeen } from './exchanges/write-log';
+import { writesBetween, writesSeen } from './session/write-log';
 import { findingNotJudged } from './outcomes/finding-not-judged';
 import { judges } from './outcomes/fact-ledger';
 

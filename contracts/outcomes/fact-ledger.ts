@@ -18,34 +18,9 @@ import {
 import type { CheckResult } from '../record/annotations';
 import { readAnnotations } from '../record/annotation-reader';
 import { unitsOf, type RunEntry } from '../record/check-units';
+import { FACTS_ANNOTATION, type FactsDeclared } from '../record/fact-declarations';
 
-/** The annotation type of a check's declared pairs: JSON FactsDeclared. */
-export const FACTS_ANNOTATION = 'facts';
-
-/** The pairs a check judges; `check` names a grouped check (none: the test itself). */
-export interface FactsDeclared {
-  check?: string;
-  pairs: readonly FactPlace[];
-}
-
-/** The annotation that declares a check's pairs. */
-export const factsAnnotation = (check: string | undefined, pairs: readonly FactPlace[]): { type: string; description: string } => ({
-  type: FACTS_ANNOTATION,
-  description: JSON.stringify({ ...(check !== undefined ? { check } : {}), pairs } satisfies FactsDeclared),
-});
-
-/** A test's details with the pairs it judges added to its plan's annotations. */
-export const withFacts = <D extends { annotation: { type: string; description: string }[] }>(
-  details: D,
-  pairs: readonly FactPlace[],
-): D => ({
-  ...details,
-  annotation: [...details.annotation, factsAnnotation(undefined, pairs)],
-});
-
-/** The pairs of `facts` at one place and environment. */
-export const judges = (environment: EnvironmentName, place: string, ...facts: string[]): FactPlace[] =>
-  facts.map((fact) => ({ fact, place, environment }));
+export { FACTS_ANNOTATION, factsAnnotation, judges, withFacts, type FactsDeclared } from '../record/fact-declarations';
 
 export type PairStatus = 'passed' | 'failed' | 'not-judged' | 'out-of-scope' | 'not-applicable';
 

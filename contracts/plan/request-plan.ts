@@ -7,7 +7,7 @@
  * are kept while they fit and the rest is not run ("budget"), the same units on every run.
  */
 import { idSources, type FactPlace, type Operation } from '../../catalogue';
-import { factsAnnotation } from '../outcomes/fact-ledger';
+import { factsAnnotation } from '../record/fact-declarations';
 import type { HarnessConfig } from '../../config/harness-config';
 import { ANNOTATION, type OutOfScope, type PlannedRequests } from '../record/annotations';
 

@@ -21,8 +21,8 @@ import { IdResolver, describeId, type ResolvedId } from '../../clients/ids';
 import { writeIdSource } from '../record/annotations';
 import { recordFinding } from '../record/finding-recorder';
 import { recordEarlyRefusal } from '../judge/token-refusals';
-import { logWrite } from '../exchanges/write-log';
-import { callToken, sendRenewing, withToken, type Renewal, type TokenSource } from '../exchanges/token-renewal';
+import { logWrite } from './write-log';
+import { callToken, sendRenewing, withToken, type Renewal, type TokenSource } from './token-renewal';
 import { blocked, notRun, outOfScope } from '../outcomes/outcomes';
 import { webhookSecretScope } from '../plan/scope';
 import type { OutOfScope } from '../record/annotations';
@@ -202,7 +202,7 @@ export class Session {
     const { req, params } = this.requestOf(op, env, o, ids, token);
     const sent: SentRequest = { params, query: req.query ?? {}, ...(req.json !== undefined ? { body: req.json } : {}) };
     const bucket = this.bucketOf(op);
-    // The token is taken as the call leaves, after any wait for its bucket, and renewed when refused (exchanges/token-renewal.ts).
+    // The token is taken as the call leaves, after any wait for its bucket, and renewed when refused (session/token-renewal.ts).
     const send = (r: ApiRequest, pick?: () => Promise<string>) =>
       this.pace.call(bucket, () => this.locks.call(bucket, () => logWrite(op, env, async () => this.api.send(await withToken(r, pick)))));
     // A token the check gave itself is the request under test: never renewed.
@@ -271,7 +271,7 @@ export class Session {
     return tokensThrough(this.api, credentials, now);
   }
 
-  /** Sends a request with the family's token, renewed after a 401 (exchanges/token-renewal.ts). */
+  /** Sends a request with the family's token, renewed after a 401 (session/token-renewal.ts). */
   async sendAuthed(family: Family, env: EnvironmentName, req: Omit<ApiRequest, 'token'>): Promise<ApiResponse> {
     await this.token(family, env);
     const source = { tokens: this.tokens, family, environment: env };

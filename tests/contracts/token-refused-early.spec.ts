@@ -2,7 +2,7 @@
  * A gateway that refuses a token long before its expires_in, in the middle of an exhaustion: the refused call is
  * counted by the limiter, and the checks read that from its Remaining. Certify runs against a loopback proxy in
  * front of the mock (a URL target: a live clock, no control API). The paging checks run beside them, so the refusal
- * may land on a page: a renewed token answers it (contracts/exchanges/token-renewal.ts).
+ * may land on a page: a renewed token answers it (contracts/session/token-renewal.ts).
  */
 import { test, expect } from '@playwright/test';
 import { certifyBehind } from './support/certify-behind';

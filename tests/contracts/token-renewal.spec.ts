@@ -7,7 +7,7 @@ import { test, expect } from '@playwright/test';
 import { TokenClient } from '../../clients/token-client';
 import type { ApiResponse } from '../../clients/http';
 import type { EarlyRefusal } from '../../clients/token-core';
-import { MAX_RENEWALS, sendRenewing, type TokenSource } from '../../contracts/exchanges/token-renewal';
+import { MAX_RENEWALS, sendRenewing, type TokenSource } from '../../contracts/session/token-renewal';
 
 /** How long after its first use the target refuses a token. */
 const REFUSED_AFTER_MS = 3_000;

@@ -6,7 +6,7 @@ import { test, expect } from '@playwright/test';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { logWrite, writesBetween, writesSeen } from '../../contracts/exchanges/write-log';
+import { logWrite, writesBetween, writesSeen } from '../../contracts/session/write-log';
 import { RUN_DIR_ENV } from '../../contracts/plan/run-budget';
 
 const WRITE = { id: 'orders.create', readOnly: false };
