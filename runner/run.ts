@@ -11,7 +11,8 @@ import type { NotRun, Plan } from '../load/plan/run-plan';
 import { segmentDirName } from '../load/plan/segment';
 import { buildLoadScripts, bundleDir } from './bundles';
 import { findK6, k6Args, k6Environment, K6_HELP, runK6 } from './k6-process';
-import { exitCodeOf, type K6Outcome } from './outcome';
+import type { K6Outcome } from './outcome';
+import { concludeK6Command } from './load-github-output';
 import { mockCredentials, planFor, randomLimits, selectOperations } from './plan';
 import { idsOnTarget, leftToRun, quotaBackAt, quotaWait } from './remote';
 import type { TargetIds } from './target-ids';
@@ -236,10 +237,9 @@ export async function runK6Step(name: string, step: K6Step, o: LoadOptions): Pro
   const p = await preflight(name, step, o);
   if ('exitCode' in p) {
     console.error(`load: ${p.message}`);
-    return p.exitCode;
+    return concludeK6Command(name, o, p.exitCode, p.message);
   }
-  const outcome = await runK6Plan(name, step, o, p);
-  return typeof outcome === 'number' ? outcome : exitCodeOf(name, outcome);
+  return concludeK6Command(name, o, await runK6Plan(name, step, o, p));
 }
 
 /** Runs a `npm run load` command with its parsed options; resolves with the exit code. */
