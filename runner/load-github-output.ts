@@ -7,7 +7,7 @@
 import { appendFileSync } from 'node:fs';
 import { NOT_JUDGED, USAGE_ERROR } from '../clients/exit-codes';
 import { redact } from '../clients/redact';
-import { cell, markdownTable, workflowCommand } from '../reporting/github-markdown';
+import { cell, fenced, markdownTable, workflowCommand } from '../reporting/github-markdown';
 import type { CapacityRow } from '../reporting/capacity-section';
 import type { FingerprintManifestEntry } from '../load/shared/bucket-probe';
 import { exitCodeOf, FACT_BROKEN, NO_RESULT, type K6Outcome, type OperationTable } from './outcome';
@@ -21,8 +21,8 @@ export interface LoadReport {
   exitCode: number;
   /** How k6 itself ended; undefined when the command ended before k6 ran. */
   k6ExitCode?: number;
-  /** Why the command ended before k6 ran, when it says so. */
-  refusal?: string;
+  /** Why the command ended before k6 ran (a refusal, no operation left to run), a line per reason. */
+  endedBecause?: string;
   broken: readonly string[];
   notJudged: readonly string[];
   notRun: readonly { id: string; reason: string }[];
@@ -68,7 +68,7 @@ export function loadStepSummary(r: LoadReport): string {
   const lines = [
     `## npm run load -- ${r.command} on ${cell(r.target)}: ${verdictOf(r)} (exit ${r.exitCode})`,
     '',
-    ...(r.refusal ? [cell(r.refusal), ''] : []),
+    ...(r.endedBecause ? [...fenced(r.endedBecause), ''] : []),
     ...(r.table ? [...markdownTable(r.table.head, r.table.rows, r.table.numeric), ''] : []),
     ...section('Broken facts', r.broken.map(split)),
     ...section('Not judged', r.notJudged.map(split)),
@@ -98,10 +98,16 @@ function targetLabel(o: LoadOptions): string {
   return o.target === 'sandbox' ? (o.deployment.baseUrl ?? 'sandbox') : o.target;
 }
 
-/** A command's report: how k6 ended (or the exit code it ended with before k6), each string redacted. */
-export function loadReport(command: string, o: LoadOptions, ended: K6Outcome | number, exitCode: number, refusal?: string): LoadReport {
-  const base = { command, target: redact(targetLabel(o)), exitCode, ...(refusal ? { refusal: redact(refusal) } : {}) };
-  if (typeof ended === 'number') return { ...base, broken: [], notJudged: [], notRun: [] };
+/** A command that ended before k6 ran: its exit code and why (runner/run.ts CommandRefusal). */
+export interface EndedBeforeK6 {
+  exitCode: number;
+  message: string;
+}
+
+/** A command's report: how k6 ended, or why the command ended before k6 ran; each string redacted. */
+export function loadReport(command: string, o: LoadOptions, ended: K6Outcome | EndedBeforeK6, exitCode: number): LoadReport {
+  const base = { command, target: redact(targetLabel(o)), exitCode };
+  if (!('wrote' in ended)) return { ...base, endedBecause: redact(ended.message), broken: [], notJudged: [], notRun: [] };
   return {
     ...base,
     k6ExitCode: ended.exitCode,
@@ -122,9 +128,9 @@ export function writeLoadGithubOutput(file: string, r: LoadReport, print: (line:
  * A k6 command's exit code (runner/outcome.ts), from how k6 ended or from the code it ended with before k6 ran;
  * on GitHub Actions (GITHUB_STEP_SUMMARY read into the options) its step summary and annotations written too.
  */
-export function concludeK6Command(command: string, o: LoadOptions, ended: K6Outcome | number, refusal?: string): number {
-  const exitCode = typeof ended === 'number' ? ended : exitCodeOf(command, ended);
-  if (o.githubStepSummary) writeLoadGithubOutput(o.githubStepSummary, loadReport(command, o, ended, exitCode, refusal));
+export function concludeK6Command(command: string, o: LoadOptions, ended: K6Outcome | EndedBeforeK6): number {
+  const exitCode = 'wrote' in ended ? exitCodeOf(command, ended) : ended.exitCode;
+  if (o.githubStepSummary) writeLoadGithubOutput(o.githubStepSummary, loadReport(command, o, ended, exitCode));
   return exitCode;
 }
 

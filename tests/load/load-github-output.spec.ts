@@ -6,7 +6,14 @@ import { test, expect } from '@playwright/test';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { registerSecret } from '../../clients/redact';
-import { loadAnnotations, loadStepSummary, verdictOf, concludeK6Command, type LoadReport } from '../../runner/load-github-output';
+import {
+  concludeK6Command,
+  loadAnnotations,
+  loadReport,
+  loadStepSummary,
+  verdictOf,
+  type LoadReport,
+} from '../../runner/load-github-output';
 import { defaultLoadOptions } from '../../runner/load-options';
 import type { K6Outcome } from '../../runner/outcome';
 import { runK6Step } from '../../runner/run';
@@ -55,6 +62,14 @@ test.describe('npm run load on GitHub Actions', () => {
     expect(md).toContain('### Not run (1)');
     expect(md).toContain('| quotes.details | no quote on the target |');
     expect(loadStepSummary(report({ exitCode: 0, broken: [], notJudged: [], notRun: [] }))).not.toContain('###');
+    // Ended before k6 ran: the reasons, a line each.
+    const before = loadReport(
+      'probe-limits',
+      defaultLoadOptions({}),
+      { exitCode: 99, message: `no operation left\norders.details not run: ${CANARY}` },
+      99,
+    );
+    expect(loadStepSummary(before)).toContain('⚠️ NOT JUDGED (exit 99)\n\n```\nno operation left\norders.details not run: [REDACTED]\n```');
   });
 
   test('should say each exit code in words', () => {
