@@ -136,13 +136,26 @@ export function concludeK6Command(command: string, o: LoadOptions, ended: K6Outc
 
 const show = (v: number | string | null | undefined): string => (v === null || v === undefined ? '-' : String(v));
 
-/** The probe's table per operation, from its manifest: its verdict on the limit, what was advertised and observed. */
+/**
+ * The probe's table per operation, from its manifest: its verdict on the limit, what was advertised and observed, and
+ * the limiter's fingerprint when the probe read one (probe-reset).
+ */
 export function manifestTable(entries: readonly FingerprintManifestEntry[]): OperationTable {
   const verdict = (e: FingerprintManifestEntry) =>
     e.limitVerdict?.verdict === 'failed' ? 'failed' : e.verdict ? 'no result' : show(e.limitVerdict?.verdict);
+  const fingerprint = entries.some((e) => e.algorithm !== undefined);
+  const fp = (e: FingerprintManifestEntry) => (fingerprint ? [show(e.algorithm), show(e.burst), show(e.sustainedPerSecond)] : []);
   return {
-    head: ['operation', 'verdict', 'advertised', 'observed', 'window ms', 'requests', 'algorithm', 'burst', 'per s'],
-    numeric: [false, false, true, true, true, true, false, true, true],
+    head: [
+      'operation',
+      'verdict',
+      'advertised',
+      'observed',
+      'window ms',
+      'requests',
+      ...(fingerprint ? ['algorithm', 'burst', 'per s'] : []),
+    ],
+    numeric: [false, false, true, true, true, true, ...(fingerprint ? [false, true, true] : [])],
     rows: entries.map((e) => [
       e.id,
       verdict(e),
@@ -150,9 +163,7 @@ export function manifestTable(entries: readonly FingerprintManifestEntry[]): Ope
       show(e.observedLimit),
       show(e.windowMs),
       show(e.requestsSpent),
-      show(e.algorithm),
-      show(e.burst),
-      show(e.sustainedPerSecond),
+      ...fp(e),
     ]),
   };
 }

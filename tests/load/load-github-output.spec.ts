@@ -7,7 +7,9 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { registerSecret } from '../../clients/redact';
 import {
+  capacityTable,
   concludeK6Command,
+  manifestTable,
   loadAnnotations,
   loadReport,
   loadStepSummary,
@@ -16,6 +18,7 @@ import {
 } from '../../runner/load-github-output';
 import { defaultLoadOptions } from '../../runner/load-options';
 import type { K6Outcome } from '../../runner/outcome';
+import type { FingerprintManifestEntry } from '../../load/shared/bucket-probe';
 import { runK6Step } from '../../runner/run';
 import { COMMANDS } from '../../runner/steps';
 
@@ -70,6 +73,17 @@ test.describe('npm run load on GitHub Actions', () => {
       99,
     );
     expect(loadStepSummary(before)).toContain('⚠️ NOT JUDGED (exit 99)\n\n```\nno operation left\norders.details not run: [REDACTED]\n```');
+  });
+
+  test("should show the limiter's fingerprint columns when the probe read one, and capacity's rates and latency", () => {
+    const read = { id: 'catalog.details', advertisedLimit: 60, observedLimit: 60, windowMs: 1000, requestsSpent: 70 };
+    const fp = { ...read, algorithm: 'token-bucket', burst: 60, sustainedPerSecond: 1, verdict: 'no algorithm fits' };
+    const t = manifestTable([fp as FingerprintManifestEntry]);
+    expect(t.head).toEqual(['operation', 'verdict', 'advertised', 'observed', 'window ms', 'requests', 'algorithm', 'burst', 'per s']);
+    expect(t.rows).toEqual([['catalog.details', 'no result', '60', '60', '1000', '70', 'token-bucket', '60', '1']]);
+    const row = { id: 'orders.create', targetRate: 2.5, achievedRate: null, requests: 5, p50Ms: 3, p95Ms: 9, p99Ms: 12 };
+    const c = capacityTable([{ ...row, status429: 1, errors: 0, thresholds: [], verdict: 'failed' }]);
+    expect(c.rows).toEqual([['orders.create', 'failed', '2.5', '-', '9', '1', '0']]);
   });
 
   test('should say each exit code in words', () => {
@@ -149,7 +163,8 @@ test.describe('npm run load on GitHub Actions', () => {
     const md = readFileSync(summary, 'utf8');
     expect(md).toContain('probe-limits on the embedded mock: ❌ FAILED: a documented fact broken (exit 1)');
     for (const line of judged.broken) expect(md).toContain(line.slice(line.indexOf(': ') + 2).replace(CANARY, '[REDACTED]'));
-    expect(md).toContain('| catalog.search | passed | 60 | 60 | 1000 | 61 | - | - | - |');
+    expect(md).toContain('| operation | verdict | advertised | observed | window ms | requests |\n');
+    expect(md).toContain('| catalog.search | passed | 60 | 60 | 1000 | 61 |\n');
     expect(printed.filter((l) => l.startsWith('::error title='))).toHaveLength(2);
     expect([md, ...printed].join('\n')).not.toContain(CANARY);
     expect(existsSync(join(dir, 'off.md')), 'GITHUB_ACTIONS off: no step summary').toBe(false);
