@@ -135,6 +135,8 @@ export function concludeK6Command(command: string, o: LoadOptions, ended: K6Outc
 }
 
 const show = (v: number | string | null | undefined): string => (v === null || v === undefined ? '-' : String(v));
+/** A measured figure to `digits` decimals, as the terminal's table shows it. */
+const round = (v: number | null, digits: number): string => (v === null ? '-' : v.toFixed(digits));
 
 /**
  * The probe's table per operation, from its manifest: its verdict on the limit, what was advertised and observed, and
@@ -173,6 +175,14 @@ export function capacityTable(rows: readonly CapacityRow[]): OperationTable {
   return {
     head: ['operation', 'verdict', 'target /s', 'achieved /s', 'p95 ms', '429s', 'errors'],
     numeric: [false, false, true, true, true, true, true],
-    rows: rows.map((r) => [r.id, r.verdict, show(r.targetRate), show(r.achievedRate), show(r.p95Ms), show(r.status429), show(r.errors)]),
+    rows: rows.map((r) => [
+      r.id,
+      r.verdict,
+      round(r.targetRate, 2),
+      round(r.achievedRate, 2),
+      round(r.p95Ms, 1),
+      show(r.status429),
+      show(r.errors),
+    ]),
   };
 }

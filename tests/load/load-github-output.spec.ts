@@ -81,9 +81,9 @@ test.describe('npm run load on GitHub Actions', () => {
     const t = manifestTable([fp as FingerprintManifestEntry]);
     expect(t.head).toEqual(['operation', 'verdict', 'advertised', 'observed', 'window ms', 'requests', 'algorithm', 'burst', 'per s']);
     expect(t.rows).toEqual([['catalog.details', 'no result', '60', '60', '1000', '70', 'token-bucket', '60', '1']]);
-    const row = { id: 'orders.create', targetRate: 2.5, achievedRate: null, requests: 5, p50Ms: 3, p95Ms: 9, p99Ms: 12 };
+    const row = { id: 'orders.create', targetRate: 2.5, achievedRate: null, requests: 5, p50Ms: 3, p95Ms: 9.04321, p99Ms: 12 };
     const c = capacityTable([{ ...row, status429: 1, errors: 0, thresholds: [], verdict: 'failed' }]);
-    expect(c.rows).toEqual([['orders.create', 'failed', '2.5', '-', '9', '1', '0']]);
+    expect(c.rows).toEqual([['orders.create', 'failed', '2.50', '-', '9.0', '1', '0']]);
   });
 
   test('should say each exit code in words', () => {
