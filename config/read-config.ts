@@ -65,12 +65,17 @@ export function loadConfig(env: Env = process.env): HarnessConfig {
     policyFile: setting(env, 'POLICY'),
     openapiFile: setting(env, 'OPENAPI'),
     reportsDir: setting(env, 'REPORTS_DIR'),
-    githubStepSummary: setting(env, 'GITHUB_ACTIONS') ? setting(env, 'GITHUB_STEP_SUMMARY') : undefined,
+    githubStepSummary: githubStepSummaryFrom(env),
     ...httpLimitsFrom(env),
     max429WaitMs: setting(env, 'MAX_429_WAIT_MS'),
     knownIds: knownIdsFrom(env),
     mock: mockConfigFrom(env),
   };
+}
+
+/** GITHUB_STEP_SUMMARY when GITHUB_ACTIONS is on: the step summary file certify and `npm run load` append to. */
+export function githubStepSummaryFrom(env: Env = process.env): string | undefined {
+  return setting(env, 'GITHUB_ACTIONS') ? setting(env, 'GITHUB_STEP_SUMMARY') : undefined;
 }
 
 /** `npm run load`'s settings of the deployment, from the environment. Throws ConfigError with what to do. */

@@ -144,11 +144,11 @@ export const HARNESS_SETTINGS = {
   REPORTS_DIR: inputs(textOr(DEFAULTS.reportsDir, 'path', 'a folder (created when missing)'), 'Where the reports go.'),
   GITHUB_ACTIONS: inputs(
     flag('off; GitHub Actions sets it to true'),
-    'Set by GitHub Actions: certify writes its step summary and annotates each failed check.',
+    'Set by GitHub Actions: certify and `npm run load` write their step summary and annotate each failed check or broken fact.',
   ),
   GITHUB_STEP_SUMMARY: inputs(
     path('a file (set by GitHub Actions)', 'none'),
-    "The job's step summary file, which certify appends its Markdown to when GITHUB_ACTIONS is on.",
+    "The job's step summary file, which certify and `npm run load` append their Markdown to when GITHUB_ACTIONS is on.",
   ),
 
   MOCK_WINDOW_MS: mock(nonNegative(DEFAULTS.mockWindowMs), "The embedded mock's rate-limit window for certify, in ms."),

@@ -7,7 +7,7 @@ import { DEFAULT_WINDOW_MS } from '../catalogue';
 import { DEFAULT_SEED } from '../fixtures/build-world';
 import { runLengthMs } from '../load/plan/run-length';
 import type { PerfThreshold } from '../reporting/perf-compare';
-import { deploymentSettingsFrom } from '../config/read-config';
+import { deploymentSettingsFrom, githubStepSummaryFrom } from '../config/read-config';
 import type { DeploymentSettings } from '../config/harness-config';
 
 /** k6's longest run unless --max-duration says otherwise. */
@@ -63,11 +63,19 @@ export interface LoadOptions {
   perfThreshold?: PerfThreshold;
   /** What the environment says about the deployment (BASE_URL, apps, IM-* headers, KNOWN_IDS…), read once. */
   deployment: DeploymentSettings;
+  /** GITHUB_STEP_SUMMARY when GITHUB_ACTIONS is on (read once): the step summary file a k6 command appends to. */
+  githubStepSummary?: string;
 }
 
 /** A run's options with every default, its deployment settings read from `env` (the tests' starting point). */
 export function defaultLoadOptions(env: NodeJS.ProcessEnv = process.env): LoadOptions {
-  return { ...defaultCommandOptions(), deployment: deploymentSettingsFrom(env) };
+  return { ...defaultCommandOptions(), deployment: deploymentSettingsFrom(env), ...githubOptions(env) };
+}
+
+/** The run's GitHub Actions settings, from the environment (none off GitHub Actions). */
+export function githubOptions(env: NodeJS.ProcessEnv = process.env): Pick<LoadOptions, 'githubStepSummary'> {
+  const file = githubStepSummaryFrom(env);
+  return file ? { githubStepSummary: file } : {};
 }
 
 /** The command line's defaults: the base its options override. */

@@ -7,6 +7,13 @@ export const NO_RESULT = 4;
 /** Our exit code for a run that found a documented fact broken (an advertised limit not honoured, a 429 not documented). */
 export const FACT_BROKEN = 1;
 
+/** A command's result per operation (its manifest's, its capacity.json's): a header, which columns hold numbers, a row each. */
+export interface OperationTable {
+  head: string[];
+  numeric: boolean[];
+  rows: string[][];
+}
+
 /** How a k6 command ended: k6's code, whether the step found its result file, the facts it found broken, the operations left out. */
 export interface K6Outcome {
   exitCode: number;
@@ -17,6 +24,8 @@ export interface K6Outcome {
   notJudged: readonly string[];
   notRun: readonly { id: string; reason: string }[];
   summaryExport: string;
+  /** The result per operation, when the step read one. */
+  table?: OperationTable;
 }
 
 /**

@@ -11,7 +11,8 @@ import type { NotRun, Plan } from '../load/plan/run-plan';
 import { segmentDirName } from '../load/plan/segment';
 import { buildLoadScripts, bundleDir } from './bundles';
 import { findK6, k6Args, k6Environment, K6_HELP, runK6 } from './k6-process';
-import { exitCodeOf, type K6Outcome } from './outcome';
+import type { K6Outcome } from './outcome';
+import { concludeK6Command } from './load-github-output';
 import { mockCredentials, planFor, randomLimits, selectOperations } from './plan';
 import { idsOnTarget, leftToRun, quotaBackAt, quotaWait } from './remote';
 import type { TargetIds } from './target-ids';
@@ -20,7 +21,7 @@ import type { LoadOptions } from './load-options';
 import { budgetOf, checkBudget, requestsNeeded } from './budget';
 import { NOT_JUDGED, USAGE_ERROR } from '../clients/exit-codes';
 
-/** A command refused before anything starts: its exit code and what to do. */
+/** A command that ends before k6 starts (refused, or nothing left to run): its exit code and why, or what to do. */
 export interface CommandRefusal {
   exitCode: number;
   message: string;
@@ -132,43 +133,45 @@ interface BudgetedRun {
   budgetNotRun?: NotRun[];
 }
 
-/** The budget's verdict said, as an exit code when the run ends here, else what it leaves out. */
-function budgetVerdict(name: string, step: K6Step, o: LoadOptions, run: BudgetedRun, spent: number): number | NotRun[] {
+/** The budget's verdict said: the command's end (its exit code and why) when the run ends here, else what it leaves out. */
+function budgetVerdict(name: string, step: K6Step, o: LoadOptions, run: BudgetedRun, spent: number): CommandRefusal | NotRun[] {
   if (!step.requestsPerOperation) return [];
   const kept = run.ops.filter((op) => !run.targetIds?.notRun.some((n) => n.id === op.id));
   const v = checkBudget(name, { ops: kept, limits: run.limits, budget: run.budget, spent, partial: o.partial }, step.requestsPerOperation);
   if (v.kind === 'refused') {
     console.error(`load: ${v.message}`);
-    return USAGE_ERROR;
+    return { exitCode: USAGE_ERROR, message: v.message };
   }
   if (v.kind === 'enough') return [];
   for (const n of v.notRun) console.error(`load: ${n.id} not run: ${n.reason}`);
   if (v.notRun.length < kept.length) return v.notRun;
-  console.error(
-    `load: no operation left to run: --budget ${run.budget} covers none of the ${kept.length} selected operations; exit ${NOT_JUDGED}`,
-  );
-  return NOT_JUDGED;
+  const message = `no operation left to run: --budget ${run.budget} covers none of the ${kept.length} selected operations`;
+  console.error(`load: ${message}; exit ${NOT_JUDGED}`);
+  return { exitCode: NOT_JUDGED, message: `${message}\n${notRunReasons(v.notRun)}` };
 }
+
+/** Why no selected operation is left to run, one line each. */
+const notRunReasons = (notRun: readonly NotRun[]): string => notRun.map((n) => `${n.id} not run: ${n.reason}`).join('\n');
 
 /**
  * The operations, limits and budget of a run, the budget planned before any request: refused when short (exit
  * 2) unless --partial; on a target other than the embedded mock, the ids found (their search drawn from the
  * budget, then the budget checked again).
  */
-async function budgetedRun(name: string, step: K6Step, o: LoadOptions, p: K6Plan): Promise<BudgetedRun | number> {
+async function budgetedRun(name: string, step: K6Step, o: LoadOptions, p: K6Plan): Promise<BudgetedRun | CommandRefusal> {
   const ops = selectOperations(o, p.isMock);
   const limits = o.randomLimits !== undefined ? randomLimits(ops, o.randomLimits) : {};
   const needed = step.requestsPerOperation ? requestsNeeded(ops, limits, step.requestsPerOperation) : 0;
   const run: BudgetedRun = { ops, limits, budget: budgetOf(o, p.isMock, needed) };
   const before = budgetVerdict(name, step, o, run, 0);
-  if (typeof before === 'number') return before;
+  if (!Array.isArray(before)) return before;
   if (p.isMock) return { ...run, budgetNotRun: before };
   // A partial run on another target is cut once the id search has spent its share.
   // Only on a target other than the embedded mock (its seeded ids are the plan's): before any k6 starts.
   const targetIds = await idsOnTarget(o, { baseUrl: p.remoteBaseUrl as string, ops, budget: run.budget }, (line) => console.log(line));
-  if (!leftToRun(ops, targetIds)) return NOT_JUDGED;
+  if (!leftToRun(ops, targetIds)) return { exitCode: NOT_JUDGED, message: notRunReasons(targetIds.notRun) };
   const after = budgetVerdict(name, step, o, { ...run, targetIds }, targetIds.requests);
-  return typeof after === 'number' ? after : { ...run, targetIds, budgetNotRun: after };
+  return Array.isArray(after) ? { ...run, targetIds, budgetNotRun: after } : after;
 }
 
 /**
@@ -197,9 +200,9 @@ async function bundlesNote(o: LoadOptions, p: K6Plan): Promise<string> {
  * Runs a checked k6 command: finds the target's ids (remote targets), starts the embedded mock (in its own
  * process, listening while the bundles and the run plan are built), waits for spent quota, runs k6.
  */
-async function runK6Plan(name: string, step: K6Step, o: LoadOptions, p: K6Plan): Promise<K6Outcome | number> {
+async function runK6Plan(name: string, step: K6Step, o: LoadOptions, p: K6Plan): Promise<K6Outcome | CommandRefusal> {
   const run = await budgetedRun(name, step, o, p);
-  if (typeof run === 'number') return run;
+  if ('exitCode' in run) return run;
   const { targetIds } = run;
   mkdirSync(o.reportsDir, { recursive: true });
   const env = k6Environment(o);
@@ -236,10 +239,9 @@ export async function runK6Step(name: string, step: K6Step, o: LoadOptions): Pro
   const p = await preflight(name, step, o);
   if ('exitCode' in p) {
     console.error(`load: ${p.message}`);
-    return p.exitCode;
+    return concludeK6Command(name, o, p);
   }
-  const outcome = await runK6Plan(name, step, o, p);
-  return typeof outcome === 'number' ? outcome : exitCodeOf(name, outcome);
+  return concludeK6Command(name, o, await runK6Plan(name, step, o, p));
 }
 
 /** Runs a `npm run load` command with its parsed options; resolves with the exit code. */

@@ -22,6 +22,10 @@ import type { LoadOptions } from './load-options';
 import { budgetOf, limitProbeNeed, type RequestsPerOperation } from './budget';
 import type { FingerprintManifestEntry } from '../load/shared/bucket-probe';
 import { breachLines } from '../load/lib/limit-verdicts';
+import type { CapacityRow } from '../reporting/capacity-section';
+import type { OperationTable } from './outcome';
+import { capacityTable, manifestTable } from './load-github-output';
+import { redact } from '../clients/redact';
 
 /** What a k6 command needs after k6 ended: where this run wrote (its segment's folder in a distributed run). */
 interface K6Context {
@@ -67,6 +71,8 @@ export interface OwnStep {
 export interface Judgements {
   broken: string[];
   notJudged: string[];
+  /** The result per operation, for the step summary (runner/load-github-output.ts). */
+  table?: OperationTable;
 }
 
 export const NOTHING_JUDGED: Judgements = { broken: [], notJudged: [] };
@@ -83,9 +89,9 @@ function printManifest(c: K6Context): false | Judgements {
   const m = JSON.parse(readFileSync(f, 'utf8')) as { durationMs: number; requests: number; operations: FingerprintManifestEntry[] };
   console.log(`load: manifest ${f} (${m.requests} requests in ${m.durationMs} ms)`);
   const broken = m.operations.flatMap((e) => breachLines(e.id, e.limitVerdict ?? { breaches: [] }));
-  for (const l of broken) console.error(`load: FAILED: ${l}`);
+  for (const l of broken) console.error(redact(`load: FAILED: ${l}`));
   const notJudged = m.operations.flatMap((e) => (e.limitVerdict?.notJudged ?? []).map((l) => `${e.id}: ${l}`));
-  return { broken, notJudged };
+  return { broken, notJudged, table: manifestTable(m.operations) };
 }
 
 function printCapacity(c: K6Context): false | Judgements {
@@ -94,12 +100,12 @@ function printCapacity(c: K6Context): false | Judgements {
     console.error(`load: capacity wrote no result in ${c.outDir} (k6 exit ${c.exitCode}); k6's messages above say why`);
     return false;
   }
-  const r = JSON.parse(readFileSync(f, 'utf8')) as { verdict: string; operations: { verdict: string }[] };
+  const r = JSON.parse(readFileSync(f, 'utf8')) as { verdict: string; operations: CapacityRow[] };
   const failed = r.operations.filter((o) => o.verdict !== 'passed').length;
   console.log(
     `load: capacity ${r.verdict}: ${r.operations.length - failed} of ${r.operations.length} operations within their thresholds; result ${f}, JUnit ${join(c.outDir, 'capacity-junit.xml')}`,
   );
-  return NOTHING_JUDGED;
+  return { ...NOTHING_JUDGED, table: capacityTable(r.operations) };
 }
 
 /** The capacity plan (load/lib/capacity-plan.ts, the one the k6 script runs), and each limit it would overrun. */

@@ -9,7 +9,7 @@ import { parseOrExit } from '../config/cli-options';
 import { runLengthMs } from '../load/plan/run-length';
 import { runLoad } from '../runner/run';
 import { loadProgram } from '../runner/load-command';
-import type { LoadOptions } from '../runner/load-options';
+import { githubOptions, type LoadOptions } from '../runner/load-options';
 import { ConfigError, deploymentSettingsFrom } from '../config/read-config';
 import { redact } from '../clients/redact';
 
@@ -27,6 +27,7 @@ function optionsOf(program: Command): LoadOptions {
     maxDurationMs: runLengthMs(maxDuration),
     ...(refusedStatus ? { refusedStatuses: refusedStatus } : {}),
     deployment: deploymentSettingsFrom(process.env),
+    ...githubOptions(process.env),
   };
   const legacy = o.out.filter(looksLikeDir);
   if (legacy.length) {

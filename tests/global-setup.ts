@@ -21,6 +21,10 @@ export default async function globalSetup(): Promise<() => void> {
   process.env.HARNESS_BIN = binDir;
   // Read by the runner already (playwright.config.ts); child runs keep their record in their own folders.
   delete process.env.PLAYWRIGHT_LAST_RUN_OUTPUT_FILE;
+  // The commands the tests start fail on purpose (drift modes): on GitHub Actions they must not write the job's
+  // step summary nor annotate its log; a test of that output sets both itself.
+  delete process.env.GITHUB_ACTIONS;
+  delete process.env.GITHUB_STEP_SUMMARY;
   console.log(
     `harness tests: run folder ${RUN_DIR}; ${files.length} load bundles built in ${ms.toFixed(0)} ms, the command lines in ${cliMs.toFixed(0)} ms`,
   );

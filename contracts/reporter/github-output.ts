@@ -12,6 +12,7 @@ import { reproductionText } from './reproduction';
 import { COLUMNS } from './certify-summary-lines';
 import { readAnnotations } from '../record/annotation-reader';
 import { unitsOf, type RunEntry } from '../record/check-units';
+import { cell, fenced, markdownTable, workflowCommand } from '../../reporting/github-markdown';
 
 /** Where a check's test is declared: its path from the project root and its line. */
 export interface CheckLocation {
@@ -30,42 +31,29 @@ export function checkLocations(tests: readonly { entry: RunEntry; at: CheckLocat
   return out;
 }
 
-/** A workflow command's message: `%`, CR and LF escaped (GitHub's toolkit escapes data so). */
-const escapeData = (s: string): string => s.replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A');
-/** A workflow command's property: its data escapes, and `:` and `,`. */
-const escapeProperty = (s: string): string => escapeData(s).replace(/:/g, '%3A').replace(/,/g, '%2C');
-
 /** One `::error` command per failed check, at its test's line, with its failure and its reproduction. */
 export function errorAnnotations(summary: RunSummary, locations: ReadonlyMap<string, CheckLocation>): string[] {
   return summary.tests
     .filter((t) => t.status === 'failed')
     .map((t) => {
       const at = locations.get(checkKey(t));
-      const where = at ? `file=${escapeProperty(at.file)},line=${at.line},` : '';
       const again = t.reproduction ? ['', 'Send it again:', ...reproductionText(t.reproduction)] : [];
       // Redacted before the escapes: an escaped line break would hide `client_secret=` from the patterns.
-      return `::error ${where}title=${escapeProperty(redact(t.title))}::${escapeData(redact([t.error ?? 'failed', ...again].join('\n')))}`;
+      return workflowCommand(
+        'error',
+        { file: at?.file, line: at?.line, title: redact(t.title) },
+        redact([t.error ?? 'failed', ...again].join('\n')),
+      );
     });
 }
 
-/** A Markdown table cell: its pipes escaped, on one line. */
-const cell = (s: string): string => s.replace(/\|/g, '\\|').replace(/\n/g, ' ');
-
-/** A fenced block whose fence is longer than any run of backticks inside it. */
-function fenced(text: string, lang = ''): string[] {
-  const longest = Math.max(2, ...[...text.matchAll(/`+/g)].map((m) => m[0].length));
-  const fence = '`'.repeat(longest + 1);
-  return [`${fence}${lang}`, text, fence];
-}
-
 function groupsTable(groups: ReadonlyMap<string, GroupCounts>, totals: GroupCounts): string[] {
-  const row = (name: string, g: GroupCounts) => `| ${cell(name)} | ${COLUMNS.map(([, k]) => g[k]).join(' | ')} |`;
-  return [
-    `| group | ${COLUMNS.map(([h]) => h).join(' | ')} |`,
-    `|---|${COLUMNS.map(() => '---:').join('|')}|`,
-    ...[...groups.entries()].sort().map(([name, g]) => row(name, g)),
-    row('**total**', totals),
-  ];
+  const row = (name: string, g: GroupCounts) => [name, ...COLUMNS.map(([, k]) => String(g[k]))];
+  return markdownTable(
+    ['group', ...COLUMNS.map(([h]) => h)],
+    [...[...groups.entries()].sort().map(([name, g]) => row(name, g)), row('**total**', totals)],
+    [false, ...COLUMNS.map(() => true)],
+  );
 }
 
 function failedCheckLines(t: TestResult): string[] {

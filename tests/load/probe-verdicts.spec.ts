@@ -12,9 +12,9 @@ import { load } from './run';
 
 const OPS = 'catalog.details,orders.create';
 
-async function probe(script: string, args: string[]) {
+async function probe(script: string, args: string[], env: NodeJS.ProcessEnv = {}) {
   const dir = test.info().outputPath('run');
-  const r = await load(dir, [script, ...args]);
+  const r = await load(dir, [script, ...args], env);
   const manifest = JSON.parse(readFileSync(join(dir, 'reports', 'limits.json'), 'utf8')) as { operations: FingerprintManifestEntry[] };
   const entry = (id: string) => manifest.operations.find((e) => e.id === id) as FingerprintManifestEntry;
   return { ...r, entry, said: r.stdout + r.stderr };
@@ -37,12 +37,21 @@ test.describe('the capacity probes judge the advertised limit and the 429', () =
 
   test('should fail an operation that advertises more calls than it allows, naming advertised and observed', async () => {
     // limits.header-differs: X-RateLimit-Limit and Remaining 5 above the limit the mock enforces.
-    const r = await probe('probe-limits', ['--ops', OPS, '--mock-args', '--drift limits.header-differs']);
+    const summary = test.info().outputPath('step-summary.md');
+    const github = { GITHUB_ACTIONS: 'true', GITHUB_STEP_SUMMARY: summary };
+    const r = await probe('probe-limits', ['--ops', OPS, '--mock-args', '--drift limits.header-differs'], github);
     expect(r.code, r.said).toBe(1);
     expect(r.stderr).toContain(
       'load: FAILED: catalog.details: refused before its advertised limit: advertised 65, observed 60; evidence: 60 calls',
     );
     expect(r.stderr).toContain('load: FAILED: orders.create: refused before its advertised limit: advertised 155, observed 150');
+    // On GitHub Actions: the verdict and each broken fact in the step summary, an annotation per broken fact.
+    const md = readFileSync(summary, 'utf8');
+    expect(md).toContain('## npm run load -- probe-limits on the embedded mock: ❌ FAILED: a documented fact broken (exit 1)');
+    expect(md).toContain('| catalog.details | refused before its advertised limit: advertised 65, observed 60; evidence: 60 calls');
+    expect(md).toContain('| orders.create | refused before its advertised limit: advertised 155, observed 150');
+    expect(r.stdout).toMatch(/^::error title=catalog\.details::refused before its advertised limit: advertised 65, observed 60/m);
+    expect(r.stdout).toMatch(/^::error title=orders\.create::refused before its advertised limit: advertised 155, observed 150/m);
     expect(r.entry('catalog.details')).toMatchObject({ advertisedLimit: 65, observedLimit: 60, limitVerdict: { verdict: 'failed' } });
   });
 
