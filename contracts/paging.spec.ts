@@ -71,7 +71,7 @@ function recordRecordsFound(
 async function judgePaging(session: Session, op: Operation, env: EnvironmentName): Promise<void> {
   label(test.info(), op, env, 'paging');
   const { changedBy } = PAGED_SEARCHES[op.id as keyof typeof PAGED_SEARCHES];
-  const before = writesSeen(env, changedBy);
+  const before = writesSeen(changedBy);
   const first = await askPage(session, op, env, 1);
   expectPageFacts(op, env, first);
   if (first.page.items.length < PAGE_SIZE)
@@ -89,7 +89,7 @@ async function judgePaging(session: Session, op: Operation, env: EnvironmentName
     `Broken fact: pageNumber is the page asked: page 2 is not page 1 again (${op.id}, ${env})\nReceived: ${second.page.keys.join(', ')} on both; ${evidenceOf(second.res)}`,
   ).toBe(false);
   if (r1 !== undefined && r2 !== undefined)
-    recordRecordsFound(op, env, [r1, r2], writesBetween(before, writesSeen(env, changedBy)), second.res);
+    recordRecordsFound(op, env, [r1, r2], writesBetween(before, writesSeen(changedBy)), second.res);
   for (const p of [first, second]) {
     expect
       .soft(

@@ -1,9 +1,9 @@
 /**
- * The run's writes, per environment, so that a check comparing two answers of one list (two pages of a search)
+ * The run's writes, each with its environment, so that a check comparing two answers of one list (two pages of a search)
  * can tell whether a write of the run could have changed that list between them. Shared by the run's workers
  * through files in the run's folder (as the bucket locks are): a write is announced before it is sent (a file
  * ending `.sent`) and renamed when it lands (`.landed`); one process without a run folder keeps the log itself.
- * A write whose answer never came stays sent: every later comparison in its environment counts it as in flight.
+ * A write whose answer never came stays sent: every later comparison counts it as in flight.
  */
 import { mkdirSync, readdirSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -41,8 +41,11 @@ export async function logWrite<T>(op: Pick<Operation, 'id' | 'readOnly'>, env: E
   return result;
 }
 
-/** The writes of `env` by the operations `by` logged so far. */
-export function writesSeen(env: EnvironmentName, by: readonly string[]): WritesSeen {
+/**
+ * The writes by the operations `by` logged so far, in every environment: a deployment's environments may share their
+ * data (a create in its sandbox may show in its production lists), so a write in any of them may change a list.
+ */
+export function writesSeen(by: readonly string[]): WritesSeen {
   const dir = folder();
   let names: string[];
   if (!dir) names = [...local].map(([n, state]) => n + state);
@@ -53,7 +56,7 @@ export function writesSeen(env: EnvironmentName, by: readonly string[]): WritesS
       names = [];
     }
   }
-  return { entries: names.filter((n) => by.some((id) => n.startsWith(`${env}~${id}~`))).sort() };
+  return { entries: names.filter((n) => by.some((id) => n.split('~')[1] === id)).sort() };
 }
 
 /**
@@ -65,5 +68,5 @@ export function writesBetween(before: WritesSeen, after: WritesSeen): string | n
   const since = after.entries.filter((n) => !before.entries.includes(n) && !before.entries.includes(n.replace(LANDED, SENT))).length;
   if (inFlight === 0 && since === 0) return null;
   const parts = [inFlight ? `${inFlight} in flight when the first was sent` : '', since ? `${since} sent since` : ''].filter(Boolean);
-  return `writes of this run in the same environment (${parts.join(', ')}) could have changed the list between the two answers`;
+  return `writes of this run (${parts.join(', ')}) could have changed the list between the two answers`;
 }
