@@ -35,14 +35,18 @@ export function resetAtMs(res: ApiResponse): number | undefined {
   return reset === null ? undefined : (advertisedResetMs(reset, res.receivedAtMs ?? res.sentAtMs ?? 0) ?? undefined);
 }
 
-/** `cur` counts in a later window than `prev`: its Reset is later and its Remaining higher (a fixed window rolled over, or a bucket refilled). */
+/**
+ * `cur` counts in a later window than `prev`: its Reset is later and its Remaining not lower (a fixed window rolled
+ * over, or a bucket refilled). Not lower, rather than higher: when `prev` was the first call of its window, the first
+ * call of the next window reads the same Remaining; within one window a counted call lowers it.
+ */
 export function startsNewWindow(prev: ApiResponse, cur: ApiResponse): boolean {
   const a = resetAtMs(prev);
   const b = resetAtMs(cur);
   const ra = rateLimitValue(prev, 'remaining');
   const rb = rateLimitValue(cur, 'remaining');
   if (a === undefined || b === undefined || ra === null || rb === null) return false;
-  return b - a > resetToleranceMs(rateLimitValue(cur, 'reset') as number) && rb > ra;
+  return b - a > resetToleranceMs(rateLimitValue(cur, 'reset') as number) && rb >= ra;
 }
 
 /** Answers of one window: split where Reset moves, in the order they were answered. */
