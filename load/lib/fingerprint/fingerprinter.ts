@@ -9,6 +9,7 @@
  */
 import { Lab, Runner, Stalled, Stop, type Experiment } from './lab';
 import { countedLogFit, inconsistencies } from './consistency';
+import { refusalCeiling } from './counter-checks';
 import type { Claim } from './types';
 import { coordinate } from './coordinator';
 import { cautiousPacing, pacingFor } from './pacing';
@@ -166,6 +167,7 @@ export class Fingerprinter {
       ? cautiousClaim(
           this.measurements.map((m) => claimOf(m.readings, null)),
           this.measurements.map((m) => m.readings),
+          (burst) => refusalCeiling(lab.all, burst),
         )
       : claimOf(readings, verdict);
     const fp: RateLimitFingerprint = {
