@@ -139,6 +139,16 @@ export function refillFloorPerSecond(r: Readings, refusedCount: boolean | null):
   return calls > 0 ? (calls / elapsedMs) * 1000 : null;
 }
 
+/**
+ * The floor a bucket's pacing keeps to (refillFloorPerSecond): its refusals raise it only where the target's own
+ * Reset said refused calls count (the reopening moved after them). A stall can make the refused-call test read them
+ * as counting: real k6 beside two CPU-bound processes read a bucket of 30/s, refused calls not counting, at 38.7/s
+ * with them, and paced a call every 28 ms after its burst.
+ */
+export function pacingFloorPerSecond(r: Readings, refusedCount: boolean | null): number | null {
+  return refillFloorPerSecond(r, refusedCount === true && r.reopeningMoved === true);
+}
+
 export function windowOf(r: Readings, algorithm: Algorithm, burst: number | null, rate: number | null): number | null {
   const measured = r.window?.windowMs ?? null;
   if (algorithm === 'token-bucket' || algorithm === 'unknown') return r.refillShape === 'window' ? measured : null;

@@ -9,7 +9,7 @@ import { pacingFor } from '../../../load/lib/fingerprint';
 import { readRateLimitHeaders, retryAfterAt } from '../../../load/lib/rate-limit-hints';
 import { unexplainedRefusals } from '../../../load/lib/fingerprint/consistency';
 import { refusalCeiling } from '../../../load/lib/fingerprint/counter-checks';
-import { noReadings, refillFloorPerSecond } from '../../../load/lib/fingerprint/readings';
+import { noReadings, pacingFloorPerSecond, refillFloorPerSecond } from '../../../load/lib/fingerprint/readings';
 import { EXPECTED, simulate } from './fingerprint-sim';
 import type { LabObservation } from '../../../load/lib/fingerprint/types';
 
@@ -376,6 +376,17 @@ test.describe('pacing', () => {
         ?.intervalMs,
     ).toBe(264);
     expect(refillFloorPerSecond({ ...noReadings(), rateSpan: { allowed: 1, elapsedMs: 500, refusals: 1 } }, false)).toBeNull();
+  });
+  test('should pace a bucket no faster than its allowed calls unless its own Reset said refused calls count', () => {
+    // Real k6 beside two CPU-bound processes: a token bucket of 150 at 30/s whose refused calls do not count; a stall
+    // in the refused-call test read them as counting (12 allowed, 8 after 5 refused), so the sampling's 42 calls and
+    // 12 refusals in 1 394 ms read 38.7/s, and the pacing sent a call every 28 ms after its burst.
+    const readings = { ...noReadings(), rateSpan: { allowed: 42, elapsedMs: 1394, refusals: 12 } };
+    const fp = { algorithm: 'token-bucket' as const, burst: 149, sustainedPerSecond: 38.737, windowMs: null };
+    const paced = (r: typeof readings) => 1000 / (pacingFor(fp, 0.95, pacingFloorPerSecond(r, true))?.intervalMs as number);
+    expect(paced(readings)).toBeLessThanOrEqual(30);
+    // The reopening the target advertised moved after refused calls: they count, and the bucket refills faster.
+    expect(paced({ ...readings, reopeningMoved: true })).toBeGreaterThan(35);
   });
 });
 
