@@ -13,6 +13,9 @@
  *   a rate this way.
  * - A window's split refused some of the calls it spent from a full bucket (a sliding log whose refused
  *   calls count, read as a window: the refine's refused polls were still in it).
+ * - A weighted sliding counter refuses by its own count, and its count falls no faster than its rate: after a
+ *   full bucket it lets calls back within a window, one at a time (counter-checks.ts). A sliding log read as a
+ *   counter refuses for longer and gives its bucket back in clumps as its calls leave it.
  * - A token bucket cannot pass more than one call more than it refilled since a refusal, nor (where refused
  *   calls do not count) refuse a call once it refilled one more than it passed since (bucketContradictions).
  * - A bucket's burst counted by a volley far from the exhaustion's count less its refill.
@@ -22,7 +25,10 @@
 import { perSecond, type Lab } from './lab';
 import type { Readings } from './readings';
 import type { Claim, LabObservation } from './types';
+import { counterUnexplained } from './counter-checks';
 
+/** A window read this much too short still explains what it did (the readings' own error). */
+const RATE_SLACK = 1.05;
 /** Poll gaps a window must span at least. */
 const MIN_WINDOW_GAPS = 4;
 /** A window known within more than this share of itself (the pacing keeps 5 % in hand). */
@@ -48,13 +54,18 @@ export function inconsistencies(lab: Lab, readings: Readings, c: Claim): string[
     if (ratio > MAX_RATE_OVER_SAMPLING || ratio < MIN_RATE_UNDER_SAMPLING)
       out.push(`sustained ${perSecond(c.rate)} against ${perSecond(drainsRate)} the refill sampling got through between empty buckets`);
   }
-  if (c.algorithm === 'token-bucket') out.push(...bucketProblems(lab.observations, c, c.burst, c.rate));
+  out.push(...refillProblems(lab.observations, c, windowLike));
   const bad = unexplainedRefusals(lab.observations, c, windowLike);
-  if (bad.length > Math.max(1, lab.observations.length / 200))
+  if (bad.length > strayRefusals(lab, c, windowLike))
     out.push(
       `${bad.length} refusals a limiter of burst ${c.burst} at ${perSecond(c.rate)}${c.windowMs !== null ? ` (window ${c.windowMs} ms)` : ''} does not give, the first at +${Math.round((bad[0] as number) - (lab.observations[0]?.tMs ?? 0))} ms`,
     );
   return out;
+}
+
+/** Refusals a claim may leave unexplained: of a counter one, since stalls only widen the spans its count is taken over. */
+function strayRefusals(lab: Lab, c: Claim, windowLike: boolean): number {
+  return c.algorithm === 'sliding-window' && !windowLike ? 1 : Math.max(1, lab.observations.length / 200);
 }
 
 /** A window's length against what the polls can resolve and what the sampling proved, and its split's refusals. */
@@ -77,6 +88,27 @@ function windowProblems(lab: Lab, readings: Readings, windowMs: number): string[
   return out;
 }
 
+/** What a continuous refill's claim does not explain: a token bucket's, or a weighted counter's. */
+function refillProblems(obs: readonly LabObservation[], c: Claim, windowLike: boolean): string[] {
+  if (c.algorithm === 'token-bucket') return bucketProblems(obs, c, c.burst as number, c.rate as number);
+  return c.algorithm === 'sliding-window' && !windowLike ? counterClumps(obs, c) : [];
+}
+
+/**
+ * Calls a weighted sliding counter at the claimed rate does not give back: its count is continuous across its
+ * aligned boundaries and falls no faster than burst / window, so after a refusal no more than one call more than
+ * the rate gives back can pass (as a bucket's, bucketContradictions). A sliding log read as a counter gives a
+ * whole bucket back at once when its calls leave it.
+ */
+function counterClumps(obs: readonly LabObservation[], c: Claim): string[] {
+  const { allowed } = bucketContradictions(obs, c);
+  if (allowed.length <= Math.max(1, obs.length / 200)) return [];
+  const firstMs = obs[0]?.tMs ?? 0;
+  return [
+    `${allowed.length} calls allowed faster than a weighted counter at ${perSecond(c.rate as number)} gives them back after a refusal, the first at +${Math.round((allowed[0] as number) - firstMs)} ms`,
+  ];
+}
+
 /** Calls a token bucket of `burst` at `rate` does not decide so, or no single refill rate explains (bucketContradictions). */
 function bucketProblems(obs: readonly LabObservation[], c: Claim, burst: number, rate: number): string[] {
   const firstMs = obs[0]?.tMs ?? 0;
@@ -97,7 +129,8 @@ function bucketProblems(obs: readonly LabObservation[], c: Claim, burst: number,
  * Refusals the claim cannot explain (their answer times). Each call was decided between its send and its
  * answer, so counts and spans are taken as leniently as those allow: a refusal is explained when some span
  * before it held a burst of allowed calls (less a tenth and one, and less what a continuous refill gave back in it).
- * A window allows its burst within one window (a weighted counter within two); a bucket within any span.
+ * A window allows its burst within one window; a bucket within any span; a weighted counter by its own count
+ * (counterUnexplained).
  */
 export function unexplainedRefusals(obs: readonly LabObservation[], c: Claim, windowLike: boolean): number[] {
   const burst = c.burst as number;
@@ -106,8 +139,9 @@ export function unexplainedRefusals(obs: readonly LabObservation[], c: Claim, wi
   const need = burst - Math.max(1, Math.ceil(burst / 10)) - 1;
   // Where refused calls count, they consume quota too.
   const allowed = c.refusedCallsCount ? [...obs] : obs.filter((o) => o.status !== 429);
-  const span = windowLike ? (c.windowMs as number) * 1.05 : c.algorithm === 'sliding-window' ? 2.1 * (burst / rate) : Infinity;
-  const refill = windowLike || c.algorithm === 'sliding-window' ? 0 : 0.9 * rate;
+  if (c.algorithm === 'sliding-window' && !windowLike) return counterUnexplained(obs, allowed, need, RATE_SLACK * (burst / rate));
+  const span = windowLike ? (c.windowMs as number) * RATE_SLACK : Infinity;
+  const refill = windowLike ? 0 : 0.9 * rate;
   const bad: number[] = [];
   for (const o of obs) {
     if (o.status !== 429) continue;

@@ -9,10 +9,11 @@
  */
 import { Lab, Runner, Stalled, Stop, type Experiment } from './lab';
 import { countedLogFit, inconsistencies } from './consistency';
+import { refusalCeiling } from './counter-checks';
 import type { Claim } from './types';
 import { coordinate } from './coordinator';
 import { cautiousPacing, pacingFor } from './pacing';
-import { cautiousClaim, claimOf, noReadings, refillFloorPerSecond, resetMovesOf, type Readings } from './readings';
+import { cautiousClaim, claimOf, noReadings, pacingFloorPerSecond, resetMovesOf, type Readings } from './readings';
 import type { FingerprintOptions, LabObservation, RateLimitFingerprint, TimelinePoint } from './types';
 
 interface Measurement {
@@ -166,6 +167,7 @@ export class Fingerprinter {
       ? cautiousClaim(
           this.measurements.map((m) => claimOf(m.readings, null)),
           this.measurements.map((m) => m.readings),
+          (burst) => refusalCeiling(lab.all, burst),
         )
       : claimOf(readings, verdict);
     const fp: RateLimitFingerprint = {
@@ -192,7 +194,7 @@ export class Fingerprinter {
       : pacingFor(
           fp,
           this.cfg.pacingShare ?? 0.95,
-          claim.algorithm === 'token-bucket' ? refillFloorPerSecond(readings, claim.refusedCallsCount) : null,
+          claim.algorithm === 'token-bucket' ? pacingFloorPerSecond(readings, claim.refusedCallsCount) : null,
         );
     return { ...fp, timeline: [...this.timeline] };
   }

@@ -139,6 +139,16 @@ export function refillFloorPerSecond(r: Readings, refusedCount: boolean | null):
   return calls > 0 ? (calls / elapsedMs) * 1000 : null;
 }
 
+/**
+ * The floor a bucket's pacing keeps to (refillFloorPerSecond): its refusals raise it only where the target's own
+ * Reset said refused calls count (the reopening moved after them). A stall can make the refused-call test read them
+ * as counting: real k6 beside two CPU-bound processes read a bucket of 30/s, refused calls not counting, at 38.7/s
+ * with them, and paced a call every 28 ms after its burst.
+ */
+export function pacingFloorPerSecond(r: Readings, refusedCount: boolean | null): number | null {
+  return refillFloorPerSecond(r, refusedCount === true && r.reopeningMoved === true);
+}
+
 export function windowOf(r: Readings, algorithm: Algorithm, burst: number | null, rate: number | null): number | null {
   const measured = r.window?.windowMs ?? null;
   if (algorithm === 'token-bucket' || algorithm === 'unknown') return r.refillShape === 'window' ? measured : null;
@@ -183,13 +193,15 @@ export function claimOf(r: Readings, verdict: string | null): Claim {
 /**
  * Two measurements that each failed the consistency checks: the most cautious of what they read. The
  * algorithm if both named the same, the smaller burst, the longer window, and the lowest rate observed (the
- * readings' and what the sampling drains got through).
+ * readings', what the sampling drains got through, and the most the refusals allow: `ceiling` of a burst).
  */
-export function cautiousClaim(claims: Claim[], readings: Readings[]): Claim {
+export function cautiousClaim(claims: Claim[], readings: Readings[], ceiling: (burst: number) => number | null = () => null): Claim {
   const nums = (xs: (number | null)[]) => xs.filter((x): x is number => x !== null && Number.isFinite(x) && x > 0);
   const algorithms = [...new Set(claims.map((c) => c.algorithm))];
   const bursts = nums(claims.map((c) => c.burst));
-  const rates = nums([...claims.map((c) => c.rate), ...readings.map((r) => r.drainsRate)]);
+  // Nor above what the refusals allow a limiter of the smallest burst read (refusalCeiling).
+  const least = bursts.length ? Math.min(...bursts) : null;
+  const rates = nums([...claims.map((c) => c.rate), ...readings.map((r) => r.drainsRate), least === null ? null : ceiling(least)]);
   const windows = nums(claims.map((c) => c.windowMs));
   return {
     algorithm: algorithms.length === 1 ? (algorithms[0] as Algorithm) : 'unknown',

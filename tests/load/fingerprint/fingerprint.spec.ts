@@ -8,8 +8,10 @@ import { HEADER_STYLES, type HeaderStyle } from '../../../mock/limits/decision-h
 import { pacingFor } from '../../../load/lib/fingerprint';
 import { readRateLimitHeaders, retryAfterAt } from '../../../load/lib/rate-limit-hints';
 import { unexplainedRefusals } from '../../../load/lib/fingerprint/consistency';
-import { noReadings, refillFloorPerSecond } from '../../../load/lib/fingerprint/readings';
+import { refusalCeiling } from '../../../load/lib/fingerprint/counter-checks';
+import { noReadings, pacingFloorPerSecond, refillFloorPerSecond } from '../../../load/lib/fingerprint/readings';
 import { EXPECTED, simulate } from './fingerprint-sim';
+import type { LabObservation } from '../../../load/lib/fingerprint/types';
 
 const cases = [
   { limit: 10, windowMs: 1000 },
@@ -375,6 +377,17 @@ test.describe('pacing', () => {
     ).toBe(264);
     expect(refillFloorPerSecond({ ...noReadings(), rateSpan: { allowed: 1, elapsedMs: 500, refusals: 1 } }, false)).toBeNull();
   });
+  test('should pace a bucket no faster than its allowed calls unless its own Reset said refused calls count', () => {
+    // Real k6 beside two CPU-bound processes: a token bucket of 150 at 30/s whose refused calls do not count; a stall
+    // in the refused-call test read them as counting (12 allowed, 8 after 5 refused), so the sampling's 42 calls and
+    // 12 refusals in 1 394 ms read 38.7/s, and the pacing sent a call every 28 ms after its burst.
+    const readings = { ...noReadings(), rateSpan: { allowed: 42, elapsedMs: 1394, refusals: 12 } };
+    const fp = { algorithm: 'token-bucket' as const, burst: 149, sustainedPerSecond: 38.737, windowMs: null };
+    const paced = (r: typeof readings) => 1000 / (pacingFor(fp, 0.95, pacingFloorPerSecond(r, true))?.intervalMs as number);
+    expect(paced(readings)).toBeLessThanOrEqual(30);
+    // The reopening the target advertised moved after refused calls: they count, and the bucket refills faster.
+    expect(paced({ ...readings, reopeningMoved: true })).toBeGreaterThan(35);
+  });
 });
 
 test.describe('rate-limit fingerprint under stalls', () => {
@@ -451,6 +464,30 @@ test.describe('rate-limit fingerprint under stalls', () => {
       expect(Math.abs((fp.sustainedPerSecond as number) - 6) / 6, label).toBeLessThanOrEqual(0.1);
     }
   });
+  test('should not read a sliding log whose refill came back in clumps as a faster weighted counter', () => {
+    // Real k6 beside two CPU-bound processes: a sliding log of 150 per 5 s gave its refill sampling back in clumps
+    // (a pause after a full bucket, then 16 and 284 calls), was read as a weighted counter, and its first window
+    // timed a whole bucket leaving the log: 48.5/s for the true 30/s, no doubt raised. The client stalls here give
+    // the same shape (38.1/s and 33.6/s before).
+    const cases = [
+      { offset: 4457, clientStalls: [5677, 1199, 18575, 1372, 26970, 244, 14681, 339, 21636, 946] },
+      { offset: 2579, clientStalls: [35674, 498, 5545, 291, 12079, 934] },
+    ];
+    for (const { offset, clientStalls } of cases) {
+      const stalls = clientStalls.flatMap((atMs, i) => (i % 2 === 0 ? [{ atMs, ms: clientStalls[i + 1] as number }] : []));
+      const fp = simulate('sliding-log', 'x-ratelimit', {
+        limit: 150,
+        windowMs: 5000,
+        startMs: 1_800_000_000_000 + offset,
+        clientStalls: stalls,
+      });
+      const label = fp.evidence.join('\n');
+      expect(label).toMatch(/calls allowed faster than a weighted counter at [\d.]+\/s gives them back after a refusal/);
+      expect(fp.sustainedPerSecond as number, label).toBeLessThanOrEqual(30 * 1.02);
+      expect(1000 / (fp.pacing?.intervalMs as number), label).toBeLessThanOrEqual(30);
+      if (!fp.uncertain) expect(fp.algorithm, label).toBe('sliding-window');
+    }
+  });
 });
 
 test.describe('rate-limit fingerprint consistency', () => {
@@ -472,6 +509,26 @@ test.describe('rate-limit fingerprint consistency', () => {
     expect(fp.pacing?.burst, label).toBe(1);
     expect(fp.sustainedPerSecond as number, label).toBeLessThanOrEqual(12.5);
     expect(fp.pacing?.intervalMs as number, label).toBeGreaterThanOrEqual(1000 / 12.5);
+  });
+
+  test('should find the refusals and the clump a sliding log gives against a weighted counter read from its first window', () => {
+    // The shape of a real k6 run: a rested burst of 150 at +32 358 ms, polls refused every 120 ms until +37 247 ms,
+    // 8 calls back at +37 368 ms, then 142 at once at +39 936 ms as the burst left the log (5 s): read as a counter
+    // at 48.5/s (window 3 090 ms). The old check allowed a counter's burst within 2.1 windows and passed it.
+    const obs: LabObservation[] = [];
+    const call = (tMs: number, status: number) => obs.push({ sentMs: tMs - 3, tMs, status, hints: readRateLimitHeaders({}, tMs) });
+    for (let i = 0; i < 150; i++) call(32_358 + i * 2.27, 200);
+    for (let t = 32_697; t <= 37_247; t += 120) call(t, 429);
+    for (let i = 0; i < 8; i++) call(37_368 + i, 200);
+    call(37_377, 429);
+    for (let i = 0; i < 142; i++) call(39_936 + i * 2.4, 200);
+    call(40_285, 429);
+    const counter = { algorithm: 'sliding-window' as const, burst: 150, rate: 48.54 / 1000, windowMs: 3090, refusedCallsCount: null };
+    expect(unexplainedRefusals(obs, counter, false).length).toBeGreaterThan(5);
+    // A counter of the log's own rate explains them all (the log's clumps are what give it away: see the test above).
+    expect(unexplainedRefusals(obs, { ...counter, rate: 30 / 1000, windowMs: 5000 }, false)).toEqual([]);
+    // Uncertain, the pacing is no faster than a burst over the longest span that refused after it.
+    expect((refusalCeiling(obs, 150) as number) * 1000).toBeLessThanOrEqual(31);
   });
 
   test('should find refusals a window too short cannot give on a sliding log timeline', () => {
