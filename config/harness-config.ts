@@ -35,6 +35,8 @@ export interface HarnessConfig {
   concurrency: number;
   /** Run limit exhaustion tests (always on the mock). */
   probeLimits: boolean;
+  /** PROBE_WRITE_LIMITS: spend the write operations' buckets too, each a write per call (always on the mock). */
+  probeWriteLimits: boolean;
   /** Production runs only read-only operations unless writes are allowed too. */
   allowWrites: boolean;
   webhookReceiverUrl: string | undefined;

@@ -59,6 +59,7 @@ export function loadConfig(env: Env = process.env): HarnessConfig {
     requireEveryCheck: setting(env, 'REQUIRE_EVERY_CHECK'),
     concurrency: concurrencyFrom(env, kind),
     probeLimits: kind === 'mock' || setting(env, 'PROBE_LIMITS'),
+    probeWriteLimits: kind === 'mock' || setting(env, 'PROBE_WRITE_LIMITS'),
     allowWrites: kind !== 'production' || setting(env, 'ALLOW_PRODUCTION_WRITES'),
     webhookReceiverUrl: setting(env, 'WEBHOOK_RECEIVER_URL'),
     webhookSecret: webhookSecretFrom(env, kind === 'mock' ? credentials.reseller?.clientId : undefined),

@@ -110,6 +110,10 @@ export const HARNESS_SETTINGS = {
     flag('off; always on for the embedded mock'),
     "Run the limit exhaustion checks on a remote target (they spend the app's quota for a window).",
   ),
+  PROBE_WRITE_LIMITS: run(
+    flag('off; always on for the embedded mock'),
+    "Spend the write operations' buckets too on a remote target: as many orders, quotes and returns created or cancelled as their limits (production also needs ALLOW_PRODUCTION_WRITES).",
+  ),
 
   MAX_429_WAIT_MS: limits(
     nonNegative(DEFAULTS.max429WaitMs),

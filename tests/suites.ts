@@ -76,7 +76,7 @@ export const E2E_TESTS = [
   // certify's exit 99 for a blocked check and its refusal to send a request its OPENAPI document refuses.
   'contracts/certify-outcomes.spec.ts',
   // certify against targets that break one thing: faulty, silent, other data, 404s, gateways, vendor shapes,
-  // missing fields, a budget, the request plan, a token refused early.
+  // missing fields, a budget, the request plan, a token refused early, a write operation's bucket that allows one call too many.
   'contracts/faulty-targets.spec.ts',
   'contracts/foreign-data.spec.ts',
   'contracts/not-served.spec.ts',
@@ -86,6 +86,7 @@ export const E2E_TESTS = [
   'contracts/budget.spec.ts',
   'contracts/request-plan.spec.ts',
   'contracts/token-refused-early.spec.ts',
+  'contracts/write-bucket-spend.spec.ts',
   // certify's exchanges.har on two workers with canary credentials; each failure's curl sent again to a drifting mock.
   'contracts/certify-exchanges.spec.ts',
   'contracts/certify-reproduce.spec.ts',

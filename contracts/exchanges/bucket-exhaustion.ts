@@ -13,6 +13,7 @@ import { countingOrder, rateLimitValue, resetAtMs } from '../judge/rate-limit-se
 import { MAX_CONCURRENCY, describePace, neededMs, spendBucket, type Spent } from './exhaustion-pacing';
 import { writeObserved } from '../record/annotations';
 import type { Session } from '../session/session';
+import type { CallOptions } from '../session/call-options';
 import { freezeMockClock, releaseMockClock } from '../session/frozen-clock';
 
 const NAMES = RATE_LIMIT_HEADERS;
@@ -85,9 +86,9 @@ function timeLeftOf(session: Session, first: ApiResponse): () => number {
 }
 
 /** One call of the exhaustion and, before its answer, any answer that refused its token (the call is then repeated). */
-async function callKeepingRefusals(session: Session, op: Operation, env: EnvironmentName): Promise<ApiResponse[]> {
+async function callKeepingRefusals(session: Session, op: Operation, env: EnvironmentName, o: CallOptions): Promise<ApiResponse[]> {
   const answers: ApiResponse[] = [];
-  const res = await session.call(op, env, { allow429: true, onTokenRefused: (r) => answers.push(r) });
+  const res = await session.call(op, env, { ...o, allow429: true, onTokenRefused: (r) => answers.push(r) });
   return [...answers, res];
 }
 
@@ -148,7 +149,7 @@ export function exhaustionRequests(op: Operation): number {
 }
 
 /**
- * Spends the bucket until the first 429: at most Remaining(first) + 2 calls after the first, sent at the
+ * Spends the bucket until the first 429 (every call with the options `o`, the same valid request): at most Remaining(first) + 2 calls after the first, sent at the
  * pace the window needs (contracts/exchanges/exhaustion-pacing.ts). A 429 is returned whatever its body (the body is
  * another check). When an answer counts in a new window, starts over once (in a fresh window when the
  * rest of the current one is too short); a second time, or when the test's time runs out, the check ends
@@ -158,17 +159,18 @@ export async function exhaust(
   session: Session,
   op: Operation,
   env: EnvironmentName,
+  o: CallOptions = {},
   previous?: Attempt,
   waited = false,
 ): Promise<Exhaustion> {
-  const first = await session.call(op, env);
+  const first = await session.call(op, env, o);
   expect(first.status, `the first call of the exhaustion must succeed; ${evidenceOf(first)}`).toBeLessThan(300);
   const r0 = mustInt(first, 'remaining', COUNT_FACT);
   if (previous && !session.target.control && (await beforeStartingOver(op, env, first, previous, waited)))
-    return exhaust(session, op, env, previous, true);
+    return exhaust(session, op, env, o, previous, true);
   const timeLeftMs = timeLeftOf(session, first);
   const leftAtStart = timeLeftMs();
-  const spent = await spendBucket(() => callKeepingRefusals(session, op, env), {
+  const spent = await spendBucket(() => callKeepingRefusals(session, op, env, o), {
     first,
     maxCalls: r0 + 2,
     timeLeftMs,
@@ -176,7 +178,7 @@ export async function exhaust(
   });
   const pace = `${describePace(spent.calls, spent, leftAtStart)}; ${spent.pastFirst429} call(s) sent past the first 429 (at most ${MAX_CONCURRENCY - 1})`;
   writeObserved(test.info(), { pace });
-  if (spent.stop === 'new-window' && !previous) return exhaust(session, op, env, { first, spent });
+  if (spent.stop === 'new-window' && !previous) return exhaust(session, op, env, o, { first, spent });
   if (spent.stop === 'new-window') notSpentInOneWindow(op, env, pace, 'an answer counted in a new window again after starting over');
   if (spent.stop === 'deadline')
     notSpentInOneWindow(op, env, pace, `the test's time ran out (${TIMEOUT_MARGIN_MS} ms kept before its timeout)`);

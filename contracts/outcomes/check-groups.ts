@@ -154,6 +154,20 @@ export class CheckGroup<A extends object> {
     return budget ? { status: 'skipped', reason: budget } : undefined;
   }
 
+  /** The checks the run's greps select (run-grep.ts), in the group's order. */
+  private selected(info: TestInfo): typeof this.checks {
+    const selected = runGrep(info.config.argv, info.project);
+    const testPath = ['', info.project.name, ...info.titlePath];
+    return this.checks.filter((c) => selected(checkGrepTitle(testPath, c.title, c.tags, info.tags)));
+  }
+
+  /** The units of the checks that run in the running test: selected by the run's greps and not left out. */
+  runningUnits(): string[] {
+    return this.selected(test.info())
+      .filter((c) => !this.leftOut(c.plan))
+      .map((c) => c.plan.unit);
+  }
+
   /** Runs one check to its verdict: skipped, failed (thrown or soft), or passed. */
   private async runOne(c: (typeof this.checks)[number], args: A): Promise<CheckResult> {
     const skipped = this.leftOut(c.plan);
@@ -190,9 +204,7 @@ export class CheckGroup<A extends object> {
    */
   async run(args: A, pace: GroupPace = ONE_AT_A_TIME): Promise<void> {
     const info = test.info();
-    const selected = runGrep(info.config.argv, info.project);
-    const testPath = ['', info.project.name, ...info.titlePath];
-    const checks = this.checks.filter((c) => selected(checkGrepTitle(testPath, c.title, c.tags, info.tags)));
+    const checks = this.selected(info);
     const runOne = (c: (typeof checks)[number]) => this.runOne(c, args);
     const { value: results, unclaimed } = await attributingErrors(info, () => runPaced(checks, pace, runOne));
     for (const r of unclaimed.length ? results.filter((x) => x.status === 'passed') : []) {

@@ -32,6 +32,7 @@ export function planAnnotations(plan: CheckPlan): Annotation[] {
     requests: left ? 0 : plan.requests,
     ...(plan.check !== undefined ? { check: plan.check } : {}),
     ...(plan.tags ? { tags: plan.tags } : {}),
+    ...(plan.spends && !left ? { spends: plan.spends } : {}),
   };
   const annotations: Annotation[] = [{ type: ANNOTATION.plannedRequests, description: JSON.stringify(sent) }];
   if (plan.facts?.length) annotations.push(factsAnnotation(plan.check, plan.facts));

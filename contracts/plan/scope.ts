@@ -22,6 +22,15 @@ export function probeLimitsScope(cfg: HarnessConfig): Scope {
   return { reason: 'exhaustion spends the app quota for a window', bringsIn: 'PROBE_LIMITS=1' };
 }
 
+/** A check that spends a write operation's bucket to its 429: as many writes as its limit. */
+export function probeWriteLimitsScope(cfg: HarnessConfig): Scope {
+  if (cfg.probeWriteLimits) return undefined;
+  return {
+    reason: "spending a write operation's bucket creates or changes as many resources as its limit",
+    bringsIn: 'PROBE_WRITE_LIMITS=1',
+  };
+}
+
 /** A check that needs a family. */
 export function familyScope(cfg: HarnessConfig, family: Family, why: string): Scope {
   if (cfg.families.includes(family)) return undefined;

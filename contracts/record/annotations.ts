@@ -76,6 +76,16 @@ export interface PlannedRequests {
   /** A grouped check's title and own tags: the run's greps select it by them (outcomes/run-grep.ts). */
   check?: string;
   tags?: string[];
+  /** A check that spends a bucket to its 429: the limit it spends and what its writes create or change. */
+  spends?: BucketCost;
+}
+
+/** What spending one bucket costs: its limit in calls and, for a write operation, the resources it creates or changes. */
+export interface BucketCost {
+  operation: string;
+  limit: number;
+  /** "150 orders created", "150 cancels of 1 order": none for a read-only operation. */
+  writes?: string;
 }
 
 /** The requests a test sent (its worker's count before and after it), and the pace its worker had reached. */

@@ -12,6 +12,7 @@ import { readAnnotations } from '../record/annotation-reader';
 import { planRun, requestsPerUnit, sessionRequests, unitOrder, type RequestPlan } from '../plan/request-plan';
 import { RUN_DIR_ENV, createRunBudget, writeRunPlan } from '../plan/run-budget';
 import { checkGrepTitle, runGrep } from '../outcomes/run-grep';
+import { bucketCostLine } from '../plan/bucket-costs';
 
 /** A test as listed before the run: its title and annotations, and its grep path and tags (see run-grep.ts). */
 export interface ListedTest extends Pick<TestCase, 'title' | 'annotations'> {
@@ -65,6 +66,7 @@ export default class PlanReporter implements Reporter {
     if (!dir) return; // --list: nothing runs
     let plan: RequestPlan;
     let overlap: string;
+    let buckets: string | undefined;
     try {
       const tests = suite.allTests().map((t) => ({ title: t.title, annotations: t.annotations, path: t.titlePath(), tags: t.tags }));
       const project = suite.allTests()[0]?.parent.project();
@@ -72,6 +74,7 @@ export default class PlanReporter implements Reporter {
       const planned = plannedOf(tests, runGrep(config.argv, project));
       plan = planOf(planned, config.workers);
       overlap = overlapLine(planned, runConfig().concurrency);
+      buckets = bucketCostLine(planned);
     } catch {
       return; // A configuration error fails every check with its message (contracts/session/target.ts).
     }
@@ -79,6 +82,7 @@ export default class PlanReporter implements Reporter {
     writeRunPlan(dir, plan);
     console.log(planLine(plan));
     console.log(overlap);
+    if (buckets) console.log(buckets);
   }
 
   printsToStdio(): boolean {

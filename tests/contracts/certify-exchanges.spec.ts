@@ -15,7 +15,8 @@ const SLICE = ['@tokens', '@webhooks', pagingOf(['catalog.search']), validCallsO
 
 test('should write every exchange of a run to exchanges.har, valid HAR 1.2, one entry per request sent, with no secret', async () => {
   test.setTimeout(300_000);
-  const r = await certifyWithCanary(['-g', SLICE, '--workers', '2']);
+  // A webhook's tag would select its bucket spent to the 429 (a thousand calls): the full run's (certify-full.spec.ts).
+  const r = await certifyWithCanary(['-g', SLICE, '--grep-invert', '@bucket-spend', '--workers', '2']);
   expect(r.status, r.stdout.slice(-3000) + r.stderr.slice(-2000)).toBe(0);
   const har = JSON.parse(readFileSync(join(r.out, 'exchanges.har'), 'utf8')) as HarLog;
   expect(harProblems(har)).toEqual([]);

@@ -15,6 +15,8 @@ test('should certify the embedded mock, exit 0, write every report with the OPEN
   expect(summary.totals.failed).toBe(0);
   expect(summary.totals.blocked + summary.totals.skipped, 'a clean run judges every check: exit 0, not 99').toBe(0);
   expect(r.stdout).not.toContain('Not judged');
+  // Every (fact, place) pair of the ledger judged: the embedded mock spends every bucket, the write operations' too.
+  expect(r.stdout).toMatch(/^Facts judged at (\d+) of \1 places$/m);
   // One row per catalogued operation (24 of the spec table + 4 the published document adds + 3 vendor) and environment.
   expect(summary.operations).toHaveLength(62);
   const findings = r.findings();

@@ -14,7 +14,8 @@ test.describe('npm run certify', () => {
   // OPENAPI document maps, versions, webhooks and the reset unit. Every check of the mock: certify-full.spec.ts.
   test('should certify a slice of the embedded mock, exit 0, write every report with the OPENAPI section and leave no client secret or issued token in them', async () => {
     test.setTimeout(240_000);
-    const r = await certifyWithCanary(['-g', SMOKE]);
+    // A webhook's tag would select its bucket spent to the 429 (a thousand calls): the full run's (certify-full.spec.ts).
+    const r = await certifyWithCanary(['-g', SMOKE, '--grep-invert', '@bucket-spend']);
     expect(r.status, r.stdout.slice(-3000) + r.stderr.slice(-2000)).toBe(0);
     const summary = r.summary();
     expect(summary.verdict).toBe('passed');

@@ -43,3 +43,7 @@ export const headerStepsOf = (operations: readonly string[], environment?: Envir
 /** The checks spending these operations' buckets (contracts/bucket-spend.spec.ts). */
 export const bucketSpendsOf = (operations: readonly string[], environment?: Environment): string =>
   groupedChecksOf('spend every bucket once', operations, environment);
+
+/** The checks spending these write operations' buckets (contracts/bucket-spend.spec.ts, PROBE_WRITE_LIMITS). */
+export const writeBucketSpendsOf = (operations: readonly string[], environment?: Environment): string =>
+  groupedChecksOf("spend every write operation's bucket once", operations, environment);
