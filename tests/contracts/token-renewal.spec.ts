@@ -19,7 +19,7 @@ function refusingTarget() {
   let issued = 0;
   const tokens = new TokenClient({
     baseUrl: 'https://target.invalid',
-    credentials: { reseller: { clientId: 'app', clientSecret: 'secret' } },
+    credentials: { reseller: { clientId: 'app', clientSecret: 'token-renewal-spec-secret' } },
     now: () => clock.now,
     transport: async () => ({
       status: 200,
