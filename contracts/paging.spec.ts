@@ -88,8 +88,7 @@ async function judgePaging(session: Session, op: Operation, env: EnvironmentName
     repeatsPage(first.page, second.page),
     `Broken fact: pageNumber is the page asked: page 2 is not page 1 again (${op.id}, ${env})\nReceived: ${second.page.keys.join(', ')} on both; ${evidenceOf(second.res)}`,
   ).toBe(false);
-  if (r1 !== undefined && r2 !== undefined)
-    recordRecordsFound(op, env, [r1, r2], writesBetween(before, writesSeen(changedBy)), second.res);
+  if (r1 !== undefined && r2 !== undefined) recordRecordsFound(op, env, [r1, r2], writesBetween(before, writesSeen(changedBy)), second.res);
   for (const p of [first, second]) {
     expect
       .soft(
