@@ -6,7 +6,7 @@ import { test, expect, harnessConfig, label, selectedOperations, type Session } 
 import { credentialsScope, firstScope, selectedScope } from './plan/scope';
 import { CheckGroup } from './outcomes/check-groups';
 import { recordFinding } from './record/finding-recorder';
-import { judges } from './outcomes/fact-ledger';
+import { judges } from './record/fact-declarations';
 
 const cfg = harnessConfig();
 

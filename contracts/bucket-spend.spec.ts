@@ -12,7 +12,7 @@ import { evidenceOf } from '../clients/http';
 import { test, expect, harnessConfig, label, selectedOperations, type Session } from './session/test';
 import type { CallOptions } from './session/call-options';
 import { CheckGroup } from './outcomes/check-groups';
-import { judges } from './outcomes/fact-ledger';
+import { judges } from './record/fact-declarations';
 import { blocked } from './outcomes/outcomes';
 import { firstScope, probeLimitsScope, probeWriteLimitsScope, webhookSecretScope, writesScope } from './plan/scope';
 import { bucketCost, needsOwnOrder } from './plan/bucket-costs';

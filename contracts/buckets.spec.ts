@@ -16,7 +16,7 @@ import { credentialsScope, familyScope, firstScope, probeLimitsScope, selectedSc
 import { readCounting, type Counting } from './exchanges/bucket-owner';
 import { exhaust, exhaustionRequests, mustInt, refusedOf, spendingBuckets, shown, targetNow } from './exchanges/bucket-exhaustion';
 import { resetAtMs } from './judge/rate-limit-sequence';
-import { judges, withFacts } from './outcomes/fact-ledger';
+import { judges, withFacts } from './record/fact-declarations';
 
 const cfg = harnessConfig();
 const env = cfg.environments[0] as EnvironmentName;

@@ -9,7 +9,7 @@ import type { ApiResponse } from '../clients/http';
 import { factApplies } from '../catalogue/facts';
 import { test, expect, harnessConfig, label, selectedOperations, type Session } from './session/test';
 import { CheckGroup } from './outcomes/check-groups';
-import { judges } from './outcomes/fact-ledger';
+import { judges } from './record/fact-declarations';
 import { findIdsFirst } from './exchanges/ids-first';
 import { ONE_SCHEME, otherResetUnit } from './exchanges/reset-units';
 

@@ -9,7 +9,7 @@ import { observeShape, recordExpectedFields, recordShapeNotPublished, recordVisi
 import { expectAboutWhatWasAsked, expectDocumentedStatus, judgeNotFound } from './judge/answer-checks';
 import { CheckGroup } from './outcomes/check-groups';
 import type { OpenApiContract } from '../openapi/import/openapi-contract';
-import { judges } from './outcomes/fact-ledger';
+import { judges } from './record/fact-declarations';
 import { ONE_SCHEME, otherResetUnit } from './exchanges/reset-units';
 import { factApplies } from '../catalogue/facts';
 

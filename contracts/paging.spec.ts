@@ -13,7 +13,7 @@ import { test, expect, harnessConfig, label, notRun, selectedOperations, type Se
 import { CheckGroup } from './outcomes/check-groups';
 import { writesBetween, writesSeen } from './session/write-log';
 import { findingNotJudged } from './outcomes/finding-not-judged';
-import { judges } from './outcomes/fact-ledger';
+import { judges } from './record/fact-declarations';
 
 const RECORDS_FOUND_CHANGED = 'paging.records-found-changed';
 

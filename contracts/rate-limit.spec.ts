@@ -23,7 +23,7 @@ import {
 import { recordFinding } from './record/finding-recorder';
 import { operationToHold } from './exchanges/held-operations';
 import { writeObserved } from './record/annotations';
-import { judges, withFacts } from './outcomes/fact-ledger';
+import { judges, withFacts } from './record/fact-declarations';
 
 const cfg = harnessConfig();
 const env = cfg.environments[0] as EnvironmentName;

@@ -11,7 +11,7 @@ import { IdResolver } from '../clients/ids';
 import { itemsNotMatching, searchFilters } from './judge/answer-facts';
 import { test, expect, harnessConfig, label, notRun, selectedOperations, type Session } from './session/test';
 import { CheckGroup } from './outcomes/check-groups';
-import { judges } from './outcomes/fact-ledger';
+import { judges } from './record/fact-declarations';
 
 const cfg = harnessConfig();
 const SEARCHES: Operation[] = selectedOperations(cfg).filter((o) => searchFilters(o).length > 0);

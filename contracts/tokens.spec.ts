@@ -6,7 +6,7 @@ import { mockClockApplies } from './plan/scope';
 import { CheckGroup } from './outcomes/check-groups';
 import { recordFinding } from './record/finding-recorder';
 import { recordEarlyRefusal } from './judge/token-refusals';
-import { judges } from './outcomes/fact-ledger';
+import { judges } from './record/fact-declarations';
 import { tokenPlace } from '../catalogue/facts';
 
 const cfg = harnessConfig();

@@ -12,7 +12,7 @@
 import { test, type TestInfo, type TestInfoError } from '@playwright/test';
 import { redact } from '../../clients/redact';
 import { ANNOTATION, runAsCheck, runningCheck, writeCheckResult, type CheckResult } from '../record/annotations';
-import { FACTS_ANNOTATION } from './fact-ledger';
+import { FACTS_ANNOTATION } from '../record/fact-declarations';
 import { planAnnotations, type CheckPlan } from '../plan/request-plan';
 import { leftOutByPlan } from '../plan/run-budget';
 import { checkGrepTitle, runGrep } from './run-grep';

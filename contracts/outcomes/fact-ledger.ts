@@ -20,8 +20,6 @@ import { readAnnotations } from '../record/annotation-reader';
 import { unitsOf, type RunEntry } from '../record/check-units';
 import { FACTS_ANNOTATION, type FactsDeclared } from '../record/fact-declarations';
 
-export { FACTS_ANNOTATION, factsAnnotation, judges, withFacts, type FactsDeclared } from '../record/fact-declarations';
-
 export type PairStatus = 'passed' | 'failed' | 'not-judged' | 'out-of-scope' | 'not-applicable';
 
 export interface LedgerCell extends FactPlace {
