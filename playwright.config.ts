@@ -9,6 +9,7 @@ import { defineConfig } from '@playwright/test';
 import { runConfig } from './config/read-config';
 import type { HarnessConfig } from './config/harness-config';
 import { runDirOf } from './contracts/plan/run-budget';
+import { certifyProjects } from './contracts/plan/phases';
 import type { SummaryReporterOptions } from './contracts/reporter/summary-reporter';
 
 const CI = !!process.env.CI;
@@ -63,5 +64,6 @@ export default defineConfig({
   // One request budget for the whole run, drawn from by every worker (contracts/plan/run-budget.ts).
   globalSetup: './contracts/session/global-setup.ts',
   use: { trace: 'off' },
-  projects: [{ name: 'certify' }],
+  // The checks that spend no bucket, then those that do (contracts/plan/phases.ts).
+  projects: certifyProjects(process.argv, IS_MOCK ? 'mock' : 'deployment'),
 });

@@ -16,6 +16,7 @@ import { judges } from './record/fact-declarations';
 import { blocked } from './outcomes/outcomes';
 import { firstScope, probeLimitsScope, probeWriteLimitsScope, webhookSecretScope, writesScope } from './plan/scope';
 import { bucketCost, needsOwnOrder } from './plan/bucket-costs';
+import { SPENDS_BUCKET } from './plan/phases';
 import { findIdsFirst } from './exchanges/ids-first';
 import { createOrder } from './exchanges/read-back';
 import * as bucket from './exchanges/bucket-exhaustion';
@@ -85,12 +86,12 @@ function spendGroup(env: EnvironmentName, ops: readonly Operation[], scope: (op:
         if (!o) blocked(test.info(), `${op.id} changes an order created for it, and orders.create gave no order number (${env})`);
         await judgeBucket(session, op, env, o);
       },
-      ['@bucket-spend', `@${op.id}`],
+      ['@bucket-spend', SPENDS_BUCKET, `@${op.id}`],
     );
   return buckets;
 }
 
-test.describe('every bucket spent once', { tag: ['@bucket-spend'] }, () => {
+test.describe('every bucket spent once', { tag: ['@bucket-spend', SPENDS_BUCKET] }, () => {
   bucket.spendingBuckets(test);
   for (const env of cfg.environments) {
     // One test per environment, one check per operation: independent buckets spent several at once (outcomes/check-groups.ts).

@@ -12,6 +12,7 @@ import { evidenceOf, type ApiResponse } from '../clients/http';
 import type { TokenClient } from '../clients/token-client';
 import { valueAt } from '../clients/ids';
 import { test, expect, harnessConfig, label, notRun, planned, selectedOperations, type Session } from './session/test';
+import { SPENDS_BUCKET } from './plan/phases';
 import { credentialsScope, familyScope, firstScope, probeLimitsScope, selectedScope } from './plan/scope';
 import { readCounting, type Counting } from './exchanges/bucket-owner';
 import { exhaust, exhaustionRequests, mustInt, refusedOf, spendingBuckets, shown, targetNow } from './exchanges/bucket-exhaustion';
@@ -153,7 +154,7 @@ function withinWindowOf(refused: ApiResponse, res: ApiResponse, session: Session
   return session.target.control !== undefined || (reset !== undefined && res.sentAtMs < reset - 1_000);
 }
 
-test.describe('bucket owners, spending a bucket', { tag: ['@bucket-owner'] }, () => {
+test.describe('bucket owners, spending a bucket', { tag: ['@bucket-owner', SPENDS_BUCKET] }, () => {
   test.describe.configure({ mode: 'default' });
 
   spendingBuckets(test);

@@ -4,7 +4,7 @@
  * others. An absent or non-integer header never satisfies a comparison. On the embedded mock the
  * clock is frozen for each check and moved instead of waiting for a reset.
  */
-import { GET_LIMIT_PER_MINUTE, advertisedResetMs, detectResetUnit, type EnvironmentName, type Operation } from '../catalogue';
+import { GET_LIMIT_PER_MINUTE, detectResetUnit, type EnvironmentName, type Operation } from '../catalogue';
 import { evidenceOf, type ApiResponse } from '../clients/http';
 import { test, expect, harnessConfig, label, notRun, planned, selectedOperations, type Session } from './session/test';
 import { familyScope, firstScope, probeLimitsScope, secondAppScope, selectedScope, writesScope } from './plan/scope';
@@ -23,6 +23,8 @@ import {
 import { recordFinding } from './record/finding-recorder';
 import { operationToHold } from './exchanges/held-operations';
 import { writeObserved } from './record/annotations';
+import { SPENDS_BUCKET } from './plan/phases';
+import { refusedUntilReset } from './exchanges/refused-until-reset';
 import { judges, withFacts } from './record/fact-declarations';
 
 const cfg = harnessConfig();
@@ -47,10 +49,10 @@ const limits = (id: string, requests: number, ...more: Parameters<typeof firstSc
       ...more,
     ),
   });
-/** A check that spends the operation's bucket, and `after` calls more. */
+/** A check that spends the operation's bucket, and `after` calls more: it runs in the run's second phase (plan/phases.ts). */
 function spends(id: string, after = 0, ...more: Parameters<typeof firstScope>) {
   const op = selectedOperations(cfg).find((o) => o.id === id) ?? ops[0];
-  return limits(id, (op ? exhaustionRequests(op) : 0) + after, ...more);
+  return { ...limits(id, (op ? exhaustionRequests(op) : 0) + after, ...more), tag: [SPENDS_BUCKET] };
 }
 
 /**
@@ -225,31 +227,11 @@ alone.describe('rate limits', { tag: ['@rate-limit'] }, () => {
     );
   }
 
-  // The exhaustion, a call right after the 429 and one after the reset.
-  alone('should refuse calls until the reset and accept the first call after it', spends('deals.search', 2), async ({ session }) => {
+  // The exhaustion, a call right after the 429 and one after the reset; its one bucket held while it waits for the reset.
+  test('should refuse calls until the reset and accept the first call after it', spends('deals.search', 2), async ({ session }) => {
     const op = opNamed('deals.search');
     label(test.info(), op, env, 'reset');
-    const fact = 'further requests fail until the refresh period ends';
-    const r = refusedOf(await exhaust(session, op, env), `after the limit is exceeded, ${fact}`);
-    const again = await session.call(op, env, { allow429: true });
-    expect(again.status, `Broken fact: ${fact}\nExpected: 429 right after the first 429\nReceived: ${evidenceOf(again)}`).toBe(429);
-    const reset = mustInt(r, 'reset', 'X-RateLimit-Reset is when the counter resets');
-    const control = session.target.control;
-    // The mock's frozen clock is the reference there; a live target's is ours.
-    const nowMs = await targetNow(session);
-    const waitMs = Math.max(0, (advertisedResetMs(reset, nowMs) as number) - nowMs);
-    const cap = session.target.windowMs * 2 + 2000;
-    expect(waitMs, `X-RateLimit-Reset must name a time within ${cap} ms; ${evidenceOf(r)}`).toBeLessThanOrEqual(cap);
-    if (control) await control('POST', '/clock', { advanceMs: waitMs + 300 });
-    else {
-      test.setTimeout(waitMs + 60_000);
-      await new Promise((res) => setTimeout(res, waitMs + 300));
-    }
-    const after = await session.call(op, env, { allow429: true });
-    expect(
-      after.status,
-      `Broken fact: requests fail only until the refresh period ends\nExpected: 2xx 300 ms after the advertised reset\nReceived: ${evidenceOf(after)}`,
-    ).toBeLessThan(300);
+    await session.exclusively([op], () => refusedUntilReset(session, op, env));
   });
 
   alone('should send the rate-limit headers on 4xx answers', limits('catalog.search', 1), async ({ session }) => {

@@ -15,6 +15,7 @@ import { writeObserved } from '../record/annotations';
 import type { Session } from '../session/session';
 import type { CallOptions } from '../session/call-options';
 import { freezeMockClock, releaseMockClock } from '../session/frozen-clock';
+import { keepExhaustion, keptExhaustion } from './spent-buckets';
 
 const NAMES = RATE_LIMIT_HEADERS;
 type HeaderKey = keyof typeof NAMES;
@@ -153,13 +154,29 @@ export function exhaustionRequests(op: Operation): number {
  * pace the window needs (contracts/exchanges/exhaustion-pacing.ts). A 429 is returned whatever its body (the body is
  * another check). When an answer counts in a new window, starts over once (in a fresh window when the
  * rest of the current one is too short); a second time, or when the test's time runs out, the check ends
- * blocked with the arithmetic.
+ * blocked with the arithmetic. On a deployment, a bucket another check of the run spent with the default request
+ * and whose 429 still holds is judged as it was spent, not spent again (spent-buckets.ts).
  */
-export async function exhaust(
+export async function exhaust(session: Session, op: Operation, env: EnvironmentName, o: CallOptions = {}): Promise<Exhaustion> {
+  // The embedded mock's windows are the harness's to end: there each check spends anew.
+  const shared = !session.target.control && Object.keys(o).length === 0;
+  const kept = shared ? keptExhaustion(session.target.baseUrl, op.id, env) : undefined;
+  if (kept) {
+    const until = kept.ex.refused ? new Date(resetAtMs(kept.ex.refused) ?? 0).toISOString() : 'its reset';
+    writeObserved(test.info(), { pace: `judged on the bucket spent by "${kept.spentBy}" (refused until ${until}), not spent again` });
+    return kept.ex;
+  }
+  const ex = await spendAnew(session, op, env, o);
+  if (shared) keepExhaustion(session.target.baseUrl, op.id, env, ex, test.info().title);
+  return ex;
+}
+
+/** Spends the bucket (exhaust's contract); `previous`: the attempt a new window ended, `waited`: a fresh window was waited for. */
+async function spendAnew(
   session: Session,
   op: Operation,
   env: EnvironmentName,
-  o: CallOptions = {},
+  o: CallOptions,
   previous?: Attempt,
   waited = false,
 ): Promise<Exhaustion> {
@@ -167,7 +184,7 @@ export async function exhaust(
   expect(first.status, `the first call of the exhaustion must succeed; ${evidenceOf(first)}`).toBeLessThan(300);
   const r0 = mustInt(first, 'remaining', COUNT_FACT);
   if (previous && !session.target.control && (await beforeStartingOver(op, env, first, previous, waited)))
-    return exhaust(session, op, env, o, previous, true);
+    return spendAnew(session, op, env, o, previous, true);
   const timeLeftMs = timeLeftOf(session, first);
   const leftAtStart = timeLeftMs();
   const spent = await spendBucket(() => callKeepingRefusals(session, op, env, o), {
@@ -178,7 +195,7 @@ export async function exhaust(
   });
   const pace = `${describePace(spent.calls, spent, leftAtStart)}; ${spent.pastFirst429} call(s) sent past the first 429 (at most ${MAX_CONCURRENCY - 1})`;
   writeObserved(test.info(), { pace });
-  if (spent.stop === 'new-window' && !previous) return exhaust(session, op, env, o, { first, spent });
+  if (spent.stop === 'new-window' && !previous) return spendAnew(session, op, env, o, { first, spent });
   if (spent.stop === 'new-window') notSpentInOneWindow(op, env, pace, 'an answer counted in a new window again after starting over');
   if (spent.stop === 'deadline')
     notSpentInOneWindow(op, env, pace, `the test's time ran out (${TIMEOUT_MARGIN_MS} ms kept before its timeout)`);

@@ -35,12 +35,19 @@ const matchesAny = (patterns: RegExp | RegExp[] | null | undefined, title: strin
 /** A project's greps, as Playwright gives them to a test and a reporter. */
 type ProjectGreps = { grep: RegExp | RegExp[]; grepInvert: RegExp | RegExp[] | null };
 
-/** Whether the run's greps (the runner's command line, the project's) select a test of this grep title. */
-export function runGrep(argv: readonly string[], project: ProjectGreps = { grep: /.*/, grepInvert: null }): Matcher {
+/** The runner's command-line greps (`-g`/`--grep`, `-G`/`--grep-invert`), as Playwright reads them. */
+export function commandLineGreps(argv: readonly string[]): { grep?: RegExp; invert?: RegExp } {
   const cliGrep = optionValue(argv, '-g', '--grep');
   const cliInvert = optionValue(argv, '-G', '--grep-invert');
-  const grep = cliGrep === undefined ? undefined : toRegExp(cliGrep);
-  const invert = cliInvert === undefined ? undefined : toRegExp(cliInvert);
+  return {
+    ...(cliGrep === undefined ? {} : { grep: toRegExp(cliGrep) }),
+    ...(cliInvert === undefined ? {} : { invert: toRegExp(cliInvert) }),
+  };
+}
+
+/** Whether the run's greps (the runner's command line, the project's) select a test of this grep title. */
+export function runGrep(argv: readonly string[], project: ProjectGreps = { grep: /.*/, grepInvert: null }): Matcher {
+  const { grep, invert } = commandLineGreps(argv);
   return (title) =>
     matchesAny(grep, title) !== false &&
     matchesAny(invert, title) !== true &&

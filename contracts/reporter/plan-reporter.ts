@@ -68,10 +68,15 @@ export default class PlanReporter implements Reporter {
     let overlap: string;
     let buckets: string | undefined;
     try {
-      const tests = suite.allTests().map((t) => ({ title: t.title, annotations: t.annotations, path: t.titlePath(), tags: t.tags }));
-      const project = suite.allTests()[0]?.parent.project();
-      // The certification has one project: its greps are every test's.
-      const planned = plannedOf(tests, runGrep(config.argv, project));
+      // Each test's checks as its own project's greps select them (plan/phases.ts).
+      const planned = suite
+        .allTests()
+        .flatMap((t) =>
+          plannedOf(
+            [{ title: t.title, annotations: t.annotations, path: t.titlePath(), tags: t.tags }],
+            runGrep(config.argv, t.parent.project()),
+          ),
+        );
       plan = planOf(planned, config.workers);
       overlap = overlapLine(planned, runConfig().concurrency);
       buckets = bucketCostLine(planned);
