@@ -54,7 +54,7 @@ export function failedChecksSection(summary: RunSummary, entries: readonly HarEn
 export function checkChangeLines(c: CheckChange): string[] {
   return [
     `${c.title} (${c.file}): ${c.before} → ${c.after}`,
-    ...(c.exchanges.length ? [] : ['  no exchange differs in status, headers or fields (or the runs recorded none)']),
+    ...(c.exchanges.length ? [] : ['  no exchange differs in status or in a header or field the checks judge (or the runs recorded none)']),
     ...c.exchanges.flatMap((x) => [
       `  ${x.request}${x.status ? `: status ${x.status.before ?? '—'} → ${x.status.after ?? '—'}` : ''}`,
       ...x.headers.map((h) => `    header ${h}`),

@@ -16,6 +16,14 @@ th{font-size:12px;text-transform:uppercase;letter-spacing:.03em;color:#57606a;ba
 .totals{display:flex;gap:14px;flex-wrap:wrap}.totals div{background:#fafbfc;border:1px solid #e1e4e8;border-radius:6px;padding:8px 14px}.totals b{font-size:20px;display:block}
 .charts{display:grid;grid-template-columns:repeat(auto-fit,minmax(420px,1fr));gap:16px}.chart{height:280px}pre{white-space:pre-wrap;font-size:12px;background:#f6f8fa;padding:8px;border-radius:6px}
 .note{color:#7a5a00}.bad{color:#8e1f13}.good{color:#155d33}
+.sr{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}
+.matrix{overflow-x:auto}#facts-matrix{width:auto}#facts-matrix th,#facts-matrix td{padding:2px 5px}
+#facts-matrix th.fact{writing-mode:vertical-rl;transform:rotate(180deg);text-transform:none;letter-spacing:0;font-weight:500;white-space:nowrap;vertical-align:bottom}
+#facts-matrix th.family{text-transform:uppercase;background:#eef1f5}#facts-matrix th[scope=row]{font-weight:400;white-space:nowrap;position:static;text-transform:none;letter-spacing:0;color:inherit;background:none}
+#facts-matrix td.m{white-space:nowrap;text-align:center;border-left:1px solid #eef0f3}
+.fm{display:inline-block;width:1.15em;text-align:center;border-radius:3px;font-size:12px;line-height:1.4;cursor:help}
+.fm.passed{color:#155d33}.fm.failed{background:#fbe0dd;color:#8e1f13;font-weight:700}.fm.not-judged{background:#fff1c9;color:#7a5a00;font-weight:700}
+.fm.out-of-scope,.fm.not-applicable{color:#8c959f}.legend{font-size:12px;color:#57606a}
 `;
 
 /** Draws the plots from the JSON in #chart-data (chart.js loaded before it). */

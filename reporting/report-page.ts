@@ -9,6 +9,7 @@ import { CHARTS_SCRIPT, chartJsSource, STYLE } from './page-assets';
 import { changedChecksSection, failedChecksSection } from './failed-checks-section';
 import type { CheckChange } from './exchange-diff';
 import type { HarEntry } from './har-shapes';
+import { factMatrixSection } from './fact-matrix-section';
 import { diffSection, esc, evidenceBlocks, findingsLedger, leftOutSection, operationRows } from './report-tables';
 
 export interface Timeline {
@@ -83,6 +84,7 @@ ${failed.html}
 ${diffHtml}
 ${changedChecksSection(run.changed ?? [])}
 ${leftOutSection(summary.leftOut ?? [])}
+${factMatrixSection(summary.facts)}
 <section><h2>Operations</h2><table id="operations"><thead><tr><th>family</th><th>method</th><th>path</th><th>env</th><th>contract</th><th>shape</th><th>headers</th><th>auth</th><th>advertised limit</th><th>measured limit</th><th>reset error ms</th><th>latency p50 / p95 ms</th><th>evidence</th></tr></thead><tbody>
 ${rows}
 </tbody></table>${evidence}</section>

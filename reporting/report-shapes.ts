@@ -3,6 +3,7 @@
  * and the report builder. Types only.
  */
 import type { EnvironmentName } from '../catalogue/environments';
+import type { FactPlace } from '../catalogue/facts';
 import type { Family, HttpMethod } from '../catalogue/operations';
 
 /** One entry of reports/findings.json. */
@@ -124,6 +125,28 @@ export interface ResolvedId {
   environment: EnvironmentName;
 }
 
+/** The verdict of a (fact, place) pair of the ledger (catalogue/facts.ts). */
+export type PairStatus = 'passed' | 'failed' | 'not-judged' | 'out-of-scope' | 'not-applicable';
+
+/** One (fact, place) pair of the ledger with its verdict in the run. */
+export interface LedgerCell extends FactPlace {
+  family: Family | undefined;
+  status: PairStatus;
+  /** Why not judged, out of scope or not applicable. */
+  reason?: string;
+  bringsIn?: string;
+}
+
+/** The run's ledger of facts x places (reports/summary.json `facts`; contracts/outcomes/fact-ledger.ts builds it). */
+export interface FactLedger {
+  places: number;
+  judged: number;
+  failed: number;
+  /** Pairs without a verdict, by status and reason (with what brings each in), most first. */
+  leftOut: { status: Exclude<PairStatus, 'passed' | 'failed'>; reason: string; bringsIn?: string; places: number }[];
+  cells: LedgerCell[];
+}
+
 /** reports/summary.json */
 export interface RunSummary {
   harnessVersion: string;
@@ -144,6 +167,8 @@ export interface RunSummary {
   requests?: RequestsSummary;
   /** The ids the checks used, from the target or KNOWN_IDS. */
   ids?: ResolvedId[];
+  /** Certify: where each fact was judged; absent from summaries written before the ledger existed. */
+  facts?: FactLedger;
 }
 
 /** One entry of reports/load/limits.json `operations` (names are read by other tools: keep them). */

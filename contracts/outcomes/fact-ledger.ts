@@ -15,29 +15,11 @@ import {
   type FactPlace,
   type Operation,
 } from '../../catalogue';
+import type { FactLedger, LedgerCell, PairStatus } from '../../reporting/report-shapes';
 import type { CheckResult } from '../record/annotations';
 import { readAnnotations } from '../record/annotation-reader';
 import { unitsOf, type RunEntry } from '../record/check-units';
 import { FACTS_ANNOTATION, type FactsDeclared } from '../record/fact-declarations';
-
-export type PairStatus = 'passed' | 'failed' | 'not-judged' | 'out-of-scope' | 'not-applicable';
-
-export interface LedgerCell extends FactPlace {
-  family: Family | undefined;
-  status: PairStatus;
-  /** Why not judged, out of scope or not applicable. */
-  reason?: string;
-  bringsIn?: string;
-}
-
-export interface FactLedger {
-  places: number;
-  judged: number;
-  failed: number;
-  /** Pairs without a verdict, by status and reason (with what brings each in), most first. */
-  leftOut: { status: Exclude<PairStatus, 'passed' | 'failed'>; reason: string; bringsIn?: string; places: number }[];
-  cells: LedgerCell[];
-}
 
 /** Which verdict of two checks on one pair stands: a failure over a pass over the kinds of no verdict. */
 const WEIGHT: Record<PairStatus, number> = { failed: 4, passed: 3, 'not-judged': 2, 'out-of-scope': 1, 'not-applicable': 0 };
@@ -124,23 +106,6 @@ export function buildLedger(entries: readonly RunEntry[], operations: readonly O
     leftOut: [...leftOut.values()].sort((a, b) => b.places - a.places),
     cells: all,
   };
-}
-
-const LEFT_OUT_LABEL: Record<FactLedger['leftOut'][number]['status'], string> = {
-  'out-of-scope': 'out of scope',
-  'not-judged': 'not judged',
-  'not-applicable': 'not applicable',
-};
-
-/** The summary's line: "Facts judged at 1204 of 1310 places; 106 out of scope: PROBE_LIMITS=1 96, …". */
-export function ledgerLine(l: FactLedger): string {
-  const parts = [`Facts judged at ${l.judged} of ${l.places} places${l.failed ? ` (${l.failed} failed)` : ''}`];
-  for (const status of ['out-of-scope', 'not-judged', 'not-applicable'] as const) {
-    const of = l.leftOut.filter((x) => x.status === status);
-    const n = of.reduce((s, x) => s + x.places, 0);
-    if (n) parts.push(`${n} ${LEFT_OUT_LABEL[status]}: ${of.map((x) => `${x.reason} ${x.places}`).join(', ')}`);
-  }
-  return parts.join('; ');
 }
 
 /** The ledger of a run from the summary reporter's options (its environments and families, comma-separated). */

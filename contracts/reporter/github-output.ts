@@ -1,8 +1,8 @@
 /**
  * What a certification shows on GitHub Actions: the job page's step summary (GITHUB_STEP_SUMMARY, Markdown) with
- * the verdict, the groups table, each failed check with its reproduction, and the findings; and one workflow
- * command per failed check (`::error file=…,line=…::`), which GitHub turns into an annotation on the spec's line,
- * the format Playwright's own `github` reporter writes. Everything written or printed is redacted.
+ * the verdict, the groups table, the ledger's failed and not-judged (fact, place) pairs, each failed check with its
+ * reproduction, and the findings; and one workflow command per failed check (`::error file=…,line=…::`), which
+ * GitHub turns into an annotation on the spec's line, the format Playwright's own `github` reporter writes. Everything written or printed is redacted.
  */
 import { appendFileSync } from 'node:fs';
 import { redact } from '../../clients/redact';
@@ -13,6 +13,7 @@ import { COLUMNS } from './certify-summary-lines';
 import { readAnnotations } from '../record/annotation-reader';
 import { unitsOf, type RunEntry } from '../record/check-units';
 import { cell, fenced, markdownTable, workflowCommand } from '../../reporting/github-markdown';
+import { factLedgerMarkdown } from '../../reporting/fact-ledger-lines';
 
 /** Where a check's test is declared: its path from the project root and its line. */
 export interface CheckLocation {
@@ -73,6 +74,7 @@ export function stepSummaryMarkdown(summary: RunSummary, groups: ReadonlyMap<str
     '',
     ...groupsTable(groups, totals),
     '',
+    ...(summary.facts ? factLedgerMarkdown(summary.facts) : []),
     ...(failed.length ? [`## Failed checks (${failed.length})`, '', ...failed.flatMap((t) => [...failedCheckLines(t), ''])] : []),
     ...(summary.findings.length
       ? [

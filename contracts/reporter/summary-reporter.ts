@@ -10,7 +10,7 @@ import { join, relative } from 'node:path';
 import type { FullConfig, FullResult, Reporter, TestCase, TestResult } from '@playwright/test/reporter';
 import { median } from '../../common/statistics';
 import { operationsFor, type VendorOperationSpec } from '../../catalogue';
-import type { Finding } from '../../reporting/report-shapes';
+import type { Finding, RunSummary } from '../../reporting/report-shapes';
 import { redact } from '../../clients/redact';
 import { readRunPlan, runBudgetUsage } from '../plan/run-budget';
 import { buildSummary, collect, type Collected, type RequestsSummary, type RunEntry } from './certify-summary';
@@ -19,7 +19,8 @@ import { certifyJunit } from './certify-junit';
 import { writeExchangesHar } from './exchanges-har';
 import { withReproductions } from './reproduction';
 import { checkLocations, writeGithubOutput, type CheckLocation } from './github-output';
-import { ledgerLine, runLedger } from '../outcomes/fact-ledger';
+import { runLedger } from '../outcomes/fact-ledger';
+import { ledgerLine } from '../../reporting/fact-ledger-lines';
 
 export type { RequestsSummary } from './certify-summary';
 
@@ -104,7 +105,8 @@ export default class SummaryReporter implements Reporter {
 
   async onEnd(result: FullResult): Promise<void> {
     const vendor = this.opts.vendorOperations;
-    const c = collect(this.entries, operationsFor(vendor?.length ? { vendorOperations: vendor } : {}));
+    const operations = operationsFor(vendor?.length ? { vendorOperations: vendor } : {});
+    const c = collect(this.entries, operations);
     const coverage = this.opts.openapi ? await openapiCoverage(this.opts.openapi, c.bodies) : undefined;
     c.findings.push(...(coverage?.findings ?? []));
     const usage = runBudgetUsage(this.opts.runDir);
@@ -116,7 +118,7 @@ export default class SummaryReporter implements Reporter {
       ...(planned !== undefined ? { planned } : {}),
       pace: { workers: this.workers, atOnce: c.pace.atOnce, medianRttMs: median(c.pace.rtts), unexpected429s: c.pace.unexpected429s },
     };
-    const summary = buildSummary(c, {
+    const built = buildSummary(c, {
       harnessVersion: harnessVersion(),
       target: this.opts.target ?? 'unknown',
       environments: this.opts.environments ?? '',
@@ -126,11 +128,12 @@ export default class SummaryReporter implements Reporter {
       ...(coverage ? { openapi: coverage.openapi } : {}),
       ...(requests ? { requests } : {}),
     });
-    const facts = runLedger(this.entries, operationsFor(vendor?.length ? { vendorOperations: vendor } : {}), this.opts);
+    const facts = runLedger(this.entries, operations, this.opts);
+    const summary: RunSummary = { ...built, facts };
     mkdirSync(this.out, { recursive: true });
     const exchanges = this.opts.runDir ? writeExchangesHar(this.opts.runDir, this.out, summary.harnessVersion) : [];
     summary.tests = withReproductions(summary.tests, exchanges);
-    writeFileSync(join(this.out, 'summary.json'), redact(JSON.stringify({ ...summary, facts }, null, 2)));
+    writeFileSync(join(this.out, 'summary.json'), redact(JSON.stringify(summary, null, 2)));
     writeFileSync(join(this.out, 'findings.json'), redact(JSON.stringify(summary.findings, null, 2)));
     writeFileSync(join(this.out, 'junit.xml'), certifyJunit(summary.tests));
     console.log(redact([...summaryLines(summary, c.groups, this.out), ledgerLine(facts)].join('\n')));

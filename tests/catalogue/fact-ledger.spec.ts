@@ -6,7 +6,8 @@
 import { test, expect } from '@playwright/test';
 import { spawnSync } from 'node:child_process';
 import { FACTS, allOperations, factPlaces, pairKey, type FactPlace } from '../../catalogue';
-import { buildLedger, ledgerLine } from '../../contracts/outcomes/fact-ledger';
+import { buildLedger } from '../../contracts/outcomes/fact-ledger';
+import { ledgerLine } from '../../reporting/fact-ledger-lines';
 import { FACTS_ANNOTATION, factsAnnotation, type FactsDeclared } from '../../contracts/record/fact-declarations';
 import type { RunEntry } from '../../contracts/record/check-units';
 

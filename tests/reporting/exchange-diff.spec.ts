@@ -38,13 +38,80 @@ test.describe('exchanges of the checks whose verdict changed', () => {
         exchanges: [
           {
             request: 'GET /resellers/v6/catalog?pageSize=2&pageNumber=1',
-            headers: ['x-ratelimit-limit: — → 60'],
+            headers: ['X-RateLimit-Limit: — → 60', 'X-RateLimit-Remaining: — → an integer within the limit'],
             fields: ['pageSize: 2 → 25'],
           },
         ],
       },
     ]);
     expect(changedChecks(after(), [now], after(), [now]), 'a verdict that did not change shows nothing').toEqual([]);
+  });
+
+  test('should show a change in a judged header or field, and not a fresh Date, ETag, id or timestamp', () => {
+    /** A page of the catalogue as the target answers it at `at` seconds: fresh headers, ids and timestamps each time. */
+    const page = (at: number, limit: string, pageSize: number) => {
+      const body = {
+        recordsFound: 12,
+        pageSize,
+        pageNumber: 1,
+        catalog: [{ ingramPartNumber: 'A1', description: `made ${at}`, updatedAt: at }],
+      };
+      const e = sampleExchange(failed, 200, JSON.stringify(body));
+      e.response.headers.push(
+        { name: 'Date', value: new Date(at * 1000).toUTCString() },
+        { name: 'ETag', value: `"${at.toString(16)}"` },
+        { name: 'IM-CorrelationID', value: `c0ffee${at}` },
+        { name: 'X-RateLimit-Limit', value: limit },
+        { name: 'X-RateLimit-Remaining', value: String(at % 50) },
+        { name: 'X-RateLimit-Reset', value: String(at + 60) },
+      );
+      return e;
+    };
+    const noise = changedChecks(before(), [page(1_800_000_000, '60', 2)], after(), [page(1_800_000_777, '60', 2)]);
+    expect(noise[0]?.exchanges, 'Date, ETag, the correlation id, Remaining, an epoch Reset, ids and timestamps are no change').toEqual([]);
+    const judged = changedChecks(before(), [page(1_800_000_000, '60', 2)], after(), [page(1_800_000_777, '30', 25)]);
+    expect(judged[0]?.exchanges).toEqual([
+      {
+        request: 'GET /resellers/v6/catalog?pageSize=2&pageNumber=1',
+        headers: ['X-RateLimit-Limit: 60 → 30'],
+        fields: ['pageSize: 2 → 25'],
+      },
+    ]);
+    const secondsReset = page(1_800_000_777, '60', 2);
+    (secondsReset.response.headers.find((h) => h.name === 'X-RateLimit-Reset') as { value: string }).value = '42';
+    secondsReset.response.content.text = secondsReset.response.content.text.replace('"made 1800000777"', 'null');
+    expect(changedChecks(before(), [page(1_800_000_000, '60', 2)], after(), [secondsReset])[0]?.exchanges[0]).toEqual({
+      request: 'GET /resellers/v6/catalog?pageSize=2&pageNumber=1',
+      headers: ['X-RateLimit-Reset: an integer (epoch) → an integer (seconds)'],
+      fields: ['catalog[].description: string → null'],
+    });
+  });
+
+  test('should read an echoed field as the value asked, and not compare an id the target made up', () => {
+    /** An exchange of `method url` answered with `body`. */
+    const call = (method: string, url: string, body: unknown, sent?: unknown) => {
+      const e = sampleExchange(failed, 200, JSON.stringify(body));
+      e.request.method = method;
+      e.request.url = `http://127.0.0.1:9${url}`;
+      if (sent !== undefined) e.request.postData = { mimeType: 'application/json', text: JSON.stringify(sent) };
+      return e;
+    };
+    const details = (answered: string) =>
+      call('GET', '/sandbox/resellers/v6/catalog/details/A1', { ingramPartNumber: answered, description: answered });
+    expect(changedChecks(before(), [details('A1')], after(), [details('B2')])[0]?.exchanges).toEqual([
+      { request: 'GET /sandbox/resellers/v6/catalog/details/A1', headers: [], fields: ['ingramPartNumber: the value asked → "B2"'] },
+    ]);
+    const created = (order: string, asked: string) =>
+      call(
+        'POST',
+        '/resellers/v6/orders',
+        { customerOrderNumber: asked, orders: [{ ingramOrderNumber: order }] },
+        { customerOrderNumber: asked },
+      );
+    expect(
+      changedChecks(before(), [created('20-11111', 'PO-1')], after(), [created('20-22222', 'PO-2')])[0]?.exchanges,
+      'a fresh order number, and the customer number each run asked, are no change',
+    ).toEqual([]);
   });
 
   test('should show them on the page npm run report builds with --baseline, read from both runs exchanges.har', async () => {
