@@ -8,6 +8,13 @@
 import type { Project } from '@playwright/test';
 import { commandLineGreps } from '../outcomes/run-grep';
 
+/** The name of the run's first project: both phases keep what they learn of the target under it (runScopeOf). */
+const FIRST_PHASE = 'certify';
+
+/** Under which name a project's workers share what they learn of the target (its silence, its ids): the run's. */
+export const runScopeOf = (project: Pick<Project, 'name' | 'metadata'>): string =>
+  typeof project.metadata?.runScope === 'string' ? project.metadata.runScope : (project.name ?? FIRST_PHASE);
+
 /** The tag of a check, or of a test, that spends a bucket to its 429. */
 export const SPENDS_BUCKET = '@spends-bucket';
 
@@ -26,12 +33,13 @@ function both(a: RegExp, b: RegExp): RegExp {
  * mock's windows are the harness's to end (its control API), so its run is one phase.
  */
 export function certifyProjects(argv: readonly string[], target: 'mock' | 'deployment'): Project[] {
-  if (target === 'mock') return [{ name: 'certify' }];
+  if (target === 'mock') return [{ name: FIRST_PHASE }];
   const { grep, invert } = commandLineGreps(argv);
   return [
-    { name: 'certify', grepInvert: SPENDS, teardown: 'certify: buckets spent' },
+    { name: FIRST_PHASE, grepInvert: SPENDS, teardown: 'certify: buckets spent' },
     {
       name: 'certify: buckets spent',
+      metadata: { runScope: FIRST_PHASE },
       grep: grep ? both(SPENDS, grep) : SPENDS,
       ...(invert ? { grepInvert: invert } : {}),
     },

@@ -5,7 +5,7 @@
  */
 import { spawnSync } from 'node:child_process';
 import { createRequire } from 'node:module';
-import { planOf, plannedOf, type ListedTest } from './plan-reporter';
+import { planOf, plannedOf, sessionsOf, type ListedTest } from './plan-reporter';
 import { runGrep } from '../outcomes/run-grep';
 import type { RequestPlan } from '../plan/request-plan';
 
@@ -54,13 +54,8 @@ export function preflightPlan(config: string, args: readonly string[]): RequestP
     throw new Error(`the tests could not be listed to plan the run's requests: ${(r.stderr || r.stdout).slice(0, 2000)}`);
   }
   if (report.errors?.length) throw new Error(`the tests could not be listed: ${report.errors.map((e) => e.message).join('\n')}`);
-  return planOf(
-    plannedOf(
-      report.suites.flatMap((s) => testsOf(s)),
-      runGrep(args),
-    ),
-    report.config.workers,
-  );
+  const tests = report.suites.flatMap((s) => testsOf(s));
+  return planOf(plannedOf(tests, runGrep(args)), sessionsOf(report.config.workers, tests));
 }
 
 /** The refusal of a run whose budget is below its plan: the number needed and what to do. */

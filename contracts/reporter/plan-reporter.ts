@@ -28,7 +28,14 @@ export function plannedOf(tests: readonly ListedTest[], selected: (grepTitle: st
   );
 }
 
-/** The plan of a run whose tests plan these requests (plannedOf), under the configuration (in `npm run certify`'s pre-pass and in the run). */
+/** The workers' sessions of a run: each phase (plan/phases.ts) with tests starts its own workers. */
+export const sessionsOf = (workers: number, tests: readonly Pick<ListedTest, 'path'>[]): number =>
+  workers * Math.max(1, new Set(tests.map((t) => t.path[1])).size);
+
+/**
+ * The plan of a run whose tests plan these requests (plannedOf), under the configuration (in `npm run certify`'s
+ * pre-pass and in the run); `workers`: the sessions its workers open (sessionsOf).
+ */
 export function planOf(planned: readonly (readonly PlannedRequests[])[], workers: number): RequestPlan {
   const cfg = runConfig();
   const operations = operationsFor(cfg);
@@ -69,15 +76,10 @@ export default class PlanReporter implements Reporter {
     let buckets: string | undefined;
     try {
       // Each test's checks as its own project's greps select them (plan/phases.ts).
-      const planned = suite
-        .allTests()
-        .flatMap((t) =>
-          plannedOf(
-            [{ title: t.title, annotations: t.annotations, path: t.titlePath(), tags: t.tags }],
-            runGrep(config.argv, t.parent.project()),
-          ),
-        );
-      plan = planOf(planned, config.workers);
+      const tests = suite.allTests();
+      const listed = tests.map((t) => ({ title: t.title, annotations: t.annotations, path: t.titlePath(), tags: t.tags }));
+      const planned = listed.flatMap((t, i) => plannedOf([t], runGrep(config.argv, tests[i]?.parent.project())));
+      plan = planOf(planned, sessionsOf(config.workers, listed));
       overlap = overlapLine(planned, runConfig().concurrency);
       buckets = bucketCostLine(planned);
     } catch {

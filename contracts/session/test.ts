@@ -15,6 +15,7 @@ import { writeTraffic } from '../record/annotations';
 import { readAnnotations } from '../record/annotation-reader';
 import { leftOutByPlan } from '../plan/run-budget';
 import { notRun } from '../outcomes/outcomes';
+import { runScopeOf } from '../plan/phases';
 
 export { expect };
 export { harnessConfig, selectedOperations };
@@ -60,7 +61,7 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
     async ({ target, openapi }, use, workerInfo) => {
       // node:http with a connection pool: a fraction of the CPU per call of Playwright's request context (fetcher.ts).
       const fetcher = new NodeFetcher();
-      await use(openSession(target, fetcher, openapi, workerInfo.project.name));
+      await use(openSession(target, fetcher, openapi, runScopeOf(workerInfo.project)));
       flushExchanges();
       fetcher.close();
     },
