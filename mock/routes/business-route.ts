@@ -111,8 +111,8 @@ export function registerBusinessRoutes(app: FastifyInstance, s: BusinessRouteBas
     }
   }
   for (const [url, serving] of served) {
-    const allowed = [...serving].join(', ');
-    const refused = methodNotAllowedRoute(() => allowed);
+    const list = [...serving];
+    const refused = methodNotAllowedRoute(() => list);
     app.route({ method: otherMethods(methods, serving), url, ...refused });
   }
 }

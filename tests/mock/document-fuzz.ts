@@ -258,8 +258,8 @@ export const fuzzSummary = (mode: string, c: FuzzCounts): string =>
 /** A published form's paths, as the document lists them: each path item by its path. */
 export type DocumentPaths = Readonly<Record<string, Readonly<Record<string, unknown>>>>;
 
-/** The methods the path fuzz sends to every documented path (HEAD aside: Fastify answers it as the path's GET). */
-const PROBED_METHODS = ['GET', 'POST', 'PUT', 'DELETE', 'PATCH', 'OPTIONS', 'TRACE'] as const;
+/** The methods the path fuzz sends to every documented path (HEAD too: Fastify answers it as the path's GET, served or 405). */
+const PROBED_METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'DELETE', 'PATCH', 'OPTIONS', 'TRACE'] as const;
 const OPENAPI_METHODS = new Set(['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace']);
 
 export interface PathFuzzCounts {
