@@ -75,8 +75,9 @@ export const MAX_PARAM_LENGTH = 200;
  * rate-limit headers of any answer (`writeHeaders`: the app's onSend step, which Fastify does not run for them): a
  * path parameter longer than the router reads (MAX_PARAM_LENGTH) and a path whose percent-encoding does not decode.
  * The status stays the one each limit implies (414 URI Too Long, RFC 9110 §15.5.15; 400): neither published form
- * gives a path's length a status (three path parameters have a maxLength, 6 or 12, which the mock does not judge:
- * an id that long names nothing, 404), so no document says otherwise.
+ * gives a path's length a status. Within the router's limit, a path parameter beyond the maxLength a form gives (a
+ * part number of 6, an order or invoice number of 12) is refused as any value the document refuses, 400 naming it
+ * (mock/checks/query-rules.ts).
  */
 export function frameworkErrors(writeHeaders: (req: FastifyRequest, reply: FastifyReply) => void) {
   return (err: FastifyError, req: FastifyRequest, reply: FastifyReply): FastifyReply => {
