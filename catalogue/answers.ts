@@ -33,6 +33,8 @@ export interface SearchFilter {
    * of the entries of the search's list (values from the entries the search itself lists).
    */
   readonly id: IdName | { readonly items: string; readonly field: string };
+  /** The document says a part of a value matches too (quoteNumber): every item listed carries the value asked in its field. */
+  readonly inPart?: true;
 }
 
 export interface AnswerFacts {
@@ -50,6 +52,7 @@ const query = (name: string): Echo['asked'] => ({ in: 'query', name });
 const body = (...at: string[]): Echo['asked'] => ({ in: 'body', at });
 const echo = (asked: Echo['asked'], ...answered: string[]): Echo => ({ asked, answered });
 const filter = (query: string, id: SearchFilter['id']): SearchFilter => ({ query, id });
+const filterInPart = (query: string, id: SearchFilter['id']): SearchFilter => ({ query, id, inPart: true });
 
 const NOTHING: AnswerFacts = { echoes: [], filters: [], otherSuccess: {} };
 const about = (...echoes: Echo[]): AnswerFacts => ({ ...NOTHING, echoes });
@@ -90,12 +93,13 @@ export const ANSWER_FACTS: { readonly [K in OperationId]: AnswerFacts } = {
     otherSuccess: { 204: null },
   },
   'orders.cancel': NOTHING,
-  // The quote number (asked whole, as listed; the document lets a part of one match too), the special bid number and
-  // the status (listed as quoteStatus), which each listed quote carries. Not judged: quoteName, vendorName and
+  // The quote number ("a partial quote number in the filter" matches every quote containing it: asked with one as
+  // listed, every quote listed contains it), the special bid number and the status (listed as quoteStatus), which each
+  // listed quote carries. Not judged: quoteName, vendorName and
   // endUserContact are names, which the document does not say match whole (a name filter may match in part, as
   // catalog.search's vendor); the -bt dates are ranges; sortBy and sortingOrder order the list.
   'quotes.search': search(
-    filter('quoteNumber', 'quoteNumber'),
+    filterInPart('quoteNumber', 'quoteNumber'),
     filter('specialBidNumber', { items: 'quotes', field: 'specialBidNumber' }),
     filter('status', { items: 'quotes', field: 'quoteStatus' }),
   ),
@@ -154,6 +158,10 @@ export function valuesAt(json: unknown, at: ValuePath): string[] {
   }
   return level.flatMap((v) => (typeof v === 'string' ? [v] : typeof v === 'number' && Number.isFinite(v) ? [String(v)] : []));
 }
+
+/** Whether a value an item lists for a filter's field matches the value asked: the same, or containing it (`inPart`). */
+export const matchesFilter = (f: SearchFilter, asked: string, listed: string): boolean =>
+  f.inPart ? listed.includes(asked) : listed === asked;
 
 /** The list and the field of a search answer a filter applies to. */
 export const filteredField = (f: SearchFilter): { readonly items: string; readonly field: string } =>

@@ -45,7 +45,7 @@ async function judgeFilter(session: Session, op: Operation, f: SearchFilter, env
   expect
     .soft(
       itemsNotMatching(f, value, res.json),
-      `Broken fact: ${op.id} filtered by ${f.query}=${value} lists only items whose ${filteredField(f).field} is ${value} (${env})\nReceived: ${evidenceOf(res)}`,
+      `Broken fact: ${op.id} filtered by ${f.query}=${value} lists only items whose ${filteredField(f).field} ${f.inPart ? 'contains' : 'is'} ${value} (${env})\nReceived: ${evidenceOf(res)}`,
     )
     .toEqual([]);
 }

@@ -57,6 +57,7 @@ export const isListFilter = (query: string): boolean => query.endsWith('-in');
 function documentedFilters(id: OperationId): RecordFilter<Record<string, unknown>>[] {
   return ANSWER_FACTS[id].filters.map((f) => {
     const field = (item: Record<string, unknown>) => item[filteredField(f).field] as string | number | undefined;
+    if (f.inPart) return contains(f.query, (item) => String(field(item) ?? ''));
     return isListFilter(f.query) ? oneOf([f.query], field) : equals(f.query, field);
   });
 }

@@ -11,6 +11,7 @@ import {
   familyBase,
   filteredField,
   isOperationId,
+  matchesFilter,
   valuesAt,
   type Operation,
   type SearchFilter,
@@ -62,7 +63,7 @@ test('should list only the items carrying the value of each documented filter, a
         const found = listed(f, await search(a, t, op, { [f.query]: value }));
         expect(found.length, `${op.id}?${f.query}=${value}`).toBeGreaterThan(0);
         expect(
-          found.filter((v) => v !== value),
+          found.filter((v) => !matchesFilter(f, value, v)),
           `${op.id}?${f.query}=${value}`,
         ).toEqual([]);
       }
@@ -96,5 +97,19 @@ test('should list the items carrying any of the comma-separated values of a -in 
   expect(one).toBeDefined();
   expect(status(await search(a, t, op, { 'returnStatus-in': `VOIDED,${one}` })).sort()).toEqual(all.filter((s) => s === one).sort());
   expect(status(await search(a, t, op, { 'returnStatus-in': 'VOIDED,DENIED' }))).toEqual([]);
+  await a.close();
+});
+
+test('should list every quote whose number contains the part of one asked, as the document says of quoteNumber', async () => {
+  const a = await app();
+  const t = await token(a);
+  const op = allOperations().find((o) => o.id === 'quotes.search') as Operation;
+  const numbers = (answer: unknown) => valuesAt(answer, ['quotes', '*', 'quoteNumber']);
+  const all = numbers(await search(a, t, op));
+  const part = 'QUO-';
+  expect(all.filter((n) => n.includes(part)).length).toBeGreaterThan(1);
+  expect(numbers(await search(a, t, op, { quoteNumber: part })).sort()).toEqual(all.filter((n) => n.includes(part)).sort());
+  const [one] = all;
+  expect(numbers(await search(a, t, op, { quoteNumber: (one as string).slice(2) }))).toEqual([one]);
   await a.close();
 });

@@ -58,6 +58,7 @@ test('should fail every newly documented filter of a search that ignores its fil
   expect(passed).toEqual([]);
   expect(failed).toEqual(
     expect.arrayContaining([
+      'search.filter.quoteNumber quotes.search sandbox',
       'search.filter.specialBidNumber quotes.search sandbox',
       'search.filter.status quotes.search sandbox',
       'search.filter.endCustomerOrderNumber invoices.search sandbox',
