@@ -33,6 +33,8 @@ export interface SearchFilter {
    * of the entries of the search's list (values from the entries the search itself lists).
    */
   readonly id: IdName | { readonly items: string; readonly field: string };
+  /** The document says a part of a value matches too (quoteNumber): every item listed carries the value asked in its field. */
+  readonly inPart?: true;
 }
 
 export interface AnswerFacts {
@@ -50,6 +52,7 @@ const query = (name: string): Echo['asked'] => ({ in: 'query', name });
 const body = (...at: string[]): Echo['asked'] => ({ in: 'body', at });
 const echo = (asked: Echo['asked'], ...answered: string[]): Echo => ({ asked, answered });
 const filter = (query: string, id: SearchFilter['id']): SearchFilter => ({ query, id });
+const filterInPart = (query: string, id: SearchFilter['id']): SearchFilter => ({ query, id, inPart: true });
 
 const NOTHING: AnswerFacts = { echoes: [], filters: [], otherSuccess: {} };
 const about = (...echoes: Echo[]): AnswerFacts => ({ ...NOTHING, echoes });
@@ -76,32 +79,62 @@ export const ANSWER_FACTS: { readonly [K in OperationId]: AnswerFacts } = {
   },
   'orders.details': about(echo(path('orderNumber'), 'ingramOrderNumber')),
   // Published: 204 when no order matches.
-  // "Search using your PO/Order number" and the order status: fields each listed order carries.
+  // "Search using your PO/Order number" and the order status, also as a list (orderStatus-in, "for multiple entries":
+  // one value asked, every order has it): fields each listed order carries. Not judged: vendorName (a name, which
+  // the document does not say matches whole), endCustomerOrderNumber, specialBidNumber, the part, serial and
+  // tracking numbers (no listed field) and the dates (ranges, or a day the document says to "search by").
   'orders.search': {
     ...search(
       filter('ingramOrderNumber', 'orderNumber'),
       filter('customerOrderNumber', { items: 'orders', field: 'customerOrderNumber' }),
       filter('orderStatus', { items: 'orders', field: 'orderStatus' }),
+      filter('orderStatus-in', { items: 'orders', field: 'orderStatus' }),
     ),
     otherSuccess: { 204: null },
   },
   'orders.cancel': NOTHING,
-  'quotes.search': search(filter('quoteNumber', 'quoteNumber')),
+  // The quote number ("a partial quote number in the filter" matches every quote containing it: asked with one as
+  // listed, every quote listed contains it), the special bid number and the status (listed as quoteStatus), which each
+  // listed quote carries. Not judged: quoteName, vendorName and
+  // endUserContact are names, which the document does not say match whole (a name filter may match in part, as
+  // catalog.search's vendor); the -bt dates are ranges; sortBy and sortingOrder order the list.
+  'quotes.search': search(
+    filterInPart('quoteNumber', 'quoteNumber'),
+    filter('specialBidNumber', { items: 'quotes', field: 'specialBidNumber' }),
+    filter('status', { items: 'quotes', field: 'quoteStatus' }),
+  ),
   'quotes.details': about(echo(path('quoteNumber'), 'quoteNumber')),
   'quotes.validate': about(echo(query('quoteNumber'), 'quoteNumber')),
   // Not in the published document: no answer field is a fact.
   'quoteToOrder.create': NOTHING,
+  // The ids, order numbers and status each listed invoice carries. Not judged: orderNumber (listed invoices carry
+  // erpOrderNumber, not said to be it), specialBidNumber (a listed invoice carries a list of them), invoiceType and
+  // serialNumber (no listed field), the dates (the document says "search by" a date or a range) and the sort.
   'invoices.search': search(
     filter('invoiceNumber', 'invoiceNumber'),
     filter('customerOrderNumber', { items: 'invoices', field: 'customerOrderNumber' }),
+    filter('endCustomerOrderNumber', { items: 'invoices', field: 'endCustomerOrderNumber' }),
     filter('invoiceStatus', { items: 'invoices', field: 'invoiceStatus' }),
   ),
   'invoices.details': about(echo(path('invoiceNumber'), 'invoiceNumber')),
-  'renewals.search': NOTHING,
+  // "The reseller's unique PO/Order number", which each listed renewal carries. Not judged: ingramPurchaseOrderNumber
+  // and serialNumber (no listed field), the body's vendor and endUser (names), its opportunity status (Open or
+  // Closed, values the listed status is not said to take) and its dateType ranges.
+  'renewals.search': search(filter('customerOrderNumber', { items: 'renewals', field: 'customerOrderNumber' })),
   'renewals.details': about(echo(path('renewalId'), 'renewalId')),
+  // Not judged: endUser and vendor are names, which the document does not say match whole.
   'deals.search': search(filter('dealId', 'dealId')),
   'deals.details': about(echo(path('dealId'), 'dealId')),
-  'returns.search': search(filter('caseRequestNumber', 'caseRequestNumber')),
+  // The ids and the status ("comma-separated values of pre-defined status": one value asked, every item has it) each
+  // listed return carries. Not judged: invoiceNumber, ingramPartNumber and vendorPartNumber (no listed field),
+  // claimStatus-in (no listed field says which), returnReason-in (pre-defined codes the listed returnReason is not
+  // said to take), the -bt date ranges and the sort.
+  'returns.search': search(
+    filter('caseRequestNumber', 'caseRequestNumber'),
+    filter('returnClaimId', { items: 'returnsClaims', field: 'returnClaimId' }),
+    filter('referenceNumber', { items: 'returnsClaims', field: 'referenceNumber' }),
+    filter('returnStatus-in', { items: 'returnsClaims', field: 'status' }),
+  ),
   'returns.details': about(echo(path('caseRequestNumber'), 'caseRequestNumber')),
   'returns.create': NOTHING,
   'freight.estimate': NOTHING,
@@ -125,6 +158,10 @@ export function valuesAt(json: unknown, at: ValuePath): string[] {
   }
   return level.flatMap((v) => (typeof v === 'string' ? [v] : typeof v === 'number' && Number.isFinite(v) ? [String(v)] : []));
 }
+
+/** Whether a value an item lists for a filter's field matches the value asked: the same, or containing it (`inPart`). */
+export const matchesFilter = (f: SearchFilter, asked: string, listed: string): boolean =>
+  f.inPart ? listed.includes(asked) : listed === asked;
 
 /** The list and the field of a search answer a filter applies to. */
 export const filteredField = (f: SearchFilter): { readonly items: string; readonly field: string } =>

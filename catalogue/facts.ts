@@ -35,11 +35,13 @@ const none = (): boolean => false;
 const repeatable = (op: Operation): boolean => op.readOnly;
 const echoes = (op: Operation): boolean => isOperationId(op.id) && ANSWER_FACTS[op.id].echoes.length > 0;
 
-/** The documented exact-match filters of the searches, each its own fact. */
+/** The documented filters of the searches on a whole value (or a part, where the document says so), each its own fact. */
 const FILTER_FACTS: FactDefinition[] = [...new Set(Object.values(ANSWER_FACTS).flatMap((a) => a.filters.map((f) => f.query)))].map(
   (query) => ({
     id: `search.filter.${query}`,
-    statement: `a search filtered by its documented ${query} lists only items whose ${query} is the value asked`,
+    statement: `a search filtered by its documented ${query} lists only items whose ${query} ${
+      Object.values(ANSWER_FACTS).some((a) => a.filters.some((f) => f.query === query && f.inPart)) ? 'contains' : 'is'
+    } the value asked`,
     cost: 'calls',
     appliesTo: (op: Operation) => isOperationId(op.id) && ANSWER_FACTS[op.id].filters.some((f) => f.query === query),
   }),

@@ -232,6 +232,13 @@ export const REQUEST_CONSTRAINTS_DATA = {
       },
     },
     query: {},
+    path: {
+      partNumber: {
+        required: true,
+        type: 'string',
+        maxLength: 6,
+      },
+    },
   },
   'orders.create': {
     headers: {
@@ -675,6 +682,12 @@ export const REQUEST_CONSTRAINTS_DATA = {
         type: 'string',
       },
     },
+    path: {
+      orderNumber: {
+        required: true,
+        type: 'string',
+      },
+    },
     body: {
       type: 'object',
       properties: {
@@ -833,6 +846,13 @@ export const REQUEST_CONSTRAINTS_DATA = {
         type: 'string',
       },
     },
+    path: {
+      orderNumber: {
+        required: true,
+        type: 'string',
+        maxLength: 12,
+      },
+    },
   },
   'orders.search': {
     headers: {
@@ -972,6 +992,12 @@ export const REQUEST_CONSTRAINTS_DATA = {
         type: 'string',
       },
     },
+    path: {
+      orderNumber: {
+        required: true,
+        type: 'string',
+      },
+    },
   },
   'quotes.search': {
     headers: {
@@ -1067,6 +1093,12 @@ export const REQUEST_CONSTRAINTS_DATA = {
       },
     },
     query: {},
+    path: {
+      quoteNumber: {
+        required: true,
+        type: 'string',
+      },
+    },
   },
   'quotes.validate': {
     headers: {
@@ -1237,6 +1269,13 @@ export const REQUEST_CONSTRAINTS_DATA = {
         type: 'boolean',
       },
     },
+    path: {
+      invoiceNumber: {
+        required: true,
+        type: 'string',
+        maxLength: 12,
+      },
+    },
   },
   'renewals.search': {
     headers: {
@@ -1382,6 +1421,12 @@ export const REQUEST_CONSTRAINTS_DATA = {
       },
     },
     query: {},
+    path: {
+      renewalId: {
+        required: true,
+        type: 'string',
+      },
+    },
   },
   'deals.search': {
     headers: {
@@ -1456,6 +1501,12 @@ export const REQUEST_CONSTRAINTS_DATA = {
     },
     query: {
       vendorName: {},
+    },
+    path: {
+      dealId: {
+        required: true,
+        type: 'string',
+      },
     },
   },
   'returns.search': {
@@ -1553,6 +1604,12 @@ export const REQUEST_CONSTRAINTS_DATA = {
       },
     },
     query: {},
+    path: {
+      caseRequestNumber: {
+        required: true,
+        type: 'string',
+      },
+    },
   },
   'returns.create': {
     headers: {

@@ -1,6 +1,6 @@
 /**
  * What the distributor's published document allows in each operation's request, as the catalogue holds it: per
- * operation, each header and query parameter (required, type and format, enum, maxLength, minLength, pattern,
+ * operation, each header, query and path parameter (required, type and format, enum, maxLength, minLength, pattern,
  * integer range) and the JSON body at every depth (type, nullable as a `null` type, maxLength, minLength, enum,
  * format, minimum/maximum, minItems/maxItems, required), in JSON Schema keywords.
  *
@@ -11,7 +11,7 @@
  * (request-constraints-data.ts) is written by `npm run openapi -- constraints <yaml> <json>` and held to both forms,
  * both ways, by tests/openapi/request-schemas.spec.ts.
  *
- * The mock enforces it (headers: mock/checks/header-rules.ts; query: mock/checks/query-rules.ts; body: the request
+ * The mock enforces it (headers: mock/checks/header-rules.ts; query and path: mock/checks/query-rules.ts; body: the request
  * schemas of catalogue/schemas.ts, built from it). An operation no form documents (quote to order) has none: the
  * mock keeps the catalogue's assumptions there (IM_HEADER_CONSTRAINTS, its own request schema). The seed spec shows
  * no business request's parameters or body ("not shown"), so no seed fact overrides a constraint here. The documented
@@ -32,6 +32,11 @@ export interface RequestConstraintSet {
   headers: Record<string, ConstraintNode>;
   /** By the parameter's name; `required: true` on a required one. */
   query: Record<string, ConstraintNode>;
+  /**
+   * By the catalogue's name of the path parameter (the document names them its own way: `ingramPartNumber` for the
+   * catalogue's `partNumber`); absent where the operation's path has none.
+   */
+  path?: Record<string, ConstraintNode>;
   /** The JSON body's schema; absent when the operation documents no JSON body. */
   body?: ConstraintNode;
 }

@@ -1,6 +1,6 @@
 /**
- * What a published form of the document constrains in a request, per operation: its header and query parameters'
- * schemas and its JSON body's, reduced to the keywords a validator enforces (no description, example or
+ * What a published form of the document constrains in a request, per operation: its header, query and path
+ * parameters' schemas and its JSON body's, reduced to the keywords a validator enforces (no description, example or
  * default), and the merge of both forms the catalogue holds (catalogue/request-constraints.ts): what either form
  * allows is allowed, what both refuse is refused, location by location.
  *
@@ -10,6 +10,7 @@
 import type { OpenApiContract } from './import/openapi-contract';
 
 import type { ConstraintNode as Node, RequestConstraintSet } from '../catalogue/request-constraints';
+import { operationById } from '../catalogue';
 
 export type { RequestConstraintSet };
 
@@ -144,13 +145,21 @@ const paramNode = (required: boolean, schema: Node | undefined): Node => ({
   ...reduceNode(schema),
 });
 
+const pathNames = (path: string): string[] => [...path.matchAll(/\{([^}]+)\}/g)].map((m) => m[1] as string);
+
 /** What one form says of an operation's request; undefined when the form lacks the operation. */
 export function formConstraints(c: OpenApiContract, operationId: string): RequestConstraintSet | undefined {
-  if (!c.documentedPath(operationId)) return undefined;
+  const documented = c.documentedPath(operationId);
+  if (!documented) return undefined;
   const out: RequestConstraintSet = { headers: {}, query: {} };
+  // A path parameter by the catalogue's name at the same place in the path (`{ingramPartNumber}` is `{partNumber}`).
+  const places = pathNames(documented.path);
+  const ours = operationById(operationId).pathParams;
   for (const p of c.parameters(operationId)) {
     if (p.in === 'header') out.headers[p.name] = paramNode(p.required, p.schema);
     if (p.in === 'query') out.query[p.name] = paramNode(p.required, p.schema);
+    const name = p.in === 'path' ? ours[places.indexOf(p.name)] : undefined;
+    if (name !== undefined) (out.path ??= {})[name] = paramNode(p.required, p.schema);
   }
   const schema = c.request(operationId)?.schema;
   if (schema) out.body = reduceNode(schema);
@@ -187,6 +196,11 @@ export function mergeConstraints(forms: readonly (RequestConstraintSet | undefin
       false,
     ),
   };
+  if (present.some((f) => f.path !== undefined))
+    out.path = mergeParams(
+      present.map((f) => f.path ?? {}),
+      false,
+    );
   if (bodies.some((b) => b !== undefined)) out.body = mergeNodes(bodies.map((b) => b ?? {}));
   return out;
 }
@@ -245,6 +259,7 @@ export function flattenConstraints(s: RequestConstraintSet): FlatConstraint[] {
   for (const [part, params] of [
     ['header', s.headers],
     ['query', s.query],
+    ['path', s.path ?? {}],
   ] as const) {
     for (const [name, node] of Object.entries(params)) {
       const location = `${part} ${part === 'header' ? name.toLowerCase() : name}`;

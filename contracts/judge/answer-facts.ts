@@ -6,6 +6,7 @@ import {
   ANSWER_FACTS,
   filteredField,
   isOperationId,
+  matchesFilter,
   schemaId,
   valuesAt,
   type Echo,
@@ -57,10 +58,10 @@ export const describeComparison = (c: EchoComparison): string =>
 /** The documented filters of a search (none for other operations). */
 export const searchFilters = (op: Operation): readonly SearchFilter[] => (isOperationId(op.id) ? ANSWER_FACTS[op.id].filters : []);
 
-/** The items of a search answer whose filtered field is present and differs from the value asked for. */
+/** The items of a search answer whose filtered field is present and does not match the value asked for. */
 export function itemsNotMatching(f: SearchFilter, value: string, answer: unknown): string[] {
   const { items, field } = filteredField(f);
-  return valuesAt(answer, [items, '*', field]).filter((v) => v !== value);
+  return valuesAt(answer, [items, '*', field]).filter((v) => !matchesFilter(f, value, v));
 }
 
 /** What the document says of a 2xx status of an operation. */

@@ -32,7 +32,7 @@ export const VIOLATIONS_HEADER = 'sl-violations';
 export const MAX_VIOLATIONS_HEADER_LENGTH = 8 * 1024 - 100;
 
 /** Where in the request a broken rule sits (the second element of a violation's location). */
-export type RequestPart = 'header' | 'query' | 'body';
+export type RequestPart = 'header' | 'path' | 'query' | 'body';
 
 /** One broken rule, in Prism's format. */
 export interface Violation {

@@ -4,20 +4,13 @@
  * search's documented filter: every item listed matches it".
  */
 import type { DriftEffect, DriftId } from './index';
-import { otherKey } from './other-key-drift';
-
-type Rec = Record<string, unknown>;
+import { listOneNotMatching } from './filter-ignored-drift';
 
 export const CUSTOMER_ORDER_FILTER_IGNORED_DRIFT = {
   'answers.customer-order-number-ignored': {
     answer: (a) => {
       if (a.operationId !== 'orders.search' || a.status >= 300 || a.queryValue('customerOrderNumber') === undefined) return;
-      a.editObject((b) => {
-        const orders = b.orders;
-        const first = Array.isArray(orders) ? (orders[0] as Rec | undefined) : undefined;
-        if (!first || typeof first.customerOrderNumber !== 'string') return;
-        b.orders = [...(orders as Rec[]), { ...first, customerOrderNumber: otherKey(first.customerOrderNumber) }];
-      });
+      listOneNotMatching(a, { items: 'orders', field: 'customerOrderNumber' });
     },
   },
 } as const satisfies { [id in DriftId]?: DriftEffect };

@@ -12,6 +12,7 @@ import { AUTH_DRIFT } from './auth-drift';
 import { CANCEL_IGNORED_DRIFT } from './cancel-ignored-drift';
 import { FILTER_IGNORED_DRIFT } from './filter-ignored-drift';
 import { CUSTOMER_ORDER_FILTER_IGNORED_DRIFT } from './customer-order-filter-ignored-drift';
+import { LIST_FILTER_IGNORED_DRIFT } from './list-filter-ignored-drift';
 import { FAMILY_RESET_UNIT_DRIFT } from './family-reset-unit-drift';
 import { FINDING_DRIFT } from './findings-drift';
 import { HEADER_DRIFT } from './headers-drift';
@@ -55,6 +56,7 @@ export const DRIFT_EFFECTS: Readonly<Record<DriftId, DriftEffect>> = {
   ...OTHER_KEY_DRIFT,
   ...FILTER_IGNORED_DRIFT,
   ...CUSTOMER_ORDER_FILTER_IGNORED_DRIFT,
+  ...LIST_FILTER_IGNORED_DRIFT,
   ...FAMILY_RESET_UNIT_DRIFT,
   ...UNDOCUMENTED_STATUS_DRIFT,
   ...CANCEL_IGNORED_DRIFT,

@@ -165,6 +165,12 @@ export const DRIFT_MODES = [
     kind: 'failure',
   },
   {
+    id: 'answers.list-filter-ignored',
+    group: 'answers',
+    breaks: "a search's documented filter: every item listed matches it (the list filters orderStatus-in and returnStatus-in)",
+    kind: 'failure',
+  },
+  {
     id: 'status.accepted-undocumented',
     group: 'answers',
     breaks: 'each operation answers its documented success status (200, not 202)',

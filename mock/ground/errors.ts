@@ -34,6 +34,7 @@ export const ERRORS = {
   documentConflict: { status: 400, message: 'The request follows the distributor client, not the published document' },
   missingQuery: { status: 400, message: 'Missing required query parameter' },
   invalidQuery: { status: 400, message: 'Invalid query parameter value' },
+  invalidPath: { status: 400, message: 'Invalid path parameter value' },
   unsupportedGrant: { status: 400, message: 'grant_type must be client_credentials', field: 'grant_type' },
   formRequired: { status: 415, message: 'Content-Type must be application/x-www-form-urlencoded', field: 'Content-Type' },
   jsonRequired: { status: 415, message: 'Content-Type must be application/json', field: 'Content-Type' },

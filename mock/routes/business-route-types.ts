@@ -38,6 +38,8 @@ export interface BusinessRoute extends BusinessRouteBase {
   headerRules: HeaderRules;
   /** The document's constraints on query values (null: none). */
   queryRules: QueryRules | null;
+  /** The document's constraints on path parameter values, by the catalogue's names (null: none). */
+  pathRules: QueryRules | null;
   conflict: DocumentConflict | undefined;
   /** The operation's query parameters with those the distributor's client cannot send optional. */
   lenientQuery: { queryParams: readonly QueryParam[] };

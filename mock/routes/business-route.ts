@@ -18,7 +18,7 @@ import { DOCUMENT_CONFLICTS, requiredQueryOf } from '../checks/document-conflict
 import { everyMethod, methodNotAllowedRoute, otherMethods, send } from './error-handlers';
 import { HANDLERS } from '../api/handlers/by-operation';
 import { compileHeaderRules } from '../checks/header-rules';
-import { compileQueryRules } from '../checks/query-rules';
+import { compilePathRules, compileQueryRules } from '../checks/query-rules';
 import type { BusinessRoute, BusinessRouteBase } from './business-route-types';
 import { requestChecksOf, runRequestChecks } from './request-checks';
 
@@ -30,6 +30,7 @@ function routeOf(s: BusinessRouteBase, env: EnvironmentName, op: Operation): Bus
     handler: isOperationId(op.id) ? HANDLERS[op.id] : null,
     headerRules: compileHeaderRules(op),
     queryRules: compileQueryRules(op),
+    pathRules: compilePathRules(op),
     conflict: DOCUMENT_CONFLICTS[op.id],
     lenientQuery: requiredQueryOf(op, false),
     rateRoute: s.ctx.rate.route({ operationId: op.id }),
@@ -111,8 +112,8 @@ export function registerBusinessRoutes(app: FastifyInstance, s: BusinessRouteBas
     }
   }
   for (const [url, serving] of served) {
-    const allowed = [...serving].join(', ');
-    const refused = methodNotAllowedRoute(() => allowed);
+    const list = [...serving];
+    const refused = methodNotAllowedRoute(() => list);
     app.route({ method: otherMethods(methods, serving), url, ...refused });
   }
 }

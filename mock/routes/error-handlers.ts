@@ -13,20 +13,28 @@ export const send = (reply: FastifyReply, status: number, body: ErrorBody): Fast
 /** An unknown path: 404 with the coded noRoute error. */
 export const noRoute = (_req: FastifyRequest, reply: FastifyReply): FastifyReply => send(reply, 404, errorOf('noRoute'));
 
-export function methodNotAllowed(_req: FastifyRequest, reply: FastifyReply, allowed: string): FastifyReply {
+/**
+ * `Allow`: every method a path serves (RFC 9110 §10.2.1), HEAD too wherever GET is served, since Fastify answers HEAD
+ * with the GET route's answer without its body (exposeHeadRoutes, its default).
+ */
+export const allowOf = (served: readonly string[]): string => (served.includes('GET') ? [...served, 'HEAD'] : served).join(', ');
+
+/** 405 with `Allow` naming the methods the path serves. */
+export function methodNotAllowed(_req: FastifyRequest, reply: FastifyReply, served: readonly string[]): FastifyReply {
+  const allowed = allowOf(served);
   reply.header('Allow', allowed);
   return send(reply, 405, errorOf('methodNotAllowed', { message: `Method not allowed; allowed: ${allowed}` }));
 }
 
 /**
  * Route options answering 405 with `Allow` from onRequest: before the body is read, so a method with a body or
- * none, with any Content-Type or none, gets the same answer. `allowed` is read per request: what a path serves may
+ * none, with any Content-Type or none, gets the same answer. `served` is read per request: what a path serves may
  * follow a setting (the token path's GET).
  */
-export function methodNotAllowedRoute(allowed: () => string) {
+export function methodNotAllowedRoute(served: () => readonly string[]) {
   return {
-    onRequest: (req: FastifyRequest, reply: FastifyReply, _done: () => void): void => void methodNotAllowed(req, reply, allowed()),
-    handler: (req: FastifyRequest, reply: FastifyReply) => methodNotAllowed(req, reply, allowed()),
+    onRequest: (req: FastifyRequest, reply: FastifyReply, _done: () => void): void => void methodNotAllowed(req, reply, served()),
+    handler: (req: FastifyRequest, reply: FastifyReply) => methodNotAllowed(req, reply, served()),
   };
 }
 
@@ -67,8 +75,9 @@ export const MAX_PARAM_LENGTH = 200;
  * rate-limit headers of any answer (`writeHeaders`: the app's onSend step, which Fastify does not run for them): a
  * path parameter longer than the router reads (MAX_PARAM_LENGTH) and a path whose percent-encoding does not decode.
  * The status stays the one each limit implies (414 URI Too Long, RFC 9110 §15.5.15; 400): neither published form
- * gives a path's length a status (three path parameters have a maxLength, 6 or 12, which the mock does not judge:
- * an id that long names nothing, 404), so no document says otherwise.
+ * gives a path's length a status. Within the router's limit, a path parameter beyond the maxLength a form gives (a
+ * part number of 6, an order or invoice number of 12) is refused as any value the document refuses, 400 naming it
+ * (mock/checks/query-rules.ts).
  */
 export function frameworkErrors(writeHeaders: (req: FastifyRequest, reply: FastifyReply) => void) {
   return (err: FastifyError, req: FastifyRequest, reply: FastifyReply): FastifyReply => {

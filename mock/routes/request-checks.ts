@@ -1,6 +1,6 @@
 /**
  * The preHandler of a business route: the request checks in the order the API answers them (authentication,
- * required headers and their constraints, query parameters and their constraints, Content-Type and the body's schema, the webhook
+ * required headers and their constraints, the path parameters' constraints, query parameters and their constraints, Content-Type and the body's schema, the webhook
  * signature). Each check returns a refusal or null; a route lists, once at registration, the checks its
  * operation needs, and a conforming request runs them without allocating.
  *
@@ -37,6 +37,13 @@ const headers: RequestCheck = (req, route) => {
   if (missing && invalid) return documentRefusal('header', { errors: missing.errors.concat(invalid.errors) });
   const body = missing ?? invalid;
   return body ? documentRefusal('header', body) : null;
+};
+
+/** The values of the path parameters the document constrains (an order number of at most 12 characters). */
+const path: RequestCheck = (req, route) => {
+  if (!route.pathRules || route.ctx.leniency('input-beyond-constraints')) return null;
+  const invalid = route.pathRules(req.params as Record<string, unknown>);
+  return invalid ? documentRefusal('path', invalid) : null;
 };
 
 /**
@@ -76,7 +83,7 @@ const webhookSignature: RequestCheck = (req, route) => {
 
 /** The checks an operation's requests go through, in order. */
 export function requestChecksOf(op: Pick<Operation, 'jsonBody' | 'webhook'>): readonly RequestCheck[] {
-  const checks = [authentication, headers, query];
+  const checks = [authentication, headers, path, query];
   if (op.jsonBody) checks.push(jsonBody);
   if (op.webhook) checks.push(webhookSignature);
   return checks;

@@ -11,8 +11,8 @@ import { errorOf, errorStatusOf, type ErrorCodeName } from '../ground/errors';
 
 export type RouteHelpers = {
   noRoute: (req: FastifyRequest, reply: FastifyReply) => FastifyReply;
-  methodNotAllowed: (req: FastifyRequest, reply: FastifyReply, allowed: string) => FastifyReply;
-  methodNotAllowedRoute: (allowed: () => string) => {
+  methodNotAllowed: (req: FastifyRequest, reply: FastifyReply, served: readonly string[]) => FastifyReply;
+  methodNotAllowedRoute: (served: () => readonly string[]) => {
     onRequest: (req: FastifyRequest, reply: FastifyReply, done: () => void) => void;
     handler: (req: FastifyRequest, reply: FastifyReply) => FastifyReply;
   };
@@ -44,8 +44,8 @@ export function registerTokenRoutes(app: FastifyInstance, ctx: MockContext, h: R
     return reply.code(200).send({ access_token: accessToken, token_type: 'Bearer', expires_in: settings.expiresInS });
   }
 
-  /** `Allow` on a token path: every method it serves, POST (the spec) and GET (the published document) unless switched off. */
-  const allowed = () => (ctx.settings().tokenGet === 'accept' ? 'POST, GET' : 'POST');
+  /** The methods a token path serves: POST (the spec) and GET (the published document) unless switched off. */
+  const served = () => (ctx.settings().tokenGet === 'accept' ? ['POST', 'GET'] : ['POST']);
 
   for (const env of ENVIRONMENTS) {
     for (const family of ['reseller', 'vendor'] as const) {
@@ -66,10 +66,10 @@ export function registerTokenRoutes(app: FastifyInstance, ctx: MockContext, h: R
       });
       app.get(url, { onRequest }, (req, reply) => {
         if (ctx.settings().tokenGet === 'accept') return issue(family, req.query as Record<string, unknown>, req, reply);
-        return h.methodNotAllowed(req, reply, allowed());
+        return h.methodNotAllowed(req, reply, served());
       });
       // Any other method: 405 before the body is read.
-      const refused = h.methodNotAllowedRoute(allowed);
+      const refused = h.methodNotAllowedRoute(served);
       const refuse = (req: FastifyRequest, reply: FastifyReply, done: () => void) => {
         req.rateRoute = tokenRoute;
         refused.onRequest(req, reply, done);

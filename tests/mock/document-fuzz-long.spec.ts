@@ -29,7 +29,7 @@ test.describe('the mock against every constraint of the published documents', ()
     });
   }
 
-  test("should serve every method either form gives a path, name in Allow what a path serves, and answer path parameters of drawn lengths as the router's limit says", async () => {
+  test("should serve every method either form gives a path, name in Allow what a path serves, and answer path parameters of drawn lengths as the router's limit and the forms' maxLength say", async () => {
     test.skip(!FILES.every(Boolean), 'VENDOR_OPENAPI and VENDOR_OPENAPI_JSON name the two published forms (`.ci/run` sets them)');
     const documents = await Promise.all(
       FILES.map(async (f) => (await readOpenApiDocument<{ openapi?: string; paths?: DocumentPaths }>(f as string)).paths ?? {}),

@@ -14,7 +14,8 @@
  * Besides the values breaking and keeping each constraint, values at a location's edges (edgeValues): a header sent
  * empty, a list of each length where either form gives an array. And the documents' paths themselves
  * (runPathFuzz): every method either form gives a path served, `Allow` naming exactly the methods a path serves,
- * and a path parameter of a drawn length answered as the router's limit says, in the API's error shape.
+ * and a path parameter of a drawn length answered as the router's limit and the forms' maxLength say, in the API's
+ * error shape.
  *
  * Seeded (fast-check): the same seed draws the same values.
  */
@@ -27,7 +28,7 @@ import { flattenConstraints, formConstraints, mergeConstraints } from '../../ope
 import type { OpenApiContract } from '../../openapi/import/openapi-contract';
 import { VIOLATIONS_HEADER, type Violation } from '../../mock/checks/request-violations';
 import { MAX_PARAM_LENGTH } from '../../mock/routes/error-handlers';
-import { app, expectErrorShape, IM, RESELLER_WEBHOOK_SECRET, token } from './helpers';
+import { app, authed, expectErrorShape, IM, RESELLER_WEBHOOK_SECRET, token } from './helpers';
 import {
   ABSENT,
   breakingValue,
@@ -60,7 +61,10 @@ interface Target extends ValueTarget {
   op: Operation;
 }
 
-/** The constraints the fuzz draws from: every (operation, location, keyword, value) either form gives, once. */
+/**
+ * The constraints the fuzz draws from: every (operation, location, keyword, value) either form gives, once. A path
+ * parameter's are the path fuzz's (runPathFuzz: lengths around the router's limit and the forms' maxLength).
+ */
 export function fuzzTargets(forms: readonly OpenApiContract[]): { ops: Set<string>; targets: Target[] } {
   const targets: Target[] = [];
   const ops = new Set<string>();
@@ -72,7 +76,7 @@ export function fuzzTargets(forms: readonly OpenApiContract[]): { ops: Set<strin
     const seen = new Set<string>();
     for (const set of sets) {
       if (!set) continue;
-      for (const c of flattenConstraints(set)) {
+      for (const c of flattenConstraints(set).filter((x) => partOf(x.location) !== 'path')) {
         const key = `${c.location} ${c.keyword} ${c.value}`;
         if (seen.has(key)) continue;
         seen.add(key);
@@ -258,8 +262,8 @@ export const fuzzSummary = (mode: string, c: FuzzCounts): string =>
 /** A published form's paths, as the document lists them: each path item by its path. */
 export type DocumentPaths = Readonly<Record<string, Readonly<Record<string, unknown>>>>;
 
-/** The methods the path fuzz sends to every documented path (HEAD aside: Fastify answers it as the path's GET). */
-const PROBED_METHODS = ['GET', 'POST', 'PUT', 'DELETE', 'PATCH', 'OPTIONS', 'TRACE'] as const;
+/** The methods the path fuzz sends to every documented path (HEAD too: Fastify answers it as the path's GET, served or 405). */
+const PROBED_METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'DELETE', 'PATCH', 'OPTIONS', 'TRACE'] as const;
 const OPENAPI_METHODS = new Set(['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace']);
 
 export interface PathFuzzCounts {
@@ -281,6 +285,36 @@ function documentedPaths(documents: readonly DocumentPaths[]): Map<string, Set<s
       out.set(key, methods);
     }
   }
+  return out;
+}
+
+type DocumentedParameter = { in?: string; name?: string; schema?: { maxLength?: unknown } };
+
+/** The maxLength one form gives a path's first parameter (its operations' declarations), if any. */
+function firstParameterMaxLength(path: string, item: Readonly<Record<string, unknown>>): number | undefined {
+  const name = /\{([^}]+)\}/.exec(path)?.[1];
+  const bounds = Object.entries(item)
+    .filter(([m]) => OPENAPI_METHODS.has(m))
+    .flatMap(([, op]) =>
+      ((op as { parameters?: DocumentedParameter[] }).parameters ?? []).filter((p) => p.in === 'path' && p.name === name),
+    )
+    .map((p) => p.schema?.maxLength);
+  return bounds.every((b): b is number => typeof b === 'number') && bounds.length ? Math.max(...bounds) : undefined;
+}
+
+/**
+ * The maxLength of each documented path template's first parameter, where every form documenting the path gives one
+ * (the looser of two): what either form allows is allowed.
+ */
+function documentedMaxLengths(documents: readonly DocumentPaths[]): Map<string, number> {
+  const byPath = new Map<string, (number | undefined)[]>();
+  for (const paths of documents)
+    for (const [path, item] of Object.entries(paths)) {
+      const key = path.replace(/\{[^}]+\}/g, '{}');
+      byPath.set(key, [...(byPath.get(key) ?? []), firstParameterMaxLength(path, item)]);
+    }
+  const out = new Map<string, number>();
+  for (const [key, bounds] of byPath) if (bounds.every((b) => b !== undefined)) out.set(key, Math.max(...(bounds as number[])));
   return out;
 }
 
@@ -319,19 +353,34 @@ async function probeMethods(a: FastifyInstance, path: string, documented: Readon
   }
 }
 
+/** What a path parameter of a length must be answered: the router's limit, the forms' maxLength, or neither. */
+function expectedForLength(length: number, maxLength: number | undefined): 'uriTooLong' | 'invalidPath' | 'neither' {
+  if (length > MAX_PARAM_LENGTH) return 'uriTooLong';
+  return maxLength !== undefined && length > maxLength ? 'invalidPath' : 'neither';
+}
+
 /**
- * A path parameter of a drawn length (and the router's limit and one past it): beyond MAX_PARAM_LENGTH refused
- * with 414 in the API's error shape, within it anything but 414, a refusal in the error shape.
+ * A path parameter of a drawn length (and the router's limit, the forms' maxLength and one past each), sent with a
+ * token and the required headers: beyond MAX_PARAM_LENGTH refused with 414, else beyond the maxLength every form
+ * documenting the path gives refused with 400 naming a path parameter, else neither; every refusal in the error shape.
  */
-async function probeLongParameter(a: FastifyInstance, path: string, method: string, length: number, counts: PathFuzzCounts) {
-  const url = path.replace('{}', 'A'.repeat(length)).replace(/\{\}/g, 'X1');
-  const r = await a.inject({ method: method as 'GET', url });
+async function probeLongParameter(
+  a: FastifyInstance,
+  headers: Record<string, string>,
+  at: { path: string; method: string; maxLength: number | undefined },
+  length: number,
+  counts: PathFuzzCounts,
+) {
+  const url = at.path.replace('{}', 'A'.repeat(length)).replace(/\{\}/g, 'X1');
+  const r = await a.inject({ method: at.method as 'GET', url, headers });
   counts.longParametersTried += 1;
-  const over = length > MAX_PARAM_LENGTH;
+  const expected = expectedForLength(length, at.maxLength);
+  const ids = errorIds(r.body);
+  const answered = r.statusCode === 414 ? 'uriTooLong' : r.statusCode === 400 && ids.includes('invalidPath') ? 'invalidPath' : 'neither';
   const shaped = r.statusCode < 400 || expectErrorShape(r.body);
-  if ((over ? r.statusCode !== 414 : r.statusCode === 414) || !shaped)
+  if (answered !== expected || !shaped)
     counts.mismatches.push(
-      `${method} ${path} with a parameter of ${length} characters: the mock answered ${r.statusCode} ${r.body.slice(0, 120)}`,
+      `${at.method} ${at.path} with a parameter of ${length} characters (${expected} expected): the mock answered ${r.statusCode} ${r.body.slice(0, 120)}`,
     );
 }
 
@@ -339,14 +388,19 @@ async function probeLongParameter(a: FastifyInstance, path: string, method: stri
 export async function runPathFuzz(documents: readonly DocumentPaths[], o: { seed: number; rounds?: number }): Promise<PathFuzzCounts> {
   const limits = Object.fromEntries([...allOperations().map((op) => op.id), 'token', 'unrouted'].map((id) => [id, 1e9]));
   const a = await app({ limits });
+  const headers = authed(await token(a));
   const paths = documentedPaths(documents);
+  const maxLengths = documentedMaxLengths(documents);
   const counts: PathFuzzCounts = { paths: paths.size, methodsTried: 0, longParametersTried: 0, mismatches: [] };
   for (const [i, [path, documented]] of [...paths].entries()) {
     await probeMethods(a, path, documented, counts);
     const method = [...documented][0];
     if (!path.includes('{}') || !method) continue;
+    const maxLength = maxLengths.get(path);
     const drawn = Array.from({ length: o.rounds ?? 1 }, (_, round) => lengthOf(1, 4 * MAX_PARAM_LENGTH, o.seed * 7919 + i * 31 + round));
-    for (const length of [MAX_PARAM_LENGTH, MAX_PARAM_LENGTH + 1, ...drawn]) await probeLongParameter(a, path, method, length, counts);
+    const edges = maxLength === undefined ? [] : [maxLength, maxLength + 1];
+    for (const length of [...edges, MAX_PARAM_LENGTH, MAX_PARAM_LENGTH + 1, ...drawn])
+      await probeLongParameter(a, headers, { path, method, maxLength }, length, counts);
   }
   await a.close();
   return counts;

@@ -359,18 +359,30 @@ const inputsOf: Observe = async (a) => {
   };
 };
 
-/** Order search by a customer order number it lists, and the Reset unit of each family. */
+/**
+ * Order search by a customer order number it lists and by its status (one value, and as a list), return search by its
+ * status as a list, and the Reset unit of each family.
+ */
 const schemeAndFiltersOf: Observe = async (a) => {
   const t = authed(await tokenOf(a));
   const v = authed(await tokenOf(a, VENDOR, '/oauth/oauth30/token'));
-  type Orders = { orders?: { customerOrderNumber?: string }[] };
-  const orders = async (q: string) =>
-    (parse((await a.inject({ method: 'GET', url: `/resellers/v6/orders/search${q}`, headers: t })).body) ?? {}) as Orders;
-  const po = (await orders('')).orders?.[0]?.customerOrderNumber ?? '';
+  type Items = Record<string, string | undefined>[];
+  const list = async (path: string, key: string, q: string) =>
+    (((parse((await a.inject({ method: 'GET', url: `${path}${q}`, headers: t })).body) ?? {}) as Record<string, unknown>)[key] ??
+      []) as Items;
+  const orders = (q: string) => list('/resellers/v6/orders/search', 'orders', q);
+  const returns = (q: string) => list('/resellers/v6/returns/search', 'returnsClaims', q);
+  const [order] = await orders('');
+  const [claim] = await returns('');
+  const po = order?.customerOrderNumber ?? '';
   const filtered = await orders(`?customerOrderNumber=${encodeURIComponent(po)}`);
+  const allHave = (items: Items, field: string, value: string | undefined) => items.length > 0 && items.every((i) => i[field] === value);
   const epoch = (r: LightMyRequestResponse) => Number(r.headers['x-ratelimit-reset']) > 1e9;
   return {
-    customerOrderNumberMatches: (filtered.orders ?? []).every((o) => o.customerOrderNumber === po),
+    customerOrderNumberMatches: filtered.every((o) => o.customerOrderNumber === po),
+    orderStatusMatches: allHave(await orders(`?orderStatus=${order?.orderStatus}`), 'orderStatus', order?.orderStatus),
+    orderStatusListMatches: allHave(await orders(`?orderStatus-in=${order?.orderStatus}`), 'orderStatus', order?.orderStatus),
+    returnStatusListMatches: allHave(await returns(`?returnStatus-in=${claim?.status}`), 'status', claim?.status),
     resellerResetEpoch: epoch(await a.inject({ method: 'GET', url: CATALOG, headers: t })),
     vendorResetEpoch: epoch(await a.inject({ method: 'GET', url: '/vendors/v1/orders/search', headers: v })),
   };
@@ -431,6 +443,7 @@ const SCENARIOS: Record<DriftId, Scenario> = {
   'answers.other-key': { observe: answersOf, changes: ['detailsBody', 'detailsAboutPartAsked'] },
   'answers.filter-ignored': { observe: answersOf, changes: ['dealsAllMatchFilter'] },
   'answers.customer-order-number-ignored': { observe: schemeAndFiltersOf, changes: ['customerOrderNumberMatches'] },
+  'answers.list-filter-ignored': { observe: schemeAndFiltersOf, changes: ['orderStatusListMatches', 'returnStatusListMatches'] },
   'headers.vendor-reset-seconds': { observe: schemeAndFiltersOf, changes: ['vendorResetEpoch'] },
   // Every operation documented with 200 answers 202.
   'status.accepted-undocumented': {

@@ -93,7 +93,8 @@ test.describe('mock operations', () => {
     expect(ret.statusCode, ret.body).toBe(200);
     const rma = JSON.parse(ret.body).returnsClaims[0].caseRequestNumber as string;
     expect((await a.inject({ method: 'GET', url: `/resellers/v6/returns/${rma}`, headers: t })).statusCode).toBe(200);
-    const unknown = await a.inject({ method: 'GET', url: '/resellers/v6.1/orders/NO-SUCH-ORDER', headers: t });
+    // An order number the document allows (at most 12 characters) that names no order.
+    const unknown = await a.inject({ method: 'GET', url: '/resellers/v6.1/orders/20-NOSUCH', headers: t });
     expect(unknown.statusCode).toBe(404);
     expect(expectErrorShape(unknown.body)).toBe(true);
     await a.close();

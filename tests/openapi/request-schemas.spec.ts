@@ -51,7 +51,12 @@ function catalogueSet(op: Operation): RequestConstraintSet {
     // The catalogue's own type of the parameter (what certify sends), the data's where it says more (an array).
     query[p.name] = { ...node, ...(node.type === 'array' ? {} : { type: p.type }), ...(p.required ? { required: true } : {}) };
   }
-  return { headers, query, ...(op.requestSchema ? { body: reduceNode(schemaById(op.requestSchema)) } : {}) };
+  return {
+    headers,
+    query,
+    ...(data.path ? { path: data.path } : {}),
+    ...(op.requestSchema ? { body: reduceNode(schemaById(op.requestSchema)) } : {}),
+  };
 }
 
 const keyOf = (c: FlatConstraint) => `${c.location} ${c.keyword}`;

@@ -1,19 +1,19 @@
 /** The invoice, renewal, deal and return operations: searches, details, and return requests. */
 import { round2 } from '../../../fixtures/lines';
 import { first } from '../query';
-import { contains, equals, oneOf, searchHandler } from '../search';
+import { contains, equals, searchHandler } from '../search';
 import { view } from '../views/view';
 import { arrayOf, cachedDetails, cachedView, eq, fixed, lookUp, notFound, ok, type HandlerTable, type Rec } from './handler';
 
 export const invoiceRenewalDealReturnHandlers = {
   'invoices.search': searchHandler('invoices.search', {
-    records: (state) => state.invoices.values(),
+    records: (state) =>
+      [...state.invoices.values()].map((i) => ({
+        ...i,
+        endCustomerOrderNumber: state.orders.get(i.ingramOrderNumber)?.endCustomerOrderNumber ?? '',
+      })),
     list: 'invoices',
-    filters: [
-      equals('orderNumber', (i) => i.ingramOrderNumber),
-      equals('customerOrderNumber', (i) => i.customerOrderNumber),
-      equals('invoiceStatus', (i) => i.invoiceStatus),
-    ],
+    filters: [equals('orderNumber', (i) => i.ingramOrderNumber)],
     view: view.invoiceSummary,
   }),
   'invoices.details': ({ params, state }) =>
@@ -28,7 +28,6 @@ export const invoiceRenewalDealReturnHandlers = {
       },
       (r, { body }) => eq(r.vendor, typeof body.vendor === 'string' ? body.vendor : undefined),
       (r, { body }) => eq(r.endUser, typeof body.endUser === 'string' ? body.endUser : undefined),
-      equals('customerOrderNumber', (r) => r.customerOrderNumber),
     ],
     view: view.renewalSummary,
     page: { number: 'page', size: 'size' },
@@ -49,7 +48,7 @@ export const invoiceRenewalDealReturnHandlers = {
   'returns.search': searchHandler('returns.search', {
     records: (state) => state.returns.values(),
     list: 'returnsClaims',
-    filters: [equals('invoiceNumber', (r) => r.invoiceNumber), oneOf(['returnStatus-in'], (r) => r.status)],
+    filters: [equals('invoiceNumber', (r) => r.invoiceNumber)],
     view: view.returnSummary,
     page: { number: 'page', size: 'size' },
   }),

@@ -1,7 +1,7 @@
 /** The order operations: create (v6.1 and v7), modify, details, search, cancel, vendor-required information, and orders from quotes. */
 import { round2 } from '../../../fixtures/lines';
 import { first } from '../query';
-import { equals, oneOf, searchHandler } from '../search';
+import { equals, searchHandler } from '../search';
 import { view } from '../views/view';
 import { arrayOf, created, eq, lookUp, notFound, ok, type HandlerTable, type Rec } from './handler';
 
@@ -84,8 +84,6 @@ export const orderHandlers = {
     records: (state) => state.orders.values(),
     list: 'orders',
     filters: [
-      oneOf(['orderStatus', 'orderStatus-in'], (o) => o.orderStatus),
-      equals('customerOrderNumber', (o) => o.customerOrderNumber),
       equals('vendorName', (o) => o.vendorName),
       (o, { query }) =>
         first(query, 'ingramPartNumber') === undefined || o.lines.some((l) => eq(l.ingramPartNumber, first(query, 'ingramPartNumber'))),

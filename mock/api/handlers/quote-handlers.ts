@@ -6,9 +6,14 @@ import { arrayOf, cachedDetails, lookUp, ok, type HandlerTable, type Rec } from 
 
 export const quoteHandlers = {
   'quotes.search': searchHandler('quotes.search', {
-    records: (state) => state.quotes.values(),
+    // A quote's special bid number: a deal is a special bid, with its vendor's prices ("Deal/Special bid number").
+    records: (state) =>
+      [...state.quotes.values()].map((q) => ({
+        ...q,
+        specialBidNumber: [...state.deals.values()].find((d) => d.vendor === q.vendor)?.dealId ?? '',
+      })),
     list: 'quotes',
-    filters: [contains('quoteName', (q) => q.quoteName), equals('status', (q) => q.quoteStatus), equals('vendorName', (q) => q.vendor)],
+    filters: [contains('quoteName', (q) => q.quoteName), equals('vendorName', (q) => q.vendor)],
     view: view.quoteSummary,
   }),
   'quotes.details': ({ params, state }) => lookUp(state.quotes, params.quoteNumber, 'Quote', cachedDetails(state, view.quoteDetails)),

@@ -4,7 +4,8 @@ import type { Invoice, ReturnCase } from '../../../fixtures/world-types';
 import { ADDRESS, link } from './view-parts';
 
 export const invoiceAndReturnViews = {
-  invoiceSummary: (i: Invoice) => ({
+  /** An invoice listed with the end customer order number of its order. */
+  invoiceSummary: (i: Invoice & { endCustomerOrderNumber: string }) => ({
     paymentTermsDueDate: i.invoiceDueDate,
     specialBidNumbers: [],
     erpOrderNumber: i.ingramOrderNumber,
@@ -14,6 +15,7 @@ export const invoiceAndReturnViews = {
     invoiceDueDate: i.invoiceDueDate,
     invoicedAmountDue: i.invoiceStatus === 'PAID' ? 0 : i.total,
     customerOrderNumber: i.customerOrderNumber,
+    endCustomerOrderNumber: i.endCustomerOrderNumber,
     orderCreateDate: i.invoiceDate,
     invoiceAmountInclTax: i.total,
   }),

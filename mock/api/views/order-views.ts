@@ -75,12 +75,14 @@ export const orderViews = {
       quantityOrdered: l.quantityOrdered,
       quantityConfirmed: l.quantityConfirmed,
     })),
-  quoteSummary: (q: Quote) => ({
+  /** A quote listed with its special bid number (the deal of its vendor; empty without one). */
+  quoteSummary: (q: Quote & { specialBidNumber: string }) => ({
     quoteGuid: q.quoteGuid,
     quoteName: q.quoteName,
     quoteNumber: q.quoteNumber,
     revision: '1',
     currencyCode: q.currencyCode,
+    specialBidNumber: q.specialBidNumber,
     quoteTotal: q.total,
     quoteStatus: q.quoteStatus,
     ingramQuoteDate: q.ingramQuoteDate,

@@ -189,6 +189,10 @@ export const DETECTIONS = {
     grep: new RegExp(filtersOf(['orders.search'], 'sandbox')),
     mustFail: [{ check: 'search-filter', operation: 'orders.search', environment: 'sandbox' }],
   },
+  'answers.list-filter-ignored': {
+    grep: new RegExp(filtersOf(['returns.search'], 'production')),
+    mustFail: [{ check: 'search-filter', operation: 'returns.search', environment: 'production' }],
+  },
   // The first Reset read fixes the run's unit: whichever family answers first, the other's check fails.
   'headers.vendor-reset-seconds': {
     grep: new RegExp(headerStepsOf(['catalog.search', 'vendor.orders.search'], 'sandbox')),
