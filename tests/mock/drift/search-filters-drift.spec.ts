@@ -6,7 +6,7 @@
 import { test, expect } from '@playwright/test';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { FactLedger } from '../../../contracts/outcomes/fact-ledger';
+import type { FactLedger } from '../../../reporting/report-shapes';
 import { ONE_WORKER, certify, type CertifyRun } from '../../contracts/support/run-certify';
 import { filtersOf } from '../../contracts/support/greps';
 
