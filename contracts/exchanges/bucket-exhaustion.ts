@@ -160,7 +160,7 @@ export function exhaustionRequests(op: Operation): number {
 export async function exhaust(session: Session, op: Operation, env: EnvironmentName, o: CallOptions = {}): Promise<Exhaustion> {
   // The embedded mock's windows are the harness's to end: there each check spends anew.
   const shared = !session.target.control && Object.keys(o).length === 0;
-  const kept = shared ? keptExhaustion(session.target.baseUrl, op.id, env) : undefined;
+  const kept = shared ? keptExhaustion<Exhaustion>(session.target.baseUrl, op.id, env) : undefined;
   if (kept) {
     const until = kept.ex.refused ? new Date(resetAtMs(kept.ex.refused) ?? 0).toISOString() : 'its reset';
     writeObserved(test.info(), { pace: `judged on the bucket spent by "${kept.spentBy}" (refused until ${until}), not spent again` });

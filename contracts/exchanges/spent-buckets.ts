@@ -11,14 +11,20 @@ import { RESET_PRECISION_MS, type EnvironmentName } from '../../catalogue';
 import type { ApiResponse } from '../../clients/http';
 import { resetAtMs } from '../judge/rate-limit-sequence';
 import { RUN_DIR_ENV } from '../plan/run-budget';
-import type { Exhaustion } from './bucket-exhaustion';
+
+/** What of an exhaustion (bucket-exhaustion.ts) is kept: its answers, each without the request's credential. */
+interface Spending {
+  first: ApiResponse;
+  refused: ApiResponse | undefined;
+  seq: ApiResponse[];
+}
 
 /** Time a check judging a kept exhaustion keeps to call the spent bucket again within its window. */
 const SERVES_UNTIL_RESET_MS = 5_000 + RESET_PRECISION_MS;
 
 /** A kept exhaustion and the check that spent it. */
-export interface KeptExhaustion {
-  ex: Exhaustion;
+export interface KeptExhaustion<E extends Spending> {
+  ex: E;
   spentBy: string;
 }
 
@@ -36,10 +42,10 @@ function withoutCredential(res: ApiResponse): ApiResponse {
 }
 
 /** Keeps a spent bucket's exhaustion for the run's later checks; one that ended without a 429 is not kept. */
-export function keepExhaustion(target: string, operation: string, env: EnvironmentName, ex: Exhaustion, spentBy: string): void {
+export function keepExhaustion<E extends Spending>(target: string, operation: string, env: EnvironmentName, ex: E, spentBy: string): void {
   const file = fileOf(target, operation, env);
   if (!file || !ex.refused) return;
-  const kept: KeptExhaustion = {
+  const kept: KeptExhaustion<E> = {
     ex: {
       ...ex,
       first: withoutCredential(ex.first),
@@ -53,12 +59,17 @@ export function keepExhaustion(target: string, operation: string, env: Environme
 }
 
 /** The kept exhaustion of the bucket, while its 429 still holds. */
-export function keptExhaustion(target: string, operation: string, env: EnvironmentName, nowMs = Date.now()): KeptExhaustion | undefined {
+export function keptExhaustion<E extends Spending>(
+  target: string,
+  operation: string,
+  env: EnvironmentName,
+  nowMs = Date.now(),
+): KeptExhaustion<E> | undefined {
   const file = fileOf(target, operation, env);
   if (!file) return undefined;
-  let kept: KeptExhaustion;
+  let kept: KeptExhaustion<E>;
   try {
-    kept = JSON.parse(readFileSync(file, 'utf8')) as KeptExhaustion;
+    kept = JSON.parse(readFileSync(file, 'utf8')) as KeptExhaustion<E>;
   } catch {
     return undefined;
   }

@@ -70,7 +70,7 @@ test('should serve a spent bucket to the later checks of the run while its 429 h
   try {
     const resetS = Math.floor(Date.now() / 1000) + 60;
     keepExhaustion('http://t', 'quotes.search', 'production', exhaustion(answer(429, resetS), answer(200, resetS)), 'the 429 check');
-    const kept = keptExhaustion('http://t', 'quotes.search', 'production');
+    const kept = keptExhaustion<Exhaustion>('http://t', 'quotes.search', 'production');
     expect(kept?.spentBy).toBe('the 429 check');
     expect(kept?.ex.refused?.status).toBe(429);
     // Another environment's bucket, and the same bucket once its reset is near, are spent anew.
