@@ -6,7 +6,7 @@
  * command line selects none of its tests, so it carries the command line's greps as its own.
  */
 import type { Project } from '@playwright/test';
-import { commandLineGreps } from '../outcomes/run-grep';
+import { commandLineGreps } from './command-line-greps';
 
 /** The name of the run's first project: both phases keep what they learn of the target under it (runScopeOf). */
 const FIRST_PHASE = 'certify';
