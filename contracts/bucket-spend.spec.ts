@@ -13,6 +13,7 @@ import { test, expect, harnessConfig, label, selectedOperations, type Session } 
 import type { CallOptions } from './session/call-options';
 import { CheckGroup } from './outcomes/check-groups';
 import { judges } from './record/fact-declarations';
+import { judging } from './record/fact-verdicts';
 import { blocked } from './outcomes/outcomes';
 import { firstScope, probeLimitsScope, probeWriteLimitsScope, webhookSecretScope, writesScope } from './plan/scope';
 import { bucketCost, needsOwnOrder } from './plan/bucket-costs';
@@ -39,13 +40,21 @@ async function judgeBucket(session: Session, op: Operation, env: EnvironmentName
       test.info(),
       `${op.id} (${env}) refused its valid write sent again, so its bucket cannot be spent with it: ${evidenceOf(again)}`,
     );
-  const refused = bucket.refusedOf(ex, `${REFUSED} (${op.id}, ${env})`);
-  bucket.expectAllowedAsAdvertised(ex, `X-RateLimit-Limit is the limit enforced (${op.id}, ${env})`);
-  expect.soft(refused).toBeJsonResponse();
-  expect.soft(refused).toBeErrorBody(`the 429 body is JSON with errors[] of {field: string or null, message: string} (${op.id}, ${env})`);
-  expect.soft(refused).toHaveRateLimitHeaders({ nowMs: await bucket.targetNow(session), windowMs: session.target.windowMs });
-  const fact = `X-RateLimit-Remaining is 0 on a 429 (${op.id}, ${env})`;
-  expect.soft(bucket.mustInt(refused, 'remaining', fact), `Broken fact: ${fact}\nReceived: ${evidenceOf(refused)}`).toBe(0);
+  const refused = await judging('limit.honoured', () => {
+    const r = bucket.refusedOf(ex, `${REFUSED} (${op.id}, ${env})`);
+    bucket.expectAllowedAsAdvertised(ex, `X-RateLimit-Limit is the limit enforced (${op.id}, ${env})`);
+    return r;
+  });
+  await judging('429.error-body', () => {
+    expect.soft(refused).toBeJsonResponse();
+    expect.soft(refused).toBeErrorBody(`the 429 body is JSON with errors[] of {field: string or null, message: string} (${op.id}, ${env})`);
+  });
+  const nowMs = await bucket.targetNow(session);
+  await judging('429.headers', () => {
+    expect.soft(refused).toHaveRateLimitHeaders({ nowMs, windowMs: session.target.windowMs });
+    const fact = `X-RateLimit-Remaining is 0 on a 429 (${op.id}, ${env})`;
+    expect.soft(bucket.mustInt(refused, 'remaining', fact), `Broken fact: ${fact}\nReceived: ${evidenceOf(refused)}`).toBe(0);
+  });
 }
 
 /** Why spending a write operation's bucket is out of scope, if it is: its own opt-in, production's writes, a webhook's secret. */

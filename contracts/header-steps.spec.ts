@@ -10,6 +10,7 @@ import { factApplies } from '../catalogue/facts';
 import { test, expect, harnessConfig, label, selectedOperations, type Session } from './session/test';
 import { CheckGroup } from './outcomes/check-groups';
 import { judges } from './record/fact-declarations';
+import { judging } from './record/fact-verdicts';
 import { findIdsFirst } from './exchanges/ids-first';
 import { ONE_SCHEME, otherResetUnit } from './exchanges/reset-units';
 
@@ -26,8 +27,8 @@ async function judgeSteps(session: Session, op: Operation, env: EnvironmentName)
     for (let i = 0; i < CALLS; i++) calls.push(await session.call(op, env));
     return calls;
   });
-  expect.soft(seq).toKeepRateLimitHeaderInvariants();
-  expect.soft(otherResetUnit(session.target.baseUrl, op.id, env, seq), ONE_SCHEME).toBeNull();
+  await judging('headers.remaining-steps', () => expect.soft(seq).toKeepRateLimitHeaderInvariants());
+  await judging('headers.reset-unit', () => expect.soft(otherResetUnit(session.target.baseUrl, op.id, env, seq), ONE_SCHEME).toBeNull());
 }
 
 for (const env of cfg.environments) {

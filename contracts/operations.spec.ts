@@ -1,5 +1,5 @@
 import { idSources, type EnvironmentName, type Operation } from '../catalogue';
-import { evidenceOf } from '../clients/http';
+import { evidenceOf, type ApiResponse } from '../clients/http';
 import { valueAt as at } from '../clients/ids';
 import { test, expect, harnessConfig, label, notRun, selectedOperations, type Session } from './session/test';
 import { firstScope, webhookSecretScope, writesScope } from './plan/scope';
@@ -10,6 +10,7 @@ import { expectAboutWhatWasAsked, expectDocumentedStatus, judgeNotFound } from '
 import { CheckGroup } from './outcomes/check-groups';
 import type { OpenApiContract } from '../openapi/import/openapi-contract';
 import { judges } from './record/fact-declarations';
+import { judging } from './record/fact-verdicts';
 import { ONE_SCHEME, otherResetUnit } from './exchanges/reset-units';
 import { factApplies } from '../catalogue/facts';
 
@@ -39,18 +40,20 @@ async function paramsFor(session: Session, op: Operation, env: EnvironmentName):
 /** An operation's tags: the operation and its group, beside the spec's. */
 const tagsOf = (op: Operation): string[] => ['@operations', `@${op.id}`, `@${op.group.replace(/\s+/g, '-').toLowerCase()}`];
 
-/** A valid call of `op`: 2xx JSON with its documented status and shape, and integer rate-limit headers. */
-async function judgeValidCall(session: Session, openapi: OpenApiContract | undefined, op: Operation, env: EnvironmentName): Promise<void> {
-  label(test.info(), op, env, 'valid-call');
-  const params = await paramsFor(session, op, env);
-  const { sent, res } = await session.exchange(op, env, params ? { params } : {});
-  observeShape(res);
-  // On the embedded mock every id is its own: a 404 is judged here only for a request that named none but the run's own.
-  if (res.status === 404 && (!session.target.isMock || op.needs.length === 0 || params !== undefined)) {
-    judgeNotFound(op, env, res, params !== undefined, cfg.policyFile);
-    expect(res).toHaveRateLimitHeaders({ windowMs: session.target.windowMs });
-    return;
-  }
+/** The answer has the shape of the imported OpenAPI document (OPENAPI). */
+function judgeImportedShape(op: Operation, res: ApiResponse, openapi: OpenApiContract): void {
+  const v = openapi.validateResponse(op.id, res.status, res.json);
+  writeOpenApiValidation(test.info(), { validated: v.validated, failed: v.errors.length > 0 });
+  expect
+    .soft(
+      v.errors,
+      `Broken fact: ${op.id} answers the shape of the imported OpenAPI document (${cfg.openapiFile}); IM-CorrelationID ${res.correlationId}`,
+    )
+    .toEqual([]);
+}
+
+/** A valid call served: 2xx, a status the documents give, the documented shape; the schema it was judged by. */
+function judgeServed(op: Operation, env: EnvironmentName, res: ApiResponse, openapi: OpenApiContract | undefined) {
   expect(res, `Broken fact: ${op.method} ${op.path} is served (${env})\nExpected: 2xx\nReceived: ${evidenceOf(res)}`).toHaveStatusIn(
     200,
     299,
@@ -64,19 +67,26 @@ async function judgeValidCall(session: Session, openapi: OpenApiContract | undef
     expect
       .soft(res.json)
       .toMatchSchema(schema, `${op.id} answers the published shape of ${res.status} (IM-CorrelationID ${res.correlationId})`);
-  await expectAboutWhatWasAsked(op, env, sent, res);
-  expect.soft(res).toHaveRateLimitHeaders({ windowMs: session.target.windowMs });
-  expect.soft(otherResetUnit(session.target.baseUrl, op.id, env, [res]), ONE_SCHEME).toBeNull();
-  if (openapi) {
-    const v = openapi.validateResponse(op.id, res.status, res.json);
-    writeOpenApiValidation(test.info(), { validated: v.validated, failed: v.errors.length > 0 });
-    expect
-      .soft(
-        v.errors,
-        `Broken fact: ${op.id} answers the shape of the imported OpenAPI document (${cfg.openapiFile}); IM-CorrelationID ${res.correlationId}`,
-      )
-      .toEqual([]);
+  return schema;
+}
+
+/** A valid call of `op`: 2xx JSON with its documented status and shape, and integer rate-limit headers. */
+async function judgeValidCall(session: Session, openapi: OpenApiContract | undefined, op: Operation, env: EnvironmentName): Promise<void> {
+  label(test.info(), op, env, 'valid-call');
+  const params = await paramsFor(session, op, env);
+  const { sent, res } = await session.exchange(op, env, params ? { params } : {});
+  observeShape(res);
+  // On the embedded mock every id is its own: a 404 is judged here only for a request that named none but the run's own.
+  if (res.status === 404 && (!session.target.isMock || op.needs.length === 0 || params !== undefined)) {
+    await judging('answer.valid-call', () => judgeNotFound(op, env, res, params !== undefined, cfg.policyFile));
+    await judging('headers.present', () => expect(res).toHaveRateLimitHeaders({ windowMs: session.target.windowMs }));
+    return;
   }
+  const schema = await judging('answer.valid-call', () => judgeServed(op, env, res, openapi));
+  await judging('answer.about-asked', () => expectAboutWhatWasAsked(op, env, sent, res));
+  await judging('headers.present', () => expect.soft(res).toHaveRateLimitHeaders({ windowMs: session.target.windowMs }));
+  await judging('headers.reset-unit', () => expect.soft(otherResetUnit(session.target.baseUrl, op.id, env, [res]), ONE_SCHEME).toBeNull());
+  if (openapi) await judging('answer.valid-call', () => judgeImportedShape(op, res, openapi));
   // What a client needs beyond the document: recorded, failed only under a strict policy.
   if (schema && schema === op.responseSchema) recordExpectedFields(op, env, res, cfg.policyFile);
 }

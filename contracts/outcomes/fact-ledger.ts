@@ -49,9 +49,23 @@ function declaredOf(e: RunEntry): { pair: FactPlace; unit: CheckResult }[] {
   return out;
 }
 
+/**
+ * A failed check's verdict on one of its pairs (record/fact-verdicts.ts): failed when it found that fact broken,
+ * passed when it judged the fact to the end, not judged when it stopped at another broken fact first; failed when
+ * it names no broken fact (it says nothing of its facts, or failed outside their assertions).
+ */
+function failedCheckOn(pair: FactPlace, unit: CheckResult): PairStatus {
+  const facts = unit.facts;
+  if (!facts || facts.broken.includes(pair.fact)) return 'failed';
+  if (facts.judged.includes(pair.fact)) return 'passed';
+  return facts.broken.length ? 'not-judged' : 'failed';
+}
+
 /** A cell from a check's verdict. */
 function cellOf(pair: FactPlace, family: Family | undefined, unit: CheckResult): LedgerCell {
-  const status = STATUS_OF[unit.status];
+  const status = unit.status === 'failed' ? failedCheckOn(pair, unit) : STATUS_OF[unit.status];
+  if (status === 'not-judged' && unit.status === 'failed')
+    return { ...pair, family, status, reason: `its check stopped at another broken fact: ${unit.title}` };
   const reason = status === 'passed' ? undefined : status === 'failed' ? unit.title : (unit.reason ?? 'no reason recorded');
   return { ...pair, family, status, ...(reason ? { reason } : {}), ...(unit.bringsIn ? { bringsIn: unit.bringsIn } : {}) };
 }

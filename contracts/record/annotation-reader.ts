@@ -32,6 +32,13 @@ const OBSERVATION = {
 } as const;
 
 /** The JSON Schema of each JSON payload. */
+/** The facts a check judged and found broken (record/fact-verdicts.ts). */
+const FACT_VERDICTS = {
+  type: 'object',
+  required: ['judged', 'broken'],
+  properties: { judged: strings, broken: strings },
+} as const;
+
 const PAYLOAD_SCHEMAS = {
   [ANNOTATION.finding]: {
     type: 'object',
@@ -62,6 +69,7 @@ const PAYLOAD_SCHEMAS = {
     required: ['name', 'value', 'origin', 'from', 'environment'],
     properties: { name: str, value: str, origin: { enum: ['configured', 'discovered', 'created', 'given'] }, from: str, environment },
   },
+  [ANNOTATION.factVerdicts]: FACT_VERDICTS,
   [ANNOTATION.checkResult]: {
     type: 'object',
     required: ['title', 'status', 'durationMs'],
@@ -77,6 +85,7 @@ const PAYLOAD_SCHEMAS = {
       bringsIn: str,
       observed: { type: 'array', items: OBSERVATION },
       correlationIds: strings,
+      facts: FACT_VERDICTS,
     },
   },
   [ANNOTATION.outOfScope]: {
@@ -152,6 +161,13 @@ function environmentOf(test: AnnotatedTest, description: string | undefined): En
   return env as EnvironmentName;
 }
 
+/** A label of a test that is one check (operation, check, environment): the first of each counts. */
+function readLabel(r: TestAnnotations, test: AnnotatedTest, type: string, description: string | undefined): void {
+  if (type === ANNOTATION.operation) r.operation ??= text(test, type, description);
+  else if (type === ANNOTATION.check) r.check ??= text(test, type, description);
+  else if (type === ANNOTATION.environment) r.environment ??= environmentOf(test, description);
+}
+
 /** Every result recorded on the test, parsed and checked; throws on a malformed one. A label counts once (the first). */
 export function readAnnotations(test: AnnotatedTest): TestAnnotations {
   const r: TestAnnotations = {
@@ -180,9 +196,8 @@ export function readAnnotations(test: AnnotatedTest): TestAnnotations {
     else if (type === ANNOTATION.notApplicable) r.notApplicable.push(text(test, type, description));
     else if (type === ANNOTATION.plannedRequests) r.planned.push(parseJson(test, type, description));
     else if (type === ANNOTATION.traffic) r.traffic = parseJson(test, type, description);
-    else if (type === ANNOTATION.operation) r.operation ??= text(test, type, description);
-    else if (type === ANNOTATION.check) r.check ??= text(test, type, description);
-    else if (type === ANNOTATION.environment) r.environment ??= environmentOf(test, description);
+    else if (type === ANNOTATION.factVerdicts) r.factVerdicts = parseJson(test, type, description);
+    else readLabel(r, test, type, description);
   }
   return r;
 }

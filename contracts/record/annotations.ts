@@ -38,6 +38,8 @@ export const ANNOTATION = {
   plannedRequests: 'planned-requests',
   /** What the test sent and how: JSON TestTraffic. */
   traffic: 'traffic',
+  /** The facts a test that is one check judged, and those it found broken (record/fact-verdicts.ts): JSON FactVerdicts. */
+  factVerdicts: 'fact-verdicts',
 } as const;
 
 export type AnnotationType = (typeof ANNOTATION)[keyof typeof ANNOTATION];
@@ -58,6 +60,14 @@ export interface CheckResult {
   /** What the check's calls showed, and their last correlation lines (a grouped check's own). */
   observed?: CallObservation[];
   correlationIds?: string[];
+  /** Which of its declared facts the check judged and found broken, where it says (record/fact-verdicts.ts). */
+  facts?: FactVerdicts;
+}
+
+/** The facts (catalogue/facts.ts) a check judged to the end, and those it found broken. */
+export interface FactVerdicts {
+  judged: string[];
+  broken: string[];
 }
 
 /** Why a check is out of the run's scope, and the setting that brings it in. */
@@ -142,6 +152,8 @@ export interface TestAnnotations extends Labels {
   planned: PlannedRequests[];
   /** What the test sent; undefined when not recorded. */
   traffic?: TestTraffic;
+  /** The facts a test that is one check judged and found broken, where it says. */
+  factVerdicts?: FactVerdicts;
 }
 
 /** A test as the reporter or Playwright's JSON report gives it. */

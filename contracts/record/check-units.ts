@@ -46,6 +46,7 @@ export function unitsOf(e: RunEntry, a: TestAnnotations): CheckResult[] {
       ...(c.check ? { check: c.check } : {}),
       ...(c.observed ? { observed: c.observed } : {}),
       ...(c.correlationIds ? { correlationIds: c.correlationIds } : {}),
+      ...(c.facts ? { facts: c.facts } : {}),
     }));
   }
   const error = withIds(a.idSources, e.errors.map((x) => x.message ?? '').join('\n'));
@@ -62,6 +63,7 @@ export function unitsOf(e: RunEntry, a: TestAnnotations): CheckResult[] {
       ...(a.operation ? { operation: a.operation } : {}),
       ...(a.environment ? { environment: a.environment } : {}),
       ...(a.check ? { check: a.check } : {}),
+      ...(a.factVerdicts ? { facts: a.factVerdicts } : {}),
     },
   ];
 }

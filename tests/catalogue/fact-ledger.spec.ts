@@ -114,3 +114,21 @@ test('should give every pair of the scope a verdict and say where the run did no
     ),
   );
 });
+
+test('should fail only the facts a check found broken, pass those it judged, and leave those it never reached not judged', () => {
+  const ops = allOperations().filter((o) => o.id === 'orders.search' || o.id === 'deals.search');
+  const at = (place: string, ...facts: string[]) => facts.map((fact) => ({ fact, place, environment: 'production' as const }));
+  const bucketFacts = ['limit.honoured', '429.error-body', '429.headers'];
+  const verdicts = (judged: string[], broken: string[]) => ({ type: 'fact-verdicts', description: JSON.stringify({ judged, broken }) });
+  // A test that is one check, stopped at its second fact; and one that says nothing of its facts.
+  const stopped = entry('orders.search spent', 'failed', [
+    factsAnnotation(undefined, at('orders.search', ...bucketFacts)),
+    verdicts(['limit.honoured'], ['429.error-body']),
+  ]);
+  const silent = entry('deals.search spent', 'failed', [factsAnnotation(undefined, at('deals.search', ...bucketFacts))]);
+  const l = buildLedger([stopped, silent], ops, { environments: ['production'], families: ['reseller'] });
+  const statusOf = (place: string) => bucketFacts.map((fact) => l.cells.find((c) => c.fact === fact && c.place === place)?.status);
+  expect(statusOf('orders.search')).toEqual(['passed', 'failed', 'not-judged']);
+  expect(l.cells.find((c) => c.fact === '429.headers' && c.place === 'orders.search')?.reason).toMatch(/stopped at another broken fact/);
+  expect(statusOf('deals.search')).toEqual(['failed', 'failed', 'failed']);
+});
