@@ -21,7 +21,8 @@ test("should fail each write operation's bucket that allows a call past its adve
       failed.some((t) => (t.error ?? '').includes(`Broken fact: X-RateLimit-Limit is the limit enforced (${op}, sandbox)`)),
       `${op}: ${JSON.stringify(failed.map((t) => t.error))}`,
     ).toBe(true);
-  expect(r.stdout).toMatch(/Facts judged at \d+ of \d+ places \(6 failed\)/);
+  // The limit broken at both places; the 429 that came after judged there all the same (body, headers).
+  expect(r.stdout).toMatch(/Facts judged at 6 of \d+ places \(2 failed\)/);
 });
 
 test("should list the write operations' buckets out of scope on a deployment without PROBE_WRITE_LIMITS, and pass", async () => {
