@@ -103,8 +103,10 @@ export interface Reproduction {
 export interface RequestsSummary {
   /** Requests sent to the target (token requests and retries included). */
   sent: number;
-  /** REQUEST_BUDGET; null when unlimited. */
+  /** REQUEST_BUDGET, else the plan's grown by `grownBy`; null when unlimited. */
   budget: number | null;
+  /** Requests a planned budget grew by: the calls the target's buckets advertise above their documented limits. */
+  grownBy?: number;
   /** Checks not run because the budget was spent. */
   checksLeftOutByBudget: number;
   /** What the run planned before its first request (plan.ts). */

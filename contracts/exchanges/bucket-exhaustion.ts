@@ -16,6 +16,7 @@ import type { Session } from '../session/session';
 import type { CallOptions } from '../session/call-options';
 import { freezeMockClock, releaseMockClock } from '../session/frozen-clock';
 import { keepExhaustion, keptExhaustion } from './spent-buckets';
+import { RUN_DIR_ENV, growRunBudget } from '../plan/run-budget';
 
 const NAMES = RATE_LIMIT_HEADERS;
 type HeaderKey = keyof typeof NAMES;
@@ -183,6 +184,8 @@ async function spendAnew(
   const first = await session.call(op, env, o);
   expect(first.status, `the first call of the exhaustion must succeed; ${evidenceOf(first)}`).toBeLessThan(300);
   const r0 = mustInt(first, 'remaining', COUNT_FACT);
+  // The plan counted the documented limit: a bucket that advertises more adds its difference to a planned budget.
+  if (!previous) growRunBudget(process.env[RUN_DIR_ENV], r0 + 1 - limitFor(op));
   if (previous && !session.target.control && (await beforeStartingOver(op, env, first, previous, waited)))
     return spendAnew(session, op, env, o, previous, true);
   const timeLeftMs = timeLeftOf(session, first);

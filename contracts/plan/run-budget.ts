@@ -24,15 +24,34 @@ export const BUDGET_SPENT = 'budget spent';
 
 interface RunBudgetFile {
   limit: number | null;
+  /** The budget is the run's plan (no REQUEST_BUDGET): it grows by what the target's advertised limits add. */
+  grows?: boolean;
 }
 
-/** Creates the run's counter (the plan reporter). `limit` Infinity counts without limiting. */
-export function createRunBudget(dir: string, limit: number): void {
+/**
+ * Creates the run's counter (the plan reporter). `limit` Infinity counts without limiting; `grows`: the limit is the
+ * plan's, made from the documented limits, and grows by what a bucket advertising more adds (growRunBudget).
+ */
+export function createRunBudget(dir: string, limit: number, grows = false): void {
   mkdirSync(dir, { recursive: true });
-  const spec: RunBudgetFile = { limit: Number.isFinite(limit) ? limit : null };
+  const spec: RunBudgetFile = { limit: Number.isFinite(limit) ? limit : null, ...(grows ? { grows } : {}) };
   writeFileSync(join(dir, 'budget.json'), JSON.stringify(spec));
   writeFileSync(join(dir, 'attempts'), '');
   writeFileSync(join(dir, 'sent'), '');
+  writeFileSync(join(dir, 'grown'), '');
+}
+
+/** The requests a budget that grows has grown by: one byte each in the run's `grown` file (appends are atomic). */
+const grownOf = (dir: string): number => sizeOf(join(dir, 'grown'));
+
+/**
+ * A bucket advertising `extra` calls more than its documented limit, which the plan counted: a budget that is the
+ * plan's grows by them (a REQUEST_BUDGET the user set does not).
+ */
+export function growRunBudget(dir: string | undefined, extra: number): void {
+  if (!dir || extra <= 0) return;
+  const spec = JSON.parse(readFileSync(join(dir, 'budget.json'), 'utf8')) as RunBudgetFile;
+  if (spec.grows) appendFileSync(join(dir, 'grown'), '+'.repeat(extra));
 }
 
 function sizeOf(file: string): number {
@@ -70,8 +89,10 @@ export function leftOutByPlan(unit: string): string | undefined {
   return `budget: ${unit} is left out by REQUEST_BUDGET_PARTIAL (REQUEST_BUDGET covers the units before it)`;
 }
 
-/** What the run spent: requests sent and attempts refused (0 when the run has no counter). */
-export function runBudgetUsage(dir: string | undefined): { limit: number | null; sent: number; refused: number } | undefined {
+/** What the run spent: requests sent and attempts refused (0 when the run has no counter), and what its budget grew by. */
+export function runBudgetUsage(
+  dir: string | undefined,
+): { limit: number | null; grown: number; sent: number; refused: number } | undefined {
   if (!dir) return undefined;
   let spec: RunBudgetFile;
   try {
@@ -80,7 +101,8 @@ export function runBudgetUsage(dir: string | undefined): { limit: number | null;
     return undefined;
   }
   const sent = sizeOf(join(dir, 'sent'));
-  return { limit: spec.limit, sent, refused: sizeOf(join(dir, 'attempts')) - sent };
+  const grown = grownOf(dir);
+  return { limit: spec.limit === null ? null : spec.limit + grown, grown, sent, refused: sizeOf(join(dir, 'attempts')) - sent };
 }
 
 /**
@@ -89,6 +111,7 @@ export function runBudgetUsage(dir: string | undefined): { limit: number | null;
  */
 export class SharedRequestBudget implements Budget {
   private readonly limit: number;
+  private readonly grows: boolean;
   private mine = 0;
 
   constructor(
@@ -97,6 +120,12 @@ export class SharedRequestBudget implements Budget {
   ) {
     const spec = JSON.parse(readFileSync(join(dir, 'budget.json'), 'utf8')) as RunBudgetFile;
     this.limit = spec.limit ?? Infinity;
+    this.grows = spec.grows === true;
+  }
+
+  /** The budget now: its limit, and what it has grown by when it grows. */
+  private limitNow(): number {
+    return this.grows ? this.limit + grownOf(this.dir) : this.limit;
   }
 
   take(what: string): void {
@@ -108,9 +137,10 @@ export class SharedRequestBudget implements Budget {
     } finally {
       closeSync(attempts);
     }
-    if (position > this.limit) {
+    const limit = position > this.limit ? this.limitNow() : this.limit;
+    if (position > limit) {
       this.onSpent(
-        `${BUDGET_SPENT}: the run's request budget of ${this.limit} requests is spent; ${what} was not sent. Raise REQUEST_BUDGET or certify fewer environments/families.`,
+        `${BUDGET_SPENT}: the run's request budget of ${limit} requests is spent; ${what} was not sent. Raise REQUEST_BUDGET or certify fewer environments/families.`,
       );
     }
     appendFileSync(join(this.dir, 'sent'), '.');

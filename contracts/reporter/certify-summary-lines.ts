@@ -130,6 +130,7 @@ export function summaryLines(s: RunSummary, groups: ReadonlyMap<string, GroupCou
   if (r) {
     lines.push(
       `Requests sent: ${r.sent}${r.planned === undefined ? '' : ` (planned ${r.planned})`}${r.budget === null ? '' : ` of a budget of ${r.budget}`}` +
+        (r.grownBy ? ` (the plan's, grown by ${r.grownBy} for buckets advertising more than their documented limits)` : '') +
         (r.checksLeftOutByBudget ? `; ${r.checksLeftOutByBudget} checks not run: budget spent` : ''),
     );
     if (r.pace) lines.push(paceLine(r.pace));

@@ -85,7 +85,8 @@ export default class PlanReporter implements Reporter {
     } catch {
       return; // A configuration error fails every check with its message (contracts/session/target.ts).
     }
-    createRunBudget(dir, plan.budget ?? Infinity);
+    // Without REQUEST_BUDGET the budget is the plan's, grown by what the target advertises above its documents.
+    createRunBudget(dir, plan.budget ?? Infinity, runConfig().requestBudget === undefined);
     writeRunPlan(dir, plan);
     console.log(planLine(plan));
     console.log(overlap);

@@ -114,6 +114,7 @@ export default class SummaryReporter implements Reporter {
     const requests: RequestsSummary | undefined = usage && {
       sent: usage.sent,
       budget: usage.limit,
+      ...(usage.grown ? { grownBy: usage.grown } : {}),
       checksLeftOutByBudget: c.leftOutByBudget,
       ...(planned !== undefined ? { planned } : {}),
       pace: { workers: this.workers, atOnce: c.pace.atOnce, medianRttMs: median(c.pace.rtts), unexpected429s: c.pace.unexpected429s },

@@ -5,7 +5,7 @@
 import { test, expect } from '@playwright/test';
 import { startProxy } from './support/targets';
 import { certify } from './support/run-certify';
-import { SharedRequestBudget, createRunBudget, runBudgetUsage } from '../../contracts/plan/run-budget';
+import { SharedRequestBudget, createRunBudget, growRunBudget, runBudgetUsage } from '../../contracts/plan/run-budget';
 
 test('should send at most REQUEST_BUDGET requests in a run whose checks fail, across worker restarts', async () => {
   test.setTimeout(180_000);
@@ -60,6 +60,24 @@ test('should refuse the request past the run budget, counted across the holders 
   b.take('GET /two');
   a.take('GET /three');
   expect(() => b.take('GET /four')).toThrow(/budget spent: the run's request budget of 3 requests is spent; GET \/four was not sent/);
-  expect(runBudgetUsage(dir)).toEqual({ limit: 3, sent: 3, refused: 1 });
+  expect(runBudgetUsage(dir)).toEqual({ limit: 3, grown: 0, sent: 3, refused: 1 });
+  // A REQUEST_BUDGET the user set does not grow.
+  growRunBudget(dir, 5);
+  expect(() => a.take('GET /five')).toThrow(/budget of 3 requests is spent/);
   expect(a.spent + b.spent).toBe(3);
+});
+
+test("should grow a budget that is the plan's by the calls a bucket advertises above its documented limit", () => {
+  const dir = test.info().outputPath('run');
+  createRunBudget(dir, 2, true);
+  const budget = new SharedRequestBudget(dir, (message) => {
+    throw new Error(message);
+  });
+  budget.take('GET /one');
+  budget.take('GET /two');
+  growRunBudget(dir, 2);
+  budget.take('GET /three');
+  budget.take('GET /four');
+  expect(() => budget.take('GET /five')).toThrow(/budget of 4 requests is spent/);
+  expect(runBudgetUsage(dir)).toMatchObject({ limit: 4, grown: 2, sent: 4 });
 });
