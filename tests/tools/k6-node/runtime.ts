@@ -4,7 +4,7 @@
  * thresholds → handleSummary, and ends with k6's exit code.
  */
 import { configureBridge, stopBridge, requestSync, sleepSync } from './sync-http';
-import { execution, metrics, record, resetState, sampleListeners } from './run-state';
+import { declareMetric, execution, metrics, record, registry, resetState, sampleListeners } from './run-state';
 import { k6SegmentSequence, executionSegmentOf } from './executors';
 import { OutputWriter, type FileOutput } from './outputs';
 import { RunError, type RunOptions, type RunResult } from './run-result';
@@ -12,6 +12,7 @@ import { loadScript, type ScriptOptions } from './script';
 import { runScenarios, schedulesOf } from './scenario-run';
 import { runSetup, runTeardown } from './setup-teardown';
 import { endOfTest } from './end-of-test';
+import { checkThresholds } from './thresholds';
 
 /** `--out json` / `--out csv`: every sample from now on, each output's lines (thresholds by metric for JSON's Metric lines). */
 function outputWriters(outputs: readonly FileOutput[], o: ScriptOptions): OutputWriter[] {
@@ -31,7 +32,7 @@ export async function runBundle(bundle: string, opts: RunOptions): Promise<RunRe
   let phase: 'init' | 'vu' = 'init';
   const g = globalThis as unknown as { __ENV: Record<string, string>; __k6node: unknown };
   g.__ENV = { ...opts.env };
-  g.__k6node = { requestSync, sleepSync, record, execution, phase: () => phase };
+  g.__k6node = { requestSync, sleepSync, record, declareMetric, execution, phase: () => phase };
   const empty = { stdout: '', files: [], setupData: undefined, thresholds: [], metrics: {} };
   const started = Date.now();
   try {
@@ -40,6 +41,7 @@ export async function runBundle(bundle: string, opts: RunOptions): Promise<RunRe
     const writers = outputWriters(opts.outputs ?? [], o);
     const segment = executionSegmentOf(opts.executionSegment);
     const schedules = schedulesOf(o, segment);
+    checkThresholds(o.thresholds ?? {}, registry);
     execution.test.options = {
       ...o,
       executionSegment: segment?.text ?? null,

@@ -4,6 +4,7 @@ import { contextTags, execution, record } from './run-state';
 import { TestAbort } from './modules/execution';
 import { MAX_ITERATIONS, scheduleOf, type executionSegmentOf, type ScenarioConfig, type Schedule } from './executors';
 import { EXIT, RunError } from './run-result';
+import { scenariosRefusal } from './scenario-checks';
 import type { ScriptModule, ScriptOptions } from './script';
 
 /** The scenarios of the script; without any, k6's implicit shared-iterations scenario. */
@@ -86,8 +87,11 @@ export function runScenarios(
 
 /** The schedule of each scenario in this segment; a configuration k6 refuses ends the run with k6's code. */
 export function schedulesOf(o: ScriptOptions, segment: ReturnType<typeof executionSegmentOf>): Schedule[] {
+  const scenarios = scenariosOf(o);
+  const refusal = scenariosRefusal(scenarios);
+  if (refusal) throw new RunError(refusal, EXIT.invalidConfig);
   try {
-    return Object.entries(scenariosOf(o)).map(([name, c]) => scheduleOf(name, c, segment));
+    return Object.entries(scenarios).map(([name, c]) => scheduleOf(name, c, segment));
   } catch (e) {
     throw e instanceof RunError ? e : new RunError((e as Error).message, EXIT.invalidConfig);
   }

@@ -9,6 +9,8 @@ export interface K6NodeBridge {
   requestSync(batch: SyncRequest[]): SyncResponse[];
   sleepSync(ms: number): void;
   record(name: string, type: MetricType, value: number, tags?: Tags): void;
+  /** Registers a custom metric (k6/metrics' constructors), refused as k6's registry refuses it. */
+  declareMetric(name: string, type: MetricType): void;
   execution: ExecutionInfo;
   /** 'init' while the script's top level runs: k6 refuses execution details there. */
   phase(): 'init' | 'vu';
