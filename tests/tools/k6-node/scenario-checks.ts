@@ -2,7 +2,7 @@
  * The scenario configurations k6 refuses before a run starts (lib/executor's Validate, and its JSON reading of a
  * scenario), in k6's words: the double refuses the same ones with k6's exit code 104.
  */
-import type { ScenarioConfig } from './executors';
+import { parseDurationOption, type ScenarioConfig } from './executors';
 
 /** k6's scenario names: the keys of `options.scenarios` (lib/executor/base_config.go). */
 const SCENARIO_NAME = /^[0-9a-zA-Z_-]+$/;
@@ -18,6 +18,19 @@ const FIELDS: Record<string, string[]> = {
   'per-vu-iterations': ITERATION_FIELDS,
 };
 
+/** k6's refusal of a timeUnit of 0 (the double reads a missing one as 1 s, as k6 does). */
+const timeUnitErrors = (c: ScenarioConfig): string[] =>
+  c.timeUnit !== undefined && parseDurationOption(c.timeUnit) <= 0 ? ['the timeUnit must be more than 0'] : [];
+
+/** What k6 finds wrong in an iterations scenario's VUs and iterations (both 1 when absent). */
+function iterationErrors(c: ScenarioConfig): string[] {
+  const vus = c.vus ?? 1;
+  const iterations = c.iterations ?? 1;
+  if (vus <= 0) return ['the number of VUs must be more than 0'];
+  if (c.executor === 'per-vu-iterations') return iterations <= 0 ? ['the number of iterations must be more than 0'] : [];
+  return iterations < vus ? [`the number of iterations (${iterations}) can't be less than the number of VUs (${vus})`] : [];
+}
+
 /** What k6 finds wrong in an arrival-rate scenario's VUs. */
 function vuErrors(c: ScenarioConfig): string[] {
   if (c.preAllocatedVUs === undefined) return ["the number of preAllocatedVUs isn't specified"];
@@ -31,17 +44,19 @@ function executorErrors(c: ScenarioConfig): string[] {
     case 'constant-arrival-rate':
       return [
         ...(c.rate === undefined ? ["the iteration rate isn't specified"] : c.rate <= 0 ? ['the iteration rate must be more than 0'] : []),
+        ...timeUnitErrors(c),
         ...(c.duration === undefined ? ['the duration is unspecified'] : []),
         ...vuErrors(c),
       ];
     case 'ramping-arrival-rate':
       return [
         ...((c.startRate ?? 0) < 0 ? ["the startRate value can't be negative"] : []),
+        ...timeUnitErrors(c),
         ...vuErrors(c),
         ...(c.stages?.length ? [] : ['at least one stage has to be specified']),
       ];
     default:
-      return (c.vus ?? 1) <= 0 ? ['the number of VUs must be more than 0'] : [];
+      return iterationErrors(c);
   }
 }
 

@@ -22,6 +22,7 @@ export function sleep(seconds: number): void {
 }
 
 export function group<T>(_name: string, fn: () => T): T {
+  if (rt().phase() === 'init') throw new Error('Using group() in the init context is not supported');
   return fn();
 }
 
