@@ -49,6 +49,19 @@ const REFUSALS: Refusal[] = [
     says: 'invalid duration "soon"',
   },
   {
+    what: 'a threshold on an empty tag filter',
+    options: `{ iterations: 1, thresholds: { 'iterations{}': ['count>=1'] } }`,
+    code: 104,
+    says: 'tag expression is malformed',
+  },
+  {
+    what: 'a scenario tag that is not text',
+    options: `{ scenarios: { a: { executor: 'shared-iterations', iterations: 1, tags: { attempt: 1 } } } }`,
+    code: 104,
+    v0Code: 255,
+    says: 'cannot unmarshal number into Go struct field Options.scenarios of type string',
+  },
+  {
     what: 'a scenario field its executor does not read',
     options: `{ scenarios: { a: { executor: 'shared-iterations', iterations: 1, rate: 1 } } }`,
     code: 104,

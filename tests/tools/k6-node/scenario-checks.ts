@@ -60,11 +60,17 @@ function executorErrors(c: ScenarioConfig): string[] {
   }
 }
 
-/** Go's JSON decoder's refusal of the first field k6 does not read, if any. */
+/** Go's JSON decoder's refusal of a scenario's `tags` or `env` value other than text (k6 reads them as strings). */
+function nonStringValue(c: ScenarioConfig): string | undefined {
+  const value = [...Object.values(c.tags ?? {}), ...Object.values(c.env ?? {})].find((v: unknown) => typeof v !== 'string');
+  return value === undefined ? undefined : `json: cannot unmarshal ${typeof value} into Go struct field Options.scenarios of type string`;
+}
+
+/** Go's JSON decoder's refusal of the first field k6 does not read, or of a value of the wrong type, if any. */
 export function unknownField(c: ScenarioConfig): string | undefined {
   const known = [...BASE_FIELDS, ...(FIELDS[c.executor] ?? [])];
   const field = Object.keys(c).find((k) => !known.includes(k));
-  return field === undefined ? undefined : `json: unknown field "${field}"`;
+  return field === undefined ? nonStringValue(c) : `json: unknown field "${field}"`;
 }
 
 /** k6's configuration errors of one scenario (none: k6 runs it). */

@@ -19,9 +19,13 @@ export function parseMetricKey(key: string): { name: string; tags: Tags } {
   const m = /^([A-Za-z0-9_.]+)(?:\{(.*)\})?$/.exec(key.trim());
   if (!m) throw new Error(`invalid threshold metric "${key}": expected name or name{tag:value}`);
   const tags: Tags = {};
-  for (const part of (m[2] ?? '').split(',').filter((p) => p.trim())) {
+  // As k6 parses it: braces hold one or more tag:value pairs, `{}` and an empty pair are malformed.
+  for (const part of m[2] === undefined ? [] : m[2].split(',')) {
     const i = part.indexOf(':');
-    if (i < 1) throw new Error(`invalid tag filter "${part}" in threshold metric "${key}": expected tag:value`);
+    if (i < 1 || !part.slice(0, i).trim())
+      throw new Error(
+        `unable to validate threshold expressions; reason: parsing metric name failed, metric "${key}" tag expression is malformed`,
+      );
     tags[part.slice(0, i).trim()] = part.slice(i + 1).trim();
   }
   return { name: m[1] as string, tags };
