@@ -220,6 +220,21 @@ test.describe('the k6 test double refuses what k6 refuses', () => {
     });
   }
 
+  test("should refuse an -e variable name k6 does not allow with exit 255, and read -e NAME alone as NAME set to ''", async () => {
+    const f = test.info().outputPath('env.js');
+    writeFileSync(
+      f,
+      `export const options = { iterations: 1, thresholds: { iterations: ['count==1'] } };\nexport default function () { if (__ENV.ALONE !== '') throw new Error('ALONE ' + __ENV.ALONE); }\n`,
+    );
+    for (const name of ['A-B', '1A']) {
+      const refused = await k6(['run', '-q', '--address', '', '-e', `${name}=x`, f]);
+      expect(refused.code, refused.stderr).toBe(255);
+      expect(refused.stderr).toContain(`invalid environment variable name '${name}'`);
+    }
+    const alone = await k6(['run', '-q', '--address', '', '--include-system-env-vars=false', '-e', 'ALONE', f]);
+    expect(alone.code, alone.stderr).toBe(0);
+  });
+
   test('should run what k6 runs: thresholds on built-in and declared metrics and their tag-filtered submetrics, a p(99.9), __VU and __ITER', async () => {
     const ran = await runScript('accepted', {
       init: `import { Counter } from 'k6/metrics'; const c = new Counter('capacity_429'); if (typeof __VU !== 'number') throw new Error('__VU ' + __VU);`,
