@@ -67,14 +67,14 @@ function nonStringValue(c: ScenarioConfig): string | undefined {
 }
 
 /** Go's JSON decoder's refusal of the first field k6 does not read, or of a value of the wrong type, if any. */
-export function unknownField(c: ScenarioConfig): string | undefined {
+function unknownField(c: ScenarioConfig): string | undefined {
   const known = [...BASE_FIELDS, ...(FIELDS[c.executor] ?? [])];
   const field = Object.keys(c).find((k) => !known.includes(k));
   return field === undefined ? nonStringValue(c) : `json: unknown field "${field}"`;
 }
 
 /** k6's configuration errors of one scenario (none: k6 runs it). */
-export function scenarioErrors(name: string, c: ScenarioConfig): string[] {
+function scenarioErrors(name: string, c: ScenarioConfig): string[] {
   const base = SCENARIO_NAME.test(name) ? [] : ['the scenario name should contain only numbers, latin letters, underscores, and dashes'];
   return [...base, ...executorErrors(c)];
 }
