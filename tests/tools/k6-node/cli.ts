@@ -43,6 +43,17 @@ const VALUE_FLAGS: Record<string, string> = {
   '--address': 'address',
 };
 
+/** k6's names for `-e` variables (internal/cmd/runtime_options.go). */
+const ENV_NAME = /^[a-zA-Z_][a-zA-Z0-9_]*$/;
+
+/** `-e NAME=value` as k6 reads it: `-e NAME` alone is NAME set to ''; a name k6 does not allow is refused. */
+function envPair(value: string): [string, string] {
+  const j = value.indexOf('=');
+  const [name, text] = j < 0 ? [value, ''] : [value.slice(0, j), value.slice(j + 1)];
+  if (!ENV_NAME.test(name)) throw new Error(`invalid environment variable name '${name}'`);
+  return [name, text];
+}
+
 export function parseRunArgs(argv: string[]): RunArgs {
   const a: RunArgs = { script: '', quiet: false, outs: [], env: {}, includeSystemEnv: true, address: 'localhost:6565', addressSet: false };
   for (let i = 0; i < argv.length; i++) {
@@ -58,9 +69,8 @@ export function parseRunArgs(argv: string[]): RunArgs {
       if (key === 'address') a.addressSet = true;
       if (key === 'out') a.outs.push(value);
       else if (key === 'env') {
-        const j = value.indexOf('=');
-        if (j < 1) throw new Error(`invalid -e value "${value}": expected KEY=VALUE`);
-        a.env[value.slice(0, j)] = value.slice(j + 1);
+        const [name, text] = envPair(value);
+        a.env[name] = text;
       } else (a as unknown as Record<string, string>)[key as string] = value;
     } else if (arg.startsWith('-'))
       throw new Error(

@@ -70,6 +70,16 @@ function summaryOutputs(
   }
   const files: string[] = [];
   let stdout = '';
+  // k6 writes nothing of a summary with a value other than text.
+  const invalid = Object.entries(outputs).find(
+    ([, content]: [string, unknown]) => typeof content !== 'string' && !(content instanceof ArrayBuffer),
+  );
+  if (invalid) {
+    log(
+      `ERRO[k6-node] failed to handle the end-of-test summary: error handling summary object ${invalid[0]}: invalid type ${typeof invalid[1]}, it needs to be a string or ArrayBuffer`,
+    );
+    return { stdout, files };
+  }
   for (const [name, content] of Object.entries(outputs)) {
     if (name === 'stdout' || name === 'stderr') {
       if (name === 'stdout') stdout += content;

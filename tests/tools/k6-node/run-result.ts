@@ -40,6 +40,12 @@ export interface RunResult {
   metrics: ReturnType<typeof summaryMetrics>;
 }
 
+/**
+ * Thrown by `exec.test.abort()` through the bridge (the runtime's class, whichever copy of the shim the script
+ * bundled): the run ends with k6's exit code 108.
+ */
+export class TestAbort extends Error {}
+
 export class RunError extends Error {
   constructor(
     message: string,

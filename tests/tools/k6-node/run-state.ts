@@ -12,6 +12,45 @@ export interface MetricState {
 
 export const metrics = new Map<string, MetricState>();
 
+/** k6's built-in metrics (metrics/builtin.go): registered before the script's init, so thresholds may name them. */
+const BUILTIN: Record<string, MetricType> = {
+  vus: 'gauge',
+  vus_max: 'gauge',
+  iterations: 'counter',
+  iteration_duration: 'trend',
+  dropped_iterations: 'counter',
+  checks: 'rate',
+  group_duration: 'trend',
+  http_reqs: 'counter',
+  http_req_failed: 'rate',
+  http_req_duration: 'trend',
+  http_req_blocked: 'trend',
+  http_req_connecting: 'trend',
+  http_req_tls_handshaking: 'trend',
+  http_req_sending: 'trend',
+  http_req_waiting: 'trend',
+  http_req_receiving: 'trend',
+  data_sent: 'counter',
+  data_received: 'counter',
+};
+
+/** The run's metric registry: the built-in metrics and those the script declared in its init context. */
+export const registry = new Map<string, MetricType>(Object.entries(BUILTIN));
+
+/** k6's metric names (metrics/registry.go): note the two characters at least. */
+const METRIC_NAME = /^[a-zA-Z_][a-zA-Z0-9_]{1,128}$/;
+
+/** Registers a custom metric as k6's registry does, refusing what it refuses. */
+export function declareMetric(name: string, type: MetricType): void {
+  if (!METRIC_NAME.test(name))
+    throw new Error(
+      `Invalid metric name: '${name}'. Metric names must only include up to 128 ASCII letters, numbers, or underscores and start with a letter or an underscore.`,
+    );
+  const known = registry.get(name);
+  if (known && known !== type) throw new Error(`metric '${name}' already exists but with type ${known}, instead of ${type}`);
+  registry.set(name, type);
+}
+
 export interface ExecutionInfo {
   scenario: { name: string; executor: string; iterationInTest: number; startTime: number };
   vu: { idInTest: number; idInInstance: number; iterationInScenario: number; iterationInInstance: number };
@@ -46,6 +85,8 @@ export function record(name: string, type: MetricType, value: number, tags: Tags
 
 export function resetState(): void {
   metrics.clear();
+  registry.clear();
+  for (const [name, type] of Object.entries(BUILTIN)) registry.set(name, type);
   contextTags.current = {};
   sampleListeners.length = 0;
 }

@@ -4,14 +4,16 @@
  * thresholds → handleSummary, and ends with k6's exit code.
  */
 import { configureBridge, stopBridge, requestSync, sleepSync } from './sync-http';
-import { execution, metrics, record, resetState, sampleListeners } from './run-state';
+import { declareMetric, execution, metrics, record, registry, resetState, sampleListeners } from './run-state';
 import { k6SegmentSequence, executionSegmentOf } from './executors';
 import { OutputWriter, type FileOutput } from './outputs';
-import { RunError, type RunOptions, type RunResult } from './run-result';
+import { RunError, TestAbort, type RunOptions, type RunResult } from './run-result';
+import { checkOptions } from './option-checks';
 import { loadScript, type ScriptOptions } from './script';
 import { runScenarios, schedulesOf } from './scenario-run';
 import { runSetup, runTeardown } from './setup-teardown';
 import { endOfTest } from './end-of-test';
+import { checkThresholds } from './thresholds';
 
 /** `--out json` / `--out csv`: every sample from now on, each output's lines (thresholds by metric for JSON's Metric lines). */
 function outputWriters(outputs: readonly FileOutput[], o: ScriptOptions): OutputWriter[] {
@@ -31,15 +33,22 @@ export async function runBundle(bundle: string, opts: RunOptions): Promise<RunRe
   let phase: 'init' | 'vu' = 'init';
   const g = globalThis as unknown as { __ENV: Record<string, string>; __k6node: unknown };
   g.__ENV = { ...opts.env };
-  g.__k6node = { requestSync, sleepSync, record, execution, phase: () => phase };
+  const abort = (message: string): never => {
+    throw new TestAbort(message);
+  };
+  g.__k6node = { requestSync, sleepSync, record, declareMetric, execution, abort, phase: () => phase };
+  // k6's globals in the init context and setup: VU 0.
+  Object.assign(globalThis, { __VU: 0, __ITER: 0 });
   const empty = { stdout: '', files: [], setupData: undefined, thresholds: [], metrics: {} };
   const started = Date.now();
   try {
     const mod = await loadScript(bundle);
     const o = mod.options ?? {};
+    checkOptions(o);
     const writers = outputWriters(opts.outputs ?? [], o);
     const segment = executionSegmentOf(opts.executionSegment);
     const schedules = schedulesOf(o, segment);
+    checkThresholds(o.thresholds ?? {}, registry);
     execution.test.options = {
       ...o,
       executionSegment: segment?.text ?? null,

@@ -1,9 +1,9 @@
 /** The scenarios: their schedules in this segment, and their iterations run on one thread in start-time order. */
 import { sleepSync } from './sync-http';
 import { contextTags, execution, record } from './run-state';
-import { TestAbort } from './modules/execution';
 import { MAX_ITERATIONS, scheduleOf, type executionSegmentOf, type ScenarioConfig, type Schedule } from './executors';
-import { EXIT, RunError } from './run-result';
+import { EXIT, RunError, TestAbort } from './run-result';
+import { scenariosRefusal } from './scenario-checks';
 import type { ScriptModule, ScriptOptions } from './script';
 
 /** The scenarios of the script; without any, k6's implicit shared-iterations scenario. */
@@ -65,6 +65,8 @@ export function runScenarios(
     (globalThis as unknown as { __ENV: Record<string, string> }).__ENV = { ...env, ...c.env };
     Object.assign(execution.scenario, { name: due.s.name, executor: c.executor, iterationInTest: due.i, startTime: started });
     Object.assign(execution.vu, { iterationInScenario: due.i, iterationInInstance: inInstance++ });
+    // k6's globals of the running VU: its id and its iteration.
+    Object.assign(globalThis, { __VU: execution.vu.idInTest, __ITER: execution.vu.iterationInInstance });
     contextTags.current = { scenario: due.s.name, ...c.tags };
     const t0 = performance.now();
     try {
@@ -86,8 +88,11 @@ export function runScenarios(
 
 /** The schedule of each scenario in this segment; a configuration k6 refuses ends the run with k6's code. */
 export function schedulesOf(o: ScriptOptions, segment: ReturnType<typeof executionSegmentOf>): Schedule[] {
+  const scenarios = scenariosOf(o);
   try {
-    return Object.entries(scenariosOf(o)).map(([name, c]) => scheduleOf(name, c, segment));
+    const refusal = scenariosRefusal(scenarios);
+    if (refusal) throw new RunError(refusal, EXIT.invalidConfig);
+    return Object.entries(scenarios).map(([name, c]) => scheduleOf(name, c, segment));
   } catch (e) {
     throw e instanceof RunError ? e : new RunError((e as Error).message, EXIT.invalidConfig);
   }

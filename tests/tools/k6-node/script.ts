@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { ScenarioConfig } from './executors';
-import { EXIT, RunError } from './run-result';
+import { EXIT, RunError, TestAbort } from './run-result';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const SHIMS: Record<string, string> = {
@@ -26,6 +26,7 @@ export interface ScriptModule {
     thresholds?: Record<string, (string | { threshold: string })[]>;
     summaryTrendStats?: string[];
     setupTimeout?: string;
+    teardownTimeout?: string;
   };
   setup?: () => unknown;
   teardown?: (d: unknown) => void;
@@ -72,6 +73,7 @@ export async function loadScript(bundle: string): Promise<ScriptModule> {
   try {
     return await load(bundle);
   } catch (e) {
+    if (e instanceof TestAbort) throw new RunError(e.message, EXIT.scriptAborted);
     throw new RunError(`the script failed in its init context: ${(e as Error).message}`, EXIT.scriptException);
   }
 }

@@ -1,7 +1,6 @@
 /** setup() and teardown() run as k6 runs them. */
-import { TestAbort } from './modules/execution';
 import { parseDuration } from '../../../common/k6-duration';
-import { EXIT, RunError } from './run-result';
+import { EXIT, RunError, TestAbort } from './run-result';
 import type { ScriptModule, ScriptOptions } from './script';
 
 /** k6's default setupTimeout (lib/options.go). */

@@ -9,7 +9,11 @@ export interface K6NodeBridge {
   requestSync(batch: SyncRequest[]): SyncResponse[];
   sleepSync(ms: number): void;
   record(name: string, type: MetricType, value: number, tags?: Tags): void;
+  /** Registers a custom metric (k6/metrics' constructors), refused as k6's registry refuses it. */
+  declareMetric(name: string, type: MetricType): void;
   execution: ExecutionInfo;
+  /** `exec.test.abort()`: throws the runtime's TestAbort, which ends the run with exit 108. */
+  abort(message: string): never;
   /** 'init' while the script's top level runs: k6 refuses execution details there. */
   phase(): 'init' | 'vu';
 }

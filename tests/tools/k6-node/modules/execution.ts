@@ -1,9 +1,6 @@
 /** Shim of `k6/execution` for the k6 double. Like k6, it refuses execution details in the init context. */
 import { rt } from './bridge';
 
-/** Thrown by `exec.test.abort()`: the runtime ends the run with k6's exit code 108. */
-export class TestAbort extends Error {}
-
 function vuOnly<T>(what: string, get: () => T): T {
   if (rt().phase() === 'init') throw new Error(`getting ${what} information outside of the VU context is not supported`);
   return get();
@@ -25,7 +22,7 @@ const execution = {
         return vuOnly('test options', () => rt().execution.test.options);
       },
       abort(msg?: string): never {
-        throw new TestAbort(`test aborted${msg ? `: ${msg}` : ''}`);
+        return rt().abort(`test aborted${msg ? `: ${msg}` : ''}`);
       },
     };
   },

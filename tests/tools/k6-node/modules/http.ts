@@ -67,7 +67,13 @@ function finish(req: SyncRequest, r: SyncResponse, tags: Record<string, string> 
   return new Response(req, r);
 }
 
+/** k6 sends no request from the init context. */
+function inVuContext(): void {
+  if (rt().phase() === 'init') throw new Error('Making http requests in the init context is not supported');
+}
+
 export function request(method: string, url: string, body?: unknown, params?: Params): Response {
+  inVuContext();
   const req = toReq(method, url, body, params);
   return finish(req, rt().requestSync([req])[0] as SyncResponse, params?.tags);
 }
@@ -79,6 +85,7 @@ export const del = (url: string, body?: unknown, params?: Params) => request('DE
 type BatchEntry = [string, string, unknown?, Params?] | { method: string; url: string; body?: unknown; params?: Params };
 
 export function batch(reqs: BatchEntry[]): Response[] {
+  inVuContext();
   const params = reqs.map((r) => (Array.isArray(r) ? r[3] : r.params));
   const list = reqs.map((r, i) => (Array.isArray(r) ? toReq(r[0], r[1], r[2], params[i]) : toReq(r.method, r.url, r.body, params[i])));
   const res = rt().requestSync(list);

@@ -2,6 +2,7 @@
 import { rt } from './bridge';
 
 export function check<T>(value: T, checks: Record<string, (v: T) => boolean>, tags?: Record<string, string>): boolean {
+  if (rt().phase() === 'init') throw new Error('Using check() in the init context is not supported');
   let all = true;
   for (const [name, fn] of Object.entries(checks)) {
     let ok: boolean;
@@ -21,6 +22,7 @@ export function sleep(seconds: number): void {
 }
 
 export function group<T>(_name: string, fn: () => T): T {
+  if (rt().phase() === 'init') throw new Error('Using group() in the init context is not supported');
   return fn();
 }
 

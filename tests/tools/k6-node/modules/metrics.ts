@@ -6,8 +6,12 @@ class Metric {
   constructor(
     readonly name: string,
     private readonly type: MetricType,
-  ) {}
+  ) {
+    if (rt().phase() !== 'init') throw new Error('metrics must be declared in the init context');
+    rt().declareMetric(name, type);
+  }
   add(value: number | boolean, tags?: Tags): void {
+    if (rt().phase() === 'init') throw new Error('Adding to metrics in the init context is not supported');
     rt().record(this.name, this.type, typeof value === 'boolean' ? (value ? 1 : 0) : value, tags);
   }
 }
