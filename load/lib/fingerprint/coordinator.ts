@@ -11,14 +11,14 @@
  * A window's split that gets some calls back but fewer than a window gives sends it back to refill sampling
  * once, as a continuous refill.
  */
-import { Stop, margin, type Lab, type Experiment } from './lab';
+import { Stop, allowedOf, margin, type Lab, type Experiment } from './lab';
 import { burstVolley, refillCorrectedBurst } from './experiments/burst-volley';
 import { exhaustion, type ExhaustionReading } from './experiments/exhaustion';
 import { firstWindowRate } from './experiments/first-window-rate';
 import { refillRate } from './experiments/refill-rate';
 import { sampleRefill, type SamplingReading, type WindowRef } from './experiments/refill-sampling';
 import { settleReopening, type ReopenedBucket } from './experiments/reopening-settle';
-import { refusedCalls, type RefusedCallPlan } from './experiments/refused-call';
+import { controlCycle, cycleWaitMs, refusedCalls, type RefusedCallPlan } from './experiments/refused-call';
 import { resetMovesOf, type Readings } from './readings';
 import { reopening } from './experiments/reopening';
 import { split, splitSaysSliding, type SplitPlan, type SplitReading } from './experiments/split';
@@ -159,6 +159,9 @@ function* continuousRefill(
   }
   const restMs = (fullMs: number): number => fullMs * 1.1 + margin(lab, fullMs, false, exhausted.burst);
   readings.bucketBurst = yield* countBucket(lab, readings, exhausted, { lastRefusedMs, rate: rate.rate, corrected, restMs });
+  const plan = { emptyAtMs: lab.lastMs, rate: rate.rate, burst: readings.bucketBurst, refilled: Math.min(8, Math.floor(readings.bucketBurst / 8)) };
+  const control = yield* refillAfterVolley(lab, readings, plan);
+  if (readings.refillAfterBurst) return yield* refusedCallTest(lab, readings, plan, control);
   const periodMs = readings.bucketBurst / rate.rate;
   const splitReading = yield* steadySplit(lab, readings, {
     start: { restAt: lab.lastMs + restMs(periodMs) },
@@ -182,8 +185,32 @@ function* continuousRefill(
 }
 
 /**
- * A continuous refill's full bucket: the exhaustion's count less its refill, or counted by a burst volley when
- * the exhaustion ran long enough to refill half a call or more.
+ * The refill right after the volley emptied a full bucket: a token bucket gives a call back every call of its
+ * rate at once, a sliding log none before its window ends, a weighted counter none before its next aligned
+ * boundary (one whose boundary came just after the exhaustion refills like a bucket through the whole sampling:
+ * only a full bucket spent at another moment tells them apart). The cycle waits an eighth of a bucket at most, so
+ * a counter's next boundary falls in it rarely, and gives its whole wait back only when it came at once: its wait
+ * of calls back, less one, makes the split unneeded; fewer, and the split decides. A bucket too small for a wait
+ * of four calls is split. Returns the cycle's drain (the refused-call test's control).
+ */
+function* refillAfterVolley(lab: Lab, readings: Readings, plan: RefusedCallPlan): Experiment<Drain | undefined> {
+  const last = lab.observations[lab.observations.length - 1];
+  if (!last || allowedOf(last) || (plan.refilled ?? 0) < 4) return undefined;
+  const control = yield* controlCycle(lab, plan);
+  const expected = Math.round(cycleWaitMs(plan) * plan.rate);
+  const refilled = control.refusedMs !== null && control.allowed >= expected - 1;
+  readings.refillAfterBurst = refilled;
+  lab.note(
+    refilled
+      ? `refill after a full bucket: ${control.allowed} calls back ${Math.round(control.firstMs - plan.emptyAtMs)} ms after the volley emptied it, as a token bucket gives (a sliding log or a weighted counter gives none so soon): no split needed`
+      : `refill after a full bucket: ${control.allowed} calls back where a token bucket gives ${expected}: split`,
+  );
+  return control;
+}
+
+/**
+ * A continuous refill's full bucket, counted by a burst volley (the exhaustion's count less its refill agreeing);
+ * the volley is the full bucket spent at once that the refill after it is read from.
  */
 function* countBucket(
   lab: Lab,
@@ -191,15 +218,6 @@ function* countBucket(
   exhausted: ExhaustionReading,
   p: { lastRefusedMs: number; rate: number; corrected: number; restMs: (fullMs: number) => number },
 ): Experiment<number> {
-  const lastAllowedMs = lab.observations[Math.max(0, exhausted.drain.allowed - 1)]?.tMs ?? exhausted.drain.firstMs;
-  // From the first call sent: a slow first answer (a new connection, a cold target) hides refill time.
-  const refilled = p.rate * (lastAllowedMs - exhausted.drain.firstSentMs);
-  if (refilled < 0.5) {
-    lab.note(
-      `burst volley: not needed (${Math.round(lastAllowedMs - exhausted.drain.firstSentMs)} ms of exhaustion refilled ${refilled.toFixed(2)} calls)`,
-    );
-    return p.corrected;
-  }
   const advertised = exhausted.firstHints?.limit ?? null;
   const counted = yield* burstVolley(lab, p.lastRefusedMs, p.rate, exhausted.burst, p.corrected, p.restMs, advertised);
   readings.exhaustionLessRefill = p.corrected;
@@ -207,8 +225,8 @@ function* countBucket(
 }
 
 /** Whether refused calls consume quota, measured once more when a held-up call moved what a cycle found. */
-function* refusedCallTest(lab: Lab, readings: Readings, plan: RefusedCallPlan): Experiment<void> {
-  readings.refusedCallTest = yield* refusedCalls(lab, plan);
+function* refusedCallTest(lab: Lab, readings: Readings, plan: RefusedCallPlan, control?: Drain): Experiment<void> {
+  readings.refusedCallTest = yield* refusedCalls(lab, plan, control);
   const first = readings.refusedCallTest?.stalledMs ?? null;
   if (first === null) return;
   lab.note('refused calls: measured again');

@@ -44,6 +44,12 @@ export interface Readings {
   /** A rested sliding counter's burst (the first-window rate). */
   restedBurst: number | null;
 
+  /**
+   * Calls came back within a cycle after the volley emptied a full bucket, as a token bucket gives them (a sliding
+   * log or a weighted counter gives none so soon); null: not read.
+   */
+  refillAfterBurst: boolean | null;
+
   // Split, then whether refused calls count.
   split: SplitReading | null;
   refusedCallTest: RefusedCallReading | null;
@@ -72,6 +78,7 @@ export const noReadings = (): Readings => ({
   exhaustionLessRefill: null,
   firstWindowRate: null,
   restedBurst: null,
+  refillAfterBurst: null,
   split: null,
   refusedCallTest: null,
   refusedCountKnown: null,
@@ -84,6 +91,8 @@ export function algorithmOf(r: Readings): Algorithm {
   const split = r.split;
   // A refill that waits for an aligned window is a sliding counter, whatever a split would show.
   if (r.refillShape === 'continuous' && r.pausedMs !== null) return 'sliding-window';
+  // A bucket's refill right after a full bucket spent at once: no log nor counter gives it.
+  if (r.refillShape === 'continuous' && !split && r.refillAfterBurst) return 'token-bucket';
   if (r.refillShape === null || !split) return 'unknown';
   // A token bucket is full again too, give or take the rate estimate'split error on large buckets.
   // A window'split split drain stops one call past the first half: that many back is a full bucket again.
