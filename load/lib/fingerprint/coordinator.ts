@@ -20,7 +20,9 @@ import { sampleRefill, type SamplingReading, type WindowRef } from './experiment
 import { settleReopening, type ReopenedBucket } from './experiments/reopening-settle';
 import { controlCycle, cycleWaitMs, refusedCalls, type RefusedCallPlan } from './experiments/refused-call';
 import { resetMovesOf, type Readings } from './readings';
-import { reopening } from './experiments/reopening';
+import { reopening, type ReopeningReading } from './experiments/reopening';
+import { splitAtReopening, type EarlyReopening } from './experiments/split-at-reopening';
+import { pauseOf } from './experiments/pause-ends';
 import { split, splitSaysSliding, type SplitPlan, type SplitReading } from './experiments/split';
 import type { Drain } from './types';
 import { refineWindow, samplingBracket } from './experiments/window-refine';
@@ -29,7 +31,9 @@ import { refineWindow, samplingBracket } from './experiments/window-refine';
 export function* coordinate(lab: Lab, readings: Readings, startAt = 0): Experiment<void> {
   const exhausted = yield* exhaustion(lab, startAt);
   readings.exhaustion = exhausted;
-  const settled = yield* reopen(lab, readings, exhausted);
+  const reopened = yield* reopenOnce(lab, readings, exhausted);
+  if (reopened.full) return yield* windowAtReopening(lab, readings, exhausted, reopened.full);
+  const settled = yield* settle(lab, readings, exhausted, reopened.drain as Drain);
   const plan = { burst: exhausted.burst, maxGapMs: settled.maxGapMs };
   let sampling =
     settled.timed ??
@@ -58,15 +62,79 @@ export function* coordinate(lab: Lab, readings: Readings, startAt = 0): Experime
   yield* continuousRefill(lab, readings, exhausted, sampling, windowPauseMs);
 }
 
-/** Reopening, then a rest when it was partial: the drain the sampling follows and its gaps. */
-function* reopen(lab: Lab, readings: Readings, exhausted: ExhaustionReading): Experiment<ReopenedBucket> {
+/** The reopening: its drain, or the full bucket it did not drain. */
+function* reopenOnce(lab: Lab, readings: Readings, exhausted: ExhaustionReading): Experiment<ReopeningReading> {
   const refillMoves = resetMovesOf(readings, lab.observations) === true;
-  const reopened = yield* reopening(lab, exhausted.refusal, exhausted.burst, refillMoves);
+  const spreadMs = (exhausted.drain.refusedMs ?? exhausted.drain.firstMs) - exhausted.drain.firstSentMs;
+  const reopened = yield* reopening(lab, exhausted.refusal, exhausted.burst, refillMoves, { spreadMs });
   readings.reopeningMoved = reopened.reopeningMoved;
-  if (!reopened.drain) throw new Stop(reopened.verdict as string);
-  const settled = yield* settleReopening(lab, reopened.drain, exhausted.drain, exhausted.burst);
+  if (!reopened.drain && !reopened.full) throw new Stop(reopened.verdict as string);
+  return reopened;
+}
+
+/** A rest after a partial reopening: the drain the sampling follows and its gaps. */
+function* settle(lab: Lab, readings: Readings, exhausted: ExhaustionReading, reopened: Drain): Experiment<ReopenedBucket> {
+  const settled = yield* settleReopening(lab, reopened, exhausted.drain, exhausted.burst);
   readings.restedDrain = settled.rested;
   return settled;
+}
+
+/**
+ * A full bucket back at once at the advertised reset: a window, split from there (split-at-reopening.ts), once
+ * more after a rest the ordinary way when a held-up call moved what it found. Calls back before the next
+ * advertised reset's last second are a continuous refill after a pause (a weighted counter): sampled as one.
+ */
+function* windowAtReopening(
+  lab: Lab,
+  readings: Readings,
+  exhausted: ExhaustionReading,
+  start: NonNullable<ReopeningReading['full']>,
+): Experiment<void> {
+  if (readings.reopeningMoved) throw new Stop('refused calls count (the advertised reopening moved after refused calls)');
+  const burst = exhausted.burst;
+  const r = yield* splitAtReopening(lab, start.allowed, burst, start.settleMs);
+  if (r.kind === 'early') return yield* sampledAfterPause(lab, readings, exhausted, r);
+  readings.refillShape = 'window';
+  readings.samplingBracket = r.bracket;
+  readings.window = r.window;
+  let splitReading: SplitReading | null = r.split;
+  if (r.split.stalledMs !== null) {
+    lab.note('split: measured again after a rest');
+    const periodMs = r.bracket.hi;
+    splitReading = yield* split(lab, {
+      start: { restAt: lab.lastMs + 2.1 * periodMs },
+      periodMs,
+      burst,
+      marginMs: margin(lab, periodMs, true, burst),
+      window: true,
+    });
+    if (splitReading?.stalledMs !== null && splitReading?.stalledMs !== undefined)
+      readings.stalls.push(
+        `the split stalled twice (calls held up ${Math.round(r.split.stalledMs)} and ${Math.round(splitReading.stalledMs)} ms)`,
+      );
+  }
+  if (!splitReading) return;
+  const fewBack = afterWindowSplit(lab, readings, splitReading);
+  if (fewBack === null) return;
+  readings.window = null;
+  readings.split = null;
+  readings.refillShape = null;
+  readings.samplingBracket = null;
+  const gapMs = Math.max(lab.fineMs, r.window.windowMs / 20);
+  const sampling = yield* sampleRefill(lab, { burst, maxGapMs: r.window.windowMs / 2, from: fewBack, gapMs, windowAllowed: false });
+  yield* continuousRefill(lab, readings, exhausted, sampling, r.window.windowMs / 2);
+}
+
+/** Calls back early after the split's full bucket: a pause, then the refill sampled (and timed at once when it can be). */
+function* sampledAfterPause(lab: Lab, readings: Readings, exhausted: ExhaustionReading, r: EarlyReopening): Experiment<void> {
+  const burst = exhausted.burst;
+  const pausedMs = r.lastEmpty.firstMs - (r.full.refusedMs as number);
+  const pause = pauseOf(r.full, r.lastEmpty, r.back, burst, 2);
+  const refillMs = Math.max(lab.fineMs, r.back.firstMs - (r.full.refusedMs as number));
+  const gapMs = Math.max(lab.fineMs, Math.min((3 * refillMs) / burst, refillMs / 8));
+  if (r.back.refusedMs === null) throw new Stop(`the bucket did not empty after ${r.back.allowed} calls on reopening`);
+  const sampling = yield* sampleRefill(lab, { burst, maxGapMs: refillMs / 2, from: r.back, gapMs, windowAllowed: false, pause });
+  yield* continuousRefill(lab, readings, exhausted, sampling, pausedMs);
 }
 
 /**
@@ -94,6 +162,14 @@ function* windowRefill(lab: Lab, readings: Readings, exhausted: ExhaustionReadin
     window: true,
   });
   if (!splitReading) return null;
+  return afterWindowSplit(lab, readings, splitReading);
+}
+
+/**
+ * What a window's split says of refused calls, and whether it got some calls back but fewer than a window gives:
+ * that drain, to be sampled again as a continuous refill; else null.
+ */
+function afterWindowSplit(lab: Lab, readings: Readings, splitReading: SplitReading): Drain | null {
   readings.split = splitReading;
   const finalDrain = splitReading.drain;
   if (finalDrain.refusedMs === null) {

@@ -1,23 +1,28 @@
 /**
  * Reopening: waits for the first allowed call after the exhaustion's refusal, following Retry-After and
- * every new Reset value (one poll at the advertised time, which is rounded up, so never early), backing
- * off without them (the gap doubles each poll). Then drains the reopened bucket.
+ * every new Reset value (toward a full reset: coarse polls, then fine ones over its last second, since it is
+ * rounded to the second), backing off without them (the gap doubles each poll). Then drains the reopened
+ * bucket, unless its Remaining said a full bucket came back on time (a window: the split starts from it).
  *
- * Reading: the drain from the first allowed call, and whether the advertised reopening moved after refused
- * calls (they count). Gives up at the wait cap with a verdict.
+ * Reading: the drain from the first allowed call (or that call, when full), and whether the advertised reopening
+ * moved after refused calls (they count). Gives up at the wait cap with a verdict.
  */
 import { allowedOf, call, drain, drainFrom, type Lab, type Experiment } from '../lab';
 import type { Drain, LabObservation } from '../types';
 
 export interface ReopeningReading {
-  /** The drain that started with the first allowed call; null when it never came (see `verdict`). */
+  /** The drain that started with the first allowed call; null when it never came (see `verdict`) or was full. */
   drain: Drain | null;
+  /** A full bucket said back on time at the advertised reset, not drained: its first call and the refusal before it. */
+  full: { allowed: LabObservation; lastRefused: LabObservation; settleMs: number } | null;
   /** The advertised reopening moved after refused calls: true; null when not known. */
   reopeningMoved: boolean | null;
   verdict: string | null;
 }
 
 const SECOND = 1000;
+/** A reset this far off is read at once (toward it, then split from it): its rounding second is a quarter of it at most. */
+const LONG_WINDOW_MS = 4 * SECOND;
 
 /**
  * The time a poll follows, as the call advertised it: the full reset first (a full bucket gives a clean drain);
@@ -31,32 +36,53 @@ function pollHint(o: LabObservation, burst: number, refilling: boolean): number 
 }
 
 /** The reading when the next poll would pass the wait cap: no drain, with the polls sent and how they were spaced. */
-function notReopened(lab: Lab, p: { polls: number; gap: number; hint: number | null; moved: boolean }): ReopeningReading {
+function notReopened(lab: Lab, p: { polls: number; gap: number; hint: number | null; moved: boolean }): string {
   const why = p.moved || p.hint !== null ? 'refused calls appear to count' : 'refused calls appear to count, or the window is longer';
   const spacing = p.hint === null ? `, spaced up to ${p.gap / 2} ms` : ', following the advertised reset';
-  return {
-    drain: null,
-    reopeningMoved: p.moved || null,
-    verdict: `did not reopen within ${Math.round(lab.cfg.maxWaitMs / 1000)} s (${p.polls} polls${spacing}); ${why}`,
-  };
+  return `did not reopen within ${Math.round(lab.cfg.maxWaitMs / 1000)} s (${p.polls} polls${spacing}); ${why}`;
+}
+
+/** The polls that waited for a reopening: the first allowed one, or none within the wait cap. */
+export interface Polled {
+  /** The first allowed poll; null when the next poll would pass the wait cap (see `verdict`). */
+  allowed: LabObservation | null;
+  /** The refused poll before it (the call the polls started from when none was refused). */
+  lastRefused: LabObservation;
+  /** The allowed poll came within the last second before an advertised reset, polled a fine gap apart. */
+  onTime: boolean;
+  polls: number;
+  moved: boolean;
+  verdict: string | null;
 }
 
 /**
- * `refilling`: the advertised Reset moved between the exhaustion's calls (a continuous refill, where Reset is
- * when the whole bucket is back): the poll goes at the time of the next call instead, Retry-After or one
- * burst's share of the way to Reset, so the reopened drain holds a call or two rather than a bucket.
+ * Polls from `from` (a refusal, or the call that emptied the bucket) until one is allowed, following Retry-After and
+ * every new Reset value, backing off without them (the gap doubles each poll): one poll at the advertised time
+ * (rounded up, so never early). Given `fineGapMs`, toward a full reset (not `refilling`) the polls go an eighth
+ * of the wait apart until the last second before it, then `fineGapMs` apart:
+ * a reset in whole seconds names its window's end within that second, which the fine polls find, and a
+ * reopening before it (a weighted counter's, at its aligned boundary) is caught by the coarse ones. `resetAtMs`:
+ * the reset to poll toward, whatever the polls advertise.
  */
-export function* reopening(lab: Lab, refusal: LabObservation, burst: number, refilling: boolean): Experiment<ReopeningReading> {
-  const refusedAt = refusal.tMs;
+export function* pollReopening(
+  lab: Lab,
+  from: LabObservation,
+  burst: number,
+  refilling: boolean,
+  fineGapMs: number | null = null,
+  resetAtMs: number | null = null,
+): Experiment<Polled> {
+  const refusedAt = from.tMs;
   const deadline = refusedAt + lab.cfg.maxWaitMs;
   let gap = lab.cfg.backoffStartMs ?? 50;
   let lastHint: number | null = null;
   let promised: number | null = null;
   let moved = false;
   let polls = 0;
-  let o = refusal;
+  let o = from;
+  let lastRefused = from;
   for (;;) {
-    const hint = pollHint(o, burst, refilling);
+    const hint = resetAtMs ?? pollHint(o, burst, refilling);
     // The first advertised time passed and the call was still refused, or the advertised time jumped.
     const broken = promised !== null && o.status === 429 && o.tMs >= promised;
     if (hint !== null && lastHint !== null && (hint - lastHint >= SECOND || (broken && !refilling)) && !moved) {
@@ -71,14 +97,75 @@ export function* reopening(lab: Lab, refusal: LabObservation, burst: number, ref
     if (hint === null || hint <= o.tMs) {
       next = o.tMs + gap;
       gap *= 2;
-    } else next = hint + 5;
-    if (next > deadline) return notReopened(lab, { polls, gap, hint, moved });
+    } else next = refilling || fineGapMs === null ? hint + 5 : towardReset(o.tMs, hint, refusedAt, fineGapMs);
+    if (next > deadline) {
+      const verdict = notReopened(lab, { polls, gap, hint, moved });
+      return { allowed: null, lastRefused, onTime: false, polls, moved, verdict };
+    }
+    const sentAfter = o;
     o = yield* call(lab, next, 'reopening');
     polls += 1;
-    if (allowedOf(o)) break;
+    if (allowedOf(o)) {
+      const onTime =
+        fineGapMs !== null && !refilling && hint !== null && sentAfter.status === 429 && sentAfter.sentMs >= hint - SECOND - 2 * fineGapMs;
+      return { allowed: o, lastRefused, onTime, polls, moved, verdict: null };
+    }
+    lastRefused = o;
   }
-  lab.note(`reopened ${o.tMs - refusedAt} ms after the 429 (${polls} polls)`);
+}
+
+/** The next poll toward a full reset at `hint`: coarse until its last second, then a fine gap apart. */
+function towardReset(nowMs: number, hint: number, fromMs: number, fineGapMs: number): number {
+  const lastSecond = hint - SECOND;
+  const coarse = Math.max(fineGapMs, (hint - fromMs) / 8);
+  if (nowMs + coarse < lastSecond) return nowMs + coarse;
+  return Math.min(hint + 5, Math.max(nowMs + fineGapMs, lastSecond));
+}
+
+/** Whether an allowed call's Remaining says a full bucket is back (its own call taken). */
+export function fullBucketSaid(o: LabObservation, burst: number): boolean {
+  const remaining = o.hints.remaining;
+  return remaining !== null && remaining + 1 >= burst - Math.floor(burst / 10);
+}
+
+/**
+ * `refilling`: the advertised Reset moved between the exhaustion's calls (a continuous refill, where Reset is
+ * when the whole bucket is back): the poll goes at the time of the next call instead, Retry-After or one
+ * burst's share of the way to Reset, so the reopened drain holds a call or two rather than a bucket.
+ * Given `atOnce`, a reopening on time at an advertised reset of a few seconds, Remaining said, is not drained
+ * (`full`): a split starts from it, `settleMs` later when Remaining said less than a full bucket (`spreadMs`: how
+ * long the exhaustion took).
+ */
+export function* reopening(
+  lab: Lab,
+  refusal: LabObservation,
+  burst: number,
+  refilling: boolean,
+  atOnce: { spreadMs: number } | null = null,
+): Experiment<ReopeningReading> {
+  const hint = refusal.hints.resetAtMs ?? refusal.hints.retryAtMs;
+  // A window of a few seconds at least: the second its reset is rounded to is a small part of it.
+  const long = atOnce !== null && hint !== null && hint - refusal.tMs >= LONG_WINDOW_MS;
+  const polled = yield* pollReopening(lab, refusal, burst, refilling, long ? fineGapFor(lab, refusal) : null);
+  const o = polled.allowed;
+  if (!o) return { drain: null, full: null, reopeningMoved: polled.moved || null, verdict: polled.verdict };
+  lab.note(`reopened ${o.tMs - refusal.tMs} ms after the 429 (${polled.polls} polls)`);
+  const longWindow = (o.hints.resetAtMs ?? o.tMs) - o.tMs >= LONG_WINDOW_MS;
+  if (atOnce && polled.onTime && longWindow && o.hints.remaining !== null) {
+    // A sliding log gives the exhaustion's calls back as they leave it, over the span they were spent in.
+    const settleMs = fullBucketSaid(o, burst) ? 0 : atOnce.spreadMs + lab.fineMs;
+    lab.note(
+      `reopening: at the advertised reset, Remaining ${o.hints.remaining}: not drained${settleMs ? ` (the exhaustion's calls back ${Math.round(settleMs)} ms later)` : ''}`,
+    );
+    return { drain: null, full: { allowed: o, lastRefused: polled.lastRefused, settleMs }, reopeningMoved: polled.moved, verdict: null };
+  }
   // The allowed poll is the first call of a drain.
   const d = yield* drain(lab, o.tMs, 'reopening', lab.drainCap(), drainFrom(o));
-  return { drain: d, reopeningMoved: moved, verdict: null };
+  return { drain: d, full: null, reopeningMoved: polled.moved, verdict: null };
+}
+
+/** Fine polls toward a reset: a 66th of the wait (1.5 % of a window), at least the lab's fine gap. */
+export function fineGapFor(lab: Lab, from: LabObservation): number {
+  const hint = from.hints.resetAtMs ?? from.hints.retryAtMs;
+  return Math.max(lab.fineMs, hint !== null && hint > from.tMs ? (hint - from.tMs) / 66 : 0);
 }
