@@ -75,24 +75,14 @@ export function* pollReopening(
   const refusedAt = from.tMs;
   const deadline = refusedAt + lab.cfg.maxWaitMs;
   let gap = lab.cfg.backoffStartMs ?? 50;
-  let lastHint: number | null = null;
-  let promised: number | null = null;
-  let moved = false;
+  const advertised = { lastHint: null as number | null, promised: null as number | null, moved: false };
   let polls = 0;
   let o = from;
   let lastRefused = from;
   for (;;) {
     const hint = resetAtMs ?? pollHint(o, burst, refilling);
-    // The first advertised time passed and the call was still refused, or the advertised time jumped.
-    const broken = promised !== null && o.status === 429 && o.tMs >= promised;
-    if (hint !== null && lastHint !== null && (hint - lastHint >= SECOND || (broken && !refilling)) && !moved) {
-      moved = true;
-      lab.note(
-        `the advertised reopening moved from +${lastHint - refusedAt} ms to +${hint - refusedAt} ms after refused calls: they count`,
-      );
-    }
-    if (hint !== null) lastHint = hint;
-    if (promised === null) promised = hint;
+    followHint(lab, advertised, o, hint, refilling, refusedAt);
+    const { moved } = advertised;
     let next: number;
     if (hint === null || hint <= o.tMs) {
       next = o.tMs + gap;
@@ -112,6 +102,27 @@ export function* pollReopening(
     }
     lastRefused = o;
   }
+}
+
+/**
+ * The advertised reopening after poll `o`: moved (refused calls count) when it jumped by a second or more, or when
+ * the first one passed and the call was still refused (toward a full reset).
+ */
+function followHint(
+  lab: Lab,
+  a: { lastHint: number | null; promised: number | null; moved: boolean },
+  o: LabObservation,
+  hint: number | null,
+  refilling: boolean,
+  refusedAt: number,
+): void {
+  const broken = a.promised !== null && o.status === 429 && o.tMs >= a.promised;
+  if (hint !== null && a.lastHint !== null && (hint - a.lastHint >= SECOND || (broken && !refilling)) && !a.moved) {
+    a.moved = true;
+    lab.note(`the advertised reopening moved from +${a.lastHint - refusedAt} ms to +${hint - refusedAt} ms after refused calls: they count`);
+  }
+  if (hint !== null) a.lastHint = hint;
+  if (a.promised === null) a.promised = hint;
 }
 
 /** The next poll toward a full reset at `hint`: coarse until its last second, then a fine gap apart. */
