@@ -50,7 +50,10 @@ export function* continuousRefill(
     return;
   }
   const restMs = (fullMs: number): number => fullMs * 1.1 + margin(lab, fullMs, false, exhausted.burst);
-  readings.bucketBurst = yield* countBucket(lab, readings, exhausted, { lastRefusedMs, rate: rate.rate, corrected, restMs });
+  // Two periods: a weighted counter's previous aligned window is empty too, so it gives nothing back after the
+  // volley before its next boundary (calls back at the previous window's count per window otherwise, a bucket's rate).
+  const volleyRestMs = (fullMs: number): number => 2 * fullMs + margin(lab, fullMs, false, exhausted.burst);
+  readings.bucketBurst = yield* countBucket(lab, readings, exhausted, { lastRefusedMs, rate: rate.rate, corrected, restMs: volleyRestMs });
   const plan = { emptyAtMs: lab.lastMs, rate: rate.rate, burst: readings.bucketBurst, refilled: Math.min(8, Math.floor(readings.bucketBurst / 8)) };
   const control = yield* refillAfterVolley(lab, readings, plan);
   if (readings.refillAfterBurst) return yield* refusedCallTest(lab, readings, plan, control);
@@ -78,9 +81,9 @@ export function* continuousRefill(
 
 /**
  * The refill right after the volley emptied a full bucket: a token bucket gives a call back every call of its
- * rate at once, a sliding log none before its window ends, a weighted counter none before its next aligned
- * boundary (one whose boundary came just after the exhaustion refills like a bucket through the whole sampling:
- * only a full bucket spent at another moment tells them apart). The cycle waits an eighth of a bucket at most, so
+ * rate at once, a sliding log none before its window ends, a weighted counter rested two periods none before its
+ * next aligned boundary (one whose boundary came just after the exhaustion refills like a bucket through the whole
+ * sampling: only a full bucket spent at another moment tells them apart). The cycle waits an eighth of a bucket at most, so
  * a counter's next boundary falls in it rarely, and gives its whole wait back only when it came at once: its wait
  * of calls back, less one, makes the split unneeded; fewer, and the split decides. A bucket too small for a wait
  * of four calls is split. Returns the cycle's drain (the refused-call test's control).
