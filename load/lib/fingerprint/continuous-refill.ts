@@ -2,7 +2,7 @@
  * A continuous refill (coordinator.ts): its rate, its bucket counted by a volley, the refill right after it (a token
  * bucket's), else a split; whether refused calls count; a weighted sliding counter's first-window rate.
  */
-import { allowedOf, margin, type Lab, type Experiment } from './lab';
+import { allowedOf, drain, margin, type Lab, type Experiment } from './lab';
 import { burstVolley, refillCorrectedBurst } from './experiments/burst-volley';
 import type { ExhaustionReading } from './experiments/exhaustion';
 import { firstWindowRate } from './experiments/first-window-rate';
@@ -56,8 +56,14 @@ export function* continuousRefill(
   readings.bucketBurst = yield* countBucket(lab, readings, exhausted, { lastRefusedMs, rate: rate.rate, corrected, restMs: volleyRestMs });
   const plan = { emptyAtMs: lab.lastMs, rate: rate.rate, burst: readings.bucketBurst, refilled: Math.min(8, Math.floor(readings.bucketBurst / 8)) };
   const control = yield* refillAfterVolley(lab, readings, plan);
-  if (readings.refillAfterBurst) return yield* refusedCallTest(lab, readings, plan, control);
+  if (control && readings.refillAfterBurst) return yield* refusedCallTest(lab, readings, control.plan, control.drain);
   const periodMs = readings.bucketBurst / rate.rate;
+  if (control?.drain.refusedMs) {
+    // Nothing back after a full bucket spent at once from a rest of two periods: the volley was a rested burst, and
+    // the window after it is timed at once (a log gives its calls back in one clump there: the consistency checks).
+    lab.note('split: not needed (the first window after the volley tells a weighted counter, and its rate)');
+    return yield* counterRate(lab, readings, exhausted, control.drain.refusedMs, periodMs, readings.bucketBurst);
+  }
   const splitReading = yield* steadySplit(lab, readings, {
     start: { restAt: lab.lastMs + restMs(periodMs) },
     periodMs,
@@ -85,22 +91,31 @@ export function* continuousRefill(
  * next aligned boundary (one whose boundary came just after the exhaustion refills like a bucket through the whole
  * sampling: only a full bucket spent at another moment tells them apart). The cycle waits an eighth of a bucket at most, so
  * a counter's next boundary falls in it rarely, and gives its whole wait back only when it came at once: its wait
- * of calls back, less one, makes the split unneeded; fewer, and the split decides. A bucket too small for a wait
- * of four calls is split. Returns the cycle's drain (the refused-call test's control).
+ * of calls back, less one, makes the split unneeded; fewer, and the first window after the volley is timed. A
+ * bucket too small for a wait of four calls is split. Returns the cycle's drain (the refused-call test's control)
+ * and its plan.
  */
-function* refillAfterVolley(lab: Lab, readings: Readings, plan: RefusedCallPlan): Experiment<Drain | undefined> {
+function* refillAfterVolley(
+  lab: Lab,
+  readings: Readings,
+  plan: RefusedCallPlan,
+): Experiment<{ drain: Drain; plan: RefusedCallPlan } | undefined> {
   const last = lab.observations[lab.observations.length - 1];
   if (!last || allowedOf(last) || (plan.refilled ?? 0) < 4) return undefined;
-  const control = yield* controlCycle(lab, plan);
-  const expected = Math.round(cycleWaitMs(plan) * plan.rate);
+  // The volley's answers come over a while: a drain at once marks when the bucket was empty, as a refusal does.
+  const emptied = yield* drain(lab, lab.lastMs, 'refused calls', lab.drainCap());
+  if (emptied.refusedMs === null) return undefined;
+  const from = { ...plan, emptyAtMs: emptied.refusedMs };
+  const control = yield* controlCycle(lab, from);
+  const expected = Math.round(cycleWaitMs(from) * from.rate);
   const refilled = control.refusedMs !== null && control.allowed >= expected - 1;
   readings.refillAfterBurst = refilled;
   lab.note(
     refilled
-      ? `refill after a full bucket: ${control.allowed} calls back ${Math.round(control.firstMs - plan.emptyAtMs)} ms after the volley emptied it, as a token bucket gives (a sliding log or a weighted counter gives none so soon): no split needed`
-      : `refill after a full bucket: ${control.allowed} calls back where a token bucket gives ${expected}: split`,
+      ? `refill after a full bucket: ${control.allowed} calls back ${Math.round(control.firstMs - from.emptyAtMs)} ms after the volley emptied it, as a token bucket gives (a sliding log or a weighted counter gives none so soon): no split needed`
+      : `refill after a full bucket: ${control.allowed} calls back where a token bucket gives ${expected}`,
   );
-  return control;
+  return { drain: control, plan: from };
 }
 
 /**
@@ -133,7 +148,15 @@ function* refusedCallTest(lab: Lab, readings: Readings, plan: RefusedCallPlan, c
 }
 
 /** A weighted sliding counter: its rate in the first window after a full one, once more when that stalled. */
-function* counterRate(lab: Lab, readings: Readings, exhausted: ExhaustionReading, emptyAtMs: number, periodMs: number): Experiment<void> {
+/** `rested`: calls a rested burst just passed (the volley), emptied at `emptyAtMs`: its first window is timed at once. */
+function* counterRate(
+  lab: Lab,
+  readings: Readings,
+  exhausted: ExhaustionReading,
+  emptyAtMs: number,
+  periodMs: number,
+  rested?: number,
+): Experiment<void> {
   const plan = {
     emptyAtMs,
     periodMs,
@@ -142,7 +165,7 @@ function* counterRate(lab: Lab, readings: Readings, exhausted: ExhaustionReading
     drainsRate: readings.rate,
     pauseKnown: readings.pausedMs !== null,
   };
-  let firstWindow = yield* firstWindowRate(lab, plan);
+  let firstWindow = yield* firstWindowRate(lab, rested === undefined ? plan : { ...plan, rested });
   if (firstWindow.stalled) {
     lab.note('first window: measured again');
     const again = yield* firstWindowRate(lab, {
