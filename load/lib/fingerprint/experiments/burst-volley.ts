@@ -8,7 +8,8 @@
  * a loaded target one after another, so what refilled meanwhile is taken off by the answers' spread. A stall
  * before the first answer hides that spread: when the time from the send to the last allowed answer leaves
  * room for more refill than the spread says, the volley is sent once more after a rest, and the one whose
- * answers came sooner after their send counts the bucket.
+ * answers came sooner after their send counts the bucket; not when the advertised limit, or the exhaustion less
+ * its refill, lies within what the first allows.
  * Reading: the burst (calls a full bucket holds).
  */
 import type { RateLimitHints } from '../../rate-limit-hints';
@@ -76,16 +77,18 @@ export function* burstVolley(
       got !== passed
         ? `${got} of ${n} calls sent at once passed within ${Math.round(spreadMs)} ms, ${passed} without the refill`
         : `${passed} of ${n} calls sent at once passed`;
-    if (!first && Math.floor(rate * sinceSentMs) > Math.floor(rate * spreadMs) && lab.requests + n <= lab.cfg.maxRequests) {
+    const least = got - Math.floor(rate * sinceSentMs);
+    // The advertised limit, or the exhaustion less its refill, inside what this volley allows needs no second one.
+    const agrees = [advertised, corrected].some((x) => x !== null && x >= least && x <= passed);
+    if (!first && !agrees && Math.floor(rate * sinceSentMs) > Math.floor(rate * spreadMs) && lab.requests + n <= lab.cfg.maxRequests) {
       lab.note(
         `burst volley: ${line}, but its last allowed answer came ${Math.round(sinceSentMs)} ms after the send (room for ${Math.floor(rate * sinceSentMs)} refilled): sent again`,
       );
-      first = { passed, least: got - Math.floor(rate * sinceSentMs), sinceSentMs, line };
+      first = { passed, least, sinceSentMs, line };
       at = lab.lastMs + restMs(observed / rate);
       continue;
     }
-    const chosen =
-      first && first.sinceSentMs < sinceSentMs ? first : { passed, least: got - Math.floor(rate * sinceSentMs), sinceSentMs, line };
+    const chosen = first && first.sinceSentMs < sinceSentMs ? first : { passed, least, sinceSentMs, line };
     if (chosen.passed < 1 || chosen.passed > observed) return corrected;
     // The volley holds the bucket within least..passed: the advertised limit, or the exhaustion less its refill,
     // inside that range agrees with it and is the sharper reading.
