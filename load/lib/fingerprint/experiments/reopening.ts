@@ -77,17 +77,24 @@ export function* pollReopening(
   let gap = lab.cfg.backoffStartMs ?? 50;
   const advertised = { lastHint: null as number | null, promised: null as number | null, moved: false };
   let polls = 0;
+  let share = 1;
   let o = from;
   let lastRefused = from;
   for (;;) {
     const hint = resetAtMs ?? pollHint(o, burst, refilling);
-    followHint(lab, advertised, o, hint, refilling, refusedAt);
+    // Refilling, the poll's time is a share of the way to the full reset: whether that moved tells.
+    followHint(lab, advertised, o, refilling && resetAtMs === null ? o.hints.resetAtMs : hint, refilling, refusedAt);
     const { moved } = advertised;
     let next: number;
     if (hint === null || hint <= o.tMs) {
       next = o.tMs + gap;
       gap *= 2;
-    } else next = refilling || fineGapMs === null ? hint + 5 : towardReset(o.tMs, hint, refusedAt, fineGapMs);
+    } else if (refilling) {
+      // From the fourth refused poll on, each doubles the share of the way to the full reset (a log whose
+      // exhaustion crossed a second of its Reset looks refilling: its calls come back only at the reset).
+      next = Math.min(o.tMs + (hint - o.tMs) * share, Math.max(hint, o.hints.resetAtMs ?? hint)) + 5;
+      if (polls >= 3) share *= 2;
+    } else next = fineGapMs === null ? hint + 5 : towardReset(o.tMs, hint, refusedAt, fineGapMs);
     if (next > deadline) {
       const verdict = notReopened(lab, { polls, gap, hint, moved });
       return { allowed: null, lastRefused, onTime: false, polls, moved, verdict };
