@@ -55,7 +55,7 @@ export function* continuousRefill(
   const volleyRestMs = (fullMs: number): number => 2 * fullMs + margin(lab, fullMs, false, exhausted.burst);
   readings.bucketBurst = yield* countBucket(lab, readings, exhausted, { lastRefusedMs, rate: rate.rate, corrected, restMs: volleyRestMs });
   const plan = { emptyAtMs: lab.lastMs, rate: rate.rate, burst: readings.bucketBurst, refilled: Math.min(8, Math.floor(readings.bucketBurst / 8)) };
-  const control = yield* refillAfterVolley(lab, readings, plan);
+  const control = yield* refillAfterVolley(lab, readings, plan, exhausted.burst + 2);
   if (control && readings.refillAfterBurst) return yield* refusedCallTest(lab, readings, control.plan, control.drain);
   const periodMs = readings.bucketBurst / rate.rate;
   if (control?.drain.refusedMs) {
@@ -99,13 +99,15 @@ function* refillAfterVolley(
   lab: Lab,
   readings: Readings,
   plan: RefusedCallPlan,
+  volleySize: number,
 ): Experiment<{ drain: Drain; plan: RefusedCallPlan } | undefined> {
-  const last = lab.observations[lab.observations.length - 1];
-  if (!last || allowedOf(last) || (plan.refilled ?? 0) < 4) return undefined;
+  // Answers sent together come back in any order: a refusal among them says the volley emptied the bucket.
+  const emptied = lab.observations.slice(-volleySize).some((o) => !allowedOf(o));
+  if (!emptied || (plan.refilled ?? 0) < 4) return undefined;
   // The volley's answers come over a while: a drain at once marks when the bucket was empty, as a refusal does.
-  const emptied = yield* drain(lab, lab.lastMs, 'refused calls', lab.drainCap());
-  if (emptied.refusedMs === null) return undefined;
-  const from = { ...plan, emptyAtMs: emptied.refusedMs };
+  const empty = yield* drain(lab, lab.lastMs, 'refused calls', lab.drainCap());
+  if (empty.refusedMs === null) return undefined;
+  const from = { ...plan, emptyAtMs: empty.refusedMs };
   const control = yield* controlCycle(lab, from);
   const expected = Math.round(cycleWaitMs(from) * from.rate);
   const refilled = control.refusedMs !== null && control.allowed >= expected - 1;

@@ -19,7 +19,7 @@ import { exhaustion, type ExhaustionReading } from './experiments/exhaustion';
 import { sampleRefill, type WindowRef } from './experiments/refill-sampling';
 import { settleReopening, type ReopenedBucket } from './experiments/reopening-settle';
 import { resetMovesOf, type Readings } from './readings';
-import { reopening, type ReopeningReading } from './experiments/reopening';
+import { LONG_WINDOW_MS, reopening, type ReopeningReading } from './experiments/reopening';
 import { splitAtReopening, type EarlyReopening } from './experiments/split-at-reopening';
 import { pauseOf } from './experiments/pause-ends';
 import { continuousRefill, steadySplit } from './continuous-refill';
@@ -64,12 +64,27 @@ export function* coordinate(lab: Lab, readings: Readings, startAt = 0): Experime
 
 /** The reopening: its drain, or the full bucket it did not drain. */
 function* reopenOnce(lab: Lab, readings: Readings, exhausted: ExhaustionReading): Experiment<ReopeningReading> {
-  const refillMoves = resetMovesOf(readings, lab.observations) === true;
+  const refillMoves = resetMovesOf(readings, lab.observations) === true && !oneRoundingSecond(lab, exhausted);
   const spreadMs = (exhausted.drain.refusedMs ?? exhausted.drain.firstMs) - exhausted.drain.firstSentMs;
   const reopened = yield* reopening(lab, exhausted.refusal, exhausted.burst, refillMoves, { spreadMs });
   readings.reopeningMoved = reopened.reopeningMoved;
   if (!reopened.drain && !reopened.full) throw new Stop(reopened.verdict as string);
   return reopened;
+}
+
+/**
+ * The exhaustion's Reset moved by one of the seconds it is rounded to, no more than its calls took, toward a reset
+ * some seconds off: a window's end crossing a second (a sliding log's moves with its newest call), not a refill (a
+ * bucket's moves by its whole window as it empties).
+ */
+function oneRoundingSecond(lab: Lab, exhausted: ExhaustionReading): boolean {
+  const calls = lab.observations.slice(0, exhausted.drain.allowed);
+  const resets = calls.map((o) => o.hints.resetAtMs).filter((v): v is number => v !== null);
+  const last = calls[calls.length - 1];
+  if (!resets.length || !last) return false;
+  const tookMs = last.tMs - exhausted.drain.firstSentMs;
+  const far = (exhausted.refusal.hints.resetAtMs ?? 0) - exhausted.refusal.tMs >= LONG_WINDOW_MS;
+  return far && Math.max(...resets) - Math.min(...resets) <= tookMs + 1000;
 }
 
 /** A rest after a partial reopening: the drain the sampling follows and its gaps. */

@@ -22,7 +22,7 @@ export interface ReopeningReading {
 
 const SECOND = 1000;
 /** A reset this far off is read at once (toward it, then split from it): its rounding second is a quarter of it at most. */
-const LONG_WINDOW_MS = 4 * SECOND;
+export const LONG_WINDOW_MS = 4 * SECOND;
 
 /**
  * The time a poll follows, as the call advertised it: the full reset first (a full bucket gives a clean drain);
