@@ -58,9 +58,9 @@ export interface Polled {
 /**
  * Polls from `from` (a refusal, or the call that emptied the bucket) until one is allowed, following Retry-After and
  * every new Reset value, backing off without them (the gap doubles each poll): one poll at the advertised time
- * (rounded up, so never early). Given `fineGapMs`, toward a full reset (not `refilling`) the polls go an eighth
- * of the wait apart until the last second before it, then `fineGapMs` apart:
- * a reset in whole seconds names its window's end within that second, which the fine polls find, and a
+ * (rounded up, so never early). Given `fine`, toward a full reset (not `refilling`) the polls go an eighth
+ * of the wait apart until its last `zoneMs` (the second it is rounded to, and the span of the calls it counts), then
+ * `gapMs` apart: a reset in whole seconds names its window's end within that second, which the fine polls find, and a
  * reopening before it (a weighted counter's, at its aligned boundary) is caught by the coarse ones. `resetAtMs`:
  * the reset to poll toward, whatever the polls advertise.
  */
@@ -69,7 +69,7 @@ export function* pollReopening(
   from: LabObservation,
   burst: number,
   refilling: boolean,
-  fineGapMs: number | null = null,
+  fine: FinePolls | null = null,
   resetAtMs: number | null = null,
 ): Experiment<Polled> {
   const refusedAt = from.tMs;
@@ -94,7 +94,7 @@ export function* pollReopening(
       // exhaustion crossed a second of its Reset looks refilling: its calls come back only at the reset).
       next = Math.min(o.tMs + (hint - o.tMs) * share, Math.max(hint, o.hints.resetAtMs ?? hint)) + 5;
       if (polls >= 3) share *= 2;
-    } else next = fineGapMs === null ? hint + 5 : towardReset(o.tMs, hint, refusedAt, fineGapMs);
+    } else next = fine === null ? hint + 5 : towardReset(o.tMs, hint, refusedAt, fine);
     if (next > deadline) {
       const verdict = notReopened(lab, { polls, gap, hint, moved });
       return { allowed: null, lastRefused, onTime: false, polls, moved, verdict };
@@ -104,7 +104,7 @@ export function* pollReopening(
     polls += 1;
     if (allowedOf(o)) {
       const onTime =
-        fineGapMs !== null && !refilling && hint !== null && sentAfter.status === 429 && sentAfter.sentMs >= hint - SECOND - 2 * fineGapMs;
+        fine !== null && !refilling && hint !== null && sentAfter.status === 429 && sentAfter.sentMs >= hint - fine.zoneMs - 2 * fine.gapMs;
       return { allowed: o, lastRefused, onTime, polls, moved, verdict: null };
     }
     lastRefused = o;
@@ -132,12 +132,18 @@ function followHint(
   if (a.promised === null) a.promised = hint;
 }
 
-/** The next poll toward a full reset at `hint`: coarse until its last second, then a fine gap apart. */
-function towardReset(nowMs: number, hint: number, fromMs: number, fineGapMs: number): number {
-  const lastSecond = hint - SECOND;
-  const coarse = Math.max(fineGapMs, (hint - fromMs) / 8);
-  if (nowMs + coarse < lastSecond) return nowMs + coarse;
-  return Math.min(hint + 5, Math.max(nowMs + fineGapMs, lastSecond));
+/** Fine polls toward a full reset: their gap, and how long before the reset they start. */
+export interface FinePolls {
+  gapMs: number;
+  zoneMs: number;
+}
+
+/** The next poll toward a full reset at `hint`: coarse until its fine zone, a poll just before it, then fine. */
+function towardReset(nowMs: number, hint: number, fromMs: number, fine: FinePolls): number {
+  const zoneStart = hint - fine.zoneMs;
+  const coarse = Math.max(fine.gapMs, (hint - fromMs) / 8);
+  if (nowMs + coarse < zoneStart - fine.gapMs) return nowMs + coarse;
+  return Math.min(hint + 5, Math.max(nowMs + fine.gapMs, zoneStart - fine.gapMs));
 }
 
 /** Whether an allowed call's Remaining says a full bucket is back (its own call taken). */
@@ -164,7 +170,9 @@ export function* reopening(
   const hint = refusal.hints.resetAtMs ?? refusal.hints.retryAtMs;
   // A window of a few seconds at least: the second its reset is rounded to is a small part of it.
   const long = atOnce !== null && hint !== null && hint - refusal.tMs >= LONG_WINDOW_MS;
-  const polled = yield* pollReopening(lab, refusal, burst, refilling, long ? fineGapFor(lab, refusal) : null);
+  // A sliding log gives its calls back over the span they were spent in, its first that long before its Reset.
+  const fine = long ? { gapMs: fineGapFor(lab, refusal), zoneMs: SECOND + atOnce.spreadMs } : null;
+  const polled = yield* pollReopening(lab, refusal, burst, refilling, fine);
   const o = polled.allowed;
   if (!o) return { drain: null, full: null, reopeningMoved: polled.moved || null, verdict: polled.verdict };
   lab.note(`reopened ${o.tMs - refusal.tMs} ms after the 429 (${polled.polls} polls)`);

@@ -58,7 +58,7 @@ export function* splitAtReopening(
   const spent = lab.observations[lab.observations.length - 1] as LabObservation;
   const fineGapMs = Math.max(lab.fineMs, advertisedMs / 66);
   // Toward the reset the start advertised: a sliding log's Reset says when its newest call leaves, its oldest leaves first.
-  const polled = yield* pollReopening(lab, spent, burst, false, fineGapMs, start.hints.resetAtMs);
+  const polled = yield* pollReopening(lab, spent, burst, false, { gapMs: fineGapMs, zoneMs: SECOND }, start.hints.resetAtMs);
   if (!polled.allowed) throw new Stop(polled.verdict as string);
   const back = polled.allowed;
   if (!polled.onTime) {
