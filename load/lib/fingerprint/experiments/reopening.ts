@@ -13,6 +13,8 @@ import type { Drain, LabObservation } from '../types';
 export interface ReopeningReading {
   /** The drain that started with the first allowed call; null when it never came (see `verdict`) or was full. */
   drain: Drain | null;
+  /** The first allowed call came before the fine polls toward the advertised full reset (see `Polled`). */
+  early: boolean;
   /** A full bucket said back on time at the advertised reset, not drained: its first call and the refusal before it. */
   full: { allowed: LabObservation; lastRefused: LabObservation; settleMs: number } | null;
   /** The advertised reopening moved after refused calls: true; null when not known. */
@@ -50,6 +52,8 @@ export interface Polled {
   lastRefused: LabObservation;
   /** The allowed poll came within the last second before an advertised reset, polled a fine gap apart. */
   onTime: boolean;
+  /** The allowed poll came before the fine polls toward a full reset (before a sliding log gives a call back). */
+  early: boolean;
   polls: number;
   moved: boolean;
   verdict: string | null;
@@ -97,18 +101,23 @@ export function* pollReopening(
     } else next = fine === null ? hint + 5 : towardReset(o.tMs, hint, refusedAt, fine);
     if (next > deadline) {
       const verdict = notReopened(lab, { polls, gap, hint, moved });
-      return { allowed: null, lastRefused, onTime: false, polls, moved, verdict };
+      return { allowed: null, lastRefused, onTime: false, early: false, polls, moved, verdict };
     }
     const sentAfter = o;
     o = yield* call(lab, next, 'reopening');
     polls += 1;
     if (allowedOf(o)) {
-      const onTime =
-        fine !== null && !refilling && hint !== null && sentAfter.status === 429 && sentAfter.sentMs >= hint - fine.zoneMs - 2 * fine.gapMs;
-      return { allowed: o, lastRefused, onTime, polls, moved, verdict: null };
+      const zoneFromMs = fine !== null && !refilling && hint !== null ? hint - fine.zoneMs - 2 * fine.gapMs : null;
+      return { ...whenAllowed(o, sentAfter, zoneFromMs), allowed: o, lastRefused, polls, moved, verdict: null };
     }
     lastRefused = o;
   }
+}
+
+/** An allowed poll `o` after `before`, against the fine zone toward a full reset (from `zoneFromMs`; null: none). */
+function whenAllowed(o: LabObservation, before: LabObservation, zoneFromMs: number | null): Pick<Polled, 'onTime' | 'early'> {
+  if (zoneFromMs === null) return { onTime: false, early: false };
+  return { onTime: before.status === 429 && before.sentMs >= zoneFromMs, early: o.sentMs < zoneFromMs };
 }
 
 /**
@@ -174,7 +183,7 @@ export function* reopening(
   const fine = long ? { gapMs: fineGapFor(lab, refusal), zoneMs: SECOND + atOnce.spreadMs } : null;
   const polled = yield* pollReopening(lab, refusal, burst, refilling, fine);
   const o = polled.allowed;
-  if (!o) return { drain: null, full: null, reopeningMoved: polled.moved || null, verdict: polled.verdict };
+  if (!o) return { drain: null, full: null, early: false, reopeningMoved: polled.moved || null, verdict: polled.verdict };
   lab.note(`reopened ${o.tMs - refusal.tMs} ms after the 429 (${polled.polls} polls)`);
   const longWindow = (o.hints.resetAtMs ?? o.tMs) - o.tMs >= LONG_WINDOW_MS;
   if (atOnce && polled.onTime && longWindow && o.hints.remaining !== null) {
@@ -183,11 +192,12 @@ export function* reopening(
     lab.note(
       `reopening: at the advertised reset, Remaining ${o.hints.remaining}: not drained${settleMs ? ` (the exhaustion's calls back ${Math.round(settleMs)} ms later)` : ''}`,
     );
-    return { drain: null, full: { allowed: o, lastRefused: polled.lastRefused, settleMs }, reopeningMoved: polled.moved, verdict: null };
+    const full = { allowed: o, lastRefused: polled.lastRefused, settleMs };
+    return { drain: null, full, early: false, reopeningMoved: polled.moved, verdict: null };
   }
   // The allowed poll is the first call of a drain.
   const d = yield* drain(lab, o.tMs, 'reopening', lab.drainCap(), drainFrom(o));
-  return { drain: d, full: null, reopeningMoved: polled.moved, verdict: null };
+  return { drain: d, full: null, early: polled.early, reopeningMoved: polled.moved, verdict: null };
 }
 
 /** Fine polls toward a reset: a 66th of the wait (1.5 % of a window), at least the lab's fine gap. */
