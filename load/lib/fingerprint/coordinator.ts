@@ -33,7 +33,7 @@ export function* coordinate(lab: Lab, readings: Readings, startAt = 0): Experime
   readings.exhaustion = exhausted;
   const reopened = yield* reopenOnce(lab, readings, exhausted);
   if (reopened.full) return yield* windowAtReopening(lab, readings, exhausted, reopened.full);
-  const settled = yield* settle(lab, readings, exhausted, reopened.drain as Drain, reopened.early);
+  const settled = yield* settle(lab, readings, exhausted, reopened);
   const plan = { burst: exhausted.burst, maxGapMs: settled.maxGapMs };
   let sampling =
     settled.timed ??
@@ -88,8 +88,10 @@ function oneRoundingSecond(lab: Lab, exhausted: ExhaustionReading): boolean {
 }
 
 /** A rest after a partial reopening: the drain the sampling follows and its gaps. */
-function* settle(lab: Lab, readings: Readings, exhausted: ExhaustionReading, reopened: Drain, early: boolean): Experiment<ReopenedBucket> {
-  const settled = yield* settleReopening(lab, reopened, exhausted.drain, exhausted.burst, early);
+function* settle(lab: Lab, readings: Readings, exhausted: ExhaustionReading, reopened: ReopeningReading): Experiment<ReopenedBucket> {
+  const far = (exhausted.refusal.hints.resetAtMs ?? 0) - exhausted.refusal.tMs >= LONG_WINDOW_MS;
+  const refilling = far && resetMovesOf(readings, lab.observations) === true && !oneRoundingSecond(lab, exhausted);
+  const settled = yield* settleReopening(lab, reopened.drain as Drain, exhausted.drain, exhausted.burst, reopened.early, refilling);
   readings.restedDrain = settled.rested;
   return settled;
 }

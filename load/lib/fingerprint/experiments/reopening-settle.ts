@@ -28,8 +28,19 @@ export interface ReopenedBucket {
 }
 
 /** From the reopening's drain: rests after a partial reopening, and plans the sampling's gaps. */
-/** `early`: the reopening came before a sliding log can have given a call back, as its Reset advertised. */
-export function* settleReopening(lab: Lab, reopened: Drain, exhaust: Drain, burst: number, early = false): Experiment<ReopenedBucket> {
+/**
+ * `early`: the reopening came before a sliding log can have given a call back, as its Reset advertised;
+ * `refilling`: a Reset some seconds off moved by more than the exhaustion took, as a bucket's does (a partial
+ * reopening is then its refill, with no log's calls to wait for).
+ */
+export function* settleReopening(
+  lab: Lab,
+  reopened: Drain,
+  exhaust: Drain,
+  burst: number,
+  early = false,
+  refilling = false,
+): Experiment<ReopenedBucket> {
   // The drain the sampling follows, and how long its bucket took to come back after the previous refusal.
   let followed = reopened;
   let refillMs = followed.firstMs - (exhaust.refusedMs as number);
@@ -51,16 +62,20 @@ export function* settleReopening(lab: Lab, reopened: Drain, exhaust: Drain, burs
       if (afterPause.rate !== null) return timedAtOnce(lab, followed, counter, afterPause.drains, afterPause.rate);
       restFromMs = lab.lastMs;
     }
-    const spread = exhaust.refusedMs === null ? 0 : exhaust.refusedMs - exhaust.firstMs;
-    lab.note(`partial reopening (${followed.allowed} calls): resting ${Math.round(refillMs + 2 * spread)} ms for a full bucket`);
-    const again = yield* drain(lab, (restFromMs as number) + refillMs + 2 * spread, 'reopening', lab.drainCap());
-    rested = { drain: again, fromMs: restFromMs as number };
-    refillMs = again.firstMs - (restFromMs as number);
-    followed = again;
+    if (refilling && !counter) lab.note(`partial reopening (${followed.allowed} calls) of a refill its Reset said: no rest`);
+    else {
+      const spread = exhaust.refusedMs === null ? 0 : exhaust.refusedMs - exhaust.firstMs;
+      lab.note(`partial reopening (${followed.allowed} calls): resting ${Math.round(refillMs + 2 * spread)} ms for a full bucket`);
+      const again = yield* drain(lab, (restFromMs as number) + refillMs + 2 * spread, 'reopening', lab.drainCap());
+      rested = { drain: again, fromMs: restFromMs as number };
+      refillMs = again.firstMs - (restFromMs as number);
+      followed = again;
+    }
   }
   const reopenedRate = followed.allowed / Math.max(refillMs, 1);
-  // `refillMs` may overstate the refill time by the hint's rounding (up to 1 s): start short, widen while drains come back empty.
-  const gapMs = Math.max(lab.fineMs, Math.min(3 / reopenedRate, refillMs / 8));
+  // `refillMs` may overstate the refill time by the hint's rounding (up to 1 s): start short, widen while drains
+  // come back empty; not so after a poll at the time of the next call.
+  const gapMs = Math.max(lab.fineMs, Math.min(3 / reopenedRate, refilling && !rested ? Infinity : refillMs / 8));
   const maxGapMs = Math.max(gapMs, Math.max(refillMs, burst / reopenedRate) / 2);
   lab.note(`reopening drain: ${followed.allowed} calls; sampling every ${Math.round(gapMs)} ms`);
   if (followed.refusedMs === null) throw new Stop(`the bucket did not empty after ${followed.allowed} calls on reopening`);
