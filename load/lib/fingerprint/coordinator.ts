@@ -87,10 +87,16 @@ function oneRoundingSecond(lab: Lab, exhausted: ExhaustionReading): boolean {
   return far && Math.max(...resets) - Math.min(...resets) <= tookMs + 1000;
 }
 
+/** How many times the exhaustion's Reset moved: a bucket's moves step by step as it empties, a counter's once at its boundary. */
+function steps(lab: Lab, exhausted: ExhaustionReading): number {
+  const resets = lab.observations.slice(0, exhausted.drain.allowed).map((o) => o.hints.resetAtMs);
+  return resets.filter((v, i) => i > 0 && v !== null && v !== resets[i - 1]).length;
+}
+
 /** A rest after a partial reopening: the drain the sampling follows and its gaps. */
 function* settle(lab: Lab, readings: Readings, exhausted: ExhaustionReading, reopened: ReopeningReading): Experiment<ReopenedBucket> {
   const far = (exhausted.refusal.hints.resetAtMs ?? 0) - exhausted.refusal.tMs >= LONG_WINDOW_MS;
-  const refilling = far && resetMovesOf(readings, lab.observations) === true && !oneRoundingSecond(lab, exhausted);
+  const refilling = far && resetMovesOf(readings, lab.observations) === true && !oneRoundingSecond(lab, exhausted) && steps(lab, exhausted) >= 2;
   const settled = yield* settleReopening(lab, reopened.drain as Drain, exhausted.drain, exhausted.burst, reopened.early, refilling);
   readings.restedDrain = settled.rested;
   return settled;
