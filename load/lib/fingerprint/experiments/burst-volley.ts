@@ -10,7 +10,8 @@
  * before the first answer hides that spread: when the time from the send to the last allowed answer leaves
  * room for more refill than the spread says, the volley is sent once more after a rest, and the one whose
  * answers came sooner after their send counts the bucket; not when the advertised limit, or the exhaustion less
- * its refill, lies within what the first allows.
+ * its refill, lies within what the first allows (from all its allowed calls down to less every call refilled
+ * since the send).
  * Reading: the burst (calls a full bucket holds).
  */
 import type { RateLimitHints } from '../../rate-limit-hints';
@@ -40,6 +41,13 @@ export function refillCorrectedBurst(
   const fromRest = full ? restedDrain.allowed - Math.floor(rate * ((restedDrain.refusedMs as number) - restedDrain.firstMs)) : Infinity;
   return Math.max(1, Math.min(fromExhaustion, fromRest));
 }
+
+/** The first of the advertised limit and the exhaustion less its refill within lo..hi. */
+const agreeing = (xs: (number | null)[], lo: number, hi: number): number | undefined =>
+  xs.find((x): x is number => x !== null && x >= lo && x <= hi);
+
+const agreementLine = (line: string, lo: number, hi: number, x: number, advertised: number | null): string =>
+  `burst volley: ${line}; ${lo}..${hi} with the refill since the send, so ${x} (${x === advertised ? 'the advertised limit' : 'the exhaustion less its refill'})`;
 
 interface VolleyCount {
   passed: number;
@@ -80,9 +88,14 @@ export function* burstVolley(
         ? `${got} of ${n} calls sent at once passed within ${Math.round(spreadMs)} ms, ${passed} without the refill`
         : `${passed} of ${n} calls sent at once passed`;
     const least = got - Math.floor(rate * sinceSentMs);
-    // The advertised limit, or the exhaustion less its refill, inside what this volley allows needs no second one.
-    const agrees = [advertised, corrected].some((x) => x !== null && x >= least && x <= passed);
-    if (!first && !agrees && Math.floor(rate * sinceSentMs) > Math.floor(rate * spreadMs) && lab.requests + n <= lab.cfg.maxRequests) {
+    // A volley with a refusal holds the bucket within least..got: the advertised limit, or the exhaustion less its
+    // refill, inside that range agrees with it, and no second volley is needed.
+    const agrees = got < n ? agreeing([advertised, corrected], least, got) : undefined;
+    if (!first && agrees !== undefined) {
+      lab.note(agreementLine(line, least, got, agrees, advertised));
+      return agrees;
+    }
+    if (!first && Math.floor(rate * sinceSentMs) > Math.floor(rate * spreadMs) && lab.requests + n <= lab.cfg.maxRequests) {
       lab.note(
         `burst volley: ${line}, but its last allowed answer came ${Math.round(sinceSentMs)} ms after the send (room for ${Math.floor(rate * sinceSentMs)} refilled): sent again`,
       );
@@ -94,11 +107,9 @@ export function* burstVolley(
     if (chosen.passed < 1 || chosen.passed > observed) return corrected;
     // The volley holds the bucket within least..passed: the advertised limit, or the exhaustion less its refill,
     // inside that range agrees with it and is the sharper reading.
-    const agreed = [advertised, corrected].find((x): x is number => x !== null && x >= chosen.least && x <= chosen.passed);
+    const agreed = agreeing([advertised, corrected], chosen.least, chosen.passed);
     if (agreed !== undefined && agreed !== chosen.passed) {
-      lab.note(
-        `burst volley: ${line}; ${chosen.least}..${chosen.passed} with the refill since the send, so ${agreed} (${agreed === advertised ? 'the advertised limit' : 'the exhaustion less its refill'})`,
-      );
+      lab.note(agreementLine(line, chosen.least, chosen.passed, agreed, advertised));
       return agreed;
     }
     const again = first
