@@ -173,7 +173,7 @@ function steady(samples: RefillSample[], burst: number): boolean {
   const total = refilling.reduce((a, c) => a + c, 0);
   return (
     refilling.length >= 3 &&
-    total >= Math.max(15, Math.min(burst / 3, 40)) &&
+    total >= Math.max(15, Math.min(burst / 4, 40)) &&
     refilling.filter((c) => c > 0).length >= refilling.length / 2
   );
 }
