@@ -4,7 +4,8 @@
  * machine stretches them). A volley from a rested bucket, all calls at once, leaves no time to refill: it
  * counts the bucket itself.
  *
- * Plan: `observed + 2` calls sent at once after a rest that fills the bucket. Calls sent together still reach
+ * Plan: two calls more than the bucket (the exhaustion's count less its refill, or the advertised limit if larger)
+ * and half the exhaustion's refill, sent at once after a rest that fills the bucket. Calls sent together still reach
  * a loaded target one after another, so what refilled meanwhile is taken off by the answers' spread. A stall
  * before the first answer hides that spread: when the time from the send to the last allowed answer leaves
  * room for more refill than the spread says, the volley is sent once more after a rest, and the one whose
@@ -69,9 +70,10 @@ export function* burstVolley(
   restMs: (fullMs: number) => number,
   advertised: number | null = null,
 ): Experiment<number> {
-  // Two more than the exhaustion passed: the volley's calls are decided over a while too (a loaded machine's batch
-  // over 200 ms), and the bucket refills meanwhile.
-  const n = observed + 2;
+  // Two more than the bucket and half what refilled while the exhaustion ran (no more than it passed): the volley's
+  // calls are decided over a while too (a loaded machine's batch over 200 ms), though sooner than calls one by one.
+  const bucket = Math.max(corrected, advertised ?? 0);
+  const n = Math.min(observed, bucket + Math.ceil(Math.max(0, observed - bucket) / 2)) + 2;
   let first: VolleyCount | null = null;
   let at = fromMs + restMs(observed / rate);
   for (;;) {
