@@ -171,7 +171,10 @@ export function refusedCountOf(r: Readings, verdict: string | null): boolean | n
   if (r.reopeningMoved) return true;
   if (r.refusedCountKnown !== null) return r.refusedCountKnown;
   const cycles = r.refusedCallTest;
-  if (cycles && cycles.extraRefused >= 2) return cycles.test <= cycles.control - Math.max(1, cycles.extraRefused / 2);
+  // Fewer back after the refused calls than after none, and fewer than the rate refills: a control drain that took
+  // long (a loaded client) gets more than a cycle's refill, which says nothing of refused calls.
+  if (cycles && cycles.extraRefused >= 2)
+    return cycles.test <= cycles.control - Math.max(1, cycles.extraRefused / 2) && cycles.test < cycles.expected;
   if (verdict?.includes('refused calls appear to count')) return true;
   return null;
 }

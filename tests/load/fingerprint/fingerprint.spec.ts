@@ -9,7 +9,7 @@ import { pacingFor } from '../../../load/lib/fingerprint';
 import { readRateLimitHeaders, retryAfterAt } from '../../../load/lib/rate-limit-hints';
 import { unexplainedRefusals } from '../../../load/lib/fingerprint/consistency';
 import { refusalCeiling } from '../../../load/lib/fingerprint/counter-checks';
-import { noReadings, pacingFloorPerSecond, refillFloorPerSecond } from '../../../load/lib/fingerprint/readings';
+import { noReadings, pacingFloorPerSecond, refillFloorPerSecond, refusedCountOf } from '../../../load/lib/fingerprint/readings';
 import { EXPECTED, simulate } from './fingerprint-sim';
 import type { LabObservation } from '../../../load/lib/fingerprint/types';
 
@@ -244,6 +244,20 @@ test.describe('rate-limit fingerprint on synthetic timelines', () => {
       }
     const fixed = simulate('fixed', 'none', { limit: 10, windowMs: 1000, countRefused: true });
     expect(fixed.refusedCallsCount).toBe(false);
+  });
+
+  test('should not read refused calls as counting from a control drain a loaded client made long', () => {
+    // Real k6 beside two CPU-bound processes, a bucket of 150 at 30/s: 11 calls back 270 ms after an empty bucket
+    // (8 refilled, the drain's own calls took long), 9 after 4 refused calls: read as counting, at 36.3/s.
+    const cycles = (control: number, test: number, extraRefused: number) => ({
+      ...noReadings(),
+      refusedCallTest: { control, test, extraRefused, stalledMs: null, expected: 8 },
+    });
+    expect(refusedCountOf(cycles(11, 9, 4), null)).toBe(false);
+    expect(refusedCountOf(cycles(8, 8, 5), null)).toBe(false);
+    // A bucket whose refused calls count: 5 fewer back after 5 refused calls.
+    expect(refusedCountOf(cycles(10, 6, 5), null)).toBe(true);
+    expect(refusedCountOf(cycles(8, 3, 5), null)).toBe(true);
   });
 
   test('should stop a sliding log that counts refused calls with a verdict, within its caps', () => {

@@ -20,6 +20,8 @@ export interface RefusedCallReading {
   extraRefused: number;
   /** A call was held up long enough to move what a cycle found (over a tenth of the wait): ms, else null. */
   stalledMs: number | null;
+  /** Calls the measured rate refills in a cycle's wait (a loaded client's control drain gets more: its calls take time). */
+  expected: number;
 }
 
 export interface RefusedCallPlan {
@@ -61,5 +63,5 @@ export function* refusedCalls(lab: Lab, p: RefusedCallPlan, control?: Drain): Ex
     `refused calls: ${control.allowed} allowed ${Math.round(waitMs)} ms after an empty bucket, ${testAllowed} after ${extra.refused} refused calls and the same wait` +
       (stalledMs === null ? '' : `; a call was held up ${Math.round(stalledMs)} ms: stalled`),
   );
-  return { control: control.allowed, test: testAllowed, extraRefused: extra.refused, stalledMs };
+  return { control: control.allowed, test: testAllowed, extraRefused: extra.refused, stalledMs, expected: Math.round(waitMs * p.rate) };
 }
