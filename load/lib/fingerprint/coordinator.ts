@@ -2,26 +2,28 @@
  * The coordinator: runs the experiments in order, each answering one question, and skips those an earlier
  * one already answered. Their readings go into one record the result is read from (readings.ts).
  *
- * Phases: exhaustion → reopen (reopening, a rest after a partial one) → refill sampling, then by the refill's
- * shape:
+ * Phases: exhaustion → reopening. A reopening on time at an advertised reset of a few seconds whose Remaining
+ * said the bucket is back (`windowAtReopening`): a split from it, its window from the next reopening
+ * (split-at-reopening.ts); calls back before that reset are a continuous refill after a pause. Otherwise: a rest
+ * after a partial reopening → refill sampling, then by the refill's shape:
  * - a window (`windowRefill`): window refine → split → whether refused calls count, read from the sampling;
- * - a continuous refill (`continuousRefill`): its rate → its bucket (`countBucket`: burst volley) → split →
- *   refused-call test, or first-window rate (`counterRate`) for a weighted sliding counter, which the split or
- *   a pause shows (not needed when the sampling timed the window after a pause that followed a full bucket).
+ * - a continuous refill (continuous-refill.ts): its rate → its bucket (burst volley) → the refill right after it
+ *   (a token bucket's: no split), else a split → refused-call test, or first-window rate for a weighted sliding
+ *   counter, which the split or a pause shows (not needed when the sampling timed the window after a pause that
+ *   followed a full bucket).
  * A window's split that gets some calls back but fewer than a window gives sends it back to refill sampling
  * once, as a continuous refill.
  */
 import { Stop, margin, type Lab, type Experiment } from './lab';
-import { burstVolley, refillCorrectedBurst } from './experiments/burst-volley';
 import { exhaustion, type ExhaustionReading } from './experiments/exhaustion';
-import { firstWindowRate } from './experiments/first-window-rate';
-import { refillRate } from './experiments/refill-rate';
-import { sampleRefill, type SamplingReading, type WindowRef } from './experiments/refill-sampling';
+import { sampleRefill, type WindowRef } from './experiments/refill-sampling';
 import { settleReopening, type ReopenedBucket } from './experiments/reopening-settle';
-import { refusedCalls, type RefusedCallPlan } from './experiments/refused-call';
 import { resetMovesOf, type Readings } from './readings';
-import { reopening } from './experiments/reopening';
-import { split, splitSaysSliding, type SplitPlan, type SplitReading } from './experiments/split';
+import { LONG_WINDOW_MS, reopening, type ReopeningReading } from './experiments/reopening';
+import { splitAtReopening, type EarlyReopening } from './experiments/split-at-reopening';
+import { pauseOf } from './experiments/pause-ends';
+import { continuousRefill, steadySplit } from './continuous-refill';
+import { split, splitSaysSliding, type SplitReading } from './experiments/split';
 import type { Drain } from './types';
 import { refineWindow, samplingBracket } from './experiments/window-refine';
 
@@ -29,7 +31,9 @@ import { refineWindow, samplingBracket } from './experiments/window-refine';
 export function* coordinate(lab: Lab, readings: Readings, startAt = 0): Experiment<void> {
   const exhausted = yield* exhaustion(lab, startAt);
   readings.exhaustion = exhausted;
-  const settled = yield* reopen(lab, readings, exhausted);
+  const reopened = yield* reopenOnce(lab, readings, exhausted);
+  if (reopened.full) return yield* windowAtReopening(lab, readings, exhausted, reopened.full);
+  const settled = yield* settle(lab, readings, exhausted, reopened);
   const plan = { burst: exhausted.burst, maxGapMs: settled.maxGapMs };
   let sampling =
     settled.timed ??
@@ -58,15 +62,102 @@ export function* coordinate(lab: Lab, readings: Readings, startAt = 0): Experime
   yield* continuousRefill(lab, readings, exhausted, sampling, windowPauseMs);
 }
 
-/** Reopening, then a rest when it was partial: the drain the sampling follows and its gaps. */
-function* reopen(lab: Lab, readings: Readings, exhausted: ExhaustionReading): Experiment<ReopenedBucket> {
-  const refillMoves = resetMovesOf(readings, lab.observations) === true;
-  const reopened = yield* reopening(lab, exhausted.refusal, exhausted.burst, refillMoves);
+/** The reopening: its drain, or the full bucket it did not drain. */
+function* reopenOnce(lab: Lab, readings: Readings, exhausted: ExhaustionReading): Experiment<ReopeningReading> {
+  const refillMoves = resetMovesOf(readings, lab.observations) === true && !oneRoundingSecond(lab, exhausted);
+  const spreadMs = (exhausted.drain.refusedMs ?? exhausted.drain.firstMs) - exhausted.drain.firstSentMs;
+  const reopened = yield* reopening(lab, exhausted.refusal, exhausted.burst, refillMoves, { spreadMs });
   readings.reopeningMoved = reopened.reopeningMoved;
-  if (!reopened.drain) throw new Stop(reopened.verdict as string);
-  const settled = yield* settleReopening(lab, reopened.drain, exhausted.drain, exhausted.burst);
+  if (!reopened.drain && !reopened.full) throw new Stop(reopened.verdict as string);
+  return reopened;
+}
+
+/**
+ * The exhaustion's Reset moved by one of the seconds it is rounded to, no more than its calls took, toward a reset
+ * some seconds off: a window's end crossing a second (a sliding log's moves with its newest call), not a refill (a
+ * bucket's moves by its whole window as it empties).
+ */
+function oneRoundingSecond(lab: Lab, exhausted: ExhaustionReading): boolean {
+  const calls = lab.observations.slice(0, exhausted.drain.allowed);
+  const resets = calls.map((o) => o.hints.resetAtMs).filter((v): v is number => v !== null);
+  const last = calls[calls.length - 1];
+  if (!resets.length || !last) return false;
+  const tookMs = last.tMs - exhausted.drain.firstSentMs;
+  const far = (exhausted.refusal.hints.resetAtMs ?? 0) - exhausted.refusal.tMs >= LONG_WINDOW_MS;
+  return far && Math.max(...resets) - Math.min(...resets) <= tookMs + 1000;
+}
+
+/** How many times the exhaustion's Reset moved: a bucket's moves step by step as it empties, a counter's once at its boundary. */
+function steps(lab: Lab, exhausted: ExhaustionReading): number {
+  const resets = lab.observations.slice(0, exhausted.drain.allowed).map((o) => o.hints.resetAtMs);
+  return resets.filter((v, i) => i > 0 && v !== null && v !== resets[i - 1]).length;
+}
+
+/** A rest after a partial reopening: the drain the sampling follows and its gaps. */
+function* settle(lab: Lab, readings: Readings, exhausted: ExhaustionReading, reopened: ReopeningReading): Experiment<ReopenedBucket> {
+  const far = (exhausted.refusal.hints.resetAtMs ?? 0) - exhausted.refusal.tMs >= LONG_WINDOW_MS;
+  const refilling = far && resetMovesOf(readings, lab.observations) === true && !oneRoundingSecond(lab, exhausted) && steps(lab, exhausted) >= 2;
+  const settled = yield* settleReopening(lab, reopened.drain as Drain, exhausted.drain, exhausted.burst, reopened.early, refilling);
   readings.restedDrain = settled.rested;
   return settled;
+}
+
+/**
+ * A full bucket back at once at the advertised reset: a window, split from there (split-at-reopening.ts), once
+ * more after a rest the ordinary way when a held-up call moved what it found. Calls back before the next
+ * advertised reset's last second are a continuous refill after a pause (a weighted counter): sampled as one.
+ */
+function* windowAtReopening(
+  lab: Lab,
+  readings: Readings,
+  exhausted: ExhaustionReading,
+  start: NonNullable<ReopeningReading['full']>,
+): Experiment<void> {
+  if (readings.reopeningMoved) throw new Stop('refused calls count (the advertised reopening moved after refused calls)');
+  const burst = exhausted.burst;
+  const r = yield* splitAtReopening(lab, start.allowed, burst, start.settleMs);
+  if (r.kind === 'early') return yield* sampledAfterPause(lab, readings, exhausted, r);
+  readings.refillShape = 'window';
+  readings.samplingBracket = r.bracket;
+  readings.window = r.window;
+  let splitReading: SplitReading | null = r.split;
+  if (r.split.stalledMs !== null) {
+    lab.note('split: measured again after a rest');
+    const periodMs = r.bracket.hi;
+    splitReading = yield* split(lab, {
+      start: { restAt: lab.lastMs + 2.1 * periodMs },
+      periodMs,
+      burst,
+      marginMs: margin(lab, periodMs, true, burst),
+      window: true,
+    });
+    if (splitReading?.stalledMs !== null && splitReading?.stalledMs !== undefined)
+      readings.stalls.push(
+        `the split stalled twice (calls held up ${Math.round(r.split.stalledMs)} and ${Math.round(splitReading.stalledMs)} ms)`,
+      );
+  }
+  if (!splitReading) return;
+  const fewBack = afterWindowSplit(lab, readings, splitReading);
+  if (fewBack === null) return;
+  readings.window = null;
+  readings.split = null;
+  readings.refillShape = null;
+  readings.samplingBracket = null;
+  const gapMs = Math.max(lab.fineMs, r.window.windowMs / 20);
+  const sampling = yield* sampleRefill(lab, { burst, maxGapMs: r.window.windowMs / 2, from: fewBack, gapMs, windowAllowed: false });
+  yield* continuousRefill(lab, readings, exhausted, sampling, r.window.windowMs / 2);
+}
+
+/** Calls back early after the split's full bucket: a pause, then the refill sampled (and timed at once when it can be). */
+function* sampledAfterPause(lab: Lab, readings: Readings, exhausted: ExhaustionReading, r: EarlyReopening): Experiment<void> {
+  const burst = exhausted.burst;
+  const pausedMs = r.lastEmpty.firstMs - (r.full.refusedMs as number);
+  const pause = pauseOf(r.full, r.lastEmpty, r.back, burst, 2);
+  const refillMs = Math.max(lab.fineMs, r.back.firstMs - (r.full.refusedMs as number));
+  const gapMs = Math.max(lab.fineMs, Math.min((3 * refillMs) / burst, refillMs / 8));
+  if (r.back.refusedMs === null) throw new Stop(`the bucket did not empty after ${r.back.allowed} calls on reopening`);
+  const sampling = yield* sampleRefill(lab, { burst, maxGapMs: refillMs / 2, from: r.back, gapMs, windowAllowed: false, pause });
+  yield* continuousRefill(lab, readings, exhausted, sampling, pausedMs);
 }
 
 /**
@@ -94,6 +185,14 @@ function* windowRefill(lab: Lab, readings: Readings, exhausted: ExhaustionReadin
     window: true,
   });
   if (!splitReading) return null;
+  return afterWindowSplit(lab, readings, splitReading);
+}
+
+/**
+ * What a window's split says of refused calls, and whether it got some calls back but fewer than a window gives:
+ * that drain, to be sampled again as a continuous refill; else null.
+ */
+function afterWindowSplit(lab: Lab, readings: Readings, splitReading: SplitReading): Drain | null {
   readings.split = splitReading;
   const finalDrain = splitReading.drain;
   if (finalDrain.refusedMs === null) {
@@ -121,149 +220,8 @@ function* windowRefill(lab: Lab, readings: Readings, exhausted: ExhaustionReadin
   return null;
 }
 
-/**
- * A continuous refill: its rate, its burst, then a split and whether refused calls count; a refill that waited
- * for an aligned window (a weighted sliding counter) is read in its first window instead.
- * `windowPauseMs`: the empty drains of an earlier window-like sampling.
- */
-function* continuousRefill(
-  lab: Lab,
-  readings: Readings,
-  exhausted: ExhaustionReading,
-  sampling: SamplingReading,
-  windowPauseMs: number | null,
-): Experiment<void> {
-  readings.refillShape = 'continuous';
-  const rate = refillRate(lab, sampling, windowPauseMs);
-  if (!rate) return;
-  readings.rate = rate.rate;
-  readings.drainsRate = rate.rate;
-  readings.rateSpan = rate.span;
-  readings.pausedMs = rate.pausedMs;
-  const corrected = refillCorrectedBurst(lab, exhausted.drain, rate.rate, exhausted.firstHints, readings.restedDrain);
-  readings.bucketBurst = corrected;
-  if (corrected !== exhausted.burst)
-    lab.note(`a full bucket holds ${corrected} calls: the exhaustion's ${exhausted.burst} include its refill`);
-  const lastRefusedMs = sampling.samples[sampling.samples.length - 1]?.drain.refusedMs as number;
-  if (readings.pausedMs !== null) {
-    // A refill that waits for an aligned window is a weighted sliding counter: its rate is read in its first window.
-    lab.note('burst volley and split: not needed (the refill waited for an aligned window: a sliding counter)');
-    const timed = sampling.firstWindow;
-    if (!timed) return yield* counterRate(lab, readings, exhausted, lastRefusedMs, exhausted.burst / rate.rate);
-    // The sampling timed the window after the full bucket: a first window already, with no rest. Its
-    // drains' count over their span may be one call fast: the timing never is.
-    readings.firstWindowRate = timed.rate;
-    readings.restedBurst = timed.restedBurst;
-    readings.rate = timed.rate;
-    return;
-  }
-  const restMs = (fullMs: number): number => fullMs * 1.1 + margin(lab, fullMs, false, exhausted.burst);
-  readings.bucketBurst = yield* countBucket(lab, readings, exhausted, { lastRefusedMs, rate: rate.rate, corrected, restMs });
-  const periodMs = readings.bucketBurst / rate.rate;
-  const splitReading = yield* steadySplit(lab, readings, {
-    start: { restAt: lab.lastMs + restMs(periodMs) },
-    periodMs,
-    burst: readings.bucketBurst,
-    marginMs: margin(lab, periodMs, false, exhausted.burst),
-    window: false,
-  });
-  if (!splitReading) return;
-  readings.split = splitReading;
-  const finalDrain = splitReading.drain;
-  if (finalDrain.refusedMs === null) return;
-  if (finalDrain.allowed < splitReading.burst - 1) {
-    // A weighted sliding counter: its refill depends on where the calls fall in its aligned windows, so two
-    // cycles are not comparable. Without a pause in the sampling (a stall hid it, or the bucket emptied just
-    // before an aligned boundary) the split alone does not name it: the first window tells.
-    lab.note('refused calls: not tested (a sliding counter refills by the phase of its aligned windows)');
-    return yield* counterRate(lab, readings, exhausted, finalDrain.refusedMs, periodMs);
-  }
-  yield* refusedCallTest(lab, readings, { emptyAtMs: finalDrain.refusedMs, rate: readings.rate as number, burst: splitReading.burst });
-}
-
-/**
- * A continuous refill's full bucket: the exhaustion's count less its refill, or counted by a burst volley when
- * the exhaustion ran long enough to refill half a call or more.
- */
-function* countBucket(
-  lab: Lab,
-  readings: Readings,
-  exhausted: ExhaustionReading,
-  p: { lastRefusedMs: number; rate: number; corrected: number; restMs: (fullMs: number) => number },
-): Experiment<number> {
-  const lastAllowedMs = lab.observations[Math.max(0, exhausted.drain.allowed - 1)]?.tMs ?? exhausted.drain.firstMs;
-  // From the first call sent: a slow first answer (a new connection, a cold target) hides refill time.
-  const refilled = p.rate * (lastAllowedMs - exhausted.drain.firstSentMs);
-  if (refilled < 0.5) {
-    lab.note(
-      `burst volley: not needed (${Math.round(lastAllowedMs - exhausted.drain.firstSentMs)} ms of exhaustion refilled ${refilled.toFixed(2)} calls)`,
-    );
-    return p.corrected;
-  }
-  const advertised = exhausted.firstHints?.limit ?? null;
-  const counted = yield* burstVolley(lab, p.lastRefusedMs, p.rate, exhausted.burst, p.corrected, p.restMs, advertised);
-  readings.exhaustionLessRefill = p.corrected;
-  return counted;
-}
-
-/** Whether refused calls consume quota, measured once more when a held-up call moved what a cycle found. */
-function* refusedCallTest(lab: Lab, readings: Readings, plan: RefusedCallPlan): Experiment<void> {
-  readings.refusedCallTest = yield* refusedCalls(lab, plan);
-  const first = readings.refusedCallTest?.stalledMs ?? null;
-  if (first === null) return;
-  lab.note('refused calls: measured again');
-  readings.refusedCallTest = yield* refusedCalls(lab, { ...plan, emptyAtMs: lab.lastMs });
-  const again = readings.refusedCallTest?.stalledMs ?? null;
-  if (again === null) return;
-  readings.stalls.push(`the refused-call test stalled twice (calls held up ${Math.round(first)} and ${Math.round(again)} ms)`);
-  readings.refusedCallTest = null;
-}
-
-/** A weighted sliding counter: its rate in the first window after a full one, once more when that stalled. */
-function* counterRate(lab: Lab, readings: Readings, exhausted: ExhaustionReading, emptyAtMs: number, periodMs: number): Experiment<void> {
-  const plan = {
-    emptyAtMs,
-    periodMs,
-    burstObserved: exhausted.burst,
-    advertisedLimit: exhausted.firstHints?.limit ?? null,
-    drainsRate: readings.rate,
-    pauseKnown: readings.pausedMs !== null,
-  };
-  let firstWindow = yield* firstWindowRate(lab, plan);
-  if (firstWindow.stalled) {
-    lab.note('first window: measured again');
-    const again = yield* firstWindowRate(lab, {
-      ...plan,
-      emptyAtMs: lab.lastMs,
-      pauseKnown: plan.pauseKnown || firstWindow.pausedMs !== null,
-    });
-    if (again.stalled) {
-      readings.stalls.push('the first-window rate stalled twice');
-      // Both are timed never faster than the truth: the higher is the nearer.
-      if ((firstWindow.rate ?? 0) > (again.rate ?? 0)) again.rate = firstWindow.rate;
-    }
-    firstWindow = { ...again, pausedMs: again.pausedMs ?? firstWindow.pausedMs };
-  }
-  if (firstWindow.restedBurst !== null) readings.restedBurst = firstWindow.restedBurst;
-  readings.firstWindowRate = firstWindow.rate;
-  if (firstWindow.pausedMs !== null) readings.pausedMs = firstWindow.pausedMs;
-  // Never below what the drains already got through.
-  if (firstWindow.rate !== null && (readings.rate === null || firstWindow.rate > readings.rate)) readings.rate = firstWindow.rate;
-}
-
 /** A window: the sampling's empty drains were refused calls inside it, and the full bucket came back on time. */
 function notCountedInWindow(lab: Lab, readings: Readings): void {
   lab.note('refused calls: not counted (the refill sampling was refused inside the window, and the next full bucket came on time)');
   readings.refusedCountKnown = false;
-}
-
-/** The split, once more from a rested bucket when a held-up call moved what it found. */
-function* steadySplit(lab: Lab, readings: Readings, p: SplitPlan): Experiment<SplitReading | null> {
-  const first = yield* split(lab, p);
-  if (first === null || first.stalledMs === null) return first;
-  lab.note('split: measured again after a rest');
-  const again = yield* split(lab, { ...p, start: { restAt: lab.lastMs + 2.1 * p.periodMs } });
-  if (again !== null && again.stalledMs !== null)
-    readings.stalls.push(`the split stalled twice (calls held up ${Math.round(first.stalledMs)} and ${Math.round(again.stalledMs)} ms)`);
-  return again;
 }

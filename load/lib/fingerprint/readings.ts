@@ -44,6 +44,12 @@ export interface Readings {
   /** A rested sliding counter's burst (the first-window rate). */
   restedBurst: number | null;
 
+  /**
+   * Calls came back within a cycle after the volley emptied a full bucket, as a token bucket gives them (a sliding
+   * log or a weighted counter gives none so soon); null: not read.
+   */
+  refillAfterBurst: boolean | null;
+
   // Split, then whether refused calls count.
   split: SplitReading | null;
   refusedCallTest: RefusedCallReading | null;
@@ -72,6 +78,7 @@ export const noReadings = (): Readings => ({
   exhaustionLessRefill: null,
   firstWindowRate: null,
   restedBurst: null,
+  refillAfterBurst: null,
   split: null,
   refusedCallTest: null,
   refusedCountKnown: null,
@@ -84,6 +91,9 @@ export function algorithmOf(r: Readings): Algorithm {
   const split = r.split;
   // A refill that waits for an aligned window is a sliding counter, whatever a split would show.
   if (r.refillShape === 'continuous' && r.pausedMs !== null) return 'sliding-window';
+  // A bucket's refill right after a full bucket spent at once: no log nor counter gives it; and none back then,
+  // from a rest of two periods, is a sliding window's (a log's, or a weighted counter's before its next boundary).
+  if (r.refillShape === 'continuous' && !split && r.refillAfterBurst !== null) return r.refillAfterBurst ? 'token-bucket' : 'sliding-window';
   if (r.refillShape === null || !split) return 'unknown';
   // A token bucket is full again too, give or take the rate estimate'split error on large buckets.
   // A window'split split drain stops one call past the first half: that many back is a full bucket again.
@@ -161,7 +171,10 @@ export function refusedCountOf(r: Readings, verdict: string | null): boolean | n
   if (r.reopeningMoved) return true;
   if (r.refusedCountKnown !== null) return r.refusedCountKnown;
   const cycles = r.refusedCallTest;
-  if (cycles && cycles.extraRefused >= 2) return cycles.test <= cycles.control - Math.max(1, cycles.extraRefused / 2);
+  // Fewer back after the refused calls than after none, and fewer than the rate refills: a control drain that took
+  // long (a loaded client) gets more than a cycle's refill, which says nothing of refused calls.
+  if (cycles && cycles.extraRefused >= 2)
+    return cycles.test <= cycles.control - Math.max(1, cycles.extraRefused / 2) && cycles.test < cycles.expected;
   if (verdict?.includes('refused calls appear to count')) return true;
   return null;
 }

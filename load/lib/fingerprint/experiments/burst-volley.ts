@@ -4,11 +4,14 @@
  * machine stretches them). A volley from a rested bucket, all calls at once, leaves no time to refill: it
  * counts the bucket itself.
  *
- * Plan: `observed + 2` calls sent at once after a rest that fills the bucket. Calls sent together still reach
+ * Plan: two calls more than the bucket (the exhaustion's count less its refill, or the advertised limit if larger)
+ * and half the exhaustion's refill, sent at once after a rest that fills the bucket. Calls sent together still reach
  * a loaded target one after another, so what refilled meanwhile is taken off by the answers' spread. A stall
  * before the first answer hides that spread: when the time from the send to the last allowed answer leaves
  * room for more refill than the spread says, the volley is sent once more after a rest, and the one whose
- * answers came sooner after their send counts the bucket.
+ * answers came sooner after their send counts the bucket; not when the advertised limit, or the exhaustion less
+ * its refill, lies within what the first allows (from all its allowed calls down to less every call refilled
+ * since the send).
  * Reading: the burst (calls a full bucket holds).
  */
 import type { RateLimitHints } from '../../rate-limit-hints';
@@ -39,6 +42,13 @@ export function refillCorrectedBurst(
   return Math.max(1, Math.min(fromExhaustion, fromRest));
 }
 
+/** The first of the advertised limit and the exhaustion less its refill within lo..hi. */
+const agreeing = (xs: (number | null)[], lo: number, hi: number): number | undefined =>
+  xs.find((x): x is number => x !== null && x >= lo && x <= hi);
+
+const agreementLine = (line: string, lo: number, hi: number, x: number, advertised: number | null): string =>
+  `burst volley: ${line}; ${lo}..${hi} with the refill since the send, so ${x} (${x === advertised ? 'the advertised limit' : 'the exhaustion less its refill'})`;
+
 interface VolleyCount {
   passed: number;
   /** The least it can be: every call refilled from the send to the last allowed answer taken off. */
@@ -60,7 +70,10 @@ export function* burstVolley(
   restMs: (fullMs: number) => number,
   advertised: number | null = null,
 ): Experiment<number> {
-  const n = observed + 2;
+  // Two more than the bucket and half what refilled while the exhaustion ran (no more than it passed): the volley's
+  // calls are decided over a while too (a loaded machine's batch over 200 ms), though sooner than calls one by one.
+  const bucket = Math.max(corrected, advertised ?? 0);
+  const n = Math.min(observed, bucket + Math.ceil(Math.max(0, observed - bucket) / 2)) + 2;
   let first: VolleyCount | null = null;
   let at = fromMs + restMs(observed / rate);
   for (;;) {
@@ -76,24 +89,29 @@ export function* burstVolley(
       got !== passed
         ? `${got} of ${n} calls sent at once passed within ${Math.round(spreadMs)} ms, ${passed} without the refill`
         : `${passed} of ${n} calls sent at once passed`;
+    const least = got - Math.floor(rate * sinceSentMs);
+    // A volley with a refusal holds the bucket within least..got: the advertised limit, or the exhaustion less its
+    // refill, inside that range agrees with it, and no second volley is needed.
+    const agrees = got < n ? agreeing([advertised, corrected], least, got) : undefined;
+    if (!first && agrees !== undefined) {
+      lab.note(agreementLine(line, least, got, agrees, advertised));
+      return agrees;
+    }
     if (!first && Math.floor(rate * sinceSentMs) > Math.floor(rate * spreadMs) && lab.requests + n <= lab.cfg.maxRequests) {
       lab.note(
         `burst volley: ${line}, but its last allowed answer came ${Math.round(sinceSentMs)} ms after the send (room for ${Math.floor(rate * sinceSentMs)} refilled): sent again`,
       );
-      first = { passed, least: got - Math.floor(rate * sinceSentMs), sinceSentMs, line };
+      first = { passed, least, sinceSentMs, line };
       at = lab.lastMs + restMs(observed / rate);
       continue;
     }
-    const chosen =
-      first && first.sinceSentMs < sinceSentMs ? first : { passed, least: got - Math.floor(rate * sinceSentMs), sinceSentMs, line };
+    const chosen = first && first.sinceSentMs < sinceSentMs ? first : { passed, least, sinceSentMs, line };
     if (chosen.passed < 1 || chosen.passed > observed) return corrected;
     // The volley holds the bucket within least..passed: the advertised limit, or the exhaustion less its refill,
     // inside that range agrees with it and is the sharper reading.
-    const agreed = [advertised, corrected].find((x): x is number => x !== null && x >= chosen.least && x <= chosen.passed);
+    const agreed = agreeing([advertised, corrected], chosen.least, chosen.passed);
     if (agreed !== undefined && agreed !== chosen.passed) {
-      lab.note(
-        `burst volley: ${line}; ${chosen.least}..${chosen.passed} with the refill since the send, so ${agreed} (${agreed === advertised ? 'the advertised limit' : 'the exhaustion less its refill'})`,
-      );
+      lab.note(agreementLine(line, chosen.least, chosen.passed, agreed, advertised));
       return agreed;
     }
     const again = first

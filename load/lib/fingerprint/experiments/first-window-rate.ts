@@ -25,6 +25,8 @@ export interface FirstWindowPlan {
   drainsRate: number | null;
   /** The sampling already read a pause: not read again. */
   pauseKnown: boolean;
+  /** Calls a rested burst just passed, emptied at `emptyAtMs` (no rest nor burst of its own then). */
+  rested?: number;
 }
 
 export interface FirstWindowReading {
@@ -42,7 +44,10 @@ export function* firstWindowRate(lab: Lab, p: FirstWindowPlan): Experiment<First
   const expected = Math.min(p.burstObserved, p.advertisedLimit ?? Infinity);
   let emptyAtMs = p.emptyAtMs;
   for (let attempt = 1; ; attempt++) {
-    const burst = yield* drain(lab, emptyAtMs + 2.1 * p.periodMs, 'first window', lab.drainCap());
+    const burst =
+      attempt === 1 && p.rested !== undefined
+        ? { allowed: p.rested, refusedMs: emptyAtMs }
+        : yield* drain(lab, emptyAtMs + 2.1 * p.periodMs, 'first window', lab.drainCap());
     if (burst.refusedMs === null) {
       lab.note(`first window: the bucket did not empty after ${burst.allowed} calls`);
       return { restedBurst: null, rate: null, pausedMs: null, stalled: false };

@@ -85,8 +85,9 @@ export function* sampleRefill(lab: Lab, p: SamplingPlan): Experiment<SamplingRea
       counter = partialPause(p.from, lastEmpty, samples.length, more, p.burst);
     }
     samples.push({ gapMs: used, drain: d });
-    // Too little refill per drain to measure: widen the gap (a window keeps showing empty drains).
-    if (d.allowed <= 1) gap = Math.min(gap * 1.6, p.maxGapMs);
+    // Too little refill per drain to measure: widen the gap (a window keeps showing empty drains); a large bucket
+    // to three calls a drain or more, so its refusals are not half of what the sampling costs.
+    if (d.allowed < (p.burst >= 40 ? 3 : 2)) gap = Math.min(gap * 1.6, p.maxGapMs);
     const windowRef = p.windowAllowed ? findWindow([p.from, ...samples.map((s) => s.drain)], p.burst) : null;
     const pause = windowRef ? null : (counter ?? pauseSoFar(samples, p, d));
     if (pause) {
@@ -172,7 +173,7 @@ function steady(samples: RefillSample[], burst: number): boolean {
   const total = refilling.reduce((a, c) => a + c, 0);
   return (
     refilling.length >= 3 &&
-    total >= Math.max(15, Math.min(1.5 * burst, 40)) &&
+    total >= Math.max(15, Math.min(burst / 4, 40)) &&
     refilling.filter((c) => c > 0).length >= refilling.length / 2
   );
 }

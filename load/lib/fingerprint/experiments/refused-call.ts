@@ -12,6 +12,7 @@
  * Reading: the calls allowed after each cycle and the extra calls refused; null when a drain did not empty.
  */
 import { drain, spend, type Lab, type Experiment } from '../lab';
+import type { Drain } from '../types';
 
 export interface RefusedCallReading {
   control: number;
@@ -19,6 +20,8 @@ export interface RefusedCallReading {
   extraRefused: number;
   /** A call was held up long enough to move what a cycle found (over a tenth of the wait): ms, else null. */
   stalledMs: number | null;
+  /** Calls the measured rate refills in a cycle's wait (a loaded client's control drain gets more: its calls take time). */
+  expected: number;
 }
 
 export interface RefusedCallPlan {
@@ -27,16 +30,28 @@ export interface RefusedCallPlan {
   /** The measured refill rate, calls per ms. */
   rate: number;
   burst: number;
+  /** Calls a cycle waits for (default: eight, fewer for a bucket of fewer than nine). */
+  refilled?: number;
 }
 
 /** Calls refilled between two drains of a cycle: ±1 each, so five extra calls stand out. */
 const REFILLED = 8;
 
-export function* refusedCalls(lab: Lab, p: RefusedCallPlan): Experiment<RefusedCallReading | null> {
-  const from = lab.observations.length;
-  const waitMs = Math.min(REFILLED, Math.max(2, p.burst - 1)) / p.rate;
+/** The wait of a cycle, ms: `refilled` calls of the refill, else about eight (fewer for a small bucket). */
+export const cycleWaitMs = (p: Pick<RefusedCallPlan, 'rate' | 'burst' | 'refilled'>): number =>
+  (p.refilled ?? Math.min(REFILLED, Math.max(2, p.burst - 1))) / p.rate;
+
+/** The control cycle alone: the calls back one cycle's wait after the bucket emptied. */
+export function* controlCycle(lab: Lab, p: RefusedCallPlan): Experiment<Drain> {
+  return yield* drain(lab, p.emptyAtMs + cycleWaitMs(p), 'refused calls', lab.drainCap());
+}
+
+/** `control`: the control cycle, when it already ran from `p.emptyAtMs`. */
+export function* refusedCalls(lab: Lab, p: RefusedCallPlan, control?: Drain): Experiment<RefusedCallReading | null> {
+  const from = control ? lab.observations.length - control.allowed - (control.refusedMs === null ? 0 : 1) : lab.observations.length;
+  const waitMs = cycleWaitMs(p);
   const k = 5;
-  const control = yield* drain(lab, p.emptyAtMs + waitMs, 'refused calls', lab.drainCap());
+  control ??= yield* controlCycle(lab, p);
   if (control.refusedMs === null) return null;
   const extra = yield* spend(lab, control.refusedMs, 'refused calls', k);
   const test = yield* drain(lab, control.refusedMs + waitMs, 'refused calls', lab.drainCap());
@@ -48,5 +63,5 @@ export function* refusedCalls(lab: Lab, p: RefusedCallPlan): Experiment<RefusedC
     `refused calls: ${control.allowed} allowed ${Math.round(waitMs)} ms after an empty bucket, ${testAllowed} after ${extra.refused} refused calls and the same wait` +
       (stalledMs === null ? '' : `; a call was held up ${Math.round(stalledMs)} ms: stalled`),
   );
-  return { control: control.allowed, test: testAllowed, extraRefused: extra.refused, stalledMs };
+  return { control: control.allowed, test: testAllowed, extraRefused: extra.refused, stalledMs, expected: Math.round(waitMs * p.rate) };
 }

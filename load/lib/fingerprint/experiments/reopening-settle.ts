@@ -28,7 +28,19 @@ export interface ReopenedBucket {
 }
 
 /** From the reopening's drain: rests after a partial reopening, and plans the sampling's gaps. */
-export function* settleReopening(lab: Lab, reopened: Drain, exhaust: Drain, burst: number): Experiment<ReopenedBucket> {
+/**
+ * `early`: the reopening came before a sliding log can have given a call back, as its Reset advertised;
+ * `refilling`: a Reset some seconds off moved by more than the exhaustion took, as a bucket's does (a partial
+ * reopening is then its refill, with no log's calls to wait for).
+ */
+export function* settleReopening(
+  lab: Lab,
+  reopened: Drain,
+  exhaust: Drain,
+  burst: number,
+  early = false,
+  refilling = false,
+): Experiment<ReopenedBucket> {
   // The drain the sampling follows, and how long its bucket took to come back after the previous refusal.
   let followed = reopened;
   let refillMs = followed.firstMs - (exhaust.refusedMs as number);
@@ -43,23 +55,27 @@ export function* settleReopening(lab: Lab, reopened: Drain, exhaust: Drain, burs
   if (followed.allowed < burst / 2 && followed.refusedMs !== null) {
     // Few calls back after a long pause: a weighted sliding counter reopened early in the window after its full
     // one. Timed there at once; anything else (a sliding log's slow exhaustion, a bucket) rests as below.
-    const counter = yield* partialReopeningPause(lab, exhaust, lastEmpty, followed, burst);
+    const counter = yield* partialReopeningPause(lab, exhaust, lastEmpty, followed, burst, early);
     if (counter) {
       lab.note(`partial reopening (${followed.allowed} calls) after a pause: timed in the window after the full bucket`);
       const afterPause = yield* firstWindowAfterPause(lab, counter);
       if (afterPause.rate !== null) return timedAtOnce(lab, followed, counter, afterPause.drains, afterPause.rate);
       restFromMs = lab.lastMs;
     }
-    const spread = exhaust.refusedMs === null ? 0 : exhaust.refusedMs - exhaust.firstMs;
-    lab.note(`partial reopening (${followed.allowed} calls): resting ${Math.round(refillMs + 2 * spread)} ms for a full bucket`);
-    const again = yield* drain(lab, (restFromMs as number) + refillMs + 2 * spread, 'reopening', lab.drainCap());
-    rested = { drain: again, fromMs: restFromMs as number };
-    refillMs = again.firstMs - (restFromMs as number);
-    followed = again;
+    if (refilling && !counter) lab.note(`partial reopening (${followed.allowed} calls) of a refill its Reset said: no rest`);
+    else {
+      const spread = exhaust.refusedMs === null ? 0 : exhaust.refusedMs - exhaust.firstMs;
+      lab.note(`partial reopening (${followed.allowed} calls): resting ${Math.round(refillMs + 2 * spread)} ms for a full bucket`);
+      const again = yield* drain(lab, (restFromMs as number) + refillMs + 2 * spread, 'reopening', lab.drainCap());
+      rested = { drain: again, fromMs: restFromMs as number };
+      refillMs = again.firstMs - (restFromMs as number);
+      followed = again;
+    }
   }
   const reopenedRate = followed.allowed / Math.max(refillMs, 1);
-  // `refillMs` may overstate the refill time by the hint's rounding (up to 1 s): start short, widen while drains come back empty.
-  const gapMs = Math.max(lab.fineMs, Math.min(3 / reopenedRate, refillMs / 8));
+  // `refillMs` may overstate the refill time by the hint's rounding (up to 1 s): start short, widen while drains
+  // come back empty; not so after a poll at the time of the next call.
+  const gapMs = Math.max(lab.fineMs, Math.min(3 / reopenedRate, refilling && !rested ? Infinity : refillMs / 8));
   const maxGapMs = Math.max(gapMs, Math.max(refillMs, burst / reopenedRate) / 2);
   lab.note(`reopening drain: ${followed.allowed} calls; sampling every ${Math.round(gapMs)} ms`);
   if (followed.refusedMs === null) throw new Stop(`the bucket did not empty after ${followed.allowed} calls on reopening`);
@@ -76,14 +92,16 @@ function* partialReopeningPause(
   lastEmpty: Drain | undefined,
   reopened: Drain,
   burst: number,
+  early: boolean,
 ): Experiment<PauseEnd | null> {
   // The reopening's refused polls: the calls between the exhaustion's refusal and the reopening's first.
   const refusedPolls = lab.observations.filter((o) => o.tMs > (exhaust.refusedMs as number) && o.tMs < reopened.firstMs).length;
   // A slow exhaustion (a busy machine) leaves a sliding log's calls one by one: a drain among them would take
-  // them back into the log. Only a quick one next to the pause is a counter's to time.
+  // them back into the log. Only a quick one next to the pause is a counter's to time, or one before a log's calls
+  // can have left it (`early`).
   const spreadMs = (exhaust.refusedMs as number) - exhaust.firstSentMs;
   const quick = lastEmpty !== undefined && 4 * spreadMs < lastEmpty.firstSentMs - (exhaust.refusedMs as number);
-  if (!lastEmpty || refusedPolls < 1 || !quick) return null;
+  if (!lastEmpty || refusedPolls < 1 || !(quick || early)) return null;
   return partialPause(exhaust, lastEmpty, refusedPolls, yield* oneMore(lab, exhaust, lastEmpty, reopened), burst);
 }
 

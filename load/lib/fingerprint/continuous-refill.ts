@@ -1,0 +1,201 @@
+/**
+ * A continuous refill (coordinator.ts): its rate, its bucket counted by a volley, the refill right after it (a token
+ * bucket's), else a split; whether refused calls count; a weighted sliding counter's first-window rate.
+ */
+import { allowedOf, drain, margin, type Lab, type Experiment } from './lab';
+import { burstVolley, refillCorrectedBurst } from './experiments/burst-volley';
+import type { ExhaustionReading } from './experiments/exhaustion';
+import { firstWindowRate } from './experiments/first-window-rate';
+import { refillRate } from './experiments/refill-rate';
+import type { SamplingReading } from './experiments/refill-sampling';
+import { controlCycle, cycleWaitMs, refusedCalls, type RefusedCallPlan } from './experiments/refused-call';
+import { split, type SplitPlan, type SplitReading } from './experiments/split';
+import type { Readings } from './readings';
+import type { Drain } from './types';
+
+/**
+ * A continuous refill: its rate, its burst, then a split and whether refused calls count; a refill that waited
+ * for an aligned window (a weighted sliding counter) is read in its first window instead.
+ * `windowPauseMs`: the empty drains of an earlier window-like sampling.
+ */
+export function* continuousRefill(
+  lab: Lab,
+  readings: Readings,
+  exhausted: ExhaustionReading,
+  sampling: SamplingReading,
+  windowPauseMs: number | null,
+): Experiment<void> {
+  readings.refillShape = 'continuous';
+  const rate = refillRate(lab, sampling, windowPauseMs);
+  if (!rate) return;
+  readings.rate = rate.rate;
+  readings.drainsRate = rate.rate;
+  readings.rateSpan = rate.span;
+  readings.pausedMs = rate.pausedMs;
+  const corrected = refillCorrectedBurst(lab, exhausted.drain, rate.rate, exhausted.firstHints, readings.restedDrain);
+  readings.bucketBurst = corrected;
+  if (corrected !== exhausted.burst)
+    lab.note(`a full bucket holds ${corrected} calls: the exhaustion's ${exhausted.burst} include its refill`);
+  const lastRefusedMs = sampling.samples[sampling.samples.length - 1]?.drain.refusedMs as number;
+  if (readings.pausedMs !== null) {
+    // A refill that waits for an aligned window is a weighted sliding counter: its rate is read in its first window.
+    lab.note('burst volley and split: not needed (the refill waited for an aligned window: a sliding counter)');
+    const timed = sampling.firstWindow;
+    if (!timed) return yield* counterRate(lab, readings, exhausted, lastRefusedMs, exhausted.burst / rate.rate);
+    // The sampling timed the window after the full bucket: a first window already, with no rest. Its
+    // drains' count over their span may be one call fast: the timing never is.
+    readings.firstWindowRate = timed.rate;
+    readings.restedBurst = timed.restedBurst;
+    readings.rate = timed.rate;
+    return;
+  }
+  const restMs = (fullMs: number): number => fullMs * 1.1 + margin(lab, fullMs, false, exhausted.burst);
+  // Two periods: a weighted counter's previous aligned window is empty too, so it gives nothing back after the
+  // volley before its next boundary (calls back at the previous window's count per window otherwise, a bucket's rate).
+  const volleyRestMs = (fullMs: number): number => 2 * fullMs + margin(lab, fullMs, false, exhausted.burst);
+  readings.bucketBurst = yield* countBucket(lab, readings, exhausted, { lastRefusedMs, rate: rate.rate, corrected, restMs: volleyRestMs });
+  const plan = { emptyAtMs: lab.lastMs, rate: rate.rate, burst: readings.bucketBurst, refilled: Math.min(8, Math.floor(readings.bucketBurst / 8)) };
+  const control = yield* refillAfterVolley(lab, readings, plan, exhausted.burst + 2);
+  if (control && readings.refillAfterBurst) return yield* refusedCallTest(lab, readings, control.plan, control.drain);
+  const periodMs = readings.bucketBurst / rate.rate;
+  if (control?.drain.refusedMs) {
+    // Nothing back after a full bucket spent at once from a rest of two periods: the volley was a rested burst, and
+    // the window after it is timed at once (a log gives its calls back in one clump there: the consistency checks).
+    lab.note('split: not needed (the first window after the volley tells a weighted counter, and its rate)');
+    return yield* counterRate(lab, readings, exhausted, control.drain.refusedMs, periodMs, readings.bucketBurst);
+  }
+  const splitReading = yield* steadySplit(lab, readings, {
+    start: { restAt: lab.lastMs + restMs(periodMs) },
+    periodMs,
+    burst: readings.bucketBurst,
+    marginMs: margin(lab, periodMs, false, exhausted.burst),
+    window: false,
+  });
+  if (!splitReading) return;
+  readings.split = splitReading;
+  const finalDrain = splitReading.drain;
+  if (finalDrain.refusedMs === null) return;
+  if (finalDrain.allowed < splitReading.burst - 1) {
+    // A weighted sliding counter: its refill depends on where the calls fall in its aligned windows, so two
+    // cycles are not comparable. Without a pause in the sampling (a stall hid it, or the bucket emptied just
+    // before an aligned boundary) the split alone does not name it: the first window tells.
+    lab.note('refused calls: not tested (a sliding counter refills by the phase of its aligned windows)');
+    return yield* counterRate(lab, readings, exhausted, finalDrain.refusedMs, periodMs);
+  }
+  yield* refusedCallTest(lab, readings, { emptyAtMs: finalDrain.refusedMs, rate: readings.rate as number, burst: splitReading.burst });
+}
+
+/**
+ * The refill right after the volley emptied a full bucket: a token bucket gives a call back every call of its
+ * rate at once, a sliding log none before its window ends, a weighted counter rested two periods none before its
+ * next aligned boundary (one whose boundary came just after the exhaustion refills like a bucket through the whole
+ * sampling: only a full bucket spent at another moment tells them apart). The cycle waits an eighth of a bucket at most, so
+ * a counter's next boundary falls in it rarely, and gives its whole wait back only when it came at once: its wait
+ * of calls back, less one, makes the split unneeded; fewer, and the first window after the volley is timed. A
+ * bucket too small for a wait of four calls is split. Returns the cycle's drain (the refused-call test's control)
+ * and its plan.
+ */
+function* refillAfterVolley(
+  lab: Lab,
+  readings: Readings,
+  plan: RefusedCallPlan,
+  volleySize: number,
+): Experiment<{ drain: Drain; plan: RefusedCallPlan } | undefined> {
+  // Answers sent together come back in any order: a refusal among them says the volley emptied the bucket.
+  const emptied = lab.observations.slice(-volleySize).some((o) => !allowedOf(o));
+  if (!emptied || (plan.refilled ?? 0) < 4) return undefined;
+  // The volley's answers come over a while: a drain at once marks when the bucket was empty, as a refusal does.
+  const empty = yield* drain(lab, lab.lastMs, 'refused calls', lab.drainCap());
+  if (empty.refusedMs === null) return undefined;
+  const from = { ...plan, emptyAtMs: empty.refusedMs };
+  const control = yield* controlCycle(lab, from);
+  const expected = Math.round(cycleWaitMs(from) * from.rate);
+  const refilled = control.refusedMs !== null && control.allowed >= expected - 1;
+  readings.refillAfterBurst = refilled;
+  lab.note(
+    refilled
+      ? `refill after a full bucket: ${control.allowed} calls back ${Math.round(control.firstMs - from.emptyAtMs)} ms after the volley emptied it, as a token bucket gives (a sliding log or a weighted counter gives none so soon): no split needed`
+      : `refill after a full bucket: ${control.allowed} calls back where a token bucket gives ${expected}`,
+  );
+  return { drain: control, plan: from };
+}
+
+/**
+ * A continuous refill's full bucket, counted by a burst volley (the exhaustion's count less its refill agreeing);
+ * the volley is the full bucket spent at once that the refill after it is read from.
+ */
+function* countBucket(
+  lab: Lab,
+  readings: Readings,
+  exhausted: ExhaustionReading,
+  p: { lastRefusedMs: number; rate: number; corrected: number; restMs: (fullMs: number) => number },
+): Experiment<number> {
+  const advertised = exhausted.firstHints?.limit ?? null;
+  const counted = yield* burstVolley(lab, p.lastRefusedMs, p.rate, exhausted.burst, p.corrected, p.restMs, advertised);
+  readings.exhaustionLessRefill = p.corrected;
+  return counted;
+}
+
+/** Whether refused calls consume quota, measured once more when a held-up call moved what a cycle found. */
+function* refusedCallTest(lab: Lab, readings: Readings, plan: RefusedCallPlan, control?: Drain): Experiment<void> {
+  readings.refusedCallTest = yield* refusedCalls(lab, plan, control);
+  const first = readings.refusedCallTest?.stalledMs ?? null;
+  if (first === null) return;
+  lab.note('refused calls: measured again');
+  readings.refusedCallTest = yield* refusedCalls(lab, { ...plan, emptyAtMs: lab.lastMs });
+  const again = readings.refusedCallTest?.stalledMs ?? null;
+  if (again === null) return;
+  readings.stalls.push(`the refused-call test stalled twice (calls held up ${Math.round(first)} and ${Math.round(again)} ms)`);
+  readings.refusedCallTest = null;
+}
+
+/** A weighted sliding counter: its rate in the first window after a full one, once more when that stalled. */
+/** `rested`: calls a rested burst just passed (the volley), emptied at `emptyAtMs`: its first window is timed at once. */
+function* counterRate(
+  lab: Lab,
+  readings: Readings,
+  exhausted: ExhaustionReading,
+  emptyAtMs: number,
+  periodMs: number,
+  rested?: number,
+): Experiment<void> {
+  const plan = {
+    emptyAtMs,
+    periodMs,
+    burstObserved: exhausted.burst,
+    advertisedLimit: exhausted.firstHints?.limit ?? null,
+    drainsRate: readings.rate,
+    pauseKnown: readings.pausedMs !== null,
+  };
+  let firstWindow = yield* firstWindowRate(lab, rested === undefined ? plan : { ...plan, rested });
+  if (firstWindow.stalled) {
+    lab.note('first window: measured again');
+    const again = yield* firstWindowRate(lab, {
+      ...plan,
+      emptyAtMs: lab.lastMs,
+      pauseKnown: plan.pauseKnown || firstWindow.pausedMs !== null,
+    });
+    if (again.stalled) {
+      readings.stalls.push('the first-window rate stalled twice');
+      // Both are timed never faster than the truth: the higher is the nearer.
+      if ((firstWindow.rate ?? 0) > (again.rate ?? 0)) again.rate = firstWindow.rate;
+    }
+    firstWindow = { ...again, pausedMs: again.pausedMs ?? firstWindow.pausedMs };
+  }
+  if (firstWindow.restedBurst !== null) readings.restedBurst = firstWindow.restedBurst;
+  readings.firstWindowRate = firstWindow.rate;
+  if (firstWindow.pausedMs !== null) readings.pausedMs = firstWindow.pausedMs;
+  // Never below what the drains already got through.
+  if (firstWindow.rate !== null && (readings.rate === null || firstWindow.rate > readings.rate)) readings.rate = firstWindow.rate;
+}
+
+/** The split, once more from a rested bucket when a held-up call moved what it found. */
+export function* steadySplit(lab: Lab, readings: Readings, p: SplitPlan): Experiment<SplitReading | null> {
+  const first = yield* split(lab, p);
+  if (first === null || first.stalledMs === null) return first;
+  lab.note('split: measured again after a rest');
+  const again = yield* split(lab, { ...p, start: { restAt: lab.lastMs + 2.1 * p.periodMs } });
+  if (again !== null && again.stalledMs !== null)
+    readings.stalls.push(`the split stalled twice (calls held up ${Math.round(first.stalledMs)} and ${Math.round(again.stalledMs)} ms)`);
+  return again;
+}

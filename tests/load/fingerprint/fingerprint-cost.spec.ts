@@ -1,0 +1,103 @@
+/**
+ * What a fingerprint costs, in requests per burst and windows of wall time, at a 5 s window and the bursts of
+ * catalog.details (60) and orders.create (150), behind limiters whose Remaining and Reset headers say their state:
+ * three bursts and four windows at most, on a steady clock from ten start positions (every result right) and, in
+ * the median, under the simulator's stalls (no pacing faster than the limiter). A manual clock: deterministic
+ * timelines, no sockets, no real waits.
+ */
+import { test, expect } from '@playwright/test';
+import { LIMITER_ALGORITHMS, type LimiterAlgorithm } from '../../../mock/limits/limiter-algorithms';
+import { EXPECTED, simulate, type SimOptions } from './fingerprint-sim';
+
+const W = 5000;
+const BURSTS = [60, 150] as const;
+const config = (limit: number): SimOptions['config'] => ({ maxRequests: 20 * limit, maxDurationMs: 25 * W, maxWaitMs: 3 * W });
+/** A seeded generator: the same stalls on every run. */
+const seeded = (seed: number) => () => (seed = (seed * 1_103_515_245 + 12_345) % 2_147_483_648) / 2_147_483_648;
+
+/** Right: the algorithm, the burst and the rate within 10 % (the window too, but for a bucket). */
+function right(algorithm: LimiterAlgorithm, limit: number, fp: ReturnType<typeof simulate>): boolean {
+  const rate = (limit / W) * 1000;
+  return (
+    fp.verdict === null &&
+    !fp.uncertain &&
+    fp.algorithm === EXPECTED[algorithm] &&
+    fp.burst === limit &&
+    Math.abs((fp.sustainedPerSecond as number) - rate) / rate <= 0.1 &&
+    (fp.algorithm === 'token-bucket' || Math.abs((fp.windowMs as number) - W) <= W / 10)
+  );
+}
+
+test.describe('rate-limit fingerprint cost behind Remaining and Reset headers', () => {
+  test('should spend at most three bursts and four windows on each limiter from ten start positions', () => {
+    // A weighted counter whose exhaustion ends just before an aligned boundary hides the pause of its refill: it
+    // looks like a bucket until its volley, after which its first window is timed (up to 3.6 bursts).
+    const rows: string[] = [];
+    for (const algorithm of LIMITER_ALGORITHMS)
+      for (const limit of BURSTS) {
+        const costs: number[] = [];
+        for (let i = 0; i < 10; i++) {
+          const fp = simulate(algorithm, 'x-ratelimit', {
+            limit,
+            windowMs: W,
+            startMs: 1_800_000_000_000 - (1_800_000_000_000 % W) + (i / 10) * W + 123,
+            config: config(limit),
+          });
+          const bursts = fp.requestsSpent / limit;
+          const label = `${algorithm} L=${limit} from ${i / 10} of the window: ${bursts.toFixed(2)} bursts, ${(fp.durationMs / W).toFixed(2)} windows\n${fp.evidence.join('\n')}`;
+          expect(right(algorithm, limit, fp), label).toBe(true);
+          expect(fp.durationMs / W, label).toBeLessThanOrEqual(4);
+          expect(bursts, label).toBeLessThanOrEqual(algorithm === 'sliding-counter' ? 3.75 : 3);
+          costs.push(bursts);
+        }
+        const over = costs.filter((c) => c > 3).length;
+        expect(over, `${algorithm} L=${limit}: ${costs.map((c) => c.toFixed(2)).join(', ')}`).toBeLessThanOrEqual(2);
+        rows.push(`${algorithm} L=${limit}: worst ${Math.max(...costs).toFixed(2)} bursts, ${over} of 10 over 3`);
+      }
+    console.log(`[cost at a 5 s window, x-ratelimit] ${rows.join('; ')}`);
+  });
+
+  test('should stay within three bursts in the median, and never pace too fast, when the target or the client stall', () => {
+    // One or two stalls of 100-400 ms in the first four windows, the target stopped or the client busy, calls of
+    // 2-5 ms: a stalled reading is measured again (up to twice the cost), the median holds.
+    const rnd = seeded(5);
+    const rows: string[] = [];
+    const wrong: string[] = [];
+    for (const algorithm of LIMITER_ALGORITHMS)
+      for (const limit of BURSTS) {
+        const costs: number[] = [];
+        for (let i = 0; i < 30; i++) {
+          const stalls = Array.from({ length: 1 + Math.floor(rnd() * 2) }, () => ({
+            atMs: Math.floor(rnd() * 4 * W),
+            ms: 100 + Math.floor(rnd() * 300),
+          }));
+          const where = [{ stalls }, { clientStalls: stalls }, {}][i % 3] as Partial<SimOptions>;
+          const fp = simulate(algorithm, 'x-ratelimit', {
+            limit,
+            windowMs: W,
+            latencyMs: 2 + Math.floor(rnd() * 4),
+            startMs: 1_800_000_000_000 + Math.floor(rnd() * W),
+            ...where,
+            config: config(limit),
+          });
+          const label = `${algorithm} L=${limit} ${JSON.stringify(where)}: ${fp.algorithm} burst ${fp.burst} ${fp.sustainedPerSecond}/s\n${fp.evidence.join('\n')}`;
+          // Never a pacing faster than the limiter, sure or not.
+          if (fp.pacing) {
+            expect(fp.sustainedPerSecond as number, label).toBeLessThanOrEqual((limit / W) * 1000 * 1.1);
+            expect(fp.pacing.burst, label).toBeLessThanOrEqual(limit);
+            if (fp.pacing.kind === 'burst-per-window') expect(fp.pacing.periodMs as number, label).toBeGreaterThanOrEqual(W * 0.95);
+          }
+          if (fp.verdict === null && !fp.uncertain && !right(algorithm, limit, fp)) wrong.push(label.split('\n')[0] as string);
+          costs.push(fp.requestsSpent / limit);
+        }
+        costs.sort((a, b) => a - b);
+        const median = costs[costs.length / 2] as number;
+        expect(median, `${algorithm} L=${limit}: ${costs.map((c) => c.toFixed(2)).join(', ')}`).toBeLessThanOrEqual(3);
+        rows.push(`${algorithm} L=${limit}: median ${median.toFixed(2)}, worst ${(costs[costs.length - 1] as number).toFixed(2)} bursts`);
+      }
+    console.log(`[cost under stalls, 5 s window, x-ratelimit] ${rows.join('; ')}\n  ${wrong.join('\n  ')}`);
+    // Named without doubt, its numbers off: a weighted counter whose first window was timed on a period read
+    // long from drains a stall left low (slower than the truth, see the pacing checks above).
+    expect(wrong.length, wrong.join('\n')).toBeLessThanOrEqual(3);
+  });
+});
