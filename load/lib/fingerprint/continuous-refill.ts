@@ -54,7 +54,12 @@ export function* continuousRefill(
   // volley before its next boundary (calls back at the previous window's count per window otherwise, a bucket's rate).
   const volleyRestMs = (fullMs: number): number => 2 * fullMs + margin(lab, fullMs, false, exhausted.burst);
   readings.bucketBurst = yield* countBucket(lab, readings, exhausted, { lastRefusedMs, rate: rate.rate, corrected, restMs: volleyRestMs });
-  const plan = { emptyAtMs: lab.lastMs, rate: rate.rate, burst: readings.bucketBurst, refilled: Math.min(8, Math.floor(readings.bucketBurst / 8)) };
+  const plan = {
+    emptyAtMs: lab.lastMs,
+    rate: rate.rate,
+    burst: readings.bucketBurst,
+    refilled: Math.min(8, Math.floor(readings.bucketBurst / 8)),
+  };
   const control = yield* refillAfterVolley(lab, readings, plan, exhausted.burst + 2);
   if (control && readings.refillAfterBurst) return yield* refusedCallTest(lab, readings, control.plan, control.drain);
   const periodMs = readings.bucketBurst / rate.rate;

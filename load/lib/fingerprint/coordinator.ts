@@ -96,7 +96,8 @@ function steps(lab: Lab, exhausted: ExhaustionReading): number {
 /** A rest after a partial reopening: the drain the sampling follows and its gaps. */
 function* settle(lab: Lab, readings: Readings, exhausted: ExhaustionReading, reopened: ReopeningReading): Experiment<ReopenedBucket> {
   const far = (exhausted.refusal.hints.resetAtMs ?? 0) - exhausted.refusal.tMs >= LONG_WINDOW_MS;
-  const refilling = far && resetMovesOf(readings, lab.observations) === true && !oneRoundingSecond(lab, exhausted) && steps(lab, exhausted) >= 2;
+  const refilling =
+    far && resetMovesOf(readings, lab.observations) === true && !oneRoundingSecond(lab, exhausted) && steps(lab, exhausted) >= 2;
   const settled = yield* settleReopening(lab, reopened.drain as Drain, exhausted.drain, exhausted.burst, reopened.early, refilling);
   readings.restedDrain = settled.rested;
   return settled;

@@ -93,7 +93,8 @@ export function algorithmOf(r: Readings): Algorithm {
   if (r.refillShape === 'continuous' && r.pausedMs !== null) return 'sliding-window';
   // A bucket's refill right after a full bucket spent at once: no log nor counter gives it; and none back then,
   // from a rest of two periods, is a sliding window's (a log's, or a weighted counter's before its next boundary).
-  if (r.refillShape === 'continuous' && !split && r.refillAfterBurst !== null) return r.refillAfterBurst ? 'token-bucket' : 'sliding-window';
+  if (r.refillShape === 'continuous' && !split && r.refillAfterBurst !== null)
+    return r.refillAfterBurst ? 'token-bucket' : 'sliding-window';
   if (r.refillShape === null || !split) return 'unknown';
   // A token bucket is full again too, give or take the rate estimate'split error on large buckets.
   // A window'split split drain stops one call past the first half: that many back is a full bucket again.

@@ -170,7 +170,10 @@ test.describe('rate-limit fingerprint on synthetic timelines', () => {
       expectStalledCounterRead(stall, /sampled again as a continuous refill/);
     // Its reset four seconds off (RateLimit t=4), this one is polled toward it: the counter's partial reopening
     // before it is timed in the window after the full bucket, the stall then sends it to a rested first window.
-    expectStalledCounterRead([12, 2000, 'ietf', 28, 800, 0], /partial reopening \(\d+ calls\) after a pause[^]*first window: after a rested burst/);
+    expectStalledCounterRead(
+      [12, 2000, 'ietf', 28, 800, 0],
+      /partial reopening \(\d+ calls\) after a pause[^]*first window: after a rested burst/,
+    );
   });
 
   test('should tell a sliding counter from a token bucket by its first window when a stall hid the pause of its refill', () => {

@@ -5,7 +5,8 @@ import { execution, metrics, valuesOf } from './run-state';
 import type { OutputWriter } from './outputs';
 import { DEFAULT_TREND_STATS, legacyExport, summaryMetrics } from './summary-data';
 import { evaluateThresholds, type ThresholdResult } from './thresholds';
-import { EXIT, RunError, type RunOptions, type RunResult } from './run-result';
+import { EXIT, RunError, type RunOptions } from './run-result';
+import type { RunResult } from './run-outcome';
 import type { ScriptModule } from './script';
 
 function checksOf(): { name: string; passes: number; fails: number }[] {

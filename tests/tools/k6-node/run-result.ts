@@ -1,7 +1,5 @@
-/** What a run is given and what it ends with: its options, its result, k6's exit codes and the error that ends a run with one. */
+/** What a run is given and how it can end: its options, k6's exit codes and the error that ends a run with one. */
 import type { FileOutput } from './outputs';
-import type { summaryMetrics } from './summary-data';
-import type { ThresholdResult } from './thresholds';
 
 /** k6's exit codes (errext/exitcodes). */
 export const EXIT = {
@@ -29,15 +27,6 @@ export interface RunOptions {
   outputs?: readonly FileOutput[];
   /** Errors and notices (default process.stderr). */
   log?: (line: string) => void;
-}
-
-export interface RunResult {
-  exitCode: number;
-  stdout: string;
-  files: string[];
-  setupData: unknown;
-  thresholds: ThresholdResult[];
-  metrics: ReturnType<typeof summaryMetrics>;
 }
 
 /**

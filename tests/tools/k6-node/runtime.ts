@@ -7,7 +7,8 @@ import { configureBridge, stopBridge, requestSync, sleepSync } from './sync-http
 import { declareMetric, execution, metrics, record, registry, resetState, sampleListeners } from './run-state';
 import { k6SegmentSequence, executionSegmentOf } from './executors';
 import { OutputWriter, type FileOutput } from './outputs';
-import { RunError, TestAbort, type RunOptions, type RunResult } from './run-result';
+import { RunError, TestAbort, type RunOptions } from './run-result';
+import type { RunResult } from './run-outcome';
 import { checkOptions } from './option-checks';
 import { loadScript, type ScriptOptions } from './script';
 import { runScenarios, schedulesOf } from './scenario-run';

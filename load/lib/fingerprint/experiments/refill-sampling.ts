@@ -172,8 +172,6 @@ function steady(samples: RefillSample[], burst: number): boolean {
   const refilling = counts.slice(from);
   const total = refilling.reduce((a, c) => a + c, 0);
   return (
-    refilling.length >= 3 &&
-    total >= Math.max(15, Math.min(burst / 4, 40)) &&
-    refilling.filter((c) => c > 0).length >= refilling.length / 2
+    refilling.length >= 3 && total >= Math.max(15, Math.min(burst / 4, 40)) && refilling.filter((c) => c > 0).length >= refilling.length / 2
   );
 }

@@ -135,7 +135,9 @@ function followHint(
   const broken = a.promised !== null && o.status === 429 && o.tMs >= a.promised;
   if (hint !== null && a.lastHint !== null && (hint - a.lastHint >= SECOND || (broken && !refilling)) && !a.moved) {
     a.moved = true;
-    lab.note(`the advertised reopening moved from +${a.lastHint - refusedAt} ms to +${hint - refusedAt} ms after refused calls: they count`);
+    lab.note(
+      `the advertised reopening moved from +${a.lastHint - refusedAt} ms to +${hint - refusedAt} ms after refused calls: they count`,
+    );
   }
   if (hint !== null) a.lastHint = hint;
   if (a.promised === null) a.promised = hint;

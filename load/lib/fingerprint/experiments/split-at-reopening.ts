@@ -37,7 +37,13 @@ export interface EarlyReopening {
 }
 
 /** A refused call read as an empty drain. */
-const emptyDrain = (o: LabObservation): Drain => ({ firstMs: o.tMs, firstSentMs: o.sentMs, allowed: 0, refusedMs: o.tMs, refusedFirst: true });
+const emptyDrain = (o: LabObservation): Drain => ({
+  firstMs: o.tMs,
+  firstSentMs: o.sentMs,
+  allowed: 0,
+  refusedMs: o.tMs,
+  refusedFirst: true,
+});
 
 /** `settleMs`: the first part waits this long after the reopening's call (a sliding log's calls still leaving it). */
 export function* splitAtReopening(
