@@ -26,7 +26,8 @@ export const MATRIX_START = 'contracts/matrix/matrix.setup.ts';
 export const MATRIX_TESTS = 'contracts/matrix/detection-matrix.spec.ts';
 /**
  * The long suite's other tests, each with why it is long. On a fresh clone in CI (quiet host, two cores) the
- * long suite took 279 s beside `npm run check`, the end-to-end suite 115 s and the fast suite 70 s (54 s warm).
+ * long suite took 402 s beside `npm run check`, the end-to-end suite 177 s and the fast suite 82 s (59 s warm without
+ * the tests of the published documents, once the k6 refusals moved to the end-to-end suite).
  */
 export const LONG_TESTS = [
   // Real time: probes against limiters on compressed windows, through k6 or its double (87 s).
@@ -102,6 +103,8 @@ export const E2E_TESTS = [
   'load/fingerprint/fingerprint-writes.spec.ts',
   // The capacity probes' verdicts: an advertised limit not honoured, a 429 not documented (exit 1).
   'load/probe-verdicts.spec.ts',
+  // What real k6 refuses before or while it runs, refused by the k6 double too: a k6 process per case (13 s).
+  'tools/k6-node/k6-refusals.spec.ts',
 ];
 
 export interface Suite {
