@@ -9,7 +9,7 @@
  */
 import type { EnvironmentName, Operation } from '../catalogue';
 import { evidenceOf } from '../clients/http';
-import { test, expect, harnessConfig, label, selectedOperations, type Session } from './session/test';
+import { test, harnessConfig, label, selectedOperations, type Session } from './session/test';
 import type { CallOptions } from './session/call-options';
 import { CheckGroup } from './outcomes/check-groups';
 import { judges } from './record/fact-declarations';
@@ -45,16 +45,7 @@ async function judgeBucket(session: Session, op: Operation, env: EnvironmentName
     bucket.expectAllowedAsAdvertised(ex, `X-RateLimit-Limit is the limit enforced (${op.id}, ${env})`);
     return r;
   });
-  await judging('429.error-body', () => {
-    expect.soft(refused).toBeJsonResponse();
-    expect.soft(refused).toBeErrorBody(`the 429 body is JSON with errors[] of {field: string or null, message: string} (${op.id}, ${env})`);
-  });
-  const nowMs = await bucket.targetNow(session);
-  await judging('429.headers', () => {
-    expect.soft(refused).toHaveRateLimitHeaders({ nowMs, windowMs: session.target.windowMs });
-    const fact = `X-RateLimit-Remaining is 0 on a 429 (${op.id}, ${env})`;
-    expect.soft(bucket.mustInt(refused, 'remaining', fact), `Broken fact: ${fact}\nReceived: ${evidenceOf(refused)}`).toBe(0);
-  });
+  await bucket.judgeRefusal(session, refused, `${op.id}, ${env}`);
 }
 
 /** Why spending a write operation's bucket is out of scope, if it is: its own opt-in, production's writes, a webhook's secret. */

@@ -13,10 +13,9 @@ import type { TokenClient } from '../clients/token-client';
 import { valueAt } from '../clients/ids';
 import { test, expect, harnessConfig, label, notRun, planned, selectedOperations, type Session } from './session/test';
 import { SPENDS_BUCKET } from './plan/phases';
-import { judging } from './record/fact-verdicts';
 import { credentialsScope, familyScope, firstScope, probeLimitsScope, selectedScope } from './plan/scope';
 import { readCounting, type Counting } from './exchanges/bucket-owner';
-import { exhaust, exhaustionRequests, mustInt, refusedOf, spendingBuckets, shown, targetNow } from './exchanges/bucket-exhaustion';
+import { exhaust, exhaustionRequests, judgeRefusal, mustInt, refusedOf, spendingBuckets, shown } from './exchanges/bucket-exhaustion';
 import { resetAtMs } from './judge/rate-limit-sequence';
 import { judges, withFacts } from './record/fact-declarations';
 
@@ -231,20 +230,7 @@ test.describe('bucket owners, spending a bucket', { tag: ['@bucket-owner', SPEND
         const refused = await session.exclusively([op], async () =>
           refusedOf(await exhaust(session, op, other), `after the limit is exceeded, further requests fail (${other})`),
         );
-        await judging('429.error-body', () => {
-          expect.soft(refused).toBeJsonResponse();
-          expect.soft(refused).toBeErrorBody(`the 429 body is JSON with errors[] of {field: string or null, message: string} (${other})`);
-        });
-        const nowMs = await targetNow(session);
-        await judging('429.headers', () => {
-          expect.soft(refused).toHaveRateLimitHeaders({ nowMs, windowMs: session.target.windowMs });
-          expect
-            .soft(
-              mustInt(refused, 'remaining', `X-RateLimit-Remaining is 0 on a 429 (${other})`),
-              `Broken fact: X-RateLimit-Remaining is 0 on a 429 (${other})\nReceived: ${evidenceOf(refused)}`,
-            )
-            .toBe(0);
-        });
+        await judgeRefusal(session, refused, other);
       },
     );
   }

@@ -17,6 +17,7 @@ import type { CallOptions } from '../session/call-options';
 import { freezeMockClock, releaseMockClock } from '../session/frozen-clock';
 import { keepExhaustion, keptExhaustion } from './spent-buckets';
 import { RUN_DIR_ENV, growRunBudget } from '../plan/run-budget';
+import { judging } from '../record/fact-verdicts';
 
 const NAMES = RATE_LIMIT_HEADERS;
 type HeaderKey = keyof typeof NAMES;
@@ -250,4 +251,18 @@ export function refusedOf(ex: Exhaustion, fact: string): ApiResponse {
   throw new Error(
     `Broken fact: ${fact}\nExpected: a 429 within ${ex.remainingAtFirst + 2} calls after Remaining ${ex.remainingAtFirst}\nReceived: ${ex.allowedAfterFirst} calls allowed; last: ${evidenceOf(ex.first)}`,
   );
+}
+
+/** The documented 429 at `where` (the operation and environment): a JSON error body, the rate-limit headers, Remaining 0. */
+export async function judgeRefusal(session: Session, refused: ApiResponse, where: string): Promise<void> {
+  await judging('429.error-body', () => {
+    expect.soft(refused).toBeJsonResponse();
+    expect.soft(refused).toBeErrorBody(`the 429 body is JSON with errors[] of {field: string or null, message: string} (${where})`);
+  });
+  const nowMs = await targetNow(session);
+  await judging('429.headers', () => {
+    expect.soft(refused).toHaveRateLimitHeaders({ nowMs, windowMs: session.target.windowMs });
+    const fact = `X-RateLimit-Remaining is 0 on a 429 (${where})`;
+    expect.soft(mustInt(refused, 'remaining', fact), `Broken fact: ${fact}\nReceived: ${evidenceOf(refused)}`).toBe(0);
+  });
 }

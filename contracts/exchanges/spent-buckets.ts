@@ -11,6 +11,7 @@ import { RESET_PRECISION_MS, type EnvironmentName } from '../../catalogue';
 import type { ApiResponse } from '../../clients/http';
 import { resetAtMs } from '../judge/rate-limit-sequence';
 import { RUN_DIR_ENV } from '../plan/run-budget';
+import { bucketKey } from '../session/bucket-locks';
 
 /** What of an exhaustion (bucket-exhaustion.ts) is kept: its answers, each without the request's credential. */
 interface Spending {
@@ -31,7 +32,7 @@ export interface KeptExhaustion<E extends Spending> {
 /** Where the exhaustion of `operation` in `env` on `target` is kept (undefined: one process, nothing shared). */
 function fileOf(target: string, operation: string, env: EnvironmentName): string | undefined {
   const dir = process.env[RUN_DIR_ENV];
-  return dir ? join(dir, 'spent', `${`${target}|${operation}|${env}`.replace(/[^\w.-]/g, '_')}.json`) : undefined;
+  return dir ? join(dir, 'spent', `${bucketKey(target, operation)}_${env}.json`) : undefined;
 }
 
 /** The answer without the request's credential: its headers are kept but Authorization. */
