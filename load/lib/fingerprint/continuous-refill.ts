@@ -141,16 +141,14 @@ function* countBucket(
   return counted;
 }
 
-/** Whether refused calls consume quota, measured once more when a held-up call moved what a cycle found. */
+/** Whether refused calls consume quota, measured once more when the cycle's own timing left it undecided. */
 function* refusedCallTest(lab: Lab, readings: Readings, plan: RefusedCallPlan, control?: Drain): Experiment<void> {
   readings.refusedCallTest = yield* refusedCalls(lab, plan, control);
-  const first = readings.refusedCallTest?.stalledMs ?? null;
-  if (first === null) return;
+  if (readings.refusedCallTest?.counted !== null) return;
   lab.note('refused calls: measured again');
   readings.refusedCallTest = yield* refusedCalls(lab, { ...plan, emptyAtMs: lab.lastMs });
-  const again = readings.refusedCallTest?.stalledMs ?? null;
-  if (again === null) return;
-  readings.stalls.push(`the refused-call test stalled twice (calls held up ${Math.round(first)} and ${Math.round(again)} ms)`);
+  if (readings.refusedCallTest?.counted !== null) return;
+  readings.stalls.push('the refused-call test was undecided twice (answers held up long enough for both readings)');
   readings.refusedCallTest = null;
 }
 

@@ -172,10 +172,7 @@ export function refusedCountOf(r: Readings, verdict: string | null): boolean | n
   if (r.reopeningMoved) return true;
   if (r.refusedCountKnown !== null) return r.refusedCountKnown;
   const cycles = r.refusedCallTest;
-  // Fewer back after the refused calls than after none, and fewer than the rate refills: a control drain that took
-  // long (a loaded client) gets more than a cycle's refill, which says nothing of refused calls.
-  if (cycles && cycles.extraRefused >= 2)
-    return cycles.test <= cycles.control - Math.max(1, cycles.extraRefused / 2) && cycles.test < cycles.expected;
+  if (cycles && cycles.extraRefused >= 2 && cycles.counted !== null) return cycles.counted;
   if (verdict?.includes('refused calls appear to count')) return true;
   return null;
 }

@@ -9,7 +9,8 @@ import { pacingFor } from '../../../load/lib/fingerprint';
 import { readRateLimitHeaders, retryAfterAt } from '../../../load/lib/rate-limit-hints';
 import { unexplainedRefusals } from '../../../load/lib/fingerprint/consistency';
 import { refusalCeiling } from '../../../load/lib/fingerprint/counter-checks';
-import { noReadings, pacingFloorPerSecond, refillFloorPerSecond, refusedCountOf } from '../../../load/lib/fingerprint/readings';
+import { noReadings, pacingFloorPerSecond, refillFloorPerSecond } from '../../../load/lib/fingerprint/readings';
+import { refusedCallsCounted } from '../../../load/lib/fingerprint/experiments/refused-call';
 import { EXPECTED, simulate } from './fingerprint-sim';
 import type { LabObservation } from '../../../load/lib/fingerprint/types';
 
@@ -249,18 +250,20 @@ test.describe('rate-limit fingerprint on synthetic timelines', () => {
     expect(fixed.refusedCallsCount).toBe(false);
   });
 
-  test('should not read refused calls as counting from a control drain a loaded client made long', () => {
-    // Real k6 beside two CPU-bound processes, a bucket of 150 at 30/s: 11 calls back 270 ms after an empty bucket
-    // (8 refilled, the drain's own calls took long), 9 after 4 refused calls: read as counting, at 36.3/s.
-    const cycles = (control: number, test: number, extraRefused: number) => ({
-      ...noReadings(),
-      refusedCallTest: { control, test, extraRefused, stalledMs: null, expected: 8 },
-    });
-    expect(refusedCountOf(cycles(11, 9, 4), null)).toBe(false);
-    expect(refusedCountOf(cycles(8, 8, 5), null)).toBe(false);
-    // A bucket whose refused calls count: 5 fewer back after 5 refused calls.
-    expect(refusedCountOf(cycles(10, 6, 5), null)).toBe(true);
-    expect(refusedCountOf(cycles(8, 3, 5), null)).toBe(true);
+  test('should judge refused calls against the control scaled by the two cycles, and leave one held up long enough for both undecided', () => {
+    const cycle = (allowed: number, least: number, most = least) => ({ allowed, spanMs: { least, most } });
+    // 8 back in 270 ms without refused calls: 8 back in the same time after 5 refused calls, they do not count; 3, they do.
+    expect(refusedCallsCounted(cycle(8, 270), cycle(8, 270), 5)).toBe(false);
+    expect(refusedCallsCounted(cycle(8, 270), cycle(3, 270), 5)).toBe(true);
+    // Real k6 beside two CPU-bound processes, a bucket of 30/s: 11 back after an empty bucket, the drain's own calls
+    // taking long, 9 after 4 refused calls in a shorter cycle (before, read as counting against the control alone).
+    expect(refusedCallsCounted(cycle(11, 435), cycle(9, 405), 4)).toBe(false);
+    // Refused calls that count lower the sampled rate too: the control tells (10 back, then 6 after 5 refused calls).
+    expect(refusedCallsCounted(cycle(10, 1182), cycle(6, 1190), 5)).toBe(true);
+    // An answer held up 200 ms: the test's cycle lies within 270..470 ms, so 8 back fits both; 3 only counting, 14 only not.
+    expect(refusedCallsCounted(cycle(8, 270), cycle(8, 270, 470), 5)).toBeNull();
+    expect(refusedCallsCounted(cycle(8, 270), cycle(3, 270, 470), 5)).toBe(true);
+    expect(refusedCallsCounted(cycle(8, 270), cycle(14, 270, 470), 5)).toBe(false);
   });
 
   test('should stop a sliding log that counts refused calls with a verdict, within its caps', () => {
