@@ -4,18 +4,19 @@
  * machine stretches them). A volley from a rested bucket, all calls at once, leaves no time to refill: it
  * counts the bucket itself.
  *
- * Plan: two calls more than the bucket (the exhaustion's count less its refill, or the advertised limit if larger)
- * and half the exhaustion's refill, sent at once after a rest that fills the bucket. Calls sent together still reach
- * a loaded target one after another, so what refilled meanwhile is taken off by the answers' spread. A stall
- * before the first answer hides that spread: when the time from the send to the last allowed answer leaves
- * room for more refill than the spread says, the volley is sent once more after a rest, and the one whose
- * answers came sooner after their send counts the bucket; not when the advertised limit, or the exhaustion less
- * its refill, lies within what the first allows (from all its allowed calls down to less every call refilled
- * since the send).
+ * Plan: one call more than the bucket (the exhaustion's count less its refill, or the advertised limit if larger),
+ * sent at once after a rest that fills the bucket; when every call passed (the target took them one by one and the
+ * bucket refilled meanwhile), calls back to back until the first refusal. What refilled meanwhile is taken off by
+ * the answers' spread. A stall before the first answer hides that spread: when the time from the send to the last
+ * allowed answer leaves room for more refill than the spread says, the volley is sent once more after a rest, and
+ * the one whose answers came sooner after their send counts the bucket; not when the advertised limit, or the
+ * exhaustion less its refill, lies within what the first allows (from all its allowed calls down to less every call
+ * refilled since the send).
  * Reading: the burst (calls a full bucket holds).
  */
 import type { RateLimitHints } from '../../rate-limit-hints';
-import { allowedOf, volley, type Lab, type Experiment } from '../lab';
+import { allowedOf, drain, volley, type Lab, type Experiment } from '../lab';
+import type { LabObservation } from '../types';
 import type { Drain } from '../types';
 
 /** The exhaustion's count less what a continuous refill added while it ran (±1), or the advertised limit if consistent. */
@@ -70,14 +71,11 @@ export function* burstVolley(
   restMs: (fullMs: number) => number,
   advertised: number | null = null,
 ): Experiment<number> {
-  // Two more than the bucket and half what refilled while the exhaustion ran (no more than it passed): the volley's
-  // calls are decided over a while too (a loaded machine's batch over 200 ms), though sooner than calls one by one.
-  const bucket = Math.max(corrected, advertised ?? 0);
-  const n = Math.min(observed, bucket + Math.ceil(Math.max(0, observed - bucket) / 2)) + 2;
+  const n = Math.min(observed, Math.max(corrected, advertised ?? 0)) + 1;
   let first: VolleyCount | null = null;
   let at = fromMs + restMs(observed / rate);
   for (;;) {
-    const answers = yield* volley(lab, at, 'burst volley', n);
+    const answers = yield* emptyingVolley(lab, at, n);
     const got = answers.filter(allowedOf).length;
     const sentMs = (answers[0] as { sentMs: number }).sentMs;
     const firstMs = (answers[0] as { tMs: number }).tMs;
@@ -85,14 +83,15 @@ export function* burstVolley(
     const spreadMs = lastOkMs - firstMs;
     const sinceSentMs = lastOkMs - sentMs;
     const passed = got - Math.floor(rate * spreadMs);
+    const sent = answers.length === n ? `${n} calls sent at once` : `${answers.length} calls (${n} sent at once, the rest one by one)`;
     const line =
       got !== passed
-        ? `${got} of ${n} calls sent at once passed within ${Math.round(spreadMs)} ms, ${passed} without the refill`
-        : `${passed} of ${n} calls sent at once passed`;
+        ? `${got} of ${sent} passed within ${Math.round(spreadMs)} ms, ${passed} without the refill`
+        : `${passed} of ${sent} passed`;
     const least = got - Math.floor(rate * sinceSentMs);
     // A volley with a refusal holds the bucket within least..got: the advertised limit, or the exhaustion less its
     // refill, inside that range agrees with it, and no second volley is needed.
-    const agrees = got < n ? agreeing([advertised, corrected], least, got) : undefined;
+    const agrees = got < answers.length ? agreeing([advertised, corrected], least, got) : undefined;
     if (!first && agrees !== undefined) {
       lab.note(agreementLine(line, least, got, agrees, advertised));
       return agrees;
@@ -120,4 +119,12 @@ export function* burstVolley(
     lab.note(again + (chosen.passed !== corrected ? ` (the exhaustion less its refill gave ${corrected})` : ''));
     return chosen.passed;
   }
+}
+
+/** `n` calls at once, then calls back to back until the first refusal when all of them passed. */
+function* emptyingVolley(lab: Lab, at: number, n: number): Experiment<LabObservation[]> {
+  const answers = yield* volley(lab, at, 'burst volley', n);
+  if (answers.some((o) => !allowedOf(o))) return answers;
+  const more = yield* drain(lab, lab.lastMs, 'burst volley', lab.drainCap());
+  return lab.observations.slice(-(answers.length + more.allowed + (more.refusedMs === null ? 0 : 1)));
 }
