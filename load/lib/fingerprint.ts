@@ -7,4 +7,4 @@
  */
 export { Fingerprinter } from './fingerprint/fingerprinter';
 export { pacingFor } from './fingerprint/pacing';
-export type { Algorithm, FingerprintOptions, Pacing, RateLimitFingerprint, TimelinePoint } from './fingerprint/types';
+export type { Algorithm, FingerprintOptions, Pacing, RateLimitFingerprint, ReadsNamed, TimelinePoint } from './fingerprint/types';

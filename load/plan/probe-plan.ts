@@ -3,7 +3,7 @@
  * notice for the operations whose calls create, modify or cancel a resource. The k6 script runs with them, and
  * `npm run load` says the notice before k6 starts.
  */
-import type { FingerprintOptions } from '../lib/fingerprint';
+import type { FingerprintOptions, RateLimitFingerprint, ReadsNamed } from '../lib/fingerprint';
 import { limitProbeRequests } from '../lib/limit-analysis';
 import { allOperations } from '../../catalogue/operations';
 import type { Plan, PlannedOperation } from './run-plan';
@@ -14,8 +14,9 @@ export function longestWaitMs(p: Pick<Plan, 'probeWaitMs' | 'windowMs'>): number
 }
 
 /** Caps of one operation's fingerprint: its share of the run budget, and times from the window. */
-export function fingerprintConfig(p: Plan, op: PlannedOperation): FingerprintOptions {
+export function fingerprintConfig(p: Plan, op: PlannedOperation, readsNamed: ReadsNamed | null = null): FingerprintOptions {
   return {
+    readsNamed,
     burstCap: op.catalogueLimit + 2,
     maxRequests: Math.max(4 * op.catalogueLimit + 20, Math.floor(p.budget / p.operations.length)),
     maxWaitMs: longestWaitMs(p),
@@ -23,17 +24,36 @@ export function fingerprintConfig(p: Plan, op: PlannedOperation): FingerprintOpt
   };
 }
 
-/** The operations whose calls create, modify or cancel a resource (a search sent as POST changes nothing). */
-function writeOperations(p: Plan): PlannedOperation[] {
+/** Whether an operation's calls create, modify or cancel a resource (a search sent as POST changes nothing). */
+export function isWrite(op: PlannedOperation): boolean {
   // The catalogue says which operations are reads.
-  return p.operations.filter((op) => op.method !== 'GET' && !allOperations().find((o) => o.id === op.id)?.readOnly);
+  return op.method !== 'GET' && !allOperations().find((o) => o.id === op.id)?.readOnly;
+}
+
+function writeOperations(p: Plan): PlannedOperation[] {
+  return p.operations.filter(isWrite);
+}
+
+/** The writes of a run that also probes reads: probed once the reads are done, so they may be named like them. */
+export function writesAfterReads(p: Plan): boolean {
+  return p.operations.some(isWrite) && p.operations.some((op) => !isWrite(op));
+}
+
+/** What every read operation was named, each without doubt or verdict; null when they disagree or one has no name. */
+export function readsNamedOf(reads: { id: string; result: RateLimitFingerprint }[]): ReadsNamed | null {
+  const named = reads.filter(({ result: r }) => r.verdict === null && r.uncertain === null && r.algorithm !== 'unknown');
+  const first = named[0]?.result;
+  if (!first || named.length !== reads.length || named.some(({ result: r }) => r.algorithm !== first.algorithm)) return null;
+  const counted = named.every(({ result: r }) => r.refusedCallsCount === first.refusedCallsCount) ? first.refusedCallsCount : null;
+  return { algorithm: first.algorithm, refusedCallsCount: counted, operations: reads.map((r) => r.id) };
 }
 
 /**
  * A probe of a create, modify or cancel operation creates (modifies, cancels) a resource with every call that
  * passes: said before it starts, with its bound. probe-reset: two measurements at most, each within its request
- * cap, all within the run's budget, and what a quiet run takes (about five times its limit at a 60 s window; a
- * small limit pays a few fixed polls on top). probe-limits: its limit plus two (the advertised limit plus two when
+ * cap, all within the run's budget, and what a run takes once (about three times its limit: the exhaustion, a volley
+ * or a split, and the refill watch; a small limit pays a few fixed polls on top). Probed after read operations that
+ * all named a token bucket, a write whose refill agrees takes the exhaustion and the refill watch alone. probe-limits: its limit plus two (the advertised limit plus two when
  * the target advertises more), within the run's budget.
  */
 export function writeNotices(p: Plan, script: 'probe-reset' | 'probe-limits' = 'probe-reset'): string[] {
@@ -41,6 +61,9 @@ export function writeNotices(p: Plan, script: 'probe-reset' | 'probe-limits' = '
     if (script === 'probe-limits')
       return `probe-limits: ${op.id} (${op.method}) may create up to ${Math.min(limitProbeRequests(op.catalogueLimit), p.budget)} resources (its limit of ${op.catalogueLimit} plus two; a target advertising a higher limit: that limit plus two, at most the run's budget of ${p.budget}); --reads-only probes the read operations alone`;
     const most = Math.min(2 * fingerprintConfig(p, op).maxRequests, p.budget);
-    return `probe-reset: ${op.id} (${op.method}) may create up to ${most} resources (its request caps; a quiet run: about ${5 * op.catalogueLimit}, five times its limit of ${op.catalogueLimit}, more for a small limit); --reads-only probes the read operations alone`;
+    const reads = writesAfterReads(p)
+      ? `, about ${Math.round(1.5 * op.catalogueLimit)} when the read operations, probed first, all name a token bucket`
+      : '';
+    return `probe-reset: ${op.id} (${op.method}) may create up to ${most} resources (its request caps; one measurement: about ${3 * op.catalogueLimit}, three times its limit of ${op.catalogueLimit}${reads}, more for a small limit); --reads-only probes the read operations alone`;
   });
 }

@@ -11,7 +11,7 @@ import type { SamplingReading } from './experiments/refill-sampling';
 import { controlCycle, cycleWaitMs, refusedCalls, type RefusedCallPlan } from './experiments/refused-call';
 import { split, type SplitPlan, type SplitReading } from './experiments/split';
 import type { Readings } from './readings';
-import type { Drain } from './types';
+import type { Drain, ReadsNamed } from './types';
 
 /**
  * A continuous refill: its rate, its burst, then a split and whether refused calls count; a refill that waited
@@ -49,6 +49,7 @@ export function* continuousRefill(
     readings.rate = timed.rate;
     return;
   }
+  if (lab.cfg.readsNamed?.algorithm === 'token-bucket') return likeTheReads(lab, readings, lab.cfg.readsNamed);
   const restMs = (fullMs: number): number => fullMs * 1.1 + margin(lab, fullMs, false, exhausted.burst);
   // Two periods: a weighted counter's previous aligned window is empty too, so it gives nothing back after the
   // volley before its next boundary (calls back at the previous window's count per window otherwise, a bucket's rate).
@@ -88,6 +89,18 @@ export function* continuousRefill(
     return yield* counterRate(lab, readings, exhausted, finalDrain.refusedMs, periodMs);
   }
   yield* refusedCallTest(lab, readings, { emptyAtMs: finalDrain.refusedMs, rate: readings.rate as number, burst: splitReading.burst });
+}
+
+/**
+ * A write after the read operations all named a token bucket, its own refill continuous without a pause: named so,
+ * its bucket the exhaustion less its refill (or the advertised limit that agrees), refused calls as the reads read them.
+ */
+function likeTheReads(lab: Lab, readings: Readings, reads: ReadsNamed): void {
+  readings.likeReads = reads.algorithm;
+  readings.refusedCountKnown = reads.refusedCallsCount;
+  lab.note(
+    `named as the read operations' limiter (${reads.algorithm}: ${reads.operations.join(', ')}): its refill is continuous, without a pause, and a full bucket holds ${readings.bucketBurst} calls; burst volley and refused-call test not run (each call that passes creates a resource)`,
+  );
 }
 
 /**

@@ -58,6 +58,8 @@ export interface Readings {
 
   /** Readings that stalled twice, in words. */
   stalls: string[];
+  /** Named as the read operations' limiter (a write whose own readings agree): their algorithm; null: not so. */
+  likeReads: Algorithm | null;
 }
 
 /** The refill the sampling saw: a window (nothing back, then a full bucket) or a continuous one. */
@@ -83,6 +85,7 @@ export const noReadings = (): Readings => ({
   refusedCallTest: null,
   refusedCountKnown: null,
   stalls: [],
+  likeReads: null,
 });
 
 const SECOND = 1000;
@@ -191,7 +194,7 @@ export function resetMovesOf(r: Readings, observations: LabObservation[]): boole
 
 /** What a measurement says (`verdict`: it stopped without a result, so it names no algorithm). */
 export function claimOf(r: Readings, verdict: string | null): Claim {
-  const named = algorithmOf(r);
+  const named = r.likeReads ?? algorithmOf(r);
   const algorithm = verdict === null ? named : 'unknown';
   const refusedCallsCount = refusedCountOf(r, verdict);
   const burst = burstOf(r, named);

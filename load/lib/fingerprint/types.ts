@@ -96,6 +96,19 @@ export interface FingerprintOptions {
   backoffStartMs?: number;
   /** Share of the measured rate the recommended pacing uses. Default 0.95. */
   pacingShare?: number;
+  /** A create, modify or cancel operation probed after the read operations: what they were all named. */
+  readsNamed?: ReadsNamed | null;
+}
+
+/**
+ * The limiter every read operation of a run was named, each without doubt. A write whose own exhaustion and refill
+ * sampling read a continuous refill without a pause is named the same without the burst volley and the refused-call
+ * test, whose calls would each create a resource.
+ */
+export interface ReadsNamed {
+  algorithm: Algorithm;
+  refusedCallsCount: boolean | null;
+  operations: string[];
 }
 
 /** Calls sent one after another until the first refusal (or a cap). */

@@ -46,6 +46,22 @@ test.describe('probe-reset and write operations', () => {
     expect(m.operations.map((o) => o.id)).toEqual(['catalog.search']);
   });
 
+  test('should probe a write after the reads and, as they all named a token bucket, spend its burst and the refill watch alone', async () => {
+    const dir = test.info().outputPath('after-reads');
+    const r = await load(dir, ['probe-reset', ...OPS]);
+    const out = r.stdout + r.stderr;
+    expect(r.code, out).toBe(0);
+    const m = JSON.parse(readFileSync(join(dir, 'reports', 'limits.json'), 'utf8')) as {
+      operations: { id: string; algorithm: string; burst: number; requestsSpent: number; evidence: string[] }[];
+    };
+    const write = m.operations.find((o) => o.id === 'orders.create');
+    const read = m.operations.find((o) => o.id === 'catalog.search');
+    expect(read?.algorithm, out).toBe('token-bucket');
+    expect(write?.algorithm, out).toBe('token-bucket');
+    expect(write?.evidence.join('\n'), out).toMatch(/named as the read operations' limiter \(token-bucket: catalog\.search\)/);
+    expect(write?.requestsSpent as number, write?.evidence.join('\n')).toBeLessThanOrEqual(1.5 * (write?.burst as number) + 30);
+  });
+
   test('should give a runner started without npm run load (k6-operator) the same notice, from its plan', () => {
     const op = (id: string, method: PlannedOperation['method']) =>
       ({ id, family: 'reseller', method, pathTemplate: '/', path: '/', query: '', body: null, catalogueLimit: 150 }) as PlannedOperation;
@@ -61,7 +77,7 @@ test.describe('probe-reset and write operations', () => {
     // orders.create creates; a search sent as POST (price and availability) and a GET change nothing.
     expect(notices).toHaveLength(1);
     expect(notices[0]).toMatch(
-      /^probe-reset: orders\.create \(POST\) may create up to 3332 resources .*about 750, five times its limit of 150/,
+      /^probe-reset: orders\.create \(POST\) may create up to 3332 resources .*about 450, three times its limit of 150/,
     );
     // probe-limits: one exhaustion, the limit plus two (the advertised limit plus two when the target advertises more).
     expect(writeNotices(plan, 'probe-limits')).toEqual([

@@ -87,9 +87,7 @@ test.describe('rate-limit fingerprint on synthetic timelines', () => {
         const label = `${algorithm}/${family}\n${fp.evidence.join('\n')}`;
         expect(fp.algorithm, label).toBe('token-bucket');
         expect(fp.burst, label).toBe(12);
-        expect(fp.evidence.join('\n'), label).toMatch(
-          /burst volley: \d+ of \d+ calls .*passed within \d+ ms, 12 without the refill/,
-        );
+        expect(fp.evidence.join('\n'), label).toMatch(/burst volley: \d+ of \d+ calls .*passed within \d+ ms, 12 without the refill/);
       }
   });
 
