@@ -121,8 +121,9 @@ export const TWO_DRAINS_FROM = 40;
 
 /**
  * A large counter: coarse polls (a fortieth of the period) for the first call back after the rested burst (an
- * aligned boundary passed), a drain there, and one drain 55 % of the period later, inside the same aligned
- * window (the drains read a counter's period long, never short, by up to half). The second drain gets the calls
+ * aligned boundary passed), a drain there, and one drain once about 20 calls came back at the drains' rate, at most 55 %
+ * of the period later, inside the same aligned window (the drains read a counter's period long, never short, by up
+ * to half). The second drain gets the calls
  * that came back between the two: less one over the span from the first drain's refusal sent to the second's
  * last allowed answer, never faster than the truth.
  */
@@ -143,7 +144,9 @@ function* twoDrains(lab: Lab, p: FirstWindowPlan, rested: number, emptiedMs: num
   }
   const from = lab.observations.length - 1;
   const refusalSentMs = lab.observations[from]?.sentMs ?? first.refusedMs;
-  const second = yield* drain(lab, first.refusedMs + 0.55 * p.periodMs, 'first window', lab.drainCap());
+  // Enough calls for a rate within a few % (the drains' rate reads a counter low: never fewer), inside the window.
+  const afterMs = Math.min(0.55 * p.periodMs, p.drainsRate ? SECOND_DRAIN_CALLS / p.drainsRate : Infinity);
+  const second = yield* drain(lab, first.refusedMs + afterMs, 'first window', lab.drainCap());
   const lastAllowedMs = lab.observations[lab.observations.length - (second.refusedMs === null ? 1 : 2)]?.tMs ?? second.firstMs;
   const spanMs = lastAllowedMs - refusalSentMs;
   if (second.allowed < 2 || spanMs <= 0) {
@@ -159,6 +162,9 @@ function* twoDrains(lab: Lab, p: FirstWindowPlan, rested: number, emptiedMs: num
   );
   return { restedBurst: rested, rate, pausedMs, stalled };
 }
+
+/** Calls the second drain of a large counter waits for at the drains' rate: ±1 of them is 5 %, never fast. */
+const SECOND_DRAIN_CALLS = 20;
 
 /** A gap between two polls wider than this many fine gaps: a call or its answer stalled. */
 export const STALLED_GAPS = 4;
