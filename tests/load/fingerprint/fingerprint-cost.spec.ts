@@ -31,7 +31,7 @@ function right(algorithm: LimiterAlgorithm, limit: number, fp: ReturnType<typeof
 test.describe('rate-limit fingerprint cost behind Remaining and Reset headers', () => {
   test('should spend at most three bursts and four windows on each limiter from ten start positions', () => {
     // A weighted counter whose exhaustion ends just before an aligned boundary hides the pause of its refill: it
-    // looks like a bucket until its volley, after which its first window is timed (up to 3.6 bursts).
+    // looks like a bucket until its volley, after which its first window is timed (up to 3.25 bursts, one position of ten).
     const rows: string[] = [];
     for (const algorithm of LIMITER_ALGORITHMS)
       for (const limit of BURSTS) {
@@ -47,11 +47,11 @@ test.describe('rate-limit fingerprint cost behind Remaining and Reset headers', 
           const label = `${algorithm} L=${limit} from ${i / 10} of the window: ${bursts.toFixed(2)} bursts, ${(fp.durationMs / W).toFixed(2)} windows\n${fp.evidence.join('\n')}`;
           expect(right(algorithm, limit, fp), label).toBe(true);
           expect(fp.durationMs / W, label).toBeLessThanOrEqual(4);
-          expect(bursts, label).toBeLessThanOrEqual(algorithm === 'sliding-counter' ? 3.75 : 3);
+          expect(bursts, label).toBeLessThanOrEqual(algorithm === 'sliding-counter' ? 3.3 : 3);
           costs.push(bursts);
         }
         const over = costs.filter((c) => c > 3).length;
-        expect(over, `${algorithm} L=${limit}: ${costs.map((c) => c.toFixed(2)).join(', ')}`).toBeLessThanOrEqual(2);
+        expect(over, `${algorithm} L=${limit}: ${costs.map((c) => c.toFixed(2)).join(', ')}`).toBeLessThanOrEqual(1);
         rows.push(`${algorithm} L=${limit}: worst ${Math.max(...costs).toFixed(2)} bursts, ${over} of 10 over 3`);
       }
     console.log(`[cost at a 5 s window, x-ratelimit] ${rows.join('; ')}`);
