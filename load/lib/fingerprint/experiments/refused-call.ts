@@ -21,6 +21,7 @@
  * Reading: the calls allowed after each cycle, the extra calls refused and whether they counted; null when a
  * drain did not empty.
  */
+import { median } from 'simple-statistics';
 import { drain, spend, type Lab, type Experiment } from '../lab';
 import type { Drain, LabObservation } from '../types';
 
@@ -83,10 +84,7 @@ function extraCalls(lab: Lab, p: RefusedCallPlan): number {
   return Math.max(MIN_EXTRA, Math.ceil(4.5 + (refilled * 4 * medianAnswerMs(lab.observations)) / cycleWaitMs(p)));
 }
 
-function medianAnswerMs(obs: LabObservation[]): number {
-  const times = obs.map((o) => o.tMs - o.sentMs).sort((a, b) => a - b);
-  return times.length ? (times[Math.floor(times.length / 2)] as number) : 0;
-}
+const medianAnswerMs = (obs: LabObservation[]): number => (obs.length ? median(obs.map((o) => o.tMs - o.sentMs)) : 0);
 
 /** The refusal answered at `ms` (the one that emptied the bucket); its answer time alone when none is found. */
 function refusalAt(lab: Lab, ms: number): Pick<LabObservation, 'sentMs' | 'tMs'> {
