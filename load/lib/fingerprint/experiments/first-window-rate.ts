@@ -120,7 +120,7 @@ function* fineCrossings(lab: Lab, p: FirstWindowPlan, rested: number, emptiedMs:
 export const TWO_DRAINS_FROM = 40;
 
 /**
- * A large counter: coarse polls (a fortieth of the period) for the first call back after the rested burst (an
+ * A large counter: coarse polls (a fortieth of the period, a twentieth after a rested burst) for the first call back after the rested burst (an
  * aligned boundary passed), a drain there, and one drain once about 20 calls came back at the drains' rate, at most 55 %
  * of the period later, inside the same aligned window (the drains read a counter's period long, never short, by up
  * to half). The second drain gets the calls
@@ -128,7 +128,9 @@ export const TWO_DRAINS_FROM = 40;
  * last allowed answer, never faster than the truth.
  */
 function* twoDrains(lab: Lab, p: FirstWindowPlan, rested: number, emptiedMs: number, target: number): Experiment<FirstWindowReading> {
-  const gap = Math.max(lab.fineMs, p.periodMs / 40);
+  // A rested burst that already named a counter (no call back where a bucket gives some) needs no pause read: its
+  // polls only find the boundary the rate is timed from.
+  const gap = Math.max(lab.fineMs, p.periodMs / (p.rested === undefined ? 40 : 20));
   const deadline = emptiedMs + 2.2 * p.periodMs;
   let lastRefused = { sentMs: emptiedMs, tMs: emptiedMs };
   let first = yield* drain(lab, emptiedMs + gap, 'first window', target);
