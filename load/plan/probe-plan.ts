@@ -14,9 +14,9 @@ export function longestWaitMs(p: Pick<Plan, 'probeWaitMs' | 'windowMs'>): number
 }
 
 /** Caps of one operation's fingerprint: its share of the run budget, and times from the window. */
-export function fingerprintConfig(p: Plan, op: PlannedOperation, readsNamed: ReadsNamed | null = null): FingerprintOptions {
+export function fingerprintConfig(p: Plan, op: PlannedOperation): FingerprintOptions {
   return {
-    readsNamed,
+    awaitReads: writesAfterReads(p) && isWrite(op),
     burstCap: op.catalogueLimit + 2,
     maxRequests: Math.max(4 * op.catalogueLimit + 20, Math.floor(p.budget / p.operations.length)),
     maxWaitMs: longestWaitMs(p),
@@ -34,7 +34,7 @@ function writeOperations(p: Plan): PlannedOperation[] {
   return p.operations.filter(isWrite);
 }
 
-/** The writes of a run that also probes reads: probed once the reads are done, so they may be named like them. */
+/** A run of reads and writes: each write may be named like the reads, once they are done (`awaitReads`). */
 export function writesAfterReads(p: Plan): boolean {
   return p.operations.some(isWrite) && p.operations.some((op) => !isWrite(op));
 }
@@ -52,7 +52,7 @@ export function readsNamedOf(reads: { id: string; result: RateLimitFingerprint }
  * A probe of a create, modify or cancel operation creates (modifies, cancels) a resource with every call that
  * passes: said before it starts, with its bound. probe-reset: two measurements at most, each within its request
  * cap, all within the run's budget, and what a run takes once (about three times its limit: the exhaustion, a volley
- * or a split, and the refill watch; a small limit pays a few fixed polls on top). Probed after read operations that
+ * or a split, and the refill watch; a small limit pays a few fixed polls on top). Probed beside read operations that
  * all named a token bucket, a write whose refill agrees takes the exhaustion and the refill watch alone. probe-limits: its limit plus two (the advertised limit plus two when
  * the target advertises more), within the run's budget.
  */
@@ -62,7 +62,7 @@ export function writeNotices(p: Plan, script: 'probe-reset' | 'probe-limits' = '
       return `probe-limits: ${op.id} (${op.method}) may create up to ${Math.min(limitProbeRequests(op.catalogueLimit), p.budget)} resources (its limit of ${op.catalogueLimit} plus two; a target advertising a higher limit: that limit plus two, at most the run's budget of ${p.budget}); --reads-only probes the read operations alone`;
     const most = Math.min(2 * fingerprintConfig(p, op).maxRequests, p.budget);
     const reads = writesAfterReads(p)
-      ? `, about ${Math.round(1.5 * op.catalogueLimit)} when the read operations, probed first, all name a token bucket`
+      ? `, about ${Math.round(1.5 * op.catalogueLimit)} when the read operations probed beside it all name a token bucket`
       : '';
     return `probe-reset: ${op.id} (${op.method}) may create up to ${most} resources (its request caps; one measurement: about ${3 * op.catalogueLimit}, three times its limit of ${op.catalogueLimit}${reads}, more for a small limit); --reads-only probes the read operations alone`;
   });

@@ -21,7 +21,7 @@ import { notRunLines, notRunOf, stamp, type Plan, type PlannedOperation } from '
 import { fetchTokens, requestOf, probeSampleOf } from './requests';
 import { breachLines, exhaustionReading, fingerprintReading, judgeLimit, type LimitVerdict } from '../lib/limit-verdicts';
 import { refusalEvidence, type RefusalEvidence } from '../lib/refusal-body';
-import { fingerprintConfig, isWrite, readsNamedOf, writesAfterReads } from '../plan/probe-plan';
+import { fingerprintConfig, isWrite, readsNamedOf } from '../plan/probe-plan';
 
 export { fingerprintConfig };
 
@@ -133,20 +133,15 @@ export function runFingerprint(p: Plan): ProbeResult {
   // exhaustion is not slowed by the first calls (a slow exhaustion spreads a sliding log's slots).
   for (let i = 0; i < WARMUP_ROUNDS; i++)
     http.batch(probes.map(() => ['GET', `${p.baseUrl}/`, null, { tags: { operation: 'warmup' } }]) as never);
-  // Kept out of the probes: setup data must be plain JSON. Writes wait for the reads when the run has both.
-  const later = writesAfterReads(p) ? probes.filter((pr) => isWrite(pr.op)) : [];
-  const fps = new Map(probes.filter((pr) => !later.includes(pr)).map((pr) => [pr, new Fingerprinter(fingerprintConfig(p, pr.op))]));
-  const fpOf = (pr: OperationProbe): Fingerprinter => fps.get(pr) as Fingerprinter;
+  // Kept out of the probes: setup data must be plain JSON.
+  const fps = probes.map((pr) => new Fingerprinter(fingerprintConfig(p, pr.op)));
+  const fpOf = (pr: OperationProbe): Fingerprinter => fps[probes.indexOf(pr)] as Fingerprinter;
+  const tellWrites = readsTeller(probes, fpOf);
   for (;;) {
-    let pending = [...fps.keys()].filter((pr) => !fpOf(pr).done);
-    if (!pending.length && later.some((pr) => !fps.has(pr))) {
-      const named = readsNamedOf([...fps].map(([pr, fp]) => ({ id: pr.op.id, result: fp.result() })));
-      for (const pr of later) fps.set(pr, new Fingerprinter(fingerprintConfig(p, pr.op, named)));
-      pending = later;
-    }
+    tellWrites();
+    const pending = probes.filter((pr) => !fpOf(pr).done && !fpOf(pr).waiting);
     if (!pending.length) break;
     if (requests >= p.budget) {
-      for (const pr of probes) if (!fps.has(pr)) fps.set(pr, new Fingerprinter(fingerprintConfig(p, pr.op)));
       for (const pr of probes.filter((pr) => !fpOf(pr).done)) fpOf(pr).abandon(`the run's budget of ${p.budget} requests is spent`);
       break;
     }
@@ -183,6 +178,19 @@ export function runFingerprint(p: Plan): ProbeResult {
   }
   const { operations: _ops, ...meta } = p;
   return { plan: meta, probes, durationMs: Date.now() - started, requests };
+}
+
+/** Once every read operation is done, tells each write (waiting or not yet) what they were all named; once. */
+function readsTeller(probes: OperationProbe[], fpOf: (pr: OperationProbe) => Fingerprinter): () => void {
+  const reads = probes.filter((pr) => !isWrite(pr.op));
+  const writes = probes.filter((pr) => isWrite(pr.op));
+  let told = !reads.length || !writes.length;
+  return () => {
+    if (told || !reads.every((pr) => fpOf(pr).done)) return;
+    const named = readsNamedOf(reads.map((pr) => ({ id: pr.op.id, result: fpOf(pr).result() })));
+    for (const pr of writes) fpOf(pr).readsAre(named);
+    told = true;
+  };
 }
 
 export type FingerprintManifestEntry = LimitsManifestEntry &

@@ -2,7 +2,7 @@
  * A continuous refill (coordinator.ts): its rate, its bucket counted by a volley, the refill right after it (a token
  * bucket's), else a split; whether refused calls count; a weighted sliding counter's first-window rate.
  */
-import { allowedOf, drain, margin, type Lab, type Experiment } from './lab';
+import { allowedOf, drain, margin, readsNamed, type Lab, type Experiment } from './lab';
 import { burstVolley, refillCorrectedBurst } from './experiments/burst-volley';
 import type { ExhaustionReading } from './experiments/exhaustion';
 import { firstWindowRate } from './experiments/first-window-rate';
@@ -49,7 +49,8 @@ export function* continuousRefill(
     readings.rate = timed.rate;
     return;
   }
-  if (lab.cfg.readsNamed?.algorithm === 'token-bucket') return likeTheReads(lab, readings, lab.cfg.readsNamed);
+  const reads = yield* readsNamed(lab);
+  if (reads?.algorithm === 'token-bucket') return likeTheReads(lab, readings, reads);
   const restMs = (fullMs: number): number => fullMs * 1.1 + margin(lab, fullMs, false, exhausted.burst);
   // Two periods: a weighted counter's previous aligned window is empty too, so it gives nothing back after the
   // volley before its next boundary (calls back at the previous window's count per window otherwise, a bucket's rate).

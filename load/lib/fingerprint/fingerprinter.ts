@@ -14,7 +14,7 @@ import type { Claim } from './types';
 import { coordinate } from './coordinator';
 import { cautiousPacing, pacingFor } from './pacing';
 import { cautiousClaim, claimOf, noReadings, pacingFloorPerSecond, resetMovesOf, type Readings } from './readings';
-import type { FingerprintOptions, LabObservation, RateLimitFingerprint, TimelinePoint } from './types';
+import type { FingerprintOptions, LabObservation, RateLimitFingerprint, ReadsNamed, TimelinePoint } from './types';
 
 interface Measurement {
   readings: Readings;
@@ -99,9 +99,20 @@ export class Fingerprinter {
     this.runner = new Runner(new Lab(cfg), (lab) => measure(lab, this.measurements));
   }
 
-  /** Epoch ms at which the next call is due; null once finished. */
+  /** Epoch ms at which the next call is due; null once finished, and while waiting. */
   nextAt(): number | null {
-    return this.runner.nextAt();
+    return this.runner.waiting ? null : this.runner.nextAt();
+  }
+
+  /** A write waiting, sending nothing, to be told what the read operations were named (`readsAre`). */
+  get waiting(): boolean {
+    return this.runner.waiting;
+  }
+
+  /** The read operations are done: what they were all named (null: not one limiter). A write waiting goes on. */
+  readsAre(named: ReadsNamed | null): void {
+    this.runner.lab.readsNamed = named;
+    this.runner.resume();
   }
 
   get done(): boolean {

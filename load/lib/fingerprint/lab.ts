@@ -6,7 +6,7 @@
  * their observations, so it reads top to bottom as its plan. It returns its reading, or throws `Stop`
  * with a verdict when the limiter cannot be read this way.
  */
-import type { Drain, FingerprintOptions, LabObservation } from './types';
+import type { Drain, FingerprintOptions, LabObservation, ReadsNamed } from './types';
 
 /** Calls an experiment wants: `n` of them sent at `at` (epoch ms) in one batch (n > 1: a volley). */
 export interface CallRequest {
@@ -38,9 +38,12 @@ export class Lab {
   /** Epoch ms of the latest answer. */
   lastMs = 0;
   readonly fineMs: number;
+  /** What the read operations were all named (null: not one limiter); undefined while a write waits to be told. */
+  readsNamed: ReadsNamed | null | undefined;
 
   constructor(readonly cfg: FingerprintOptions) {
     this.fineMs = cfg.fineMs ?? 20;
+    this.readsNamed = cfg.awaitReads ? undefined : (cfg.readsNamed ?? null);
   }
 
   get requests(): number {
@@ -120,6 +123,12 @@ export function drainFrom(o: LabObservation): Drain {
   return { firstMs: o.tMs, firstSentMs: o.sentMs, allowed: 1, refusedMs: null, refusedFirst: false };
 }
 
+/** What the read operations were all named; a write waits here, sending nothing, until the driver says. */
+export function* readsNamed(lab: Lab): Experiment<ReadsNamed | null> {
+  if (lab.readsNamed === undefined) yield { at: lab.lastMs, n: 0, phase: 'waiting for the read operations' };
+  return lab.readsNamed ?? null;
+}
+
 /** `n` calls back to back from `at`, whatever they get. */
 export function* spend(lab: Lab, at: number, phase: string, n: number): Experiment<{ allowed: number; refused: number }> {
   let allowed = 0;
@@ -172,6 +181,16 @@ export class Runner<T> {
 
   nextCount(): number {
     return this.pending ? this.pending.n - this.received.length : 1;
+  }
+
+  /** Waiting, with no call due, for what the driver is to say (an experiment that asked for no call). */
+  get waiting(): boolean {
+    return !this.finished && this.pending?.n === 0;
+  }
+
+  /** Goes on after a wait. */
+  resume(): void {
+    if (this.waiting) this.advance([]);
   }
 
   record(o: LabObservation): void {

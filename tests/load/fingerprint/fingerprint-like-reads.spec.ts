@@ -6,7 +6,8 @@ import { test, expect } from '@playwright/test';
 import { HEADER_STYLES } from '../../../mock/limits/decision-headers';
 import { readsNamedOf } from '../../../load/plan/probe-plan';
 import type { RateLimitFingerprint, ReadsNamed } from '../../../load/lib/fingerprint';
-import { simulate } from './fingerprint-sim';
+import { Fingerprinter } from '../../../load/lib/fingerprint';
+import { drive, simConfig, simulate, type SimOptions } from './fingerprint-sim';
 
 const TOKEN_BUCKET_READS: ReadsNamed = { algorithm: 'token-bucket', refusedCallsCount: false, operations: ['catalog.details'] };
 
@@ -31,6 +32,41 @@ test.describe('a write named like the read operations', () => {
           // The exhaustion and the refill sampling (at least 15 calls back, and a refusal after each drain).
           expect(fp.requestsSpent, label).toBeLessThanOrEqual(1.5 * limit + 30);
         }
+  });
+
+  test('should wait, sending nothing, for the reads where their names spare experiments, and go on when told', () => {
+    // A write probed beside the reads: it exhausts its bucket and samples its refill with them, then waits.
+    const o: SimOptions = { limit: 30, windowMs: 2000 };
+    for (const named of [TOKEN_BUCKET_READS, null]) {
+      const fp = new Fingerprinter({ ...simConfig(o), awaitReads: true });
+      let waits = 0;
+      const told = {
+        nextAt: () => {
+          if (fp.waiting) {
+            waits += 1;
+            expect(fp.nextAt(), 'no call is due while waiting').toBeNull();
+            fp.readsAre(named);
+          }
+          return fp.nextAt();
+        },
+        nextCount: () => fp.nextCount(),
+        record: (x: Parameters<Fingerprinter['record']>[0]) => fp.record(x),
+      };
+      drive(told, 'token-bucket', 'x-ratelimit', o);
+      const r = fp.result();
+      const label = `${named ? 'told a token bucket' : 'told no one limiter'}\n${r.evidence.join('\n')}`;
+      expect(waits, label).toBe(1);
+      expect(r.algorithm, label).toBe('token-bucket');
+      expect(r.burst, label).toBe(30);
+      // Told a token bucket: named like the reads; told none: measured whole (its volley and refused-call test).
+      const likeReads = /named as the read operations' limiter/;
+      if (named) expect(r.evidence.join('\n'), label).toMatch(likeReads);
+      else expect(r.evidence.join('\n'), label).not.toMatch(likeReads);
+      expect(
+        r.evidence.some((e) => e.startsWith('burst volley')),
+        label,
+      ).toBe(named === null);
+    }
   });
 
   test('should measure a write whole when its own refill is not a bucket the reads named', () => {
