@@ -1,8 +1,8 @@
 /**
  * The reopening settled before the refill sampling: a partial reopening (a sliding log freeing the slots of a
- * slow exhaustion one by one) first rests until all of them are free and drains again, so the drains after it
- * start from a clustered full bucket; one after a pause (a weighted sliding counter) is timed at once in the
- * window after the full bucket. Plans the sampling's gaps from the drain it follows.
+ * slow exhaustion one by one) first rests until all of them are free and drains again, so the drains after it start
+ * from a clustered full bucket; not one that came before a log can give a call back, nor a refill its Reset said.
+ * One after a pause (a weighted sliding counter) is timed at once in the window after the full bucket. Plans the sampling's gaps from the drain it follows.
  */
 import { Stop, drain, type Lab, type Experiment } from '../lab';
 import { firstWindowAfterPause, type PauseEnd } from './first-window-after-pause';
@@ -63,6 +63,8 @@ export function* settleReopening(
       restFromMs = lab.lastMs;
     }
     if (refilling && !counter) lab.note(`partial reopening (${followed.allowed} calls) of a refill its Reset said: no rest`);
+    // Before a sliding log can give a call back, no log's calls are left to wait for either.
+    else if (early && !counter) lab.note(`partial reopening (${followed.allowed} calls) before a sliding log gives a call back: no rest`);
     else {
       const spread = exhaust.refusedMs === null ? 0 : exhaust.refusedMs - exhaust.firstMs;
       lab.note(`partial reopening (${followed.allowed} calls): resting ${Math.round(refillMs + 2 * spread)} ms for a full bucket`);
