@@ -31,7 +31,7 @@ function right(algorithm: LimiterAlgorithm, limit: number, fp: ReturnType<typeof
 test.describe('rate-limit fingerprint cost behind Remaining and Reset headers', () => {
   test('should spend at most three bursts and four windows on each limiter from ten start positions', () => {
     // A weighted counter whose exhaustion ends just before an aligned boundary hides the pause of its refill: it
-    // looks like a bucket until its volley, after which its first window is timed (up to 3.25 bursts, one position of ten).
+    // looks like a bucket until its volley, after which its first window is timed (up to 3.1 bursts, one position of ten).
     const rows: string[] = [];
     for (const algorithm of LIMITER_ALGORITHMS)
       for (const limit of BURSTS) {
@@ -47,7 +47,7 @@ test.describe('rate-limit fingerprint cost behind Remaining and Reset headers', 
           const label = `${algorithm} L=${limit} from ${i / 10} of the window: ${bursts.toFixed(2)} bursts, ${(fp.durationMs / W).toFixed(2)} windows\n${fp.evidence.join('\n')}`;
           expect(right(algorithm, limit, fp), label).toBe(true);
           expect(fp.durationMs / W, label).toBeLessThanOrEqual(4);
-          expect(bursts, label).toBeLessThanOrEqual(algorithm === 'sliding-counter' ? 3.3 : 3);
+          expect(bursts, label).toBeLessThanOrEqual(algorithm === 'sliding-counter' ? 3.2 : 3);
           costs.push(bursts);
         }
         const over = costs.filter((c) => c > 3).length;
