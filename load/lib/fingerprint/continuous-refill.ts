@@ -93,7 +93,7 @@ export function* continuousRefill(
 }
 
 /**
- * A write after the read operations all named a token bucket, its own refill continuous without a pause: named so,
+ * A write whose read operations were all named a token bucket, its own refill continuous without a pause: named so,
  * its bucket the exhaustion less its refill (or the advertised limit that agrees), refused calls as the reads read them.
  */
 function likeTheReads(lab: Lab, readings: Readings, reads: ReadsNamed): void {
