@@ -30,10 +30,6 @@ export function isWrite(op: PlannedOperation): boolean {
   return op.method !== 'GET' && !allOperations().find((o) => o.id === op.id)?.readOnly;
 }
 
-function writeOperations(p: Plan): PlannedOperation[] {
-  return p.operations.filter(isWrite);
-}
-
 /** A run of reads and writes: each write may be named like the reads, once they are done (`awaitReads`). */
 export function writesAfterReads(p: Plan): boolean {
   return p.operations.some(isWrite) && p.operations.some((op) => !isWrite(op));
@@ -57,7 +53,7 @@ export function readsNamedOf(reads: { id: string; result: RateLimitFingerprint }
  * the target advertises more), within the run's budget.
  */
 export function writeNotices(p: Plan, script: 'probe-reset' | 'probe-limits' = 'probe-reset'): string[] {
-  return writeOperations(p).map((op) => {
+  return p.operations.filter(isWrite).map((op) => {
     if (script === 'probe-limits')
       return `probe-limits: ${op.id} (${op.method}) may create up to ${Math.min(limitProbeRequests(op.catalogueLimit), p.budget)} resources (its limit of ${op.catalogueLimit} plus two; a target advertising a higher limit: that limit plus two, at most the run's budget of ${p.budget}); --reads-only probes the read operations alone`;
     const most = Math.min(2 * fingerprintConfig(p, op).maxRequests, p.budget);

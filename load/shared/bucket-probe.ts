@@ -21,7 +21,7 @@ import { notRunLines, notRunOf, stamp, type Plan, type PlannedOperation } from '
 import { fetchTokens, requestOf, probeSampleOf } from './requests';
 import { breachLines, exhaustionReading, fingerprintReading, judgeLimit, type LimitVerdict } from '../lib/limit-verdicts';
 import { refusalEvidence, type RefusalEvidence } from '../lib/refusal-body';
-import { fingerprintConfig, isWrite, readsNamedOf } from '../plan/probe-plan';
+import { fingerprintConfig, isWrite, readsNamedOf, writesAfterReads } from '../plan/probe-plan';
 
 export { fingerprintConfig };
 
@@ -136,7 +136,7 @@ export function runFingerprint(p: Plan): ProbeResult {
   // Kept out of the probes: setup data must be plain JSON.
   const fps = probes.map((pr) => new Fingerprinter(fingerprintConfig(p, pr.op)));
   const fpOf = (pr: OperationProbe): Fingerprinter => fps[probes.indexOf(pr)] as Fingerprinter;
-  const tellWrites = readsTeller(probes, fpOf);
+  const tellWrites = readsTeller(p, probes, fpOf);
   for (;;) {
     tellWrites();
     const pending = probes.filter((pr) => !fpOf(pr).done && !fpOf(pr).waiting);
@@ -181,10 +181,10 @@ export function runFingerprint(p: Plan): ProbeResult {
 }
 
 /** Once every read operation is done, tells each write (waiting or not yet) what they were all named; once. */
-function readsTeller(probes: OperationProbe[], fpOf: (pr: OperationProbe) => Fingerprinter): () => void {
+function readsTeller(p: Plan, probes: OperationProbe[], fpOf: (pr: OperationProbe) => Fingerprinter): () => void {
   const reads = probes.filter((pr) => !isWrite(pr.op));
   const writes = probes.filter((pr) => isWrite(pr.op));
-  let told = !reads.length || !writes.length;
+  let told = !writesAfterReads(p);
   return () => {
     if (told || !reads.every((pr) => fpOf(pr).done)) return;
     const named = readsNamedOf(reads.map((pr) => ({ id: pr.op.id, result: fpOf(pr).result() })));

@@ -43,7 +43,7 @@ export class Lab {
 
   constructor(readonly cfg: FingerprintOptions) {
     this.fineMs = cfg.fineMs ?? 20;
-    this.readsNamed = cfg.awaitReads ? undefined : (cfg.readsNamed ?? null);
+    this.readsNamed = cfg.awaitReads ? undefined : null;
   }
 
   get requests(): number {

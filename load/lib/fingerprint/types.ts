@@ -96,8 +96,6 @@ export interface FingerprintOptions {
   backoffStartMs?: number;
   /** Share of the measured rate the recommended pacing uses. Default 0.95. */
   pacingShare?: number;
-  /** A create, modify or cancel operation: what the read operations were all named, when known from the start. */
-  readsNamed?: ReadsNamed | null;
   /**
    * A create, modify or cancel operation probed beside read operations: at the point where their names would spare it
    * experiments, it waits, sending nothing, until the driver says what they were named (`Fingerprinter.readsAre`).

@@ -2,7 +2,7 @@
 import { ManualClock } from '../../../mock/ground/clock';
 import { createLimiter, type LimiterAlgorithm } from '../../../mock/limits/limiter-algorithms';
 import { decisionHeaders, type HeaderStyle } from '../../../mock/limits/decision-headers';
-import { Fingerprinter, type Algorithm, type FingerprintOptions } from '../../../load/lib/fingerprint';
+import { Fingerprinter, type Algorithm, type FingerprintOptions, type ReadsNamed } from '../../../load/lib/fingerprint';
 import { Lab, Runner, type Experiment } from '../../../load/lib/fingerprint/lab';
 import type { LabObservation } from '../../../load/lib/fingerprint/types';
 import { readRateLimitHeaders } from '../../../load/lib/rate-limit-hints';
@@ -107,6 +107,29 @@ export function simulate(algorithm: LimiterAlgorithm, family: HeaderStyle, o: Si
   const fp = new Fingerprinter(simConfig(o));
   drive(fp, algorithm, family, o);
   return fp.result();
+}
+
+/**
+ * A write probed beside read operations (`awaitReads`): told what they were named whenever it waits for them, as
+ * the probe does once they are done. Returns its fingerprint and how many times it waited.
+ */
+export function simulateWrite(algorithm: LimiterAlgorithm, family: HeaderStyle, o: SimOptions, named: ReadsNamed | null) {
+  const fp = new Fingerprinter({ ...simConfig(o), awaitReads: true });
+  let waits = 0;
+  const told: Driven = {
+    nextAt: () => {
+      if (fp.waiting) {
+        waits += 1;
+        if (fp.nextAt() !== null) throw new Error('a waiting write has a call due');
+        fp.readsAre(named);
+      }
+      return fp.nextAt();
+    },
+    nextCount: () => fp.nextCount(),
+    record: (x) => fp.record(x),
+  };
+  drive(told, algorithm, family, o);
+  return { fp: fp.result(), waits };
 }
 
 /** One experiment alone against a limiter, from its first call: its reading, its verdict and its lab. */
