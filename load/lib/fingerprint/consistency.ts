@@ -7,7 +7,8 @@
  * - A refined window outside what the refill sampling proved (its last empty drain and next full bucket):
  *   two measurements of the same quantity disagree.
  * - A continuous refill's rate far above or below what the sampling drains got through between empty
- *   buckets (a weighted sliding counter's drains read it low, down to about 2/3: hence the wide upper bound).
+ *   buckets; a weighted sliding counter's only below (its drains get back the count of the aligned window before,
+ *   which a burst straddling a boundary leaves at a few calls).
  * - A refusal the limiter read cannot give: fewer calls allowed just before it than a burst (within its
  *   window, or less what it refilled meanwhile). A stalled drain whose answers came late moves a window or
  *   a rate this way.
@@ -48,12 +49,7 @@ export function inconsistencies(lab: Lab, readings: Readings, c: Claim): string[
   const fromExhaustion = readings.exhaustionLessRefill;
   if (c.algorithm === 'token-bucket' && fromExhaustion !== null && Math.abs(c.burst - fromExhaustion) > Math.max(2, fromExhaustion / 10))
     out.push(`burst ${c.burst} from a volley against ${fromExhaustion} from the exhaustion less its refill`);
-  const drainsRate = readings.drainsRate;
-  if (drainsRate !== null && drainsRate > 0) {
-    const ratio = c.rate / drainsRate;
-    if (ratio > MAX_RATE_OVER_SAMPLING || ratio < MIN_RATE_UNDER_SAMPLING)
-      out.push(`sustained ${perSecond(c.rate)} against ${perSecond(drainsRate)} the refill sampling got through between empty buckets`);
-  }
+  out.push(...drainsRateProblems(readings, c, windowLike));
   out.push(...refillProblems(lab.observations, c, windowLike));
   const bad = unexplainedRefusals(lab.observations, c, windowLike);
   if (bad.length > strayRefusals(lab, c, windowLike))
@@ -61,6 +57,20 @@ export function inconsistencies(lab: Lab, readings: Readings, c: Claim): string[
       `${bad.length} refusals a limiter of burst ${c.burst} at ${perSecond(c.rate)}${c.windowMs !== null ? ` (window ${c.windowMs} ms)` : ''} does not give, the first at +${Math.round((bad[0] as number) - (lab.observations[0]?.tMs ?? 0))} ms`,
     );
   return out;
+}
+
+/** A continuous refill's rate against what the drains got through between empty buckets. */
+function drainsRateProblems(readings: Readings, c: Claim, windowLike: boolean): string[] {
+  const drainsRate = readings.drainsRate;
+  if (drainsRate === null || drainsRate <= 0) return [];
+  const ratio = (c.rate as number) / drainsRate;
+  // A weighted counter's drains get back the aligned window before's count per window, a full bucket's at most:
+  // they read it low, down to nothing; its whole timeline is checked (counterClumps, counterUnexplained).
+  const counter = c.algorithm === 'sliding-window' && !windowLike;
+  if ((counter || ratio <= MAX_RATE_OVER_SAMPLING) && ratio >= MIN_RATE_UNDER_SAMPLING) return [];
+  return [
+    `sustained ${perSecond(c.rate as number)} against ${perSecond(drainsRate)} the refill sampling got through between empty buckets`,
+  ];
 }
 
 /** Refusals a claim may leave unexplained: of a counter one, since stalls only widen the spans its count is taken over. */

@@ -2,15 +2,15 @@
  * A continuous refill (coordinator.ts): its rate, its bucket counted by a volley, the refill right after it (a token
  * bucket's), else a split; whether refused calls count; a weighted sliding counter's first-window rate.
  */
-import { allowedOf, drain, margin, readsNamed, type Lab, type Experiment } from './lab';
-import { burstVolley, refillCorrectedBurst } from './experiments/burst-volley';
+import { allowedOf, drain, margin, perSecond, readsNamed, type Lab, type Experiment } from './lab';
+import { burstVolley, refillCorrectedBurst, type VolleyReading } from './experiments/burst-volley';
 import type { ExhaustionReading } from './experiments/exhaustion';
-import { firstWindowRate } from './experiments/first-window-rate';
+import { firstWindowRate, timedInWindow } from './experiments/first-window-rate';
 import { refillRate } from './experiments/refill-rate';
 import type { SamplingReading } from './experiments/refill-sampling';
 import { controlCycle, cycleWaitMs, refusedCalls, type RefusedCallPlan } from './experiments/refused-call';
 import { split, type SplitPlan, type SplitReading } from './experiments/split';
-import type { Readings } from './readings';
+import { COUNTER_OVER_DRAINS, type Readings } from './readings';
 import type { Drain, ReadsNamed } from './types';
 
 /**
@@ -55,7 +55,8 @@ export function* continuousRefill(
   // Two periods: a weighted counter's previous aligned window is empty too, so it gives nothing back after the
   // volley before its next boundary (calls back at the previous window's count per window otherwise, a bucket's rate).
   const volleyRestMs = (fullMs: number): number => 2 * fullMs + margin(lab, fullMs, false, exhausted.burst);
-  readings.bucketBurst = yield* countBucket(lab, readings, exhausted, { lastRefusedMs, rate: rate.rate, corrected, restMs: volleyRestMs });
+  const volley = yield* countBucket(lab, readings, exhausted, { lastRefusedMs, rate: rate.rate, corrected, restMs: volleyRestMs });
+  readings.bucketBurst = volley.burst;
   const plan = {
     emptyAtMs: lab.lastMs,
     rate: rate.rate,
@@ -63,13 +64,15 @@ export function* continuousRefill(
     refilled: Math.min(8, Math.floor(readings.bucketBurst / 8)),
   };
   const control = yield* refillAfterVolley(lab, readings, plan, exhausted.burst + 2);
-  if (control && readings.refillAfterBurst) return yield* refusedCallTest(lab, readings, control.plan, control.drain);
   const periodMs = readings.bucketBurst / rate.rate;
+  // A weighted counter's rested burst is what the volley passed: it refills nothing before its next aligned boundary.
+  if (control?.boundary) return yield* boundaryAfterVolley(lab, readings, periodMs, control.drain, volley.passed);
+  if (control && readings.refillAfterBurst) return yield* refusedCallTest(lab, readings, control.plan, control.drain);
   if (control?.drain.refusedMs) {
     // Nothing back after a full bucket spent at once from a rest of two periods: the volley was a rested burst, and
     // the window after it is timed at once (a log gives its calls back in one clump there: the consistency checks).
     lab.note('split: not needed (the first window after the volley tells a weighted counter, and its rate)');
-    return yield* counterRate(lab, readings, exhausted, control.drain.refusedMs, periodMs, readings.bucketBurst);
+    return yield* counterRate(lab, readings, exhausted, control.drain.refusedMs, periodMs, volley.passed);
   }
   const splitReading = yield* steadySplit(lab, readings, {
     start: { restAt: lab.lastMs + restMs(periodMs) },
@@ -119,7 +122,7 @@ function* refillAfterVolley(
   readings: Readings,
   plan: RefusedCallPlan,
   volleySize: number,
-): Experiment<{ drain: Drain; plan: RefusedCallPlan } | undefined> {
+): Experiment<{ drain: Drain; plan: RefusedCallPlan; boundary: boolean } | undefined> {
   // Answers sent together come back in any order: a refusal among them says the volley emptied the bucket.
   const emptied = lab.observations.slice(-volleySize).some((o) => !allowedOf(o));
   if (!emptied || (plan.refilled ?? 0) < 4) return undefined;
@@ -130,13 +133,48 @@ function* refillAfterVolley(
   const control = yield* controlCycle(lab, from);
   const expected = Math.round(cycleWaitMs(from) * from.rate);
   const refilled = control.refusedMs !== null && control.allowed >= expected - 1;
-  readings.refillAfterBurst = refilled;
+  // The most a bucket at the drains' rate gives back by the control's last allowed answer, since the empty drain's send.
+  const lastAllowed = lab.observations[lab.observations.length - 2];
+  const most = (lastAllowed ? lastAllowed.tMs - empty.firstSentMs : 0) * from.rate;
+  const boundary = refilled && control.allowed > BOUNDARY_OVER_DRAINS * most + 2;
+  readings.refillAfterBurst = refilled && !boundary;
   lab.note(
-    refilled
-      ? `refill after a full bucket: ${control.allowed} calls back ${Math.round(control.firstMs - from.emptyAtMs)} ms after the volley emptied it, as a token bucket gives (a sliding log or a weighted counter gives none so soon): no split needed`
-      : `refill after a full bucket: ${control.allowed} calls back where a token bucket gives ${expected}`,
+    boundary
+      ? `refill after a full bucket: ${control.allowed} calls back ${Math.round(control.firstMs - from.emptyAtMs)} ms after the volley emptied it, more than a bucket at the drains' rate gives (${Math.floor(most + 1)}): a weighted counter's aligned boundary came, after a full window`
+      : refilled
+        ? `refill after a full bucket: ${control.allowed} calls back ${Math.round(control.firstMs - from.emptyAtMs)} ms after the volley emptied it, as a token bucket gives (a sliding log or a weighted counter gives none so soon): no split needed`
+        : `refill after a full bucket: ${control.allowed} calls back where a token bucket gives ${expected}`,
   );
-  return { drain: control, plan: from };
+  return { drain: control, plan: from, boundary };
+}
+
+/**
+ * Calls back after a volley beyond this many times what a bucket at the drains' rate gives: not a bucket's refill
+ * (its drains read it within a few %) but a weighted counter's, whose drains read it low (by the count of the
+ * aligned window before them) and whose window after a full one gives calls back at its true rate.
+ */
+const BOUNDARY_OVER_DRAINS = 1.5;
+
+/**
+ * A weighted counter whose aligned boundary came just after the volley's full window: its rate is timed there at
+ * once; a rate no faster than the drains read is no counter's, and is measured again.
+ */
+function* boundaryAfterVolley(lab: Lab, readings: Readings, periodMs: number, control: Drain, rested: number): Experiment<void> {
+  const timed = yield* timedInWindow(
+    lab,
+    { periodMs, drainsRate: readings.rate },
+    { rested, emptiedMs: control.refusedMs as number, pausedMs: null, gapMs: periodMs / 10 },
+  );
+  const drainsRate = readings.rate as number;
+  if (timed.rate === null || timed.stalled || timed.rate <= COUNTER_OVER_DRAINS * drainsRate) {
+    readings.stalls.push(
+      `the refill after the volley came faster than the drains' rate (${perSecond(drainsRate)}), the window after it at ${timed.rate === null ? 'no rate' : perSecond(timed.rate)}${timed.stalled ? ', stalled' : ''}`,
+    );
+    return;
+  }
+  readings.restedBurst = timed.restedBurst;
+  readings.firstWindowRate = timed.rate;
+  readings.rate = timed.rate;
 }
 
 /**
@@ -148,7 +186,7 @@ function* countBucket(
   readings: Readings,
   exhausted: ExhaustionReading,
   p: { lastRefusedMs: number; rate: number; corrected: number; restMs: (fullMs: number) => number },
-): Experiment<number> {
+): Experiment<VolleyReading> {
   const advertised = exhausted.firstHints?.limit ?? null;
   const counted = yield* burstVolley(lab, p.lastRefusedMs, p.rate, exhausted.burst, p.corrected, p.restMs, advertised);
   readings.exhaustionLessRefill = p.corrected;

@@ -114,10 +114,14 @@ export function algorithmOf(r: Readings): Algorithm {
   // A refill that waits for an aligned window is a sliding counter, whatever the split shows.
   if (halfBack || r.pausedMs !== null) return 'sliding-window';
   // Its first window refilling well above what the drains read: the drains leave a weighted counter short.
-  if (!fullAgain && r.firstWindowRate !== null && r.drainsRate !== null && r.firstWindowRate > 1.2 * r.drainsRate) return 'sliding-window';
+  if (!fullAgain && r.firstWindowRate !== null && r.drainsRate !== null && r.firstWindowRate > COUNTER_OVER_DRAINS * r.drainsRate)
+    return 'sliding-window';
   if (fullAgain) return 'token-bucket';
   return 'unknown';
 }
+
+/** A first window refilling this many times faster than the drains read: a weighted counter, which they leave short. */
+export const COUNTER_OVER_DRAINS = 1.2;
 
 export function burstOf(r: Readings, algorithm: Algorithm): number | null {
   const observed = r.exhaustion?.burst ?? null;

@@ -57,6 +57,30 @@ test.describe('rate-limit fingerprint cost behind Remaining and Reset headers', 
     console.log(`[cost at a 5 s window, x-ratelimit] ${rows.join('; ')}`);
   });
 
+  test('should read a weighted counter right from any start, its exhaustion straddling an aligned boundary or not', () => {
+    // From 100 start positions: an exhaustion that straddles a boundary leaves the drains reading the counter low
+    // (the window before held few calls), and one that ends just before a boundary hides the pause until the volley.
+    const rows: string[] = [];
+    for (const limit of BURSTS) {
+      const costs: number[] = [];
+      for (let i = 0; i < 100; i++) {
+        const fp = simulate('sliding-counter', 'x-ratelimit', {
+          limit,
+          windowMs: W,
+          startMs: 1_800_000_000_000 - (1_800_000_000_000 % W) + (i / 100) * W + 123,
+          config: config(limit),
+        });
+        const bursts = fp.requestsSpent / limit;
+        const label = `L=${limit} from ${i / 100} of the window: ${bursts.toFixed(2)} bursts\n${fp.evidence.join('\n')}`;
+        expect(right('sliding-counter', limit, fp), label).toBe(true);
+        expect(bursts, label).toBeLessThanOrEqual(3.4);
+        costs.push(bursts);
+      }
+      rows.push(`L=${limit}: worst ${Math.max(...costs).toFixed(2)}, ${costs.filter((c) => c > 3).length} of 100 over 3`);
+    }
+    console.log(`[weighted counter from 100 start positions] ${rows.join('; ')}`);
+  });
+
   test('should stay within three bursts in the median, and never pace too fast, when the target or the client stall', () => {
     // One or two stalls of 100-400 ms in the first four windows, the target stopped or the client busy, calls of
     // 2-5 ms: a stalled reading is measured again (up to twice the cost), the median holds.

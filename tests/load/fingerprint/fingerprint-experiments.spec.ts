@@ -189,7 +189,7 @@ test.describe('fingerprint experiments, each alone', () => {
         const { ex, s } = yield* sampled(lab);
         const rate = refillRate(lab, s, null)?.rate as number;
         const last = s.samples[s.samples.length - 1]?.drain.refusedMs as number;
-        return yield* burstVolley(lab, last, rate, ex.burst, ex.burst, (fullMs) => fullMs * 1.2);
+        return (yield* burstVolley(lab, last, rate, ex.burst, ex.burst, (fullMs) => fullMs * 1.2)).burst;
       },
       'token-bucket',
       'none',

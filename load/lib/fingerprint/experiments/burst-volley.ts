@@ -58,9 +58,15 @@ interface VolleyCount {
   line: string;
 }
 
+/** The burst a volley counted, and the calls the last volley passed (a rested burst, whatever refilled meanwhile). */
+export interface VolleyReading {
+  burst: number;
+  passed: number;
+}
+
 /**
  * `observed`: the exhaustion's count; `corrected`: the count less its refill; `restMs(fullMs)`: the rest that
- * fills a bucket emptied `fullMs` ago. Returns the burst, `corrected` when no volley counted one.
+ * fills a bucket emptied `fullMs` ago. The burst is `corrected` when no volley counted one.
  */
 export function* burstVolley(
   lab: Lab,
@@ -70,7 +76,7 @@ export function* burstVolley(
   corrected: number,
   restMs: (fullMs: number) => number,
   advertised: number | null = null,
-): Experiment<number> {
+): Experiment<VolleyReading> {
   const n = Math.min(observed, Math.max(corrected, advertised ?? 0)) + 1;
   let first: VolleyCount | null = null;
   let at = fromMs + restMs(observed / rate);
@@ -94,7 +100,7 @@ export function* burstVolley(
     const agrees = got < answers.length ? agreeing([advertised, corrected], least, got) : undefined;
     if (!first && agrees !== undefined) {
       lab.note(agreementLine(line, least, got, agrees, advertised));
-      return agrees;
+      return { burst: agrees, passed: got };
     }
     if (!first && Math.floor(rate * sinceSentMs) > Math.floor(rate * spreadMs) && lab.requests + n <= lab.cfg.maxRequests) {
       lab.note(
@@ -105,19 +111,19 @@ export function* burstVolley(
       continue;
     }
     const chosen = first && first.sinceSentMs < sinceSentMs ? first : { passed, least, sinceSentMs, line };
-    if (chosen.passed < 1 || chosen.passed > observed) return corrected;
+    if (chosen.passed < 1 || chosen.passed > observed) return { burst: corrected, passed: got };
     // The volley holds the bucket within least..passed: the advertised limit, or the exhaustion less its refill,
     // inside that range agrees with it and is the sharper reading.
     const agreed = agreeing([advertised, corrected], chosen.least, chosen.passed);
     if (agreed !== undefined && agreed !== chosen.passed) {
       lab.note(agreementLine(line, chosen.least, chosen.passed, agreed, advertised));
-      return agreed;
+      return { burst: agreed, passed: got };
     }
     const again = first
       ? `burst volley again: ${line}; counted from the one answered sooner after its send (${Math.round(chosen.sinceSentMs)} ms): ${chosen.line}`
       : `burst volley: ${line}`;
     lab.note(again + (chosen.passed !== corrected ? ` (the exhaustion less its refill gave ${corrected})` : ''));
-    return chosen.passed;
+    return { burst: chosen.passed, passed: got };
   }
 }
 

@@ -4,7 +4,7 @@
  * rate after a rest is first-window-rate.ts's.
  */
 import { drain, perSecond, type Lab, type Experiment } from '../lab';
-import { STALLED_GAPS, TWO_DRAINS_FROM } from './first-window-rate';
+import { STALLED_GAPS, COARSE_DRAINS_FROM } from './first-window-rate';
 import type { Drain } from '../types';
 
 /** A full bucket from a clean counter, the empty drains of its pause, and the first drain with calls back. */
@@ -51,8 +51,8 @@ export function* firstWindowAfterPause(lab: Lab, p: PauseEnd): Experiment<AfterP
   // The back drain's calls came in its span, part of it still the pause: a rate never above the truth.
   const slowest = back.allowed / ((back.refusedMs as number) - (lastEmpty.refusedMs as number));
   const windowAtMostMs = burst / slowest;
-  const target = Math.max(2, Math.min(burst - 1, Math.max(TWO_DRAINS_FROM, Math.ceil(burst / 3))));
-  const large = burst - 1 >= TWO_DRAINS_FROM;
+  const target = Math.max(2, Math.min(burst - 1, Math.max(COARSE_DRAINS_FROM, Math.ceil(burst / 3))));
+  const large = burst - 1 >= COARSE_DRAINS_FROM;
   let gapMs = large ? Math.max(lab.fineMs, Math.min(windowAtLeastMs, windowAtMostMs) / 40) : lab.fineMs;
   const deadline = emptyMs + 1.5 * windowAtMostMs;
   const drains: Drain[] = [];

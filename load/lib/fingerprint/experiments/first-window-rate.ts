@@ -59,7 +59,7 @@ export function* firstWindowRate(lab: Lab, p: FirstWindowPlan): Experiment<First
       continue;
     }
     const target = Math.max(2, Math.min(burst.allowed, expected) - 1);
-    if (target >= TWO_DRAINS_FROM) return yield* twoDrains(lab, p, burst.allowed, burst.refusedMs, target);
+    if (target >= COARSE_DRAINS_FROM) return yield* coarseDrains(lab, p, burst.allowed, burst.refusedMs, target);
     return yield* fineCrossings(lab, p, burst.allowed, burst.refusedMs, target);
   }
 }
@@ -116,21 +116,17 @@ function* fineCrossings(lab: Lab, p: FirstWindowPlan, rested: number, emptiedMs:
   return { restedBurst: rested, rate, pausedMs, stalled };
 }
 
-/** From this many calls a window, two drains inside it time the rate within a few % (and cost a bucket, not a poll every fine gap). */
-export const TWO_DRAINS_FROM = 40;
+/** From this many calls a window, a few drains inside it time the rate within a few % (and cost a bucket, not a poll every fine gap). */
+export const COARSE_DRAINS_FROM = 40;
 
 /**
- * A large counter: coarse polls (a fortieth of the period, a twentieth after a rested burst) for the first call back after the rested burst (an
- * aligned boundary passed), a drain there, and one drain once about 20 calls came back at the drains' rate, at most 55 %
- * of the period later, inside the same aligned window (the drains read a counter's period long, never short, by up
- * to half). The second drain gets the calls
- * that came back between the two: less one over the span from the first drain's refusal sent to the second's
- * last allowed answer, never faster than the truth.
+ * A large counter: coarse polls (a fortieth of the period, a tenth after a rested burst) for the first call back
+ * after the rested burst (an aligned boundary passed), a drain there, and the rate timed from it (timedInWindow).
  */
-function* twoDrains(lab: Lab, p: FirstWindowPlan, rested: number, emptiedMs: number, target: number): Experiment<FirstWindowReading> {
+function* coarseDrains(lab: Lab, p: FirstWindowPlan, rested: number, emptiedMs: number, target: number): Experiment<FirstWindowReading> {
   // A rested burst that already named a counter (no call back where a bucket gives some) needs no pause read: its
   // polls only find the boundary the rate is timed from.
-  const gap = Math.max(lab.fineMs, p.periodMs / (p.rested === undefined ? 40 : 20));
+  const gap = Math.max(lab.fineMs, p.periodMs / (p.rested === undefined ? 40 : 10));
   const deadline = emptiedMs + 2.2 * p.periodMs;
   let lastRefused = { sentMs: emptiedMs, tMs: emptiedMs };
   let first = yield* drain(lab, emptiedMs + gap, 'first window', target);
@@ -144,29 +140,69 @@ function* twoDrains(lab: Lab, p: FirstWindowPlan, rested: number, emptiedMs: num
     lab.note(`first window: ${first.allowed} calls came back after a rested burst of ${rested}; the drains' rate stays`);
     return { restedBurst: rested, rate: null, pausedMs, stalled: false };
   }
+  return yield* timedInWindow(lab, p, { rested, emptiedMs: first.refusedMs, pausedMs, gapMs: gap });
+}
+
+/**
+ * A large counter's window after a full one, its aligned boundary passed: from the drain that emptied it at
+ * `emptiedMs` (its refusal the latest observation), the calls that come back until about 20 did (callsBack), at most
+ * 55 % of the period later, inside that window (the drains read a counter's period long, never short, by up to
+ * half). The rate: those calls less one over the span from that refusal's send to the last allowed answer, never
+ * faster than the truth.
+ */
+export function* timedInWindow(
+  lab: Lab,
+  p: Pick<FirstWindowPlan, 'periodMs' | 'drainsRate'>,
+  at: { rested: number; emptiedMs: number; pausedMs: number | null; gapMs: number },
+): Experiment<FirstWindowReading> {
+  const { rested, pausedMs } = at;
   const from = lab.observations.length - 1;
-  const refusalSentMs = lab.observations[from]?.sentMs ?? first.refusedMs;
-  // Enough calls for a rate within a few % (the drains' rate reads a counter low: never fewer), inside the window.
-  const afterMs = Math.min(0.55 * p.periodMs, p.drainsRate ? SECOND_DRAIN_CALLS / p.drainsRate : Infinity);
-  const second = yield* drain(lab, first.refusedMs + afterMs, 'first window', lab.drainCap());
-  const lastAllowedMs = lab.observations[lab.observations.length - (second.refusedMs === null ? 1 : 2)]?.tMs ?? second.firstMs;
-  const spanMs = lastAllowedMs - refusalSentMs;
-  if (second.allowed < 2 || spanMs <= 0) {
-    lab.note(`first window: ${second.allowed} calls came back ${Math.round(spanMs)} ms after the first; the drains' rate stays`);
+  const refusalSentMs = lab.observations[from]?.sentMs ?? at.emptiedMs;
+  const back = yield* callsBack(lab, at.emptiedMs, at.emptiedMs + 0.55 * p.periodMs, p.drainsRate, at.gapMs);
+  const spanMs = back.lastAllowedMs - refusalSentMs;
+  if (back.calls < 2 || spanMs <= 0) {
+    lab.note(`first window: ${back.calls} calls came back ${Math.round(spanMs)} ms after the first; the drains' rate stays`);
     return { restedBurst: rested, rate: null, pausedMs, stalled: false };
   }
-  const rate = (second.allowed - 1) / spanMs;
+  const rate = (back.calls - 1) / spanMs;
   const heldMs = lab.worstDelaySince(from);
   const stalled = heldMs > STALLED_GAPS * lab.fineMs;
   lab.note(
-    `first window: after a rested burst of ${rested}, ${second.allowed} calls came back in ${Math.round(spanMs)} ms inside the next aligned window = ${perSecond(rate)} (the drains read ${perSecond(p.drainsRate ?? 0)})` +
+    `first window: after a rested burst of ${rested}, ${back.calls} calls came back in ${Math.round(spanMs)} ms (${back.drains} drain${back.drains === 1 ? '' : 's'}) inside the next aligned window = ${perSecond(rate)} (the drains read ${perSecond(p.drainsRate ?? 0)})` +
       (stalled ? `; a call was held up ${Math.round(heldMs)} ms: stalled` : ''),
   );
   return { restedBurst: rested, rate, pausedMs, stalled };
 }
 
-/** Calls the second drain of a large counter waits for at the drains' rate: ±1 of them is 5 %, never fast. */
-const SECOND_DRAIN_CALLS = 20;
+/**
+ * The calls that come back after a drain emptied the counter at `emptyMs`, until about 20 did (±1 of them is 5 %):
+ * a drain once half of them came back at the drains' rate (which reads a counter low, down to nothing when a burst
+ * straddled a boundary), then at the rate read so far; none after `stopMs`, inside the aligned window.
+ */
+function* callsBack(
+  lab: Lab,
+  emptyMs: number,
+  stopMs: number,
+  drainsRate: number | null,
+  gapMs: number,
+): Experiment<{ calls: number; drains: number; lastAllowedMs: number }> {
+  let calls = 0;
+  let drains = 0;
+  let lastAllowedMs = emptyMs;
+  let at = Math.min(stopMs, drainsRate ? emptyMs + CALLS_BACK / 2 / drainsRate : stopMs);
+  for (;;) {
+    const d = yield* drain(lab, at, 'first window', lab.drainCap());
+    drains += 1;
+    calls += d.allowed;
+    if (d.allowed > 0) lastAllowedMs = lab.observations[lab.observations.length - (d.refusedMs === null ? 1 : 2)]?.tMs ?? d.firstMs;
+    if (d.refusedMs === null || calls >= CALLS_BACK || lab.lastMs >= stopMs) return { calls, drains, lastAllowedMs };
+    const soFar = calls / Math.max(1, lab.lastMs - emptyMs);
+    at = Math.min(stopMs, lab.lastMs + (calls > 0 ? (CALLS_BACK - calls) / soFar : gapMs));
+  }
+}
+
+/** Calls back that time a large counter's rate: ±1 of them is 5 %, never fast. */
+const CALLS_BACK = 20;
 
 /** A gap between two polls wider than this many fine gaps: a call or its answer stalled. */
 export const STALLED_GAPS = 4;
