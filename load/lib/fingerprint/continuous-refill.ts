@@ -149,9 +149,10 @@ function* refillAfterVolley(
 }
 
 /**
- * Calls back after a volley beyond this many times what a bucket at the drains' rate gives: not a bucket's refill
- * (its drains read it within a few %) but a weighted counter's, whose drains read it low (by the count of the
- * aligned window before them) and whose window after a full one gives calls back at its true rate.
+ * Calls back after a volley beyond this many times what a bucket at the drains' rate gives (and two calls more): not a
+ * bucket's refill (its drains read it within a few %, at 2/3 or more where their refused calls count) but a weighted
+ * counter's, whose drains read it low (by the count of the aligned window before them) and whose window after a full
+ * one gives calls back at its true rate.
  */
 const BOUNDARY_OVER_DRAINS = 1.5;
 

@@ -46,7 +46,8 @@ export interface Readings {
 
   /**
    * Calls came back within a cycle after the volley emptied a full bucket, as a token bucket gives them (a sliding
-   * log or a weighted counter gives none so soon); null: not read.
+   * log or a weighted counter gives none so soon); false too when far more came back than a bucket at the drains'
+   * rate gives (a weighted counter's aligned boundary came); null: not read.
    */
   refillAfterBurst: boolean | null;
 
