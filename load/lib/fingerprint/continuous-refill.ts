@@ -1,16 +1,17 @@
 /**
  * A continuous refill (coordinator.ts): its rate, its bucket counted by a volley, the refill right after it (a token
- * bucket's), else a split; whether refused calls count; a weighted sliding counter's first-window rate.
+ * bucket's), else a split; whether refused calls count; a weighted sliding counter's first-window rate (counter-rate.ts),
+ * with no volley when the sampling showed the counter (a pause, or a speed-up at an aligned boundary).
  */
-import { allowedOf, drain, margin, perSecond, readsNamed, type Lab, type Experiment } from './lab';
+import { allowedOf, drain, margin, readsNamed, type Lab, type Experiment } from './lab';
 import { burstVolley, refillCorrectedBurst, type VolleyReading } from './experiments/burst-volley';
 import type { ExhaustionReading } from './experiments/exhaustion';
-import { firstWindowRate, timedInWindow } from './experiments/first-window-rate';
 import { refillRate } from './experiments/refill-rate';
 import type { SamplingReading } from './experiments/refill-sampling';
 import { controlCycle, cycleWaitMs, refusedCalls, type RefusedCallPlan } from './experiments/refused-call';
 import { split, type SplitPlan, type SplitReading } from './experiments/split';
-import { COUNTER_OVER_DRAINS, type Readings } from './readings';
+import type { Readings } from './readings';
+import { boundaryAfterVolley, counterAfterSpeedup, counterRate, pausedCounterRate } from './counter-rate';
 import type { Drain, ReadsNamed } from './types';
 
 /**
@@ -26,7 +27,7 @@ export function* continuousRefill(
   windowPauseMs: number | null,
 ): Experiment<void> {
   readings.refillShape = 'continuous';
-  const rate = refillRate(lab, sampling, windowPauseMs);
+  const rate = refillRate(lab, sampling, windowPauseMs, exhausted.burst);
   if (!rate) return;
   readings.rate = rate.rate;
   readings.drainsRate = rate.rate;
@@ -36,19 +37,10 @@ export function* continuousRefill(
   readings.bucketBurst = corrected;
   if (corrected !== exhausted.burst)
     lab.note(`a full bucket holds ${corrected} calls: the exhaustion's ${exhausted.burst} include its refill`);
-  const lastRefusedMs = sampling.samples[sampling.samples.length - 1]?.drain.refusedMs as number;
-  if (readings.pausedMs !== null) {
-    // A refill that waits for an aligned window is a weighted sliding counter: its rate is read in its first window.
-    lab.note('burst volley and split: not needed (the refill waited for an aligned window: a sliding counter)');
-    const timed = sampling.firstWindow;
-    if (!timed) return yield* counterRate(lab, readings, exhausted, lastRefusedMs, exhausted.burst / rate.rate);
-    // The sampling timed the window after the full bucket: a first window already, with no rest. Its
-    // drains' count over their span may be one call fast: the timing never is.
-    readings.firstWindowRate = timed.rate;
-    readings.restedBurst = timed.restedBurst;
-    readings.rate = timed.rate;
-    return;
-  }
+  // The window after a speed-up was timed after the samples: the rest before a volley starts from its last drain.
+  const lastRefusedMs = sampling.jump ? lab.lastMs : (sampling.samples[sampling.samples.length - 1]?.drain.refusedMs as number);
+  if (readings.pausedMs !== null) return yield* pausedCounterRate(lab, readings, exhausted, { sampling, rate, lastRefusedMs });
+  if (counterAfterSpeedup(lab, readings, sampling)) return;
   const reads = yield* readsNamed(lab);
   if (reads?.algorithm === 'token-bucket') return likeTheReads(lab, readings, reads);
   const restMs = (fullMs: number): number => fullMs * 1.1 + margin(lab, fullMs, false, exhausted.burst);
@@ -157,28 +149,6 @@ function* refillAfterVolley(
 const BOUNDARY_OVER_DRAINS = 1.5;
 
 /**
- * A weighted counter whose aligned boundary came just after the volley's full window: its rate is timed there at
- * once; a rate no faster than the drains read is no counter's, and is measured again.
- */
-function* boundaryAfterVolley(lab: Lab, readings: Readings, periodMs: number, control: Drain, rested: number): Experiment<void> {
-  const timed = yield* timedInWindow(
-    lab,
-    { periodMs, drainsRate: readings.rate },
-    { rested, emptiedMs: control.refusedMs as number, pausedMs: null, gapMs: periodMs / 10 },
-  );
-  const drainsRate = readings.rate as number;
-  if (timed.rate === null || timed.stalled || timed.rate <= COUNTER_OVER_DRAINS * drainsRate) {
-    readings.stalls.push(
-      `the refill after the volley came faster than the drains' rate (${perSecond(drainsRate)}), the window after it at ${timed.rate === null ? 'no rate' : perSecond(timed.rate)}${timed.stalled ? ', stalled' : ''}`,
-    );
-    return;
-  }
-  readings.restedBurst = timed.restedBurst;
-  readings.firstWindowRate = timed.rate;
-  readings.rate = timed.rate;
-}
-
-/**
  * A continuous refill's full bucket, counted by a burst volley (the exhaustion's count less its refill agreeing);
  * the volley is the full bucket spent at once that the refill after it is read from.
  */
@@ -203,46 +173,6 @@ function* refusedCallTest(lab: Lab, readings: Readings, plan: RefusedCallPlan, c
   if (readings.refusedCallTest?.counted !== null) return;
   readings.stalls.push('the refused-call test was undecided twice (answers held up long enough for both readings)');
   readings.refusedCallTest = null;
-}
-
-/** A weighted sliding counter: its rate in the first window after a full one, once more when that stalled. */
-/** `rested`: calls a rested burst just passed (the volley), emptied at `emptyAtMs`: its first window is timed at once. */
-function* counterRate(
-  lab: Lab,
-  readings: Readings,
-  exhausted: ExhaustionReading,
-  emptyAtMs: number,
-  periodMs: number,
-  rested?: number,
-): Experiment<void> {
-  const plan = {
-    emptyAtMs,
-    periodMs,
-    burstObserved: exhausted.burst,
-    advertisedLimit: exhausted.firstHints?.limit ?? null,
-    drainsRate: readings.rate,
-    pauseKnown: readings.pausedMs !== null,
-  };
-  let firstWindow = yield* firstWindowRate(lab, rested === undefined ? plan : { ...plan, rested });
-  if (firstWindow.stalled) {
-    lab.note('first window: measured again');
-    const again = yield* firstWindowRate(lab, {
-      ...plan,
-      emptyAtMs: lab.lastMs,
-      pauseKnown: plan.pauseKnown || firstWindow.pausedMs !== null,
-    });
-    if (again.stalled) {
-      readings.stalls.push('the first-window rate stalled twice');
-      // Both are timed never faster than the truth: the higher is the nearer.
-      if ((firstWindow.rate ?? 0) > (again.rate ?? 0)) again.rate = firstWindow.rate;
-    }
-    firstWindow = { ...again, pausedMs: again.pausedMs ?? firstWindow.pausedMs };
-  }
-  if (firstWindow.restedBurst !== null) readings.restedBurst = firstWindow.restedBurst;
-  readings.firstWindowRate = firstWindow.rate;
-  if (firstWindow.pausedMs !== null) readings.pausedMs = firstWindow.pausedMs;
-  // Never below what the drains already got through.
-  if (firstWindow.rate !== null && (readings.rate === null || firstWindow.rate > readings.rate)) readings.rate = firstWindow.rate;
 }
 
 /** The split, once more from a rested bucket when a held-up call moved what it found. */

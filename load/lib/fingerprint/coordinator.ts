@@ -43,6 +43,7 @@ export function* coordinate(lab: Lab, readings: Readings, startAt = 0): Experime
       gapMs: settled.gapMs,
       windowAllowed: true,
       pause: settled.pause,
+      refilledFromMs: settled.refilledFromMs,
     }));
   let windowPauseMs: number | null = null;
   if (sampling.windowRef) {

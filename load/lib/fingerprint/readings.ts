@@ -4,6 +4,7 @@ import type { RefillRate } from './experiments/refill-rate';
 import type { ReopenedBucket } from './experiments/reopening-settle';
 import type { RefusedCallReading } from './experiments/refused-call';
 import type { SplitReading } from './experiments/split';
+import type { Speedup } from './experiments/refill-jump';
 import type { Algorithm, Claim, LabObservation } from './types';
 
 /**
@@ -43,6 +44,8 @@ export interface Readings {
   firstWindowRate: number | null;
   /** A rested sliding counter's burst (the first-window rate). */
   restedBurst: number | null;
+  /** The refill sped up between two drains, the window after timed faster still (a weighted counter's boundary); null: not so. */
+  refillJump: Speedup | null;
 
   /**
    * Calls came back within a cycle after the volley emptied a full bucket, as a token bucket gives them (a sliding
@@ -81,6 +84,7 @@ export const noReadings = (): Readings => ({
   exhaustionLessRefill: null,
   firstWindowRate: null,
   restedBurst: null,
+  refillJump: null,
   refillAfterBurst: null,
   split: null,
   refusedCallTest: null,
@@ -93,8 +97,8 @@ const SECOND = 1000;
 
 export function algorithmOf(r: Readings): Algorithm {
   const split = r.split;
-  // A refill that waits for an aligned window is a sliding counter, whatever a split would show.
-  if (r.refillShape === 'continuous' && r.pausedMs !== null) return 'sliding-window';
+  // A refill that waits for an aligned window, or speeds up at one, is a sliding counter, whatever a split would show.
+  if (waitsOrSpeedsUp(r)) return 'sliding-window';
   // A bucket's refill right after a full bucket spent at once: no log nor counter gives it; and none back then,
   // from a rest of two periods, is a sliding window's (a log's, or a weighted counter's before its next boundary).
   if (r.refillShape === 'continuous' && !split && r.refillAfterBurst !== null)
@@ -120,6 +124,9 @@ export function algorithmOf(r: Readings): Algorithm {
   if (fullAgain) return 'token-bucket';
   return 'unknown';
 }
+
+/** A continuous refill that waited for an aligned window, or sped up at one: a sliding counter's. */
+const waitsOrSpeedsUp = (r: Readings): boolean => r.refillShape === 'continuous' && (r.pausedMs !== null || r.refillJump !== null);
 
 /** A first window refilling this many times faster than the drains read: a weighted counter, which they leave short. */
 export const COUNTER_OVER_DRAINS = 1.2;

@@ -83,8 +83,8 @@ test.describe('fingerprint experiments, each alone', () => {
     for (const algorithm of ['token-bucket', 'leaky-bucket'] as const) {
       const bucket = runAlone(
         function* (lab) {
-          const { s } = yield* sampled(lab);
-          return { s, rate: refillRate(lab, s, null) };
+          const { ex, s } = yield* sampled(lab);
+          return { s, rate: refillRate(lab, s, null, ex.burst) };
         },
         algorithm,
         'ietf',
@@ -111,8 +111,8 @@ test.describe('fingerprint experiments, each alone', () => {
         for (const offsetMs of [0, 700, 1400]) {
           const { reading, lab } = runAlone(
             function* (lab) {
-              const { s } = yield* sampled(lab, { pause: true });
-              return { s, rate: refillRate(lab, s, null) };
+              const { ex, s } = yield* sampled(lab, { pause: true });
+              return { s, rate: refillRate(lab, s, null, ex.burst) };
             },
             'sliding-counter',
             family,
@@ -187,7 +187,7 @@ test.describe('fingerprint experiments, each alone', () => {
     const { reading, lab } = runAlone(
       function* (lab) {
         const { ex, s } = yield* sampled(lab);
-        const rate = refillRate(lab, s, null)?.rate as number;
+        const rate = refillRate(lab, s, null, ex.burst)?.rate as number;
         const last = s.samples[s.samples.length - 1]?.drain.refusedMs as number;
         return (yield* burstVolley(lab, last, rate, ex.burst, ex.burst, (fullMs) => fullMs * 1.2)).burst;
       },

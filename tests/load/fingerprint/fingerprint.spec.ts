@@ -175,6 +175,27 @@ test.describe('rate-limit fingerprint on synthetic timelines', () => {
     );
   });
 
+  test('should read neither a hidden pause nor a speed-up on a bucket, its refused calls counting or not', () => {
+    // A bucket's reopening falls short of its refill by its refused calls' debt and one call at most, and its drains
+    // refill at one rate: both rules name a weighted counter, never a bucket.
+    const shown: string[] = [];
+    for (const algorithm of ['token-bucket', 'leaky-bucket'] as const)
+      for (const limit of [60, 150])
+        for (const countRefused of [false, true])
+          for (let i = 0; i < 20; i++) {
+            const fp = simulate(algorithm, 'x-ratelimit', {
+              limit,
+              windowMs: 5000,
+              countRefused,
+              startMs: 1_800_000_000_000 + i * 250 + 123,
+              config: { maxRequests: 20 * limit, maxDurationMs: 125_000, maxWaitMs: 15_000 },
+            });
+            const read = fp.evidence.find((e) => /the reopening got|the refill sped up/.test(e));
+            if (read) shown.push(`${algorithm} L=${limit} refused ${countRefused} at ${i * 250} ms: ${read}`);
+          }
+    expect(shown.join('\n')).toBe('');
+  });
+
   test('should tell a sliding counter from a token bucket by its first window when a stall hid the pause of its refill', () => {
     // A stall in the reopening drain empties the counter just before an aligned boundary: the sampling shows no
     // pause, the drains read it low, and the split gives back less than a bucket but more than a window: unknown.

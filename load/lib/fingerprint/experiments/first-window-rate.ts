@@ -143,6 +143,20 @@ function* coarseDrains(lab: Lab, p: FirstWindowPlan, rested: number, emptiedMs: 
   return yield* timedInWindow(lab, p, { rested, emptiedMs: first.refusedMs, pausedMs, gapMs: gap });
 }
 
+/** Where a window after a full one is timed from, and what came before it (the notes' words). */
+export interface WindowTiming {
+  rested: number | null;
+  emptiedMs: number;
+  pausedMs: number | null;
+  gapMs: number;
+  /** What emptied the counter before the window, in words (default: a rested burst of `rested`). */
+  after?: string;
+  /** The drains' rate reads this window's own (its samples): the first drain waits for all the calls back at once. */
+  rateKnown?: boolean;
+  /** No drain after this (the window's end), if sooner than 55 % of the period. */
+  stopMs?: number;
+}
+
 /**
  * A large counter's window after a full one, its aligned boundary passed: from the drain that emptied it at
  * `emptiedMs` (its refusal the latest observation), the calls that come back until about 20 did (callsBack), at most
@@ -153,12 +167,19 @@ function* coarseDrains(lab: Lab, p: FirstWindowPlan, rested: number, emptiedMs: 
 export function* timedInWindow(
   lab: Lab,
   p: Pick<FirstWindowPlan, 'periodMs' | 'drainsRate'>,
-  at: { rested: number; emptiedMs: number; pausedMs: number | null; gapMs: number },
+  at: WindowTiming,
 ): Experiment<FirstWindowReading> {
   const { rested, pausedMs } = at;
   const from = lab.observations.length - 1;
   const refusalSentMs = lab.observations[from]?.sentMs ?? at.emptiedMs;
-  const back = yield* callsBack(lab, at.emptiedMs, at.emptiedMs + 0.55 * p.periodMs, p.drainsRate, at.gapMs);
+  const stopMs = Math.min(at.stopMs ?? Infinity, at.emptiedMs + 0.55 * p.periodMs);
+  const back = yield* callsBack(lab, {
+    emptyMs: at.emptiedMs,
+    stopMs,
+    drainsRate: p.drainsRate,
+    gapMs: at.gapMs,
+    rateKnown: !!at.rateKnown,
+  });
   const spanMs = back.lastAllowedMs - refusalSentMs;
   if (back.calls < 2 || spanMs <= 0) {
     lab.note(`first window: ${back.calls} calls came back ${Math.round(spanMs)} ms after the first; the drains' rate stays`);
@@ -168,7 +189,7 @@ export function* timedInWindow(
   const heldMs = lab.worstDelaySince(from);
   const stalled = heldMs > STALLED_GAPS * lab.fineMs;
   lab.note(
-    `first window: after a rested burst of ${rested}, ${back.calls} calls came back in ${Math.round(spanMs)} ms (${back.drains} drain${back.drains === 1 ? '' : 's'}) inside the next aligned window = ${perSecond(rate)} (the drains read ${perSecond(p.drainsRate ?? 0)})` +
+    `first window: after ${at.after ?? `a rested burst of ${rested}`}, ${back.calls} calls came back in ${Math.round(spanMs)} ms (${back.drains} drain${back.drains === 1 ? '' : 's'}) inside the next aligned window = ${perSecond(rate)} (the drains read ${perSecond(p.drainsRate ?? 0)})` +
       (stalled ? `; a call was held up ${Math.round(heldMs)} ms: stalled` : ''),
   );
   return { restedBurst: rested, rate, pausedMs, stalled };
@@ -177,19 +198,19 @@ export function* timedInWindow(
 /**
  * The calls that come back after a drain emptied the counter at `emptyMs`, until about 20 did (±1 of them is 5 %):
  * a drain once half of them came back at the drains' rate (which reads a counter low, down to nothing when a burst
- * straddled a boundary), then at the rate read so far; none after `stopMs`, inside the aligned window.
+ * straddled a boundary), or all of them when the drains read this window's own rate (`rateKnown`: one drain, one
+ * refusal), then at the rate read so far; none after `stopMs`, inside the aligned window.
  */
 function* callsBack(
   lab: Lab,
-  emptyMs: number,
-  stopMs: number,
-  drainsRate: number | null,
-  gapMs: number,
+  w: { emptyMs: number; stopMs: number; drainsRate: number | null; gapMs: number; rateKnown: boolean },
 ): Experiment<{ calls: number; drains: number; lastAllowedMs: number }> {
+  const { emptyMs, stopMs, drainsRate, gapMs } = w;
   let calls = 0;
   let drains = 0;
   let lastAllowedMs = emptyMs;
-  let at = Math.min(stopMs, drainsRate ? emptyMs + CALLS_BACK / 2 / drainsRate : stopMs);
+  const first = w.rateKnown ? CALLS_BACK + 1 : CALLS_BACK / 2;
+  let at = Math.min(stopMs, drainsRate ? emptyMs + first / drainsRate : stopMs);
   for (;;) {
     const d = yield* drain(lab, at, 'first window', lab.drainCap());
     drains += 1;

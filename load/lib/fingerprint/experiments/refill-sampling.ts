@@ -6,13 +6,16 @@
  * (nearly) empty; it stops once 20 to 40 calls came back (see `steady`), or at 20 drains.
  * A full bucket, empty drains longer than two calls of the refill, then calls back is a weighted sliding
  * counter's next aligned window, which refills at the true rate: it is timed there and then, polls keeping
- * the counter empty (first-window-after-pause.ts), and the sampling ends.
+ * the counter empty (first-window-after-pause.ts), and the sampling ends. So does a drain that got calls back over
+ * twice as fast as the drains before it (a counter's boundary after an exhaustion that straddled one): the window
+ * after it is timed there (refill-jump.ts).
  * Reading: window-like (with the drains that show it: a full bucket, the last empty drain, the next full
  * bucket) or a continuous refill (its rate between empty buckets, and any pause before it started).
  */
 import { Stop, drain, type Lab, type Experiment } from '../lab';
 import { firstWindowAfterPause, type PauseEnd } from './first-window-after-pause';
 import { merged, oneMore, partialPause, pauseOf } from './pause-ends';
+import { timedIfSpedUp, type RefillJump } from './refill-jump';
 import type { Drain } from '../types';
 
 /** One drain of the refill sampling and the gap waited before it. */
@@ -38,6 +41,8 @@ export interface SamplingPlan {
   windowAllowed: boolean;
   /** `from` came back after a pause that followed a full bucket (the reopening after the exhaustion). */
   pause?: PauseEnd | null;
+  /** `from` is a partial bucket refilled since an empty one, answered at this ms, with no drain between (reopening-settle.ts). */
+  refilledFromMs?: number | null;
 }
 
 export interface SamplingReading {
@@ -51,6 +56,10 @@ export interface SamplingReading {
    * at once by the samples from `index` on, at `rate` (calls per ms, never faster than the truth); null: not so.
    */
   firstWindow: { index: number; rate: number; restedBurst: number; pausedMs: number } | null;
+  /** As the plan's: `from` refilled since an empty bucket answered at this ms, with no drain between; null: not so. */
+  refilledFromMs: number | null;
+  /** The refill sped up between the last two samples (an aligned boundary), and the window after it timed; null: not so. */
+  jump: RefillJump | null;
 }
 
 /**
@@ -90,24 +99,49 @@ export function* sampleRefill(lab: Lab, p: SamplingPlan): Experiment<SamplingRea
     if (d.allowed < (p.burst >= 40 ? 3 : 2)) gap = Math.min(gap * 1.6, p.maxGapMs);
     const windowRef = p.windowAllowed ? findWindow([p.from, ...samples.map((s) => s.drain)], p.burst) : null;
     const pause = windowRef ? null : (counter ?? pauseSoFar(samples, p, d));
-    if (pause) {
-      lab.note(`refill sampling: ${samples.map((s) => s.drain.allowed).join(', ')} calls per drain: a pause after a full bucket`);
-      const index = samples.length;
-      const afterPause = yield* firstWindowAfterPause(lab, pause);
-      if (afterPause.rate !== null) {
-        for (const x of afterPause.drains) samples.push({ gapMs: 0, drain: x });
-        return timed(p, samples, gap, index, afterPause.rate, pause);
-      }
-      // Not timed there: its polls drained the refill all the same, and count in it as one drain.
-      const all = merged(afterPause.drains);
-      if (all) samples.push({ gapMs: 0, drain: all });
-    }
-    if (windowRef || steady(samples, p.burst) || samples.length >= 20) {
-      lab.note(`refill sampling: ${samples.map((s) => s.drain.allowed).join(', ')} calls per drain`);
-      return { from: p.from, samples, windowRef, gapMs: gap, firstWindow: null };
-    }
+    const timedAtOnce = pause ? yield* afterPause(lab, p, samples, gap, pause) : null;
+    if (timedAtOnce) return timedAtOnce;
+    const jump = windowRef || pause ? null : yield* timedIfSpedUp(lab, drainsOf(samples), p, gap);
+    if (jump || windowRef || steady(samples, p.burst) || samples.length >= 20) return ended(lab, p, samples, gap, { windowRef, jump });
     from = (samples[samples.length - 1] as RefillSample).drain.refusedMs ?? lab.lastMs;
   }
+}
+
+const drainsOf = (samples: RefillSample[]): Drain[] => samples.map((s) => s.drain);
+
+/**
+ * After a pause that followed a full bucket: the window after it timed at once (the sampling ends), else its polls
+ * added to the samples as one drain (they drained the refill all the same) and null.
+ */
+function* afterPause(
+  lab: Lab,
+  p: SamplingPlan,
+  samples: RefillSample[],
+  gapMs: number,
+  pause: PauseEnd,
+): Experiment<SamplingReading | null> {
+  lab.note(`refill sampling: ${samples.map((s) => s.drain.allowed).join(', ')} calls per drain: a pause after a full bucket`);
+  const index = samples.length;
+  const polled = yield* firstWindowAfterPause(lab, pause);
+  if (polled.rate !== null) {
+    for (const x of polled.drains) samples.push({ gapMs: 0, drain: x });
+    return timed(p, samples, gapMs, index, polled.rate, pause);
+  }
+  const all = merged(polled.drains);
+  if (all) samples.push({ gapMs: 0, drain: all });
+  return null;
+}
+
+/** The sampling's reading when it ends without a pause timed at once: a window, a speed-up timed, or a steady refill. */
+function ended(
+  lab: Lab,
+  p: SamplingPlan,
+  samples: RefillSample[],
+  gapMs: number,
+  shape: Pick<SamplingReading, 'windowRef' | 'jump'>,
+): SamplingReading {
+  if (!shape.jump) lab.note(`refill sampling: ${samples.map((s) => s.drain.allowed).join(', ')} calls per drain`);
+  return { from: p.from, samples, gapMs, firstWindow: null, refilledFromMs: p.refilledFromMs ?? null, ...shape };
 }
 
 /**
@@ -144,7 +178,15 @@ export function timed(
   pause: PauseEnd,
 ): SamplingReading {
   const pausedMs = pause.lastEmpty.firstMs - (pause.full.refusedMs as number);
-  return { from: p.from, samples, windowRef: null, gapMs, firstWindow: { index, rate, restedBurst: pause.full.allowed, pausedMs } };
+  return {
+    from: p.from,
+    samples,
+    windowRef: null,
+    gapMs,
+    firstWindow: { index, rate, restedBurst: pause.full.allowed, pausedMs },
+    refilledFromMs: null,
+    jump: null,
+  };
 }
 
 /** A window: a full bucket drained, only empty drains, then a full bucket again. */

@@ -25,6 +25,11 @@ export interface ReopenedBucket {
   pause: PauseEnd | null;
   /** A partial reopening after a pause, timed at once in the window after the full bucket (no sampling needed). */
   timed: SamplingReading | null;
+  /**
+   * The drain the sampling follows is the reopening itself, a partial bucket refilled since the exhaustion's refusal
+   * (answered at this ms) with no rest nor other drain between: its calls time the refill too. Null: not so.
+   */
+  refilledFromMs: number | null;
 }
 
 /** From the reopening's drain: rests after a partial reopening, and plans the sampling's gaps. */
@@ -81,7 +86,17 @@ export function* settleReopening(
   const maxGapMs = Math.max(gapMs, Math.max(refillMs, burst / reopenedRate) / 2);
   lab.note(`reopening drain: ${followed.allowed} calls; sampling every ${Math.round(gapMs)} ms`);
   if (followed.refusedMs === null) throw new Stop(`the bucket did not empty after ${followed.allowed} calls on reopening`);
-  return { drain: followed, rested, gapMs, maxGapMs, pause, timed: null };
+  return { drain: followed, rested, gapMs, maxGapMs, pause, timed: null, refilledFromMs: refilledSince(lab, followed, exhaust, burst) };
+}
+
+/**
+ * When the drain the sampling follows, the lab's last, is the reopening's (no rest since) and got a partial bucket
+ * back: the exhaustion's refusal (answered), which its calls refilled since; else null.
+ */
+function refilledSince(lab: Lab, followed: Drain, exhaust: Drain, burst: number): number | null {
+  const reopening = lab.observations.filter((o) => o.tMs > (exhaust.refusedMs as number) && o.status !== 429).length;
+  const last = lab.observations[lab.observations.length - 1];
+  return followed.allowed < burst / 2 && reopening === followed.allowed && last?.tMs === followed.refusedMs ? exhaust.refusedMs : null;
 }
 
 /**
@@ -117,5 +132,6 @@ function timedAtOnce(lab: Lab, reopened: Drain, counter: PauseEnd, drains: Drain
     maxGapMs: lab.fineMs,
     pause: counter,
     timed: timed({ from: counter.back }, samples, lab.fineMs, 0, rate, counter),
+    refilledFromMs: null,
   };
 }
