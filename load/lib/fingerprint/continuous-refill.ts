@@ -39,8 +39,8 @@ export function* continuousRefill(
     lab.note(`a full bucket holds ${corrected} calls: the exhaustion's ${exhausted.burst} include its refill`);
   // The window after a speed-up was timed after the samples: the rest before a volley starts from its last drain.
   const lastRefusedMs = sampling.jump ? lab.lastMs : (sampling.samples[sampling.samples.length - 1]?.drain.refusedMs as number);
-  if (readings.pausedMs !== null) return yield* pausedCounterRate(lab, readings, exhausted, { sampling, rate, lastRefusedMs });
   if (counterAfterSpeedup(lab, readings, sampling)) return;
+  if (readings.pausedMs !== null) return yield* pausedCounterRate(lab, readings, exhausted, { sampling, rate, lastRefusedMs });
   const reads = yield* readsNamed(lab);
   if (reads?.algorithm === 'token-bucket') return likeTheReads(lab, readings, reads);
   const restMs = (fullMs: number): number => fullMs * 1.1 + margin(lab, fullMs, false, exhausted.burst);
@@ -64,7 +64,7 @@ export function* continuousRefill(
     // Nothing back after a full bucket spent at once from a rest of two periods: the volley was a rested burst, and
     // the window after it is timed at once (a log gives its calls back in one clump there: the consistency checks).
     lab.note('split: not needed (the first window after the volley tells a weighted counter, and its rate)');
-    return yield* counterRate(lab, readings, exhausted, control.drain.refusedMs, periodMs, volley.passed);
+    return yield* counterRate(lab, readings, exhausted, control.drain.refusedMs, periodMs, volley.passed, control.drain.allowed > 0);
   }
   const splitReading = yield* steadySplit(lab, readings, {
     start: { restAt: lab.lastMs + restMs(periodMs) },

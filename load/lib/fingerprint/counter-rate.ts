@@ -85,8 +85,9 @@ export function counterAfterSpeedup(lab: Lab, readings: Readings, sampling: Samp
     return false;
   }
   readings.refillJump = { slow: jump.slow, fast: jump.fast };
-  readings.firstWindowRate = jump.rate;
-  readings.rate = Math.max(jump.rate, readings.rate ?? 0);
+  // Both the window's timing and the drain that showed the speed-up are never faster than the window after it.
+  readings.firstWindowRate = Math.max(jump.rate, jump.fast);
+  readings.rate = Math.max(readings.firstWindowRate, readings.rate ?? 0);
   lab.note('burst volley and split: not needed (the refill sped up at an aligned boundary: a sliding counter)');
   return true;
 }
@@ -114,7 +115,10 @@ export function* boundaryAfterVolley(lab: Lab, readings: Readings, periodMs: num
 }
 
 /** A weighted sliding counter: its rate in the first window after a full one, once more when that stalled. */
-/** `rested`: calls a rested burst just passed (the volley), emptied at `emptyAtMs`: its first window is timed at once. */
+/**
+ * `rested`: calls a rested burst just passed (the volley), emptied at `emptyAtMs`: its first window is timed at once;
+ * `boundaryPassed`: calls came back since (fewer than a bucket gives), its next aligned boundary passed.
+ */
 export function* counterRate(
   lab: Lab,
   readings: Readings,
@@ -122,6 +126,7 @@ export function* counterRate(
   emptyAtMs: number,
   periodMs: number,
   rested?: number,
+  boundaryPassed = false,
 ): Experiment<void> {
   const plan = {
     emptyAtMs,
@@ -131,7 +136,7 @@ export function* counterRate(
     drainsRate: readings.rate,
     pauseKnown: readings.pausedMs !== null,
   };
-  let firstWindow = yield* firstWindowRate(lab, rested === undefined ? plan : { ...plan, rested });
+  let firstWindow = yield* firstWindowRate(lab, rested === undefined ? plan : { ...plan, rested, boundaryPassed });
   if (firstWindow.stalled) {
     lab.note('first window: measured again');
     const again = yield* firstWindowRate(lab, {

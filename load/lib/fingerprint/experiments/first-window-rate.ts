@@ -27,6 +27,8 @@ export interface FirstWindowPlan {
   pauseKnown: boolean;
   /** Calls a rested burst just passed, emptied at `emptyAtMs` (no rest nor burst of its own then). */
   rested?: number;
+  /** Calls came back since that rested burst (a drain emptied the counter again at `emptyAtMs`): its boundary passed. */
+  boundaryPassed?: boolean;
 }
 
 export interface FirstWindowReading {
@@ -121,12 +123,15 @@ export const COARSE_DRAINS_FROM = 40;
 
 /**
  * A large counter: coarse polls (a fortieth of the period, a tenth after a rested burst) for the first call back
- * after the rested burst (an aligned boundary passed), a drain there, and the rate timed from it (timedInWindow).
+ * after the rested burst (an aligned boundary passed), a drain there, and the rate timed from it (timedInWindow); no
+ * polls when calls came back already.
  */
 function* coarseDrains(lab: Lab, p: FirstWindowPlan, rested: number, emptiedMs: number, target: number): Experiment<FirstWindowReading> {
   // A rested burst that already named a counter (no call back where a bucket gives some) needs no pause read: its
   // polls only find the boundary the rate is timed from.
   const gap = Math.max(lab.fineMs, p.periodMs / (p.rested === undefined ? 40 : 10));
+  // Its boundary already passed: the window after it is timed from the drain that emptied the counter since.
+  if (p.boundaryPassed) return yield* timedInWindow(lab, p, { rested, emptiedMs, pausedMs: null, gapMs: gap });
   const deadline = emptiedMs + 2.2 * p.periodMs;
   let lastRefused = { sentMs: emptiedMs, tMs: emptiedMs };
   let first = yield* drain(lab, emptiedMs + gap, 'first window', target);
