@@ -79,8 +79,10 @@ export function counterAfterSpeedup(lab: Lab, readings: Readings, sampling: Samp
   const jump = sampling.jump;
   if (!jump) return false;
   if (jump.rate === null || jump.stalled || jump.rate <= COUNTER_OVER_DRAINS * jump.slow || jump.rate < JUMP_HELD * jump.fast) {
+    const least = Math.max(COUNTER_OVER_DRAINS * jump.slow, JUMP_HELD * jump.fast);
+    const timed = jump.rate === null ? 'not timed' : `timed at ${perSecond(jump.rate)}${jump.stalled ? ', stalled' : ''}`;
     lab.note(
-      `the window after the speed-up: not timed between ${perSecond(Math.max(COUNTER_OVER_DRAINS * jump.slow, JUMP_HELD * jump.fast))} and on; read on as a continuous refill`,
+      `the window after the speed-up: ${timed}, where a counter's gives ${perSecond(least)} or more; read on as a continuous refill`,
     );
     return false;
   }
@@ -114,9 +116,9 @@ export function* boundaryAfterVolley(lab: Lab, readings: Readings, periodMs: num
   readings.rate = timed.rate;
 }
 
-/** A weighted sliding counter: its rate in the first window after a full one, once more when that stalled. */
 /**
- * `rested`: calls a rested burst just passed (the volley), emptied at `emptyAtMs`: its first window is timed at once;
+ * A weighted sliding counter: its rate in the first window after a full one, once more when that stalled. `rested`:
+ * calls a rested burst just passed (the volley), emptied at `emptyAtMs`: its first window is timed at once;
  * `boundaryPassed`: calls came back since (fewer than a bucket gives), its next aligned boundary passed.
  */
 export function* counterRate(

@@ -18,8 +18,6 @@ export interface Speedup {
 
 /** The speed-up and the window after it timed: `rate` null when too few calls came back, `stalled` when a call was held up. */
 export interface RefillJump extends Speedup {
-  /** The sampling's drains up to the one that showed it (the timing's drains come after). */
-  index: number;
   rate: number | null;
   stalled: boolean;
 }
@@ -60,12 +58,11 @@ export function* timedIfSpedUp(lab: Lab, drains: Drain[], p: { from: Drain; burs
     `refill sampling: ${drains.map((d) => d.allowed).join(', ')} calls per drain: the refill sped up from ${perSecond(s.slow)} at most to ${perSecond(s.fast)} at least`,
   );
   const { burst } = p;
-  const index = drains.length;
   const emptiedMs = lab.observations[lab.observations.length - 1]?.tMs ?? lab.lastMs;
   const timed = yield* timedInWindow(
     lab,
     { periodMs: burst / s.fast, drainsRate: s.fast },
     { rested: null, emptiedMs, pausedMs: null, gapMs, after: 'the refill sped up' },
   );
-  return { ...s, index, rate: timed.rate, stalled: timed.stalled };
+  return { ...s, rate: timed.rate, stalled: timed.stalled };
 }

@@ -1,5 +1,5 @@
 /** The rate of a continuous refill read from the refill sampling's drains, and any pause before it started. */
-import { perSecond, type Lab } from '../lab';
+import { allowedOf, perSecond, type Lab } from '../lab';
 import type { SamplingReading } from './refill-sampling';
 
 export interface RefillRate {
@@ -20,7 +20,8 @@ export interface RefillRate {
  * The rate of a continuous refill: both ends of the measured span are an empty bucket, so allowed calls /
  * elapsed is the refill rate (±1 call). Leading empty drains are a pause before the refill starts (a sliding
  * counter's current aligned window): measured from the last of them. `windowPauseMs`: the empty drains of an
- * earlier window-like sampling (a stall cannot empty a drain, only fill it).
+ * earlier window-like sampling (a stall cannot empty a drain, only fill it). A reopening short of the refill the
+ * samples give is a pause it hid (`hiddenPause`, the exhaustion's `burst` bounding the window after it).
  */
 export function refillRate(lab: Lab, sampling: SamplingReading, windowPauseMs: number | null, burst: number): RefillRate | null {
   const { samples } = sampling;
@@ -104,7 +105,7 @@ function hiddenPause(
   const { from } = sampling;
   const spanMs = span.endMs - span.startMs;
   const floor = (span.allowed - 1) / spanMs;
-  const refusals = lab.observations.filter((o) => o.status === 429 && o.tMs >= emptiedMs && o.tMs < from.firstMs).length;
+  const refusals = lab.observations.filter((o) => !allowedOf(o) && o.tMs >= emptiedMs && o.tMs < from.firstMs).length;
   const shortBy = floor * (from.firstSentMs - emptiedMs) - from.allowed;
   const shortestWindowMs = burst / ((span.allowed + 1) / spanMs);
   if (shortBy <= refusals + HIDDEN_PAUSE_CALLS || span.endMs - emptiedMs >= shortestWindowMs) return null;

@@ -4,7 +4,7 @@
  * from a clustered full bucket; not one that came before a log can give a call back, nor a refill its Reset said.
  * One after a pause (a weighted sliding counter) is timed at once in the window after the full bucket. Plans the sampling's gaps from the drain it follows.
  */
-import { Stop, drain, type Lab, type Experiment } from '../lab';
+import { Stop, allowedOf, drain, type Lab, type Experiment } from '../lab';
 import { firstWindowAfterPause, type PauseEnd } from './first-window-after-pause';
 import { oneMore, partialPause, pauseOf } from './pause-ends';
 import { timed, type SamplingReading } from './refill-sampling';
@@ -94,7 +94,7 @@ export function* settleReopening(
  * back: the exhaustion's refusal (answered), which its calls refilled since; else null.
  */
 function refilledSince(lab: Lab, followed: Drain, exhaust: Drain, burst: number): number | null {
-  const reopening = lab.observations.filter((o) => o.tMs > (exhaust.refusedMs as number) && o.status !== 429).length;
+  const reopening = lab.observations.filter((o) => o.tMs > (exhaust.refusedMs as number) && allowedOf(o)).length;
   const last = lab.observations[lab.observations.length - 1];
   return followed.allowed < burst / 2 && reopening === followed.allowed && last?.tMs === followed.refusedMs ? exhaust.refusedMs : null;
 }
