@@ -122,6 +122,41 @@ test.describe('rate-limit fingerprint cost behind Remaining and Reset headers', 
     expect(bursts, label).toBeLessThanOrEqual(3.1);
   });
 
+  test('should time a weighted counter after its pause though a stall held up a poll there', () => {
+    // A busy client (345 ms) and a stopped target (388 ms) each leave one poll late in the window after the full
+    // bucket: the time with no call back is the poll's lateness, not a refill that stopped.
+    const runs: [Partial<SimOptions>, number, number][] = [
+      [
+        {
+          clientStalls: [
+            { atMs: 5645, ms: 345 },
+            { atMs: 6639, ms: 245 },
+          ],
+        },
+        2,
+        1_800_000_002_550,
+      ],
+      [
+        {
+          stalls: [
+            { atMs: 10_612, ms: 107 },
+            { atMs: 4399, ms: 388 },
+          ],
+        },
+        3,
+        1_800_000_003_610,
+      ],
+    ];
+    for (const [where, latencyMs, startMs] of runs) {
+      const fp = simulate('sliding-counter', 'x-ratelimit', { limit: 60, windowMs: W, latencyMs, startMs, ...where, config: config(60) });
+      const bursts = fp.requestsSpent / 60;
+      const label = `${JSON.stringify(where)}: ${bursts.toFixed(2)} bursts\n${fp.evidence.join('\n')}`;
+      expect(right('sliding-counter', 60, fp), label).toBe(true);
+      expect(fp.evidence.join('\n'), label).toMatch(/first window after the pause: \d+ calls came back/);
+      expect(bursts, label).toBeLessThanOrEqual(3);
+    }
+  });
+
   test('should stay within three bursts in the median, and never pace too fast, when the target or the client stall', () => {
     // One or two stalls of 100-400 ms in the first four windows, the target stopped or the client busy, calls of
     // 2-5 ms: a stalled reading is measured again (up to twice the cost), the median holds.

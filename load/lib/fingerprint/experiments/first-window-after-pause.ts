@@ -179,7 +179,9 @@ function whyNotTimed(p: {
   if (p.widestMs > STALLED_GAPS * p.gapMs) return `a poll was held up ${Math.round(p.widestMs)} ms`;
   if (p.rate * p.windowAtLeastMs > p.burst)
     return `${rateText} is faster than ${p.burst} calls in the ${Math.round(p.windowAtLeastMs)} ms the pause proves a window holds: not a linear refill`;
-  if (p.quietMs > 2 / p.rate + 2 * p.gapMs) return `no call back for ${Math.round(p.quietMs)} ms at ${rateText}: not a linear refill`;
+  // A poll held up (sent or answered late) leaves that much longer with no call back: not the refill's.
+  const quietMs = p.quietMs - Math.max(0, p.widestMs - p.gapMs);
+  if (quietMs > 2 / p.rate + 2 * p.gapMs) return `no call back for ${Math.round(p.quietMs)} ms at ${rateText}: not a linear refill`;
   return null;
 }
 
