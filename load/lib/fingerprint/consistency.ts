@@ -18,7 +18,8 @@
  *   full bucket it lets calls back within a window, one at a time (counter-checks.ts). A sliding log read as a
  *   counter refuses for longer and gives its bucket back in clumps as its calls leave it.
  * - A token bucket cannot pass more than one call more than it refilled since a refusal, nor (where refused
- *   calls do not count) refuse a call once it refilled one more than it passed since (bucketContradictions).
+ *   calls do not count) refuse a call once it refilled one more than it passed since (bucketContradictions), nor
+ *   pass more than its burst in less time than one call's refill (burstExceeded).
  * - A bucket's burst counted by a volley far from the exhaustion's count less its refill.
  * - A window known only within a bracket wider than a tenth of it (polls held up twice).
  * - A timing-sensitive experiment that stalled twice.
@@ -119,9 +120,17 @@ function counterClumps(obs: readonly LabObservation[], c: Claim): string[] {
   ];
 }
 
-/** Calls a token bucket of `burst` at `rate` does not decide so, or no single refill rate explains (bucketContradictions). */
+/**
+ * Calls a token bucket of `burst` at `rate` does not decide so, or no single refill rate explains (bucketContradictions),
+ * or more calls than it holds allowed at once (burstExceeded).
+ */
 function bucketProblems(obs: readonly LabObservation[], c: Claim, burst: number, rate: number): string[] {
   const firstMs = obs[0]?.tMs ?? 0;
+  const over = burstExceeded(obs, burst, rate);
+  if (over)
+    return [
+      `${burst + 1} calls allowed within ${Math.round(over.spanMs)} ms at +${Math.round(over.atMs - firstMs)} ms: more than a bucket of ${burst} holds, refilling at ${perSecond(rate)}`,
+    ];
   const { allowed, refused, least, most } = bucketContradictions(obs, c);
   const n = allowed.length + refused.length;
   if (n > obs.length / 200)
@@ -185,6 +194,23 @@ export interface BucketContradictions {
   least: { rate: number; atMs: number } | null;
   /** Calls per ms any bucket of the claimed burst refills at most to refuse what it refused (refused calls not counting). */
   most: { rate: number; atMs: number } | null;
+}
+
+/**
+ * Burst + 1 allowed calls, from the first one's send to the latest answer among them, in less time than a bucket
+ * refilling a fifth faster than `rate` takes to refill one call: a bucket of `burst` cannot pass them (it holds no
+ * more than `burst` when the first is decided). The first such span, or null. A stall that lengthened the exhaustion
+ * and the volley reads a call of refill into both, and a burst one call short; a drain from a rested bucket shows it.
+ */
+export function burstExceeded(obs: readonly LabObservation[], burst: number, rate: number): { atMs: number; spanMs: number } | null {
+  const allowed = obs.filter((o) => o.status !== 429);
+  for (let i = 0; i + burst < allowed.length; i++) {
+    let lastMs = 0;
+    for (let j = i; j <= i + burst; j++) lastMs = Math.max(lastMs, (allowed[j] as LabObservation).tMs);
+    const spanMs = lastMs - (allowed[i] as LabObservation).sentMs;
+    if (BUCKET_RATE_HIGH * rate * spanMs < 1) return { atMs: lastMs, spanMs };
+  }
+  return null;
 }
 
 /**

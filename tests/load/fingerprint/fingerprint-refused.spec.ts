@@ -7,7 +7,7 @@
 import { test, expect } from '@playwright/test';
 import { LIMITER_ALGORITHMS } from '../../../mock/limits/limiter-algorithms';
 import { HEADER_STYLES } from '../../../mock/limits/decision-headers';
-import { bucketContradictions, countedLogFit } from '../../../load/lib/fingerprint/consistency';
+import { bucketContradictions, burstExceeded, countedLogFit } from '../../../load/lib/fingerprint/consistency';
 import type { Claim } from '../../../load/lib/fingerprint/types';
 import { readRateLimitHeaders } from '../../../load/lib/rate-limit-hints';
 import type { LabObservation } from '../../../load/lib/fingerprint/types';
@@ -102,6 +102,15 @@ test.describe('rate-limit fingerprint of a sliding log whose refused calls count
     expect((right.most?.rate as number) * 1000).toBeGreaterThanOrEqual(3);
     expect(bucketContradictions(obs, asBucket(6, 1.5)).allowed.length).toBeGreaterThan(0);
     expect(bucketContradictions(obs, asBucket(6, 6)).refused.length).toBeGreaterThan(0);
+  });
+
+  test('should find a bucket whose burst was read a call short, from the calls a rested bucket passed at once', () => {
+    // A leaky bucket of 12 at 6/s: a stalled exhaustion and volley can both count a call of refill and read 11; its
+    // exhaustion passed 12 calls within a few ms, one more than a bucket of 11 holds and refills in that time.
+    const bucket = simulate('leaky-bucket', 'none', { limit: 12, windowMs: 2000 });
+    const obs = observationsOf(bucket.timeline);
+    expect(burstExceeded(obs, 12, 6 / 1000)).toBeNull();
+    expect(burstExceeded(obs, 11, 6 / 1000)?.spanMs).toBeLessThan(1000 / 6);
   });
 
   test('should find a sliding log whose refused calls count explains every call of its own timeline, and of no other', () => {
