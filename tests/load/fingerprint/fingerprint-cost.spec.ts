@@ -28,6 +28,18 @@ function right(algorithm: LimiterAlgorithm, limit: number, fp: ReturnType<typeof
   );
 }
 
+/**
+ * The most bursts from any of ten start positions: a window's polls toward its reset a fortieth of the wait apart
+ * leave room on a busy machine, where its reopening takes more of them; a counter's hidden pause costs a volley.
+ */
+const MOST_BURSTS: Record<LimiterAlgorithm, number> = {
+  fixed: 2.75,
+  'sliding-log': 2.75,
+  'sliding-counter': 3.2,
+  'token-bucket': 3,
+  'leaky-bucket': 3,
+};
+
 test.describe('rate-limit fingerprint cost behind Remaining and Reset headers', () => {
   test('should spend at most three bursts and four windows on each limiter from ten start positions', () => {
     // A weighted counter whose exhaustion ends just before an aligned boundary hides the pause of its refill: it
@@ -47,7 +59,7 @@ test.describe('rate-limit fingerprint cost behind Remaining and Reset headers', 
           const label = `${algorithm} L=${limit} from ${i / 10} of the window: ${bursts.toFixed(2)} bursts, ${(fp.durationMs / W).toFixed(2)} windows\n${fp.evidence.join('\n')}`;
           expect(right(algorithm, limit, fp), label).toBe(true);
           expect(fp.durationMs / W, label).toBeLessThanOrEqual(4);
-          expect(bursts, label).toBeLessThanOrEqual(algorithm === 'sliding-counter' ? 3.2 : 3);
+          expect(bursts, label).toBeLessThanOrEqual(MOST_BURSTS[algorithm]);
           costs.push(bursts);
         }
         const over = costs.filter((c) => c > 3).length;

@@ -202,8 +202,14 @@ export function* reopening(
   return { drain: d, full: null, early: polled.early, reopeningMoved: polled.moved, verdict: null };
 }
 
-/** Fine polls toward a reset: a 66th of the wait (1.5 % of a window), at least the lab's fine gap. */
+/** Fine polls toward the reset `from` advertised (fineGapOver). */
 export function fineGapFor(lab: Lab, from: LabObservation): number {
   const hint = from.hints.resetAtMs ?? from.hints.retryAtMs;
-  return Math.max(lab.fineMs, hint !== null && hint > from.tMs ? (hint - from.tMs) / 66 : 0);
+  return fineGapOver(lab, hint !== null && hint > from.tMs ? hint - from.tMs : 0);
 }
+
+/**
+ * Fine polls toward a reset this far off go a fortieth of it apart (a fine gap at least): a window read within 2.5 %
+ * of itself, half the 5 % the pacing keeps in hand.
+ */
+export const fineGapOver = (lab: Lab, waitMs: number): number => Math.max(lab.fineMs, waitMs / 40);

@@ -12,7 +12,7 @@
  * reset's last second (a weighted counter at its aligned boundary), the drain from it and the pause before it.
  */
 import { Stop, drain, drainFrom, spend, type Lab, type Experiment } from '../lab';
-import { pollReopening } from './reopening';
+import { fineGapOver, pollReopening } from './reopening';
 import type { SplitReading } from './split';
 import type { Drain, LabObservation } from '../types';
 
@@ -62,7 +62,7 @@ export function* splitAtReopening(
   const second = yield* spend(lab, start.tMs + halfMs, 'split', burst - firstPart);
   const halvesRefused = first.refused + second.refused;
   const spent = lab.observations[lab.observations.length - 1] as LabObservation;
-  const fineGapMs = Math.max(lab.fineMs, advertisedMs / 66);
+  const fineGapMs = fineGapOver(lab, advertisedMs);
   // Toward the reset the start advertised: a sliding log's Reset says when its newest call leaves, its oldest leaves first.
   const polled = yield* pollReopening(lab, spent, burst, false, { gapMs: fineGapMs, zoneMs: SECOND }, start.hints.resetAtMs);
   if (!polled.allowed) throw new Stop(polled.verdict as string);
