@@ -24,7 +24,7 @@
  * - A window known only within a bracket wider than a tenth of it (polls held up twice).
  * - A timing-sensitive experiment that stalled twice.
  */
-import { perSecond, type Lab } from './lab';
+import { allowedOf, perSecond, type Lab } from './lab';
 import type { Readings } from './readings';
 import type { Claim, LabObservation } from './types';
 import { counterUnexplained } from './counter-checks';
@@ -157,13 +157,13 @@ export function unexplainedRefusals(obs: readonly LabObservation[], c: Claim, wi
   // A tenth of the burst and one call of slack, and a tenth of the rate: the readings' own errors.
   const need = burst - Math.max(1, Math.ceil(burst / 10)) - 1;
   // Where refused calls count, they consume quota too.
-  const allowed = c.refusedCallsCount ? [...obs] : obs.filter((o) => o.status !== 429);
+  const allowed = c.refusedCallsCount ? [...obs] : obs.filter(allowedOf);
   if (c.algorithm === 'sliding-window' && !windowLike) return counterUnexplained(obs, allowed, need, RATE_SLACK * (burst / rate));
   const span = windowLike ? (c.windowMs as number) * RATE_SLACK : Infinity;
   const refill = windowLike ? 0 : 0.9 * rate;
   const bad: number[] = [];
   for (const o of obs) {
-    if (o.status !== 429) continue;
+    if (allowedOf(o)) continue;
     // Allowed calls that may have been decided before this refusal, latest first.
     const before = allowed.filter((a) => a.sentMs <= o.tMs && a !== o).sort((x, y) => y.tMs - x.tMs);
     let explained = false;
@@ -203,7 +203,7 @@ export interface BucketContradictions {
  * and the volley reads a call of refill into both, and a burst one call short; a drain from a rested bucket shows it.
  */
 export function burstExceeded(obs: readonly LabObservation[], burst: number, rate: number): { atMs: number; spanMs: number } | null {
-  const allowed = obs.filter((o) => o.status !== 429);
+  const allowed = obs.filter(allowedOf);
   for (let i = 0; i + burst < allowed.length; i++) {
     let lastMs = 0;
     for (let j = i; j <= i + burst; j++) lastMs = Math.max(lastMs, (allowed[j] as LabObservation).tMs);
@@ -230,9 +230,8 @@ export function bucketContradictions(obs: readonly LabObservation[], c: Claim): 
   const refusedWrongly = new Set<LabObservation>();
   let least: BucketContradictions['least'] = null;
   let most: BucketContradictions['most'] = null;
-  const allowedOf = (o: LabObservation): boolean => o.status !== 429;
   obs.forEach((x, i) => {
-    if (x.status !== 429) return;
+    if (allowedOf(x)) return;
     // Allowed calls sent before the refusal came back that may have been decided after it (a volley's).
     const overlapping = obs.filter((a) => allowedOf(a) && a.tMs > x.sentMs && a.sentMs < x.tMs).length;
     let passed = 0;
@@ -275,7 +274,7 @@ export function countedLogFit(obs: readonly LabObservation[], burst: number): { 
   for (let i = 0; i < obs.length; i++) {
     const o = obs[i] as LabObservation;
     const before = obs[i - burst];
-    if (o.status === 429) {
+    if (!allowedOf(o)) {
       // Refused with fewer than a full log of calls before it: no such log.
       if (!before) return null;
       lo = Math.max(lo, o.sentMs - before.tMs);

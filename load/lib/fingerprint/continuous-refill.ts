@@ -37,8 +37,8 @@ export function* continuousRefill(
   readings.bucketBurst = corrected;
   if (corrected !== exhausted.burst)
     lab.note(`a full bucket holds ${corrected} calls: the exhaustion's ${exhausted.burst} include its refill`);
-  // The window after a speed-up was timed after the samples: the rest before a volley starts from its last drain.
-  const lastRefusedMs = sampling.jump ? lab.lastMs : (sampling.samples[sampling.samples.length - 1]?.drain.refusedMs as number);
+  // The sampling's last drain, or the timing of the window after a speed-up, emptied the bucket last.
+  const lastRefusedMs = lab.lastMs;
   if (counterAfterSpeedup(lab, readings, sampling)) return;
   if (readings.pausedMs !== null) return yield* pausedCounterRate(lab, readings, exhausted, { sampling, rate, lastRefusedMs });
   const reads = yield* readsNamed(lab);

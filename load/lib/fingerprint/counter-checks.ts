@@ -1,4 +1,5 @@
 /** A weighted sliding counter's refusals, and the most any limiter's refusals allow (consistency.ts). */
+import { allowedOf } from './lab';
 import type { LabObservation } from './types';
 
 /**
@@ -22,7 +23,7 @@ export function counterUnexplained(
   const sends = allowed.map((a) => a.sentMs).sort((x, y) => x - y);
   const bad: number[] = [];
   for (const o of obs) {
-    if (o.status !== 429) continue;
+    if (allowedOf(o)) continue;
     // Calls sent after the refusal came back were decided after it.
     const later = sends.length - countBelow(sends, o.tMs, true);
     const countAt = (b: number): number => {
@@ -55,7 +56,7 @@ export function refusalCeiling(obs: readonly LabObservation[], burst: number): n
   const allowed: LabObservation[] = [];
   let longestMs = 0;
   for (const o of obs) {
-    if (o.status !== 429) {
+    if (allowedOf(o)) {
       allowed.push(o);
       continue;
     }
