@@ -21,6 +21,7 @@
  *   calls do not count) refuse a call once it refilled one more than it passed since (bucketContradictions), nor
  *   pass more than its burst in less time than one call's refill (burstExceeded).
  * - A bucket's burst counted by a volley far from the exhaustion's count less its refill.
+ * - Refused calls that moved the advertised reopening (they count), which the refused-call test found free.
  * - A window known only within a bracket wider than a tenth of it (polls held up twice).
  * - A timing-sensitive experiment that stalled twice.
  */
@@ -42,6 +43,9 @@ const MIN_RATE_UNDER_SAMPLING = 1 / 1.3;
 /** What disagreed in one measurement, in words (the checks listed above); empty when the readings hold together. */
 export function inconsistencies(lab: Lab, readings: Readings, c: Claim): string[] {
   const out = [...readings.stalls];
+  // The target's own Reset said refused calls count: a test that found them free read something else.
+  if (readings.reopeningMoved === true && readings.refusedCallTest?.counted === false)
+    out.push('the advertised reopening moved after refused calls (they count), and the refused-call test found they do not');
   if (c.algorithm === 'unknown' || c.burst === null || c.rate === null) return out;
   const windowLike = c.algorithm === 'fixed-window' || (c.algorithm === 'sliding-window' && readings.refillShape === 'window');
   if (windowLike && c.windowMs !== null) out.push(...windowProblems(lab, readings, c.windowMs));

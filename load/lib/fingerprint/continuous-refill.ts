@@ -10,7 +10,7 @@ import { refillRate } from './experiments/refill-rate';
 import type { SamplingReading } from './experiments/refill-sampling';
 import { controlCycle, cycleWaitMs, refusedCalls, type RefusedCallPlan } from './experiments/refused-call';
 import { split, type SplitPlan, type SplitReading } from './experiments/split';
-import type { Readings } from './readings';
+import { rateOf, type Readings } from './readings';
 import { boundaryAfterVolley, counterAfterSpeedup, counterRate, pausedCounterRate } from './counter-rate';
 import type { Drain, ReadsNamed } from './types';
 
@@ -55,10 +55,14 @@ export function* continuousRefill(
     burst: readings.bucketBurst,
     refilled: Math.min(8, Math.floor(readings.bucketBurst / 8)),
   };
-  const control = yield* refillAfterVolley(lab, readings, plan, exhausted.burst + 2);
+  const control = yield* refillAfterVolley(lab, readings, plan, { size: exhausted.burst + 2, refused: volley.refused });
   const periodMs = readings.bucketBurst / rate.rate;
   // A weighted counter's rested burst is what the volley passed: it refills nothing before its next aligned boundary.
   if (control?.boundary) return yield* boundaryAfterVolley(lab, readings, periodMs, control.drain, volley.passed);
+  if (control?.owed) {
+    if (yield* refillOwed(lab, readings, control, control.owed)) return;
+    return yield* counterRate(lab, readings, exhausted, lab.lastMs, periodMs, volley.passed, true);
+  }
   if (control && readings.refillAfterBurst) return yield* refusedCallTest(lab, readings, control.plan, control.drain);
   if (control?.drain.refusedMs) {
     // Nothing back after a full bucket spent at once from a rest of two periods: the volley was a rested burst, and
@@ -113,10 +117,10 @@ function* refillAfterVolley(
   lab: Lab,
   readings: Readings,
   plan: RefusedCallPlan,
-  volleySize: number,
-): Experiment<{ drain: Drain; plan: RefusedCallPlan; boundary: boolean } | undefined> {
+  volley: { size: number; refused: number },
+): Experiment<AfterVolley | undefined> {
   // Answers sent together come back in any order: a refusal among them says the volley emptied the bucket.
-  const emptied = lab.observations.slice(-volleySize).some((o) => !allowedOf(o));
+  const emptied = lab.observations.slice(-volley.size).some((o) => !allowedOf(o));
   if (!emptied || (plan.refilled ?? 0) < 4) return undefined;
   // The volley's answers come over a while: a drain at once marks when the bucket was empty, as a refusal does.
   const empty = yield* drain(lab, lab.lastMs, 'refused calls', lab.drainCap());
@@ -129,15 +133,81 @@ function* refillAfterVolley(
   const lastAllowed = lab.observations[lab.observations.length - 2];
   const most = (lastAllowed ? lastAllowed.tMs - empty.firstSentMs : 0) * from.rate;
   const boundary = refilled && control.allowed > BOUNDARY_OVER_DRAINS * most + 2;
+  // Where refused calls count, the drains' closing refusals took calls of the refill too (its rate is higher), and the
+  // volley's refusals and the empty drain's are calls the bucket owes.
+  const debt = volley.refused + 1;
+  const countingRate = rateOf(readings, true) ?? from.rate;
+  const ifCounted = Math.round(cycleWaitMs(from) * countingRate) - debt;
+  const owed = !refilled && control.refusedMs !== null && control.allowed >= ifCounted - 1;
   readings.refillAfterBurst = refilled && !boundary;
   lab.note(
-    boundary
-      ? `refill after a full bucket: ${control.allowed} calls back ${Math.round(control.firstMs - from.emptyAtMs)} ms after the volley emptied it, more than a bucket at the drains' rate gives (${Math.floor(most + 1)}): a weighted counter's aligned boundary came, after a full window`
-      : refilled
-        ? `refill after a full bucket: ${control.allowed} calls back ${Math.round(control.firstMs - from.emptyAtMs)} ms after the volley emptied it, as a token bucket gives (a sliding log or a weighted counter gives none so soon): no split needed`
-        : `refill after a full bucket: ${control.allowed} calls back where a token bucket gives ${expected}`,
+    afterVolleyLine({
+      allowed: control.allowed,
+      afterMs: control.firstMs - from.emptyAtMs,
+      expected,
+      ifCounted,
+      debt,
+      most,
+      boundary,
+      refilled,
+      owed,
+    }),
   );
-  return { drain: control, plan: from, boundary };
+  return { drain: control, plan: from, boundary, owed: owed ? { calls: debt, rate: countingRate } : null };
+}
+
+/** The refill after the volley: the control cycle's drain and plan, and what it showed. */
+interface AfterVolley {
+  drain: Drain;
+  plan: RefusedCallPlan;
+  /** Far more back than a bucket at the drains' rate gives: a weighted counter's aligned boundary came. */
+  boundary: boolean;
+  /**
+   * Fewer back than a bucket gives, by no more than the refusals since it emptied (a bucket whose refused calls count,
+   * or a counter's boundary): those refusals, and the rate such a bucket refills at; null: not so.
+   */
+  owed: { calls: number; rate: number } | null;
+}
+
+function afterVolleyLine(c: {
+  allowed: number;
+  afterMs: number;
+  expected: number;
+  ifCounted: number;
+  debt: number;
+  most: number;
+  boundary: boolean;
+  refilled: boolean;
+  owed: boolean;
+}): string {
+  const back = `refill after a full bucket: ${c.allowed} calls back ${Math.round(c.afterMs)} ms after the volley emptied it`;
+  if (c.boundary)
+    return `${back}, more than a bucket at the drains' rate gives (${Math.floor(c.most + 1)}): a weighted counter's aligned boundary came, after a full window`;
+  if (c.refilled) return `${back}, as a token bucket gives (a sliding log or a weighted counter gives none so soon): no split needed`;
+  if (c.owed)
+    return `${back}, where a token bucket gives ${c.expected}, or ${c.ifCounted} if its ${c.debt} refusals since count; else a weighted counter's boundary came during the wait: the refused-call test tells`;
+  return `refill after a full bucket: ${c.allowed} calls back where a token bucket gives ${c.expected}`;
+}
+
+/**
+ * Fewer calls back after the volley than a bucket gives, by no more than its refusals since: a bucket whose refused
+ * calls count, named so when the refused-call test finds them counting (from the cycle's refusal: the volley's debt
+ * would leave its own control too few calls to judge by); true then, or when that test stayed undecided (its stall
+ * recorded). Refused calls that do not count leave a weighted counter, whose aligned boundary came during the cycle:
+ * false, its window to be timed from the test's last refusal.
+ */
+function* refillOwed(lab: Lab, readings: Readings, control: AfterVolley, owed: { calls: number; rate: number }): Experiment<boolean> {
+  // Where refused calls count, the bucket is out of debt once it refilled them all, and the cycle's own refusal.
+  const settled = yield* drain(lab, (control.drain.refusedMs as number) + (owed.calls + 1) / owed.rate, 'refused calls', lab.drainCap());
+  if (settled.refusedMs === null) return false;
+  yield* refusedCallTest(lab, readings, { ...control.plan, emptyAtMs: settled.refusedMs });
+  const counted = readings.refusedCallTest?.counted ?? null;
+  if (counted === false) {
+    lab.note('refill after a full bucket: refused calls do not count, so a bucket would have given them back: a weighted counter');
+    return false;
+  }
+  readings.refillAfterBurst = counted === true;
+  return true;
 }
 
 /**

@@ -138,3 +138,53 @@ test.describe('rate-limit fingerprint of a sliding log whose refused calls count
         }
   });
 });
+
+test.describe('rate-limit fingerprint of a bucket whose refused calls count', () => {
+  /** As `npm run load -- probe-reset --window-ms 5000` configures one operation of `limit` calls. */
+  const at5s = (limit: number) => ({ maxRequests: 20 * limit, maxDurationMs: 125_000, maxWaitMs: 15_000 });
+
+  test('should name it a token bucket whose refused calls count, not a weighted counter, from any start', () => {
+    // Its volley and the drain after it owe the bucket a call each: the cycle after the volley gets that many fewer
+    // back than a bucket whose refused calls do not count, as a counter whose aligned boundary came during it would.
+    const rows: string[] = [];
+    for (const algorithm of ['token-bucket', 'leaky-bucket'] as const)
+      for (const limit of [60, 150, 200])
+        for (let i = 0; i < 12; i++) {
+          const fp = simulate(algorithm, i % 3 === 0 ? 'ietf' : 'x-ratelimit', {
+            limit,
+            windowMs: 5000,
+            countRefused: true,
+            latencyMs: 2 + (i % 4),
+            startMs: 1_800_000_000_000 + (i / 12) * 5000 + 123,
+            config: at5s(limit),
+          });
+          const truth = limit / 5;
+          const row = `${algorithm} L=${limit} at ${(i / 12) * 5000} ms: ${fp.uncertain ? 'uncertain' : fp.algorithm}, ${fp.sustainedPerSecond}/s, refused calls count ${fp.refusedCallsCount}`;
+          rows.push(row);
+          const label = `${row}\n${fp.evidence.join('\n')}`;
+          expect(fp.verdict, label).toBeNull();
+          expect(fp.sustainedPerSecond as number, label).toBeLessThanOrEqual(1.1 * truth);
+          if (fp.uncertain) continue;
+          expect(fp.algorithm, label).toBe('token-bucket');
+          expect(fp.refusedCallsCount, label).toBe(true);
+          expect(fp.sustainedPerSecond as number, label).toBeGreaterThanOrEqual(0.9 * truth);
+        }
+    console.log(`[buckets, refused calls count] ${rows.join('\n  ')}`);
+  });
+
+  test('should not name a counter whose Reset moved after refused calls, where the refused-call test found them free', () => {
+    // A weighted counter of 60 whose refused calls count: its Reset moved after them, its volley's cycle came back
+    // as a bucket's (its aligned boundary came during the wait), and the refused-call test read them as free.
+    const fp = simulate('sliding-counter', 'x-ratelimit', {
+      limit: 60,
+      windowMs: 5000,
+      countRefused: true,
+      startMs: 1_800_000_000_000 + (33 / 40) * 5000 + 123,
+      config: at5s(60),
+    });
+    const label = fp.evidence.join('\n');
+    expect(label).toMatch(/advertised reopening moved .* they count/);
+    expect(fp.algorithm === 'token-bucket' && !fp.uncertain, label).toBe(false);
+    if (fp.uncertain) expect(fp.pacing?.intervalMs as number, label).toBeGreaterThanOrEqual(5000 / 60);
+  });
+});

@@ -62,6 +62,8 @@ interface VolleyCount {
 export interface VolleyReading {
   burst: number;
   passed: number;
+  /** Calls the last volley drew refused: where refused calls count, each is a call the bucket owes. */
+  refused: number;
 }
 
 /**
@@ -100,7 +102,7 @@ export function* burstVolley(
     const agrees = got < answers.length ? agreeing([advertised, corrected], least, got) : undefined;
     if (!first && agrees !== undefined) {
       lab.note(agreementLine(line, least, got, agrees, advertised));
-      return { burst: agrees, passed: got };
+      return { burst: agrees, passed: got, refused: answers.length - got };
     }
     if (!first && Math.floor(rate * sinceSentMs) > Math.floor(rate * spreadMs) && lab.requests + n <= lab.cfg.maxRequests) {
       lab.note(
@@ -111,19 +113,19 @@ export function* burstVolley(
       continue;
     }
     const chosen = first && first.sinceSentMs < sinceSentMs ? first : { passed, least, sinceSentMs, line };
-    if (chosen.passed < 1 || chosen.passed > observed) return { burst: corrected, passed: got };
+    if (chosen.passed < 1 || chosen.passed > observed) return { burst: corrected, passed: got, refused: answers.length - got };
     // The volley holds the bucket within least..passed: the advertised limit, or the exhaustion less its refill,
     // inside that range agrees with it and is the sharper reading.
     const agreed = agreeing([advertised, corrected], chosen.least, chosen.passed);
     if (agreed !== undefined && agreed !== chosen.passed) {
       lab.note(agreementLine(line, chosen.least, chosen.passed, agreed, advertised));
-      return { burst: agreed, passed: got };
+      return { burst: agreed, passed: got, refused: answers.length - got };
     }
     const again = first
       ? `burst volley again: ${line}; counted from the one answered sooner after its send (${Math.round(chosen.sinceSentMs)} ms): ${chosen.line}`
       : `burst volley: ${line}`;
     lab.note(again + (chosen.passed !== corrected ? ` (the exhaustion less its refill gave ${corrected})` : ''));
-    return { burst: chosen.passed, passed: got };
+    return { burst: chosen.passed, passed: got, refused: answers.length - got };
   }
 }
 
