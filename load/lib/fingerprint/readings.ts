@@ -145,8 +145,13 @@ export function burstOf(r: Readings, algorithm: Algorithm): number | null {
   return observed;
 }
 
-/** Calls per ms; with refused calls counting, each sampling drain's closing refusal consumed a call too. */
-export function rateOf(r: Readings, refusedCount: boolean | null): number | null {
+/**
+ * Calls per ms; with refused calls counting, each sampling drain's closing refusal consumed a bucket's call too. A
+ * weighted counter's drains get back the window before's count, refused calls too where they count (more than its
+ * burst): then only its first window's timing stands.
+ */
+export function rateOf(r: Readings, refusedCount: boolean | null, algorithm: Algorithm = 'token-bucket'): number | null {
+  if (algorithm === 'sliding-window' && r.refillShape === 'continuous') return refusedCount ? (r.firstWindowRate ?? r.rate) : r.rate;
   if (refusedCount && r.rateSpan) {
     const { allowed, elapsedMs, refusals } = r.rateSpan;
     return (allowed + refusals) / elapsedMs;
@@ -210,7 +215,7 @@ export function claimOf(r: Readings, verdict: string | null): Claim {
   const algorithm = verdict === null ? named : 'unknown';
   const refusedCallsCount = refusedCountOf(r, verdict);
   const burst = burstOf(r, named);
-  const measured = rateOf(r, refusedCallsCount);
+  const measured = rateOf(r, refusedCallsCount, named);
   const windowMs = windowOf(r, algorithm, burst, measured);
   const rate = measured ?? (burst !== null && windowMs !== null && algorithm !== 'unknown' ? burst / windowMs : null);
   return { algorithm, burst, rate, windowMs: windowMs === null ? null : Math.round(windowMs), refusedCallsCount };

@@ -11,6 +11,7 @@ import { bucketContradictions, burstExceeded, countedLogFit } from '../../../loa
 import type { Claim } from '../../../load/lib/fingerprint/types';
 import { readRateLimitHeaders } from '../../../load/lib/rate-limit-hints';
 import type { LabObservation } from '../../../load/lib/fingerprint/types';
+import { noReadings, rateOf } from '../../../load/lib/fingerprint/readings';
 import { simulate, type SimOptions } from './fingerprint-sim';
 
 /** As `npm run load -- probe-reset --window-ms 2000 --probe-wait-ms 6000 --probe-max-ms 40000` configures one operation. */
@@ -139,7 +140,7 @@ test.describe('rate-limit fingerprint of a sliding log whose refused calls count
   });
 });
 
-test.describe('rate-limit fingerprint of a bucket whose refused calls count', () => {
+test.describe('rate-limit fingerprint of a bucket or a weighted counter whose refused calls count', () => {
   /** As `npm run load -- probe-reset --window-ms 5000` configures one operation of `limit` calls. */
   const at5s = (limit: number) => ({ maxRequests: 20 * limit, maxDurationMs: 125_000, maxWaitMs: 15_000 });
 
@@ -186,5 +187,15 @@ test.describe('rate-limit fingerprint of a bucket whose refused calls count', ()
     expect(label).toMatch(/advertised reopening moved .* they count/);
     expect(fp.algorithm === 'token-bucket' && !fp.uncertain, label).toBe(false);
     if (fp.uncertain) expect(fp.pacing?.intervalMs as number, label).toBeGreaterThanOrEqual(5000 / 60);
+  });
+
+  test("should rate a counter whose refused calls count by its first window, not by its drains' calls and refusals", () => {
+    // A weighted counter of 12/s whose refused calls count: its drains got back the window before's calls, refused
+    // ones too (14.5/s; 17.4/s with their closing refusals, as a bucket's rate is read), its first window 10.9/s.
+    const r = { ...noReadings(), refillShape: 'continuous' as const, rate: 14.49 / 1000, firstWindowRate: 10.9 / 1000 };
+    r.rateSpan = { allowed: 15, elapsedMs: 1035, refusals: 3 };
+    expect(rateOf(r, true, 'sliding-window')).toBe(10.9 / 1000);
+    expect(rateOf(r, false, 'sliding-window')).toBe(14.49 / 1000);
+    expect(rateOf(r, true, 'token-bucket')).toBe(18 / 1035);
   });
 });
