@@ -3,7 +3,8 @@
  * bucket's), else a split; whether refused calls count; a weighted sliding counter's first-window rate (counter-rate.ts),
  * with no volley when the sampling showed the counter (a pause, or a speed-up at an aligned boundary).
  */
-import { allowedOf, drain, margin, readsNamed, type Lab, type Experiment } from './lab';
+import { allowedOf, drain, margin, perSecond, readsNamed, type Lab, type Experiment } from './lab';
+import { burstExceeded } from './consistency';
 import { burstVolley, refillCorrectedBurst, type VolleyReading } from './experiments/burst-volley';
 import type { ExhaustionReading } from './experiments/exhaustion';
 import { refillRate } from './experiments/refill-rate';
@@ -57,18 +58,17 @@ export function* continuousRefill(
   };
   const control = yield* refillAfterVolley(lab, readings, plan, { size: exhausted.burst + 2, refused: volley.refused });
   const periodMs = readings.bucketBurst / rate.rate;
-  // A weighted counter's rested burst is what the volley passed: it refills nothing before its next aligned boundary.
-  if (control?.boundary) return yield* boundaryAfterVolley(lab, readings, periodMs, control.drain, volley.passed);
-  if (control?.owed) {
-    if (yield* refillOwed(lab, readings, control, control.owed)) return;
-    return yield* counterRate(lab, readings, exhausted, lab.lastMs, periodMs, volley.passed, true);
-  }
-  if (control && readings.refillAfterBurst) return yield* refusedCallTest(lab, readings, control.plan, control.drain);
-  if (control?.drain.refusedMs) {
-    // Nothing back after a full bucket spent at once from a rest of two periods: the volley was a rested burst, and
-    // the window after it is timed at once (a log gives its calls back in one clump there: the consistency checks).
-    lab.note('split: not needed (the first window after the volley tells a weighted counter, and its rate)');
-    return yield* counterRate(lab, readings, exhausted, control.drain.refusedMs, periodMs, volley.passed, control.drain.allowed > 0);
+  if (control) {
+    // A weighted counter's rested burst is what the volley passed: it refills nothing before its next aligned boundary.
+    if (control.boundary) return yield* boundaryAfterVolley(lab, readings, periodMs, control.drain, volley.passed);
+    const timedFromLast = () => counterRate(lab, readings, exhausted, lab.lastMs, periodMs, volley.passed, true);
+    if (control.owed || readings.refillAfterBurst) return yield* refillLikeBucket(lab, readings, control, timedFromLast);
+    if (control.drain.refusedMs) {
+      // Nothing back after a full bucket spent at once from a rest of two periods: the volley was a rested burst, and
+      // the window after it is timed at once (a log gives its calls back in one clump there: the consistency checks).
+      lab.note('split: not needed (the first window after the volley tells a weighted counter, and its rate)');
+      return yield* counterRate(lab, readings, exhausted, control.drain.refusedMs, periodMs, volley.passed, control.drain.allowed > 0);
+    }
   }
   const splitReading = yield* steadySplit(lab, readings, {
     start: { restAt: lab.lastMs + restMs(periodMs) },
@@ -128,7 +128,10 @@ function* refillAfterVolley(
   const from = { ...plan, emptyAtMs: empty.refusedMs };
   const control = yield* controlCycle(lab, from);
   const expected = Math.round(cycleWaitMs(from) * from.rate);
-  const refilled = control.refusedMs !== null && control.allowed >= expected - 1;
+  // A bucket of that burst at the drains' rate cannot have passed what the exhaustion passed (burstExceeded): it
+  // straddled a weighted counter's aligned boundary, and the calls back are its next boundary's.
+  const over = burstExceeded(lab.observations, plan.burst, from.rate);
+  const refilled = !over && control.refusedMs !== null && control.allowed >= expected - 1;
   // The most a bucket at the drains' rate gives back by the control's last allowed answer, since the empty drain's send.
   const lastAllowed = lab.observations[lab.observations.length - 2];
   const most = (lastAllowed ? lastAllowed.tMs - empty.firstSentMs : 0) * from.rate;
@@ -138,7 +141,7 @@ function* refillAfterVolley(
   const debt = volley.refused + 1;
   const countingRate = rateOf(readings, true) ?? from.rate;
   const ifCounted = Math.round(cycleWaitMs(from) * countingRate) - debt;
-  const owed = !refilled && control.refusedMs !== null && control.allowed >= ifCounted - 1;
+  const owed = !over && !refilled && control.refusedMs !== null && control.allowed >= ifCounted - 1;
   readings.refillAfterBurst = refilled && !boundary;
   lab.note(
     afterVolleyLine({
@@ -153,6 +156,10 @@ function* refillAfterVolley(
       owed,
     }),
   );
+  if (over)
+    lab.note(
+      `refill after a full bucket: not a bucket's, whatever came back: ${plan.burst + 1} calls passed within ${Math.round(over.spanMs)} ms, more than a bucket of ${plan.burst} holds refilling at ${perSecond(from.rate)} (a weighted counter's exhaustion that straddled an aligned boundary)`,
+    );
   return { drain: control, plan: from, boundary, owed: owed ? { calls: debt, rate: countingRate } : null };
 }
 
@@ -190,24 +197,31 @@ function afterVolleyLine(c: {
 }
 
 /**
- * Fewer calls back after the volley than a bucket gives, by no more than its refusals since: a bucket whose refused
- * calls count, named so when the refused-call test finds them counting (from the cycle's refusal: the volley's debt
- * would leave its own control too few calls to judge by); true then, or when that test stayed undecided (its stall
- * recorded). Refused calls that do not count leave a weighted counter, whose aligned boundary came during the cycle:
- * false, its window to be timed from the test's last refusal.
+ * Calls back after the volley as a bucket gives them: as many, or fewer by no more than its refusals since (`owed`, a
+ * bucket whose refused calls count). The refused-call test tells, from the check's refusal, or once an owing bucket
+ * is out of debt (the volley's would leave the check too few calls to judge by): a bucket whose refused calls count
+ * where they were owed. Refused calls free where they were owed, or more back in the test's second cycle than its
+ * first allows (the refill sped up), leave a weighted counter whose aligned boundary came during the check: its
+ * window is timed from the test's last refusal (`timedFromLast`).
  */
-function* refillOwed(lab: Lab, readings: Readings, control: AfterVolley, owed: { calls: number; rate: number }): Experiment<boolean> {
-  // Where refused calls count, the bucket is out of debt once it refilled them all, and the cycle's own refusal.
-  const settled = yield* drain(lab, (control.drain.refusedMs as number) + (owed.calls + 1) / owed.rate, 'refused calls', lab.drainCap());
-  if (settled.refusedMs === null) return false;
-  yield* refusedCallTest(lab, readings, { ...control.plan, emptyAtMs: settled.refusedMs });
-  const counted = readings.refusedCallTest?.counted ?? null;
-  if (counted === false) {
-    lab.note('refill after a full bucket: refused calls do not count, so a bucket would have given them back: a weighted counter');
-    return false;
+function* refillLikeBucket(lab: Lab, readings: Readings, control: AfterVolley, timedFromLast: () => Experiment<void>): Experiment<void> {
+  const owed = control.owed;
+  if (owed) {
+    // Where refused calls count, the bucket is out of debt once it refilled them all, and the check's own refusal.
+    const settled = yield* drain(lab, (control.drain.refusedMs as number) + (owed.calls + 1) / owed.rate, 'refused calls', lab.drainCap());
+    if (settled.refusedMs === null) return yield* timedFromLast();
+    yield* refusedCallTest(lab, readings, { ...control.plan, emptyAtMs: settled.refusedMs });
+  } else yield* refusedCallTest(lab, readings, control.plan, control.drain);
+  const test = readings.refusedCallTest;
+  if (!test?.spedUp && !(owed && test?.counted === false)) {
+    if (owed) readings.refillAfterBurst = test?.counted === true;
+    return;
   }
-  readings.refillAfterBurst = counted === true;
-  return true;
+  readings.refillAfterBurst = false;
+  lab.note(
+    `refill after a full bucket: ${test.spedUp ? 'the refill sped up' : 'refused calls do not count, so a bucket would have given them back'}: a weighted counter, its aligned boundary during the check`,
+  );
+  return yield* timedFromLast();
 }
 
 /**

@@ -31,6 +31,8 @@ export interface RefusedCallReading {
   extraRefused: number;
   /** Whether the extra refused calls consumed quota; null when the cycles' timing leaves both readings possible. */
   counted: boolean | null;
+  /** The test got back more than the control allows, scaled by the cycles (±1 each): the refill sped up between them. */
+  spedUp: boolean;
 }
 
 /** A cycle: the calls it got back, and its length from refusal to refusal (the least and most the answers allow). */
@@ -116,9 +118,12 @@ export function* refusedCalls(lab: Lab, p: RefusedCallPlan, control?: Drain): Ex
   const withoutRefused = { allowed: control.allowed, spanMs: spanOf(emptied, controlEnd) };
   const withRefused = { allowed: test.allowed + extra.allowed, spanMs: spanOf(controlEnd, testEnd) };
   const counted = refusedCallsCounted(withoutRefused, withRefused, extra.refused);
-  const said = counted === null ? 'undecided' : counted ? 'they count' : 'they do not count';
+  const spedUp = withRefused.allowed > (control.allowed * withRefused.spanMs.most) / withoutRefused.spanMs.least + 2;
+  const said =
+    (counted === null ? 'undecided' : counted ? 'they count' : 'they do not count') +
+    (spedUp ? '; more than the control allows: the refill sped up between the cycles' : '');
   lab.note(
     `refused calls: ${control.allowed} allowed in ${msRange(withoutRefused.spanMs)} from an empty bucket, ${withRefused.allowed} in ${msRange(withRefused.spanMs)} after ${extra.refused} refused calls: ${said}`,
   );
-  return { control: control.allowed, test: withRefused.allowed, extraRefused: extra.refused, counted };
+  return { control: control.allowed, test: withRefused.allowed, extraRefused: extra.refused, counted, spedUp };
 }
