@@ -56,7 +56,11 @@ export function* continuousRefill(
     burst: readings.bucketBurst,
     refilled: Math.min(8, Math.floor(readings.bucketBurst / 8)),
   };
-  const control = yield* refillAfterVolley(lab, readings, plan, { size: exhausted.burst + 2, refused: volley.refused });
+  const control = yield* refillAfterVolley(lab, readings, plan, {
+    size: exhausted.burst + 2,
+    refused: volley.refused,
+    passed: volley.passed,
+  });
   const periodMs = readings.bucketBurst / rate.rate;
   if (control) {
     // A weighted counter's rested burst is what the volley passed: it refills nothing before its next aligned boundary.
@@ -117,7 +121,7 @@ function* refillAfterVolley(
   lab: Lab,
   readings: Readings,
   plan: RefusedCallPlan,
-  volley: { size: number; refused: number },
+  volley: { size: number; refused: number; passed: number },
 ): Experiment<AfterVolley | undefined> {
   // Answers sent together come back in any order: a refusal among them says the volley emptied the bucket.
   const emptied = lab.observations.slice(-volley.size).some((o) => !allowedOf(o));
@@ -129,8 +133,9 @@ function* refillAfterVolley(
   const control = yield* controlCycle(lab, from);
   const expected = Math.round(cycleWaitMs(from) * from.rate);
   // A bucket of that burst at the drains' rate cannot have passed what the exhaustion passed (burstExceeded): it
-  // straddled a weighted counter's aligned boundary, and the calls back are its next boundary's.
-  const over = burstExceeded(lab.observations, plan.burst, from.rate);
+  // straddled a weighted counter's aligned boundary, and the calls back are its next boundary's. Not where the volley
+  // itself passed more (a stall between its answers read the bucket short).
+  const over = burstExceeded(lab.observations, Math.max(plan.burst, volley.passed), from.rate);
   const refilled = !over && control.refusedMs !== null && control.allowed >= expected - 1;
   // The most a bucket at the drains' rate gives back by the control's last allowed answer, since the empty drain's send.
   const lastAllowed = lab.observations[lab.observations.length - 2];
