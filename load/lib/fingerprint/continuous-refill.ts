@@ -135,7 +135,8 @@ function* refillAfterVolley(
   // A bucket of that burst at the drains' rate cannot have passed what the exhaustion passed (burstExceeded): it
   // straddled a weighted counter's aligned boundary, and the calls back are its next boundary's. Not where the volley
   // itself passed more (a stall between its answers read the bucket short).
-  const over = burstExceeded(lab.observations, Math.max(plan.burst, volley.passed), from.rate);
+  const held = Math.max(plan.burst, volley.passed);
+  const over = burstExceeded(lab.observations, held, from.rate);
   const refilled = !over && control.refusedMs !== null && control.allowed >= expected - 1;
   // The most a bucket at the drains' rate gives back by the control's last allowed answer, since the empty drain's send.
   const lastAllowed = lab.observations[lab.observations.length - 2];
@@ -163,7 +164,7 @@ function* refillAfterVolley(
   );
   if (over)
     lab.note(
-      `refill after a full bucket: not a bucket's, whatever came back: ${plan.burst + 1} calls passed within ${Math.round(over.spanMs)} ms, more than a bucket of ${plan.burst} holds refilling at ${perSecond(from.rate)} (a weighted counter's exhaustion that straddled an aligned boundary)`,
+      `refill after a full bucket: not a bucket's, whatever came back: ${held + 1} calls passed within ${Math.round(over.spanMs)} ms, more than a bucket of ${held} holds refilling at ${perSecond(from.rate)} (a weighted counter's exhaustion that straddled an aligned boundary)`,
     );
   return { drain: control, plan: from, boundary, owed: owed ? { calls: debt, rate: countingRate } : null };
 }
