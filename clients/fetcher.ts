@@ -22,6 +22,11 @@ export interface FetchOptions {
   timeout: number;
   failOnStatusCode: false;
   maxRedirects: 0;
+  /**
+   * Sent on a connection of its own, not one kept alive in the pool: a request sent again after the target closed a
+   * kept connection, whose pool may hold more it closed (node:http only; Playwright keeps its own).
+   */
+  freshConnection?: boolean;
 }
 
 /** An answer: its body read on demand, or dropped unread. */
@@ -79,7 +84,7 @@ export class NodeFetcher implements Fetcher {
     return new Promise((resolve, reject) => {
       const req = (secure ? httpsRequest : httpRequest)(
         u,
-        { method: o.method, headers: headersWithBody(o, body), agent: secure ? this.https : this.http },
+        { method: o.method, headers: headersWithBody(o, body), agent: o.freshConnection ? false : secure ? this.https : this.http },
         (res) =>
           resolve(
             answerOf(

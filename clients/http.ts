@@ -158,7 +158,7 @@ export class ApiClient {
     const started = performance.now();
     const sentAtMs = Date.now();
     const where = `${url} (IM-CorrelationID ${correlationId})`;
-    const fetch = () =>
+    const fetch = (fresh = false) =>
       this.ctx.fetch(url, {
         method: req.method,
         headers,
@@ -168,6 +168,7 @@ export class ApiClient {
         timeout: this.opts.timeoutMs,
         failOnStatusCode: false,
         maxRedirects: 0,
+        ...(fresh ? { freshConnection: true } : {}),
       });
     const classified = (e: unknown) => classifyError(e, req.method, where, this.opts.timeoutMs);
     const failed = (e: unknown): never => {
@@ -179,7 +180,7 @@ export class ApiClient {
 
   /** Sends a prepared request once (once more on a connection closed as it went out) and reads its answer. */
   private async exchange(
-    fetch: () => Promise<FetchedResponse>,
+    fetch: (fresh?: boolean) => Promise<FetchedResponse>,
     classified: (e: unknown) => TargetFailure,
     req: ApiRequest,
     at: { url: string; where: string; started: number; sentAtMs: number; correlationId: string; request: SentRequestRecord },
@@ -190,9 +191,10 @@ export class ApiClient {
       res = await fetch();
     } catch (e) {
       if (!droppedConnection(e)) throw classified(e);
-      // An idle kept-alive connection the target closed as the request went out: sent once more, on a new one.
+      // An idle kept-alive connection the target closed as the request went out: sent once more, on a new one (a
+      // stalled client may find every connection of its pool closed so).
       this.opts.budget.take(`${req.method} ${req.path} (again: the connection was closed before an answer)`);
-      res = await fetch().catch((again: unknown) => {
+      res = await fetch(true).catch((again: unknown) => {
         throw classified(again);
       });
     }
