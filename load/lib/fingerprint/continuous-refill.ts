@@ -145,7 +145,7 @@ function* refillAfterVolley(
   // Where refused calls count, the drains' closing refusals took calls of the refill too (its rate is higher), and the
   // volley's refusals and the empty drain's are calls the bucket owes.
   const debt = volley.refused + 1;
-  const countingRate = rateOf(readings, true) ?? from.rate;
+  const countingRate = rateOf(readings, true, 'token-bucket') ?? from.rate;
   const ifCounted = Math.round(cycleWaitMs(from) * countingRate) - debt;
   const owed = !over && !refilled && control.refusedMs !== null && control.allowed >= ifCounted - 1;
   readings.refillAfterBurst = refilled && !boundary;

@@ -150,7 +150,7 @@ export function burstOf(r: Readings, algorithm: Algorithm): number | null {
  * weighted counter's drains get back the window before's count, refused calls too where they count (more than its
  * burst): then only its first window's timing stands.
  */
-export function rateOf(r: Readings, refusedCount: boolean | null, algorithm: Algorithm = 'token-bucket'): number | null {
+export function rateOf(r: Readings, refusedCount: boolean | null, algorithm: Algorithm): number | null {
   if (algorithm === 'sliding-window' && r.refillShape === 'continuous') return refusedCount ? (r.firstWindowRate ?? r.rate) : r.rate;
   if (refusedCount && r.rateSpan) {
     const { allowed, elapsedMs, refusals } = r.rateSpan;

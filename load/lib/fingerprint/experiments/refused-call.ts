@@ -72,13 +72,19 @@ export function* controlCycle(lab: Lab, p: RefusedCallPlan): Experiment<Drain> {
  */
 export function refusedCallsCounted(control: Cycle, test: Cycle, extraRefused: number): boolean | null {
   const least = (control.allowed * test.spanMs.least) / control.spanMs.most;
-  const most = (control.allowed * test.spanMs.most) / control.spanMs.least;
+  const most = mostBack(control, test);
   const leastIfFree = least - 2;
   const mostIfCounted = most - extraRefused + 2;
   if (test.allowed > mostIfCounted && test.allowed >= leastIfFree) return false;
   if (test.allowed < leastIfFree && test.allowed <= mostIfCounted) return true;
   return null;
 }
+
+/** The most calls the test cycle gets back at the control's refill, scaled by the cycles' lengths. */
+const mostBack = (control: Cycle, test: Cycle): number => (control.allowed * test.spanMs.most) / control.spanMs.least;
+
+/** More back in the test than the control allows (±1 each): the refill sped up between the cycles. */
+const refillSpedUp = (control: Cycle, test: Cycle): boolean => test.allowed > mostBack(control, test) + 2;
 
 /** Extra calls for the readings to stand apart: ±1 for each cycle, and the calls two usual answer times at each end move. */
 function extraCalls(lab: Lab, p: RefusedCallPlan): number {
@@ -118,7 +124,7 @@ export function* refusedCalls(lab: Lab, p: RefusedCallPlan, control?: Drain): Ex
   const withoutRefused = { allowed: control.allowed, spanMs: spanOf(emptied, controlEnd) };
   const withRefused = { allowed: test.allowed + extra.allowed, spanMs: spanOf(controlEnd, testEnd) };
   const counted = refusedCallsCounted(withoutRefused, withRefused, extra.refused);
-  const spedUp = withRefused.allowed > (control.allowed * withRefused.spanMs.most) / withoutRefused.spanMs.least + 2;
+  const spedUp = refillSpedUp(withoutRefused, withRefused);
   const said =
     (counted === null ? 'undecided' : counted ? 'they count' : 'they do not count') +
     (spedUp ? '; more than the control allows: the refill sped up between the cycles' : '');
